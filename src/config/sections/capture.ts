@@ -1,0 +1,11 @@
+import { ms, nonEmpty, section } from '../fields.js';
+
+export const captureSection = section({
+  /** ALSA device; prefer a stable name such as plughw:CARD=Device,DEV=0 (see `arecord -L`). */
+  device: nonEmpty('default'),
+  /** First restart delay after the recorder dies; doubles up to restartMaxMs. */
+  restartInitialMs: ms(1000, 10, 600_000),
+  restartMaxMs: ms(30_000, 10, 3_600_000),
+  /** No bytes from the recorder for this long counts as a dead microphone. */
+  watchdogMs: ms(2000, 100, 600_000),
+});

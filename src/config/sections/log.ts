@@ -1,0 +1,7 @@
+import { oneOf, flag, section } from '../fields.js';
+
+export const logSection = section({
+  level: oneOf(['debug', 'info', 'warn', 'error'] as const, 'info'),
+  /** JSON lines (for journald and log shippers) instead of key=value text. */
+  json: flag(false),
+});

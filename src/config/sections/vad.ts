@@ -1,0 +1,21 @@
+import { between, ms, oneOf, section, intBetween } from '../fields.js';
+
+export const vadSection = section({
+  engine: oneOf(['silero', 'webrtc'] as const, 'silero'),
+  /** Speech probability at or above which a frame counts as speech (opens a segment). */
+  threshold: between(0, 1, 0.5),
+  /** Below this a frame counts as silence for the hangover (hysteresis: lower than threshold). */
+  releaseThreshold: between(0, 1, 0.35),
+  /** WebRTC VAD aggressiveness, 0 (least) to 3 (most). */
+  webrtcMode: intBetween(0, 3, 3),
+  /** History kept before the trigger and spliced onto the front of each segment. */
+  prerollMs: ms(500, 0, 5000),
+  /** Speech needed before a segment opens. */
+  minSpeechMs: ms(96, 0, 5000),
+  /** Silence after speech before a segment closes. */
+  hangoverMs: ms(600, 0, 10_000),
+  /** A segment is split here (seed 000's 12 s guard). */
+  maxSegmentMs: ms(12_000, 500, 120_000),
+  /** Segments shorter than this (pre-roll excluded) are dropped as clicks and bumps. */
+  minSegmentMs: ms(250, 0, 10_000),
+});

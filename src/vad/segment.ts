@@ -1,0 +1,28 @@
+/** Why a segment ended. */
+export type CloseReason = 'hangover' | 'max-duration' | 'ptt-release' | 'end-of-stream';
+
+/**
+ * One stretch of speech, ready for speech-to-text.
+ *
+ * Sample positions are absolute indices into the capture stream (0 = first sample captured).
+ * Invariants the splice must keep (seed 001: an off-by-one-window splice makes Whisper answer
+ * `[BLANK_AUDIO]`):
+ *   pcm.length === endSample - startSample
+ *   prerollSamples === vadStartSample - startSample
+ *   pcm is byte-identical to the stream from startSample to endSample.
+ */
+export interface Segment {
+  /** 0-based, in order of closing, per stream. */
+  index: number;
+  pcm: Int16Array;
+  prerollSamples: number;
+  startSample: number;
+  /** Where live speech began (the first speech frame, or the PTT press). */
+  vadStartSample: number;
+  /** Exclusive. */
+  endSample: number;
+  closeReason: CloseReason;
+  /** Highest VAD probability seen inside the segment. */
+  maxProb: number;
+  openedBy: 'vad' | 'ptt';
+}
