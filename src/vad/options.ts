@@ -1,0 +1,15 @@
+import type { HarkConfig } from '../config/schema.js';
+import type { SegmenterOptions } from './segmenter.js';
+
+/** The segmenter's settings, taken from the config's `vad` section. */
+export function segmenterOptions(vad: HarkConfig['vad']): SegmenterOptions {
+  return {
+    threshold: vad.threshold,
+    releaseThreshold: vad.releaseThreshold,
+    prerollMs: vad.prerollMs,
+    minSpeechMs: vad.minSpeechMs,
+    hangoverMs: vad.hangoverMs,
+    maxSegmentMs: vad.maxSegmentMs,
+    minSegmentMs: vad.minSegmentMs,
+  };
+}

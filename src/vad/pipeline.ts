@@ -1,0 +1,131 @@
+import { EventEmitter } from 'node:events';
+import { Framer } from '../audio/framer.js';
+import { FRAME_SAMPLES } from '../audio/pcm.js';
+import { errorMessage } from '../core/errors.js';
+import type { Vad } from './vad.js';
+import { Segmenter, type SegmenterEvent, type SegmenterOptions } from './segmenter.js';
+import type { Segment } from './segment.js';
+
+export interface PipelineEvents {
+  /** A segment opened (VAD trigger or PTT press); carries pre-roll + live so far. */
+  open: [event: Extract<SegmenterEvent, { type: 'open' }>];
+  /** A frame of live audio inside an open segment (after the open event), for streaming engines. */
+  audio: [frame: Int16Array];
+  segment: [segment: Segment];
+  dropped: [event: Extract<SegmenterEvent, { type: 'dropped' }>];
+  /** Every frame's VAD result; `sample` is the frame's absolute start. */
+  frame: [info: { sample: number; prob: number }];
+  /** The VAD failed on a frame; the frame is treated as silence and the stream goes on. */
+  error: [err: Error];
+}
+
+/**
+ * The capture-to-segment path: chunks of any size → 512-sample frames → VAD → segmenter.
+ * push() calls are serialised (the VAD is async), so audio, PTT presses and end-of-stream are
+ * applied in exactly the order they were given.
+ */
+export class SegmentPipeline extends EventEmitter<PipelineEvents> {
+  private readonly framer = new Framer(FRAME_SAMPLES);
+  private readonly segmenter: Segmenter;
+  private readonly vad: Vad;
+  private tail: Promise<void> = Promise.resolve();
+  private vadErrors = 0;
+
+  constructor(opts: { vad: Vad; segmenter: SegmenterOptions }) {
+    super();
+    this.vad = opts.vad;
+    this.segmenter = new Segmenter(opts.segmenter);
+  }
+
+  get isOpen(): boolean {
+    return this.segmenter.isOpen;
+  }
+
+  /** Absolute sample position consumed by the segmenter. */
+  get position(): number {
+    return this.segmenter.position;
+  }
+
+  push(chunk: Int16Array): Promise<void> {
+    // The caller may reuse its chunk buffer once we return: take a copy only if we have to queue.
+    const copy = chunk.slice();
+    return this.enqueue(async () => {
+      for (const frame of this.framer.frames(copy)) await this.processFrame(frame, frame.length);
+    });
+  }
+
+  pttDown(): Promise<void> {
+    return this.enqueue(async () => this.dispatch(this.segmenter.pttDown()));
+  }
+
+  pttUp(): Promise<void> {
+    return this.enqueue(async () => this.dispatch(this.segmenter.pttUp()));
+  }
+
+  /** End of stream: the partial last frame is scored padded but only its real samples are kept. */
+  end(): Promise<void> {
+    return this.enqueue(async () => {
+      const rest = this.framer.flush();
+      if (rest) await this.processFrame(rest.frame, rest.realSamples);
+      this.dispatch(this.segmenter.end());
+    });
+  }
+
+  /** Resolves when everything queued so far has been processed. */
+  idle(): Promise<void> {
+    return this.tail;
+  }
+
+  private enqueue(work: () => Promise<void>): Promise<void> {
+    const next = this.tail.then(work);
+    // A failure must not wedge the queue for the audio after it.
+    this.tail = next.catch((err) => {
+      this.emit('error', err instanceof Error ? err : new Error(errorMessage(err)));
+    });
+    return this.tail;
+  }
+
+  private async processFrame(frame: Int16Array, realSamples: number): Promise<void> {
+    let prob = 0;
+    try {
+      prob = await this.vad.process(frame);
+    } catch (err) {
+      this.vadErrors++;
+      // One line per burst, not per frame: a broken VAD must not flood the journal at 31 lines/s.
+      if (this.vadErrors === 1 || this.vadErrors % 1000 === 0) {
+        this.emit('error', new Error(`VAD (${this.vad.name}) failed on a frame (${this.vadErrors} so far): ${errorMessage(err)}`));
+      }
+    }
+    const sample = this.segmenter.position;
+    const wasOpen = this.segmenter.isOpen;
+    const used = realSamples === frame.length ? frame : frame.subarray(0, realSamples);
+    const events = this.segmenter.push(used, prob);
+    if (this.listenerCount('frame') > 0) this.emit('frame', { sample, prob });
+    if (wasOpen && this.segmenter.isOpen && events.length === 0 && this.listenerCount('audio') > 0) this.emit('audio', used);
+    this.dispatch(events);
+  }
+
+  private dispatch(events: SegmenterEvent[]): void {
+    for (const e of events) {
+      if (e.type === 'open') this.emit('open', e);
+      else if (e.type === 'segment') this.emit('segment', e.segment);
+      else this.emit('dropped', e);
+    }
+  }
+}
+
+/** Segment a whole recording (already 16 kHz mono s16) as fast as the VAD allows. */
+export async function segmentPcm(pcm: Int16Array, opts: { vad: Vad; segmenter: SegmenterOptions; chunkSamples?: number }): Promise<{ segments: Segment[]; dropped: Extract<SegmenterEvent, { type: 'dropped' }>[] }> {
+  const pipeline = new SegmentPipeline(opts);
+  const segments: Segment[] = [];
+  const dropped: Extract<SegmenterEvent, { type: 'dropped' }>[] = [];
+  pipeline.on('segment', (s) => segments.push(s));
+  pipeline.on('dropped', (d) => dropped.push(d));
+  const errors: Error[] = [];
+  pipeline.on('error', (e) => errors.push(e));
+  const step = opts.chunkSamples ?? 4096;
+  for (let i = 0; i < pcm.length; i += step) await pipeline.push(pcm.subarray(i, i + step));
+  await pipeline.end();
+  if (errors.length > 0 && segments.length === 0) throw errors[0];
+  return { segments, dropped };
+}

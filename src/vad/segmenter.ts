@@ -1,0 +1,256 @@
+import { PreRollRing } from '../audio/ring.js';
+import { msToSamples, samplesToMs } from '../audio/pcm.js';
+import type { CloseReason, Segment } from './segment.js';
+
+/** Largest frame push() accepts; the buffers are sized with this much slack. */
+export const MAX_FRAME = 4096;
+
+export interface SegmenterOptions {
+  /** Probability at or above which a frame counts toward opening. */
+  threshold: number;
+  /** While open, a frame at or above this counts as speech (hysteresis). */
+  releaseThreshold: number;
+  prerollMs: number;
+  minSpeechMs: number;
+  hangoverMs: number;
+  maxSegmentMs: number;
+  minSegmentMs: number;
+}
+
+export type SegmenterEvent =
+  | {
+      type: 'open';
+      openedBy: 'vad' | 'ptt';
+      startSample: number;
+      vadStartSample: number;
+      /** Pre-roll plus the live audio so far (a copy), for engines that stream while a segment is open. */
+      pcm: Int16Array;
+      prerollSamples: number;
+    }
+  | { type: 'segment'; segment: Segment }
+  | {
+      type: 'dropped';
+      reason: 'too-short';
+      openedBy: 'vad' | 'ptt';
+      startSample: number;
+      vadStartSample: number;
+      endSample: number;
+      /** Speech length that was judged (pre-roll and hangover excluded). */
+      speechMs: number;
+    };
+
+/**
+ * Cuts a stream of (frame, speech probability) pairs into segments. Pure: time is the sample count,
+ * so the same input always gives the same segments, whether it came from a microphone, a file or a test.
+ *
+ *   IDLE ──(consecutive frames ≥ threshold for minSpeechMs)──► OPEN (live starts at the first of them)
+ *   IDLE ──pttDown()──► OPEN at once, held
+ *   OPEN ──(frames < releaseThreshold for hangoverMs, not held)──► close 'hangover'
+ *   OPEN ──pttUp()──► close 'ptt-release', no hangover
+ *   OPEN ──(live length reaches maxSegmentMs)──► close 'max-duration', reopen at once if still speech/held
+ *   a closed segment with less than minSegmentMs of speech is dropped, with the reason.
+ *
+ * Every segment is pre-roll (up to prerollMs of history before the live start) + live audio,
+ * copied by absolute position from the ring and the live buffer, so it is byte-identical to the input.
+ */
+export class Segmenter {
+  private readonly opt: {
+    threshold: number;
+    release: number;
+    preroll: number;
+    minSpeech: number;
+    hangover: number;
+    maxLive: number;
+    minSegment: number;
+  };
+  private readonly ring: PreRollRing;
+  /** Pre-roll + live for the open segment; allocated once at the largest size a segment can reach. */
+  private readonly live: Int16Array;
+
+  private pos = 0;
+  private index = 0;
+
+  // IDLE: the run of consecutive speech frames that may open a segment
+  private runStart = -1;
+  private runSamples = 0;
+  private runMax = 0;
+
+  // OPEN
+  private open = false;
+  private openedBy: 'vad' | 'ptt' = 'vad';
+  private held = false;
+  private startSample = 0;
+  private vadStartSample = 0;
+  private liveFill = 0;
+  private silence = 0;
+  private lastSpeechEnd = 0;
+  private maxProb = 0;
+
+  constructor(options: SegmenterOptions) {
+    if (options.releaseThreshold > options.threshold) {
+      throw new RangeError('releaseThreshold must not be above threshold');
+    }
+    this.opt = {
+      threshold: options.threshold,
+      release: options.releaseThreshold,
+      preroll: msToSamples(options.prerollMs),
+      minSpeech: msToSamples(options.minSpeechMs),
+      hangover: msToSamples(options.hangoverMs),
+      maxLive: msToSamples(options.maxSegmentMs),
+      minSegment: msToSamples(options.minSegmentMs),
+    };
+    // The ring must reach back over the pre-roll plus the opening run (live starts at the run's first
+    // frame, which is already history when the run completes) plus one frame of slack.
+    const slack = 2 * MAX_FRAME;
+    this.ring = new PreRollRing(this.opt.preroll + this.opt.minSpeech + slack);
+    this.live = new Int16Array(this.opt.preroll + this.opt.minSpeech + this.opt.maxLive + slack);
+  }
+
+  /** Samples consumed so far: the absolute position of the next sample. */
+  get position(): number {
+    return this.pos;
+  }
+
+  get isOpen(): boolean {
+    return this.open;
+  }
+
+  /** Feed one frame (normally 512 samples; the last one of a stream may be shorter). */
+  push(frame: Int16Array, prob: number): SegmenterEvent[] {
+    if (frame.length > MAX_FRAME) throw new RangeError(`frame of ${frame.length} samples is longer than ${MAX_FRAME}`);
+    const events: SegmenterEvent[] = [];
+    const frameStart = this.pos;
+    const n = frame.length;
+    this.ring.write(frame);
+    this.pos += n;
+
+    if (!this.open) {
+      if (prob >= this.opt.threshold) {
+        if (this.runStart < 0) this.runStart = frameStart;
+        this.runSamples += n;
+        if (prob > this.runMax) this.runMax = prob;
+        if (this.runSamples >= this.opt.minSpeech) {
+          const runMax = this.runMax;
+          this.openAt(this.runStart, 'vad', events);
+          this.noteSpeech(runMax);
+        }
+      } else {
+        this.runStart = -1;
+        this.runSamples = 0;
+        this.runMax = 0;
+      }
+      return events;
+    }
+
+    this.live.set(frame, this.liveFill);
+    this.liveFill += n;
+    if (prob > this.maxProb) this.maxProb = prob;
+    const speech = prob >= this.opt.release;
+    if (speech) this.noteSpeech(prob);
+    else this.silence += n;
+
+    if (!this.held && this.silence >= this.opt.hangover) {
+      this.close('hangover', events);
+    } else if (this.pos - this.vadStartSample >= this.opt.maxLive) {
+      const continueOpen = this.held || speech;
+      const by = this.openedBy;
+      const held = this.held;
+      this.close('max-duration', events);
+      if (continueOpen) {
+        this.openAt(this.pos, by, events);
+        this.held = held;
+      }
+    }
+    return events;
+  }
+
+  /** Push-to-talk pressed: open at once (pre-roll included) and ignore hangover until release. */
+  pttDown(): SegmenterEvent[] {
+    const events: SegmenterEvent[] = [];
+    if (!this.open) this.openAt(this.pos, 'ptt', events);
+    this.held = true;
+    return events;
+  }
+
+  /** Push-to-talk released: close now with no hangover. */
+  pttUp(): SegmenterEvent[] {
+    const events: SegmenterEvent[] = [];
+    if (this.open && this.held) this.close('ptt-release', events);
+    this.held = false;
+    return events;
+  }
+
+  /** End of stream: close what is open. */
+  end(): SegmenterEvent[] {
+    const events: SegmenterEvent[] = [];
+    if (this.open) this.close('end-of-stream', events);
+    this.held = false;
+    return events;
+  }
+
+  private noteSpeech(prob: number): void {
+    this.silence = 0;
+    this.lastSpeechEnd = this.pos;
+    if (prob > this.maxProb) this.maxProb = prob;
+  }
+
+  private openAt(vadStart: number, by: 'vad' | 'ptt', events: SegmenterEvent[]): void {
+    const start = Math.max(this.ring.start, vadStart - this.opt.preroll);
+    // Pre-roll and any live audio already consumed (the opening run) come from the ring, by position.
+    this.ring.copyRange(start, this.pos, this.live, 0);
+    this.open = true;
+    this.openedBy = by;
+    this.held = false;
+    this.startSample = start;
+    this.vadStartSample = vadStart;
+    this.liveFill = this.pos - start;
+    this.silence = 0;
+    this.lastSpeechEnd = vadStart;
+    this.maxProb = 0;
+    this.runStart = -1;
+    this.runSamples = 0;
+    this.runMax = 0;
+    events.push({
+      type: 'open',
+      openedBy: by,
+      startSample: start,
+      vadStartSample: vadStart,
+      pcm: this.live.slice(0, this.liveFill),
+      prerollSamples: vadStart - start,
+    });
+  }
+
+  private close(reason: CloseReason, events: SegmenterEvent[]): void {
+    this.open = false;
+    const end = this.pos;
+    // Judge length by speech, not by the hangover tail: a door slam plus 600 ms of silence is not speech.
+    // A held button counts all of its time: the person chose that span.
+    const judged = this.openedBy === 'ptt' ? end - this.vadStartSample : this.lastSpeechEnd - this.vadStartSample;
+    if (judged < this.opt.minSegment && reason !== 'max-duration') {
+      events.push({
+        type: 'dropped',
+        reason: 'too-short',
+        openedBy: this.openedBy,
+        startSample: this.startSample,
+        vadStartSample: this.vadStartSample,
+        endSample: end,
+        speechMs: samplesToMs(judged),
+      });
+      return;
+    }
+    events.push({
+      type: 'segment',
+      segment: {
+        index: this.index++,
+        pcm: this.live.slice(0, this.liveFill),
+        prerollSamples: this.vadStartSample - this.startSample,
+        startSample: this.startSample,
+        vadStartSample: this.vadStartSample,
+        endSample: end,
+        closeReason: reason,
+        maxProb: this.maxProb,
+        openedBy: this.openedBy,
+      },
+    });
+  }
+}
