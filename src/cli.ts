@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { createRequire } from 'node:module';
 import { register as registerConfig } from './commands/config.js';
 import { register as registerSegment } from './commands/segment.js';
+import { register as registerRun } from './commands/run.js';
 
 const pkg = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -16,7 +17,14 @@ export function buildProgram(): Command {
     .showHelpAfterError('(run `hark --help` for the commands)');
   registerConfig(program);
   registerSegment(program);
+  registerRun(program);
   return program;
 }
+
+// `hark segment x.wav --json | head -1`: the reader went away; that is an ordinary end, not a crash.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(0);
+  throw err;
+});
 
 await buildProgram().parseAsync(process.argv);

@@ -6,6 +6,7 @@ import { samplesToMs } from '../audio/pcm.js';
 import { HarkError } from '../core/errors.js';
 import type { Segment } from '../vad/segment.js';
 import { segmentWavFile } from '../vad/segment-file.js';
+import { segmentSummary } from '../vad/summary.js';
 import { action, loadConfigFor, out } from './common.js';
 
 interface SegmentOpts {
@@ -16,20 +17,6 @@ interface SegmentOpts {
 }
 
 const ms = (samples: number) => Math.round(samplesToMs(samples) * 1000) / 1000;
-
-/** The JSON line for a segment: exactly these keys, in this order (scripts depend on them). */
-export function segmentJson(s: Segment): Record<string, unknown> {
-  return {
-    index: s.index,
-    startMs: ms(s.startSample),
-    vadStartMs: ms(s.vadStartSample),
-    endMs: ms(s.endSample),
-    prerollMs: ms(s.prerollSamples),
-    samples: s.pcm.length,
-    closeReason: s.closeReason,
-    maxProb: Math.round(s.maxProb * 1000) / 1000,
-  };
-}
 
 function segmentLine(s: Segment): string {
   const sec = (samples: number) => (samplesToMs(samples) / 1000).toFixed(2);
@@ -66,7 +53,7 @@ export function register(program: Command): void {
         }
         const { segments, dropped, totalSamples } = await segmentWavFile(file, vad, {
           onSegment: async (s) => {
-            out(opts.json ? JSON.stringify(segmentJson(s)) : segmentLine(s));
+            out(opts.json ? JSON.stringify(segmentSummary(s)) : segmentLine(s));
             if (opts.outDir) await writeWavFile(join(opts.outDir, `seg-${String(s.index).padStart(3, '0')}.wav`), s.pcm);
           },
           onDropped: (d) => {

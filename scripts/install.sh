@@ -1,0 +1,219 @@
+#!/usr/bin/env bash
+# Installs hark on Raspberry Pi OS (64-bit): packages, the app in /opt/hark, its user, config,
+# the Whisper model, the Pi's boot/ALSA/udev configuration and the systemd unit. Idempotent: a second
+# run changes nothing that is already right, never overwrites an edited config, and backs up any
+# system file it replaces.
+#
+#   sudo scripts/install.sh              install and start
+#   scripts/install.sh --dry-run         print the plan, change nothing
+#   scripts/install.sh --root DIR        install into DIR (a directory tree, for tests); system
+#                                        commands (apt, useradd, systemctl, udevadm) are skipped
+set -euo pipefail
+
+SRC="$(cd "$(dirname "$0")/.." && pwd)"
+ROOT=""
+DRY=0
+WITH_NPM=auto
+MODEL="${HARK_MODEL:-base.en-q5_1}"
+APT_PACKAGES=(nodejs npm alsa-utils sox espeak-ng build-essential python3)
+
+usage() {
+  sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+  cat <<USAGE
+options:
+  --dry-run          print what would be done; change nothing
+  --root DIR         install into DIR instead of /
+  --model NAME       Whisper model to fetch (default $MODEL); --no-model to skip
+  --no-npm           do not run npm ci in the installed copy (default under --root)
+  --with-npm         run npm ci even under --root
+USAGE
+}
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --dry-run) DRY=1 ;;
+    --root) ROOT="${2:?--root needs a directory}"; shift ;;
+    --root=*) ROOT="${1#--root=}" ;;
+    --model) MODEL="${2:?--model needs a name}"; shift ;;
+    --no-model) MODEL="" ;;
+    --no-npm) WITH_NPM=0 ;;
+    --with-npm) WITH_NPM=1 ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+if [ -n "$ROOT" ]; then
+  mkdir -p "$ROOT"
+  ROOT="$(cd "$ROOT" && pwd)"
+  [ "$WITH_NPM" = auto ] && WITH_NPM=0
+fi
+[ "$WITH_NPM" = auto ] && WITH_NPM=1
+
+PREFIX="$ROOT/opt/hark"
+ETC="$ROOT/etc/hark"
+STATE="$ROOT/var/lib/hark"
+UNIT="$ROOT/etc/systemd/system/hark.service"
+UDEV_RULE="$ROOT/etc/udev/rules.d/99-hark-usb-mic.rules"
+ASOUND="$ROOT/etc/asound.conf"
+STAMP="$(date +%Y%m%d-%H%M%S)"
+CHANGED=0
+
+say() { printf '==> %s\n' "$*"; }
+note() { printf '    %s\n' "$*"; }
+
+# A command that changes the running system (not files under ROOT): skipped under --root.
+sys() {
+  if [ -n "$ROOT" ]; then note "skipped under --root: $*"; return 0; fi
+  if [ "$DRY" = 1 ]; then note "would run: $*"; return 0; fi
+  "$@"
+}
+
+# A command that writes under ROOT.
+do_() {
+  if [ "$DRY" = 1 ]; then note "would run: $*"; return 0; fi
+  "$@"
+}
+
+# Install $2 from the content of file $1 with mode $3. Unchanged content is left alone; a different
+# existing file is kept as <file>.hark-backup-<time> (when $4 is "backup").
+put_file() {
+  local src="$1" dest="$2" mode="$3" policy="${4:-replace}"
+  if [ -f "$dest" ] && cmp -s "$src" "$dest"; then note "unchanged: ${dest#"$ROOT"}"; return 0; fi
+  CHANGED=1
+  if [ -f "$dest" ] && [ "$policy" = backup ]; then
+    note "$([ "$DRY" = 1 ] && echo "would back up" || echo "backing up") ${dest#"$ROOT"} to ${dest#"$ROOT"}.hark-backup-$STAMP"
+    do_ cp -p "$dest" "$dest.hark-backup-$STAMP"
+  fi
+  note "$([ "$DRY" = 1 ] && echo "would write" || echo "writing") ${dest#"$ROOT"}"
+  do_ install -D -m "$mode" "$src" "$dest"
+}
+
+TMP="$(mktemp -d)"
+trap 'rm -rf "$TMP"' EXIT
+
+say "hark installer (source $SRC, target ${ROOT:-/})$([ "$DRY" = 1 ] && echo ', dry run: nothing will change')"
+
+# 1. Platform
+arch="$(uname -m)"
+[ "$arch" = aarch64 ] || note "warning: this is $arch; hark is built for 64-bit Raspberry Pi OS (aarch64) but runs here too"
+[ -f /etc/debian_version ] || { echo "install.sh: needs a Debian-based OS (Raspberry Pi OS)" >&2; exit 1; }
+
+# 2. Packages
+say "apt packages"
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -eq 0 ]; then note "all present: ${APT_PACKAGES[*]}"; else
+  sys apt-get update -qq
+  sys env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+
+# 3. Node version
+say "Node.js >= 20.19"
+if command -v node >/dev/null; then
+  if node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a===20&&b>=19)?0:1)'; then
+    note "node $(node --version)"
+  else
+    echo "install.sh: hark needs Node >= 20.19, found $(node --version); install a newer nodejs first" >&2
+    exit 1
+  fi
+else
+  [ "$DRY" = 1 ] || [ -n "$ROOT" ] || { echo "install.sh: node is not installed (apt-get install nodejs)" >&2; exit 1; }
+  note "node will come from the nodejs package"
+fi
+
+# 4. User and groups
+say "user hark (groups audio, gpio)"
+if id hark >/dev/null 2>&1; then note "user hark exists"; else
+  getent group gpio >/dev/null || sys groupadd --system gpio
+  sys useradd --system --home-dir /var/lib/hark --no-create-home --shell /usr/sbin/nologin --groups audio,gpio hark
+fi
+id -nG hark 2>/dev/null | grep -qw audio && id -nG hark 2>/dev/null | grep -qw gpio || sys usermod -aG audio,gpio hark
+
+# 5. The application
+say "hark in /opt/hark"
+if [ "$SRC" != "$PREFIX" ]; then
+  do_ mkdir -p "$PREFIX"
+  if [ "$DRY" = 1 ]; then note "would copy $SRC to ${PREFIX#"$ROOT"} (without node_modules, .git, dist, test-output)"; else
+    tar -C "$SRC" --exclude=./node_modules --exclude=./.git --exclude=./dist --exclude=./test-output -cf - . | tar -C "$PREFIX" -xf -
+    note "copied to ${PREFIX#"$ROOT"}"
+  fi
+fi
+if [ "$WITH_NPM" = 1 ]; then
+  do_ bash -c "cd '$PREFIX' && npm ci --no-audit --no-fund --omit=dev --ignore-scripts=false"
+  do_ bash -c "cd '$PREFIX' && npm run -s build"
+else
+  note "npm ci skipped (--no-npm or --root)"
+fi
+
+# 6. Config (never overwrite an edited one)
+say "config in /etc/hark"
+do_ mkdir -p "$ETC"
+if [ ! -f "$ETC/hark.yaml" ]; then
+  put_file "$SRC/config/hark.yaml" "$ETC/hark.yaml" 0644
+elif cmp -s "$SRC/config/hark.yaml" "$ETC/hark.yaml"; then
+  note "unchanged: /etc/hark/hark.yaml"
+else
+  note "kept your edited /etc/hark/hark.yaml; the shipped one is at /etc/hark/hark.yaml.dist"
+  put_file "$SRC/config/hark.yaml" "$ETC/hark.yaml.dist" 0644
+fi
+if [ ! -f "$ETC/hark.env" ]; then
+  printf '# Secrets for hark, read by systemd (EnvironmentFile). Mode 0640, root:hark.\n#DEEPGRAM_API_KEY=\n#HARK_DEBUG_TOKEN=\n' >"$TMP/hark.env"
+  put_file "$TMP/hark.env" "$ETC/hark.env" 0640
+else
+  note "kept /etc/hark/hark.env"
+fi
+sys chgrp hark /etc/hark/hark.env
+
+# 7. Whisper model, checksum verified
+say "Whisper model"
+if [ -z "$MODEL" ]; then note "skipped (--no-model)"
+elif [ "$WITH_NPM" = 1 ]; then
+  do_ node "$PREFIX/bin/hark.js" model fetch "$MODEL" --dir "$STATE/models"
+else
+  note "would fetch $MODEL into /var/lib/hark/models once npm ci has run (skipped: --no-npm or --root)"
+fi
+
+# 8. Boot config, ALSA, udev
+say "firmware (boot config, ALSA, udev)"
+BOOT_CFG="$ROOT/boot/firmware/config.txt"
+[ -f "$BOOT_CFG" ] || [ ! -f "$ROOT/boot/config.txt" ] || BOOT_CFG="$ROOT/boot/config.txt"
+if [ -f "$BOOT_CFG" ]; then
+  # Replace hark's block (between its markers) with the shipped one, leave every other line alone.
+  awk '/^# >>> hark/{skip=1} !skip{print} /^# <<< hark/{skip=0}' "$BOOT_CFG" >"$TMP/config.txt"
+  cat "$SRC/firmware/config.txt" >>"$TMP/config.txt"
+  put_file "$TMP/config.txt" "$BOOT_CFG" 0644 backup
+else
+  note "no ${BOOT_CFG#"$ROOT"} (not a Pi?): boot config left alone"
+fi
+put_file "$SRC/firmware/asound.conf" "$ASOUND" 0644 backup
+vendor="${HARK_MIC_VENDOR:-}"; product="${HARK_MIC_PRODUCT:-}"
+if [ -z "$vendor" ]; then
+  for f in /proc/asound/card*/usbid; do
+    [ -f "$f" ] || continue
+    id="$(cat "$f")"; vendor="${id%%:*}"; product="${id##*:}"; break
+  done
+fi
+if [ -n "$vendor" ] && [ -n "$product" ]; then
+  sed -e "s/@VENDOR@/$vendor/" -e "s/@PRODUCT@/$product/" "$SRC/firmware/99-hark-usb-mic.rules" >"$TMP/rules"
+  note "USB microphone $vendor:$product will be named harkmic"
+else
+  # Without ids the rule is written commented out, so it matches nothing instead of something wrong.
+  sed -e 's/^SUBSYSTEM/# SUBSYSTEM/' "$SRC/firmware/99-hark-usb-mic.rules" >"$TMP/rules"
+  note "warning: no USB sound card found; plug the mic in and run the installer again (or set HARK_MIC_VENDOR/HARK_MIC_PRODUCT)"
+fi
+put_file "$TMP/rules" "$UDEV_RULE" 0644 backup
+sys udevadm control --reload-rules
+
+# 9. systemd
+say "systemd unit"
+put_file "$SRC/systemd/hark.service" "$UNIT" 0644 backup
+sys systemctl daemon-reload
+sys systemctl enable hark.service
+sys systemctl restart hark.service
+
+if [ "$CHANGED" = 1 ]; then say "done$([ "$DRY" = 1 ] && echo ' (dry run: nothing was changed)')"; else say "done: everything was already in place"; fi
+[ -n "$ROOT" ] || [ "$DRY" = 1 ] || note "check it with: hark doctor   and follow it with: journalctl -u hark -f"

@@ -1,0 +1,76 @@
+import type { Command } from 'commander';
+import { createLogger } from '../core/log.js';
+import { HarkError } from '../core/errors.js';
+import { Daemon } from '../daemon/daemon.js';
+import { action, loadConfigFor } from './common.js';
+
+interface RunOpts {
+  config?: string;
+  input?: string;
+  exitAtEnd?: boolean;
+  fast?: boolean;
+  json?: boolean;
+  device?: string;
+}
+
+/** Typed arrays (audio) are summarised in event output: a line per event, not a megabyte. */
+function jsonReplacer(_key: string, value: unknown): unknown {
+  if (ArrayBuffer.isView(value)) return { samples: (value as Int16Array).length };
+  if (value instanceof Error) return value.message;
+  return value;
+}
+
+export function register(program: Command): void {
+  program
+    .command('run')
+    .description('run hark: listen on the microphone (or a recording), segment, understand, act')
+    .option('-c, --config <file>', 'config file (default: $HARK_CONFIG, /etc/hark/hark.yaml, ./hark.yaml)')
+    .option('--input <file.wav>', 'run on a recording instead of the microphone (paced like a microphone)')
+    .option('--fast', 'with --input: play the recording as fast as hark can take it')
+    .option('--exit-at-end', 'with --input: exit once the recording has been handled')
+    .option('--json', 'print every event as a JSON line on stdout (logs go to stderr)')
+    .option('--device <alsa-device>', 'capture device, overriding capture.device')
+    .action(
+      action(async (opts: RunOpts) => {
+        const { config, secrets } = loadConfigFor(opts);
+        if (opts.device) config.capture.device = opts.device;
+        if ((opts.exitAtEnd || opts.fast) && !opts.input) throw new HarkError('--exit-at-end and --fast need --input FILE.wav', { exitCode: 2 });
+        const logger = createLogger({
+          level: config.log.level,
+          json: config.log.json,
+          // with --json, stdout carries events only
+          sink: opts.json ? (l) => process.stderr.write(l + '\n') : (l) => process.stdout.write(l + '\n'),
+        });
+        const daemon = new Daemon({
+          config,
+          secrets,
+          logger,
+          ...(opts.input ? { input: { path: opts.input, pace: opts.fast ? 'fast' : 'realtime' } } : {}),
+        });
+        if (opts.json) {
+          daemon.bus.onAny((type, payload) => process.stdout.write(JSON.stringify({ type, ...(payload as object) }, jsonReplacer) + '\n'));
+        }
+        let stopping: Promise<void> | null = null;
+        const stop = (reason: string) => {
+          stopping ??= daemon.stop(reason);
+          return stopping;
+        };
+        const onSignal = (sig: NodeJS.Signals) => {
+          logger.info('signal received, stopping', { signal: sig });
+          void stop(sig).then(() => process.exit(0));
+        };
+        process.once('SIGTERM', onSignal);
+        process.once('SIGINT', onSignal);
+        await daemon.start();
+        logger.info('hark running', { input: opts.input ?? config.capture.device });
+        if (opts.input && opts.exitAtEnd) {
+          await daemon.inputDone;
+          await stop('end of input');
+          process.removeListener('SIGTERM', onSignal);
+          process.removeListener('SIGINT', onSignal);
+        } else {
+          await new Promise<never>(() => {});
+        }
+      }),
+    );
+}

@@ -1,0 +1,124 @@
+import './events.js';
+import { AlsaCapture } from '../audio/capture-alsa.js';
+import { WavFileSource } from '../audio/capture-wav.js';
+import type { AudioSource } from '../audio/source.js';
+import { samplesToMs } from '../audio/pcm.js';
+import type { HarkConfig } from '../config/schema.js';
+import type { Secrets } from '../config/load.js';
+import { Bus } from '../core/bus.js';
+import { SystemClock, type Clock } from '../core/clock.js';
+import type { Logger } from '../core/log.js';
+import { createVad } from '../vad/create.js';
+import { segmenterOptions } from '../vad/options.js';
+import { SegmentPipeline } from '../vad/pipeline.js';
+import { segmentSummary } from '../vad/summary.js';
+import type { Vad } from '../vad/vad.js';
+import { Lifecycle, type Component } from './lifecycle.js';
+
+const ms = (samples: number) => Math.round(samplesToMs(samples) * 1000) / 1000;
+
+export interface DaemonOptions {
+  config: HarkConfig;
+  secrets: Secrets;
+  logger: Logger;
+  bus?: Bus;
+  clock?: Clock;
+  /** Run on a recording instead of the microphone. */
+  input?: { path: string; pace: 'realtime' | 'fast' };
+}
+
+/**
+ * The composition root: builds the adapters from the config, wires them to the core through the bus,
+ * and owns start-up and shutdown order (store, debug server, speech output, GPIO, speech-to-text,
+ * capture last; stopped in reverse), so the microphone only opens once everything that consumes
+ * its audio is ready, and closes first on the way down.
+ */
+export class Daemon {
+  readonly bus: Bus;
+  readonly clock: Clock;
+  private readonly opts: DaemonOptions;
+  private readonly log: Logger;
+  private readonly lifecycle: Lifecycle;
+  private pipeline: SegmentPipeline | null = null;
+  private source: AudioSource | null = null;
+  private endResolve!: () => void;
+  /** Resolves when an --input recording has been played and every segment of it handled. */
+  readonly inputDone: Promise<void> = new Promise((r) => (this.endResolve = r));
+
+  constructor(opts: DaemonOptions) {
+    this.opts = opts;
+    this.bus = opts.bus ?? new Bus();
+    this.clock = opts.clock ?? new SystemClock();
+    this.log = opts.logger;
+    this.lifecycle = new Lifecycle(this.log);
+    this.bus.on('bus.listener-error', (e) => this.log.error('event listener failed', { event: e.event, error: e.error instanceof Error ? e.error.message : String(e.error) }));
+  }
+
+  async start(): Promise<void> {
+    await this.lifecycle.start([this.audioFrontEnd()]);
+    this.bus.emit('daemon.ready', { components: this.lifecycle.names() });
+  }
+
+  async stop(reason = 'stop requested'): Promise<void> {
+    this.bus.emit('daemon.stopping', { reason });
+    await this.lifecycle.stop(2500);
+  }
+
+  /** PTT from whatever drives the button (GPIO, --tty, the debug API). */
+  pttDown(): void {
+    void this.pipeline?.pttDown();
+  }
+  pttUp(): void {
+    void this.pipeline?.pttUp();
+  }
+
+  /** VAD, segmenter and the audio source, as one component: capture is always the last thing started. */
+  private audioFrontEnd(): Component {
+    const { config } = this.opts;
+    let vad: Vad | null = null;
+    return {
+      name: 'audio',
+      start: async () => {
+        vad = await createVad(config.vad);
+        const pipeline = new SegmentPipeline({ vad, segmenter: segmenterOptions(config.vad) });
+        this.pipeline = pipeline;
+        pipeline.on('open', (e) => this.bus.emit('segment.open', { openedBy: e.openedBy, startMs: ms(e.startSample), vadStartMs: ms(e.vadStartSample), prerollMs: ms(e.prerollSamples) }));
+        pipeline.on('segment', (s) => this.bus.emit('segment.closed', { ...segmentSummary(s), openedBy: s.openedBy }));
+        pipeline.on('dropped', (d) => this.bus.emit('segment.dropped', { reason: d.reason, openedBy: d.openedBy, vadStartMs: ms(d.vadStartSample), endMs: ms(d.endSample), speechMs: Math.round(d.speechMs) }));
+        pipeline.on('error', (e) => {
+          this.log.error('audio pipeline error', { error: e.message });
+          this.bus.emit('vad.error', { message: e.message });
+        });
+        const source = this.makeSource();
+        this.source = source;
+        source.on('data', (chunk) => void pipeline.push(chunk));
+        source.on('up', (i) => {
+          this.log.info('capture up', { device: i.device });
+          this.bus.emit('capture.up', i);
+        });
+        source.on('down', (i) => {
+          this.log.warn('capture down', { device: i.device, reason: i.reason, restartInMs: i.restartInMs });
+          this.bus.emit('capture.down', i);
+        });
+        source.on('end', () => {
+          void pipeline.end().then(() => {
+            this.bus.emit('input.end', { samples: pipeline.position });
+            this.endResolve();
+          });
+        });
+        await source.start();
+      },
+      stop: async () => {
+        await this.source?.stop();
+        await this.pipeline?.idle();
+        await vad?.close();
+      },
+    };
+  }
+
+  private makeSource(): AudioSource {
+    const { input, config, logger } = this.opts;
+    if (input) return new WavFileSource(input.path, { pace: input.pace, clock: this.clock });
+    return new AlsaCapture(config.capture, { logger, clock: this.clock });
+  }
+}

@@ -1,0 +1,19 @@
+import type { SegmentSummary } from '../vad/summary.js';
+
+/** The daemon's own events and the audio front end's, as the bus carries them. */
+declare module '../core/bus.js' {
+  interface HarkEvents {
+    'daemon.ready': { components: string[] };
+    'daemon.stopping': { reason: string };
+    'capture.up': { device: string };
+    'capture.down': { device: string; reason: string; restartInMs: number | null };
+    /** A file given with --input has been played to its end. */
+    'input.end': { samples: number };
+    'segment.open': { openedBy: 'vad' | 'ptt'; startMs: number; vadStartMs: number; prerollMs: number };
+    'segment.closed': SegmentSummary & { openedBy: 'vad' | 'ptt' };
+    'segment.dropped': { reason: string; openedBy: 'vad' | 'ptt'; vadStartMs: number; endMs: number; speechMs: number };
+    'vad.error': { message: string };
+  }
+}
+
+export {};
