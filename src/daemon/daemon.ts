@@ -14,6 +14,8 @@ import { SegmentPipeline } from '../vad/pipeline.js';
 import { segmentSummary } from '../vad/summary.js';
 import type { Vad } from '../vad/vad.js';
 import { Lifecycle, type Component } from './lifecycle.js';
+import { audioLoopAlive, type AudioHealth } from './health.js';
+import type { Notifier } from './sd-notify.js';
 
 const ms = (samples: number) => Math.round(samplesToMs(samples) * 1000) / 1000;
 
@@ -25,7 +27,12 @@ export interface DaemonOptions {
   clock?: Clock;
   /** Run on a recording instead of the microphone. */
   input?: { path: string; pace: 'realtime' | 'fast' };
+  /** systemd notify channel (READY, WATCHDOG, STATUS); absent when not run by systemd. */
+  notifier?: Notifier;
 }
+
+/** Audio not processed for this long while capture is up means the loop is wedged. */
+const AUDIO_STALE_MS = 10_000;
 
 /**
  * The composition root: builds the adapters from the config, wires them to the core through the bus,
@@ -42,6 +49,9 @@ export class Daemon {
   private pipeline: SegmentPipeline | null = null;
   private source: AudioSource | null = null;
   private endResolve!: () => void;
+  private readonly health: AudioHealth;
+  private ready = false;
+  private watchdog: NodeJS.Timeout | null = null;
   /** Resolves when an --input recording has been played and every segment of it handled. */
   readonly inputDone: Promise<void> = new Promise((r) => (this.endResolve = r));
 
@@ -51,17 +61,42 @@ export class Daemon {
     this.clock = opts.clock ?? new SystemClock();
     this.log = opts.logger;
     this.lifecycle = new Lifecycle(this.log);
+    this.health = { lastProcessedAt: null, capture: 'starting', captureSince: this.clock.now() };
     this.bus.on('bus.listener-error', (e) => this.log.error('event listener failed', { event: e.event, error: e.error instanceof Error ? e.error.message : String(e.error) }));
   }
 
   async start(): Promise<void> {
+    this.watchSystemd();
     await this.lifecycle.start([this.audioFrontEnd()]);
     this.bus.emit('daemon.ready', { components: this.lifecycle.names() });
   }
 
   async stop(reason = 'stop requested'): Promise<void> {
     this.bus.emit('daemon.stopping', { reason });
+    this.opts.notifier?.send(`STOPPING=1\nSTATUS=stopping: ${reason}`);
+    if (this.watchdog) clearInterval(this.watchdog);
     await this.lifecycle.stop(2500);
+    this.opts.notifier?.close();
+  }
+
+  /** READY=1 once the microphone delivers audio; WATCHDOG=1 only while the audio loop is alive. */
+  private watchSystemd(): void {
+    const n = this.opts.notifier;
+    if (!n) return;
+    this.bus.on('capture.up', (i) => {
+      if (!this.ready) {
+        this.ready = true;
+        n.send(`READY=1\nSTATUS=listening on ${i.device}`);
+      } else n.send(`STATUS=listening on ${i.device}`);
+    });
+    this.bus.on('capture.down', (i) => n.send(`STATUS=microphone down (${i.reason}); retrying`));
+    if (n.watchdogMs) {
+      this.watchdog = setInterval(() => {
+        if (audioLoopAlive(this.health, this.clock.now(), AUDIO_STALE_MS)) n.send('WATCHDOG=1');
+        else this.log.error('audio loop stalled: not feeding the systemd watchdog', { lastProcessedAt: this.health.lastProcessedAt });
+      }, n.watchdogMs);
+      this.watchdog.unref();
+    }
   }
 
   /** PTT from whatever drives the button (GPIO, --tty, the debug API). */
@@ -91,12 +126,18 @@ export class Daemon {
         });
         const source = this.makeSource();
         this.source = source;
-        source.on('data', (chunk) => void pipeline.push(chunk));
+        source.on('data', (chunk) => {
+          void pipeline.push(chunk).then(() => (this.health.lastProcessedAt = this.clock.now()));
+        });
         source.on('up', (i) => {
+          this.health.capture = 'up';
+          this.health.captureSince = this.clock.now();
           this.log.info('capture up', { device: i.device });
           this.bus.emit('capture.up', i);
         });
         source.on('down', (i) => {
+          this.health.capture = 'down';
+          this.health.captureSince = this.clock.now();
           this.log.warn('capture down', { device: i.device, reason: i.reason, restartInMs: i.restartInMs });
           this.bus.emit('capture.down', i);
         });

@@ -26,7 +26,8 @@ export async function soxNoise(kind: 'whitenoise' | 'pinknoise' | 'brownnoise', 
   const dir = outputDir('speech');
   const path = join(dir, `${kind}-${ms}-${amplitude}.wav`);
   if (!existsSync(path)) {
-    execFileSync('sox', ['-n', '-r', '16000', '-c', '1', '-b', '16', path, 'synth', String(ms / 1000), kind, 'vol', String(amplitude)]);
+    // -R: repeatable noise, so a test sees the same samples on every machine and run
+    execFileSync('sox', ['-R', '-n', '-r', '16000', '-c', '1', '-b', '16', path, 'synth', String(ms / 1000), kind, 'vol', String(amplitude)]);
   }
   return (await readWavFile(path)).pcm;
 }

@@ -1,0 +1,10 @@
+import type { Check } from './check.js';
+import { configCheck, deepgramCheck, diskCheck, espeakCheck, microphoneCheck, playbackCheck } from './checks.js';
+
+/**
+ * Every check `hark doctor` runs, in the order a technician would fix things.
+ * Subsystems add theirs here (model, Ollama, GPIO, database).
+ */
+export function allChecks(): Check[] {
+  return [configCheck, microphoneCheck, playbackCheck, espeakCheck, deepgramCheck, diskCheck(() => '/var/lib/hark')];
+}
