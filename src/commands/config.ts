@@ -10,7 +10,9 @@ export function register(program: Command): void {
     .option('--json', 'print JSON instead of YAML')
     .action(
       action((opts: { config?: string; json?: boolean }) => {
-        const { config, source, secrets } = loadConfigFor(opts);
+        const { config: loaded, source, secrets } = loadConfigFor(opts);
+        // A token written in the file is still a secret: show that it is set, never its value.
+        const config = loaded.debug.token ? { ...loaded, debug: { ...loaded.debug, token: '(set, hidden)' } } : loaded;
         if (opts.json) {
           out(JSON.stringify({ source, config, secrets: redact(secrets) }, null, 2));
           return;

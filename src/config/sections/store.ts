@@ -1,0 +1,16 @@
+import { flag, intBetween, ms, nonEmpty, section } from '../fields.js';
+
+export const storeSection = section({
+  /** The segment log (SQLite). `hark viewer --db` serves a copy of it anywhere. */
+  path: nonEmpty('/var/lib/hark/hark.db'),
+  /** Segments older than this are deleted. */
+  retentionDays: intBetween(1, 3650, 7),
+  /** Oldest segments are deleted while their stored audio exceeds this. */
+  maxAudioMb: intBetween(1, 1_000_000, 500),
+  /** Keep each segment's PCM (false: text and metadata only). */
+  audio: flag(true),
+  /** Time between retention runs. */
+  housekeepingIntervalMs: ms(60_000, 1000, 3_600_000),
+  /** Segments deleted per retention batch (small: each batch is one short write). */
+  retentionBatch: intBetween(1, 10_000, 100),
+});

@@ -1,0 +1,126 @@
+import type { Bus } from '../core/bus.js';
+import type { TranscriptSummary } from '../store/events.js';
+import type { StoreHealth } from '../store/store.js';
+
+/** Upper bounds (seconds) of the STT latency histogram: tiny/base Whisper on a Pi lands in 0.5–4 s. */
+export const STT_BUCKETS_S = [0.1, 0.25, 0.5, 1, 2, 4, 8, 16];
+
+export interface CaptureStatus {
+  state: 'unknown' | 'up' | 'down';
+  device: string | null;
+  /** Wall-clock ms of the last change. */
+  since: number | null;
+  reason: string | null;
+}
+
+interface Histogram {
+  counts: number[];
+  sum: number;
+  count: number;
+}
+
+/**
+ * Counters since this process started, fed from the bus (what the store wrote, what capture did),
+ * rendered in Prometheus text format with the store's gauges at scrape time.
+ */
+export class Metrics {
+  readonly segments = new Map<string, number>();
+  readonly dropped = new Map<string, number>();
+  readonly fallbacks = new Map<string, number>();
+  readonly stt = new Map<string, Histogram>();
+  captureRestarts = 0;
+  writeFailures = 0;
+  capture: CaptureStatus = { state: 'unknown', device: null, since: null, reason: null };
+  private captureUps = 0;
+
+  constructor(private readonly wallNow: () => number = Date.now) {}
+
+  /** Listen on the bus; returns the unsubscribe. Capture events are read by name, without importing the daemon. */
+  attach(bus: Bus): () => void {
+    return bus.onAny((name, payload) => {
+      const p = (payload ?? {}) as Record<string, unknown>;
+      switch (name) {
+        case 'store.segment': {
+          const audio = String(p.audio);
+          this.segments.set(audio, (this.segments.get(audio) ?? 0) + 1);
+          for (const t of (p.transcripts as TranscriptSummary[] | undefined) ?? []) this.observe(t);
+          break;
+        }
+        case 'store.row':
+          if (p.transcript) this.observe(p.transcript as TranscriptSummary);
+          break;
+        case 'store.write-failed':
+          this.writeFailures++;
+          break;
+        case 'capture.up':
+          if (this.captureUps++ > 0) this.captureRestarts++;
+          this.capture = { state: 'up', device: str(p.device), since: this.wallNow(), reason: null };
+          break;
+        case 'capture.down':
+          this.capture = { state: 'down', device: str(p.device), since: this.wallNow(), reason: str(p.reason) };
+          break;
+      }
+    });
+  }
+
+  observe(t: TranscriptSummary): void {
+    if (t.droppedReason) this.dropped.set(t.droppedReason, (this.dropped.get(t.droppedReason) ?? 0) + 1);
+    if (t.fallbackReason) this.fallbacks.set(t.engine, (this.fallbacks.get(t.engine) ?? 0) + 1);
+    if (t.sttMs !== null && Number.isFinite(t.sttMs)) {
+      let h = this.stt.get(t.engine);
+      if (!h) this.stt.set(t.engine, (h = { counts: STT_BUCKETS_S.map(() => 0), sum: 0, count: 0 }));
+      const s = t.sttMs / 1000;
+      STT_BUCKETS_S.forEach((le, i) => {
+        if (s <= le) h!.counts[i]!++;
+      });
+      h.sum += s;
+      h.count++;
+    }
+  }
+
+  render(store: StoreHealth | null, sseClients: number): string {
+    const out: string[] = [];
+    const family = (name: string, type: string, help: string, samples: [labels: Record<string, string>, value: number][]) => {
+      out.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
+      for (const [labels, value] of samples) out.push(`${name}${fmtLabels(labels)} ${fmtNumber(value)}`);
+    };
+    const byLabel = (m: Map<string, number>, label: string) => [...m].map(([k, v]) => [{ [label]: k }, v] as [Record<string, string>, number]);
+
+    family('hark_segments_total', 'counter', 'Segments logged since start, by whether their audio was stored.', byLabel(this.segments, 'audio'));
+    family('hark_transcripts_dropped_total', 'counter', 'Transcripts thrown away since start, by reason.', byLabel(this.dropped, 'reason'));
+    family('hark_stt_fallbacks_total', 'counter', 'Transcripts made by a fallback engine after the first failed, by the engine that took over.', byLabel(this.fallbacks, 'engine'));
+    out.push('# HELP hark_stt_duration_seconds Speech-to-text time per transcript, by engine.', '# TYPE hark_stt_duration_seconds histogram');
+    for (const [engine, h] of this.stt) {
+      STT_BUCKETS_S.forEach((le, i) => out.push(`hark_stt_duration_seconds_bucket${fmtLabels({ engine, le: String(le) })} ${h.counts[i]}`));
+      out.push(`hark_stt_duration_seconds_bucket${fmtLabels({ engine, le: '+Inf' })} ${h.count}`);
+      out.push(`hark_stt_duration_seconds_sum${fmtLabels({ engine })} ${fmtNumber(h.sum)}`);
+      out.push(`hark_stt_duration_seconds_count${fmtLabels({ engine })} ${h.count}`);
+    }
+    family('hark_capture_restarts_total', 'counter', 'Times the microphone recorder came back after going down.', [[{}, this.captureRestarts]]);
+    family('hark_capture_up', 'gauge', '1 while the microphone delivers audio, 0 when down, -1 when unknown.', [
+      [{}, this.capture.state === 'up' ? 1 : this.capture.state === 'down' ? 0 : -1],
+    ]);
+    family('hark_store_write_failures_total', 'counter', 'Store writes lost since start.', [[{}, this.writeFailures]]);
+    if (store) {
+      family('hark_store_segments', 'gauge', 'Segments in the log now.', [[{}, store.segments]]);
+      family('hark_store_audio_bytes', 'gauge', 'PCM bytes stored now.', [[{}, store.audioBytes]]);
+      family('hark_store_file_bytes', 'gauge', 'Database file and WAL size on disk.', [[{}, store.fileBytes]]);
+      family('hark_store_audio_paused', 'gauge', '1 while audio storage is stopped because the disk was full.', [[{}, store.audioStorage === 'paused-disk-full' ? 1 : 0]]);
+    }
+    family('hark_debug_sse_clients', 'gauge', 'Viewer pages connected to the event stream.', [[{}, sseClients]]);
+    return out.join('\n') + '\n';
+  }
+}
+
+function str(v: unknown): string | null {
+  return typeof v === 'string' ? v : null;
+}
+
+function fmtLabels(labels: Record<string, string>): string {
+  const parts = Object.entries(labels).map(([k, v]) => `${k}="${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`);
+  return parts.length ? `{${parts.join(',')}}` : '';
+}
+
+function fmtNumber(v: number): string {
+  return Number.isFinite(v) ? String(v) : v > 0 ? '+Inf' : v < 0 ? '-Inf' : 'NaN';
+}

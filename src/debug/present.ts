@@ -1,0 +1,22 @@
+import type { SegmentView, TranscriptView, UtteranceView } from '../store/records.js';
+import { splitSpecialTokens, type TextSpan } from './special-tokens.js';
+
+export type PresentedSegment = Omit<SegmentView, 'transcripts' | 'utterances'> & {
+  transcripts: (TranscriptView & { rawSpans: TextSpan[] })[];
+  utterances: (UtteranceView & { rawSpans: TextSpan[] })[];
+  audioUrl: string | null;
+};
+
+/**
+ * A segment as the page gets it: raw text pre-split into plain and special-token spans (so the one
+ * token rule lives here, in tested TypeScript, and the page only has to colour spans), and the
+ * audio link when there is audio.
+ */
+export function presentSegment(s: SegmentView): PresentedSegment {
+  return {
+    ...s,
+    transcripts: s.transcripts.map((t) => ({ ...t, rawSpans: splitSpecialTokens(t.rawText) })),
+    utterances: s.utterances.map((u) => ({ ...u, rawSpans: splitSpecialTokens(u.rawText) })),
+    audioUrl: s.audio === 'stored' ? `/api/segments/${s.id}/audio.wav` : null,
+  };
+}

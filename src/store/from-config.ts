@@ -1,0 +1,18 @@
+import type { HarkConfig } from '../config/schema.js';
+import type { StoreOptions } from './store.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The daemon's store options from config `store:` (add bus, logger and clock at the call site). */
+export function storeOptions(cfg: HarkConfig['store']): StoreOptions {
+  return {
+    path: cfg.path,
+    storeAudio: cfg.audio,
+    housekeeping: {
+      maxAgeMs: cfg.retentionDays * DAY_MS,
+      maxAudioBytes: cfg.maxAudioMb * 1024 * 1024,
+      batchSize: cfg.retentionBatch,
+      intervalMs: cfg.housekeepingIntervalMs,
+    },
+  };
+}

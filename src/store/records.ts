@@ -1,0 +1,236 @@
+/**
+ * What goes into the segment log and what comes back out. Inputs are what the daemon (and the debug
+ * POST endpoint) hand to the Store; views are what the debug API serves. Free-form fields (engine,
+ * outcome, reasons) stay strings so later issues can add values without a migration.
+ */
+
+/** Seed 004: a proposal is non-binding, ambiguous failed validation, commit and discard close it. */
+export type IntentKind = 'proposal' | 'ambiguous' | 'commit' | 'discard';
+export const INTENT_KINDS: readonly IntentKind[] = ['proposal', 'ambiguous', 'commit', 'discard'];
+
+/** Whether a segment's PCM is in the file: `disk-full` means it was dropped to keep the text rows. */
+export type AudioState = 'stored' | 'disk-full' | 'off';
+
+/**
+ * One segment of audio. A VAD `Segment` (src/vad/segment.ts) plus `startedAt` fits as it is.
+ */
+export interface SegmentInput {
+  /** 16-bit samples, pre-roll included. */
+  pcm: Int16Array;
+  /** Samples at the front of `pcm` that came from the pre-roll ring (the splice is at this index). */
+  prerollSamples: number;
+  /** Wall-clock time (ms since the epoch) of the first sample, pre-roll included. */
+  startedAt: number;
+  sampleRate?: number;
+  /** Where it came from: `mic` (default), `post` (the debug endpoint), `file`, ... */
+  source?: string;
+  /** The segmenter's per-stream index. */
+  index?: number;
+  startSample?: number;
+  vadStartSample?: number;
+  endSample?: number;
+  closeReason?: string;
+  maxProb?: number;
+  openedBy?: string;
+}
+
+export interface TranscriptInput {
+  engine: string;
+  /** Engine output as it came, special tokens such as [BLANK_AUDIO] kept. */
+  rawText: string;
+  /** Cleaned text; empty when nothing usable was heard. */
+  text: string;
+  /** Engine tokens (ids, text, probabilities): stored as JSON. */
+  tokens?: unknown;
+  sttMs?: number | null;
+  /** Set when another engine was tried first and failed, and why. */
+  fallbackReason?: string | null;
+  /** Set when the transcript was thrown away (blank audio, hallucination, ...), and why. */
+  droppedReason?: string | null;
+}
+
+export interface UtteranceInput {
+  id: string;
+  text: string;
+  rawText?: string;
+  engine: string;
+  sttMs?: number;
+  fallbackReason?: string;
+}
+
+export interface IntentInput {
+  kind: IntentKind;
+  intent?: string | null;
+  target?: string | null;
+  slots?: unknown;
+  confidence?: number | null;
+  model?: string | null;
+  latencyMs?: number | null;
+  reason?: string | null;
+  utteranceId?: string | null;
+}
+
+export interface ActionInput {
+  name: string;
+  args?: unknown;
+  /** ok, error, suppressed, cooldown, ... */
+  outcome: string;
+  error?: string | null;
+  latencyMs?: number | null;
+  utteranceId?: string | null;
+}
+
+export interface ListItemInput {
+  list: string;
+  item: string;
+  quantity?: number | null;
+  unit?: string | null;
+  op?: 'add' | 'remove' | 'set';
+  note?: string | null;
+  utteranceId?: string | null;
+}
+
+/** Rows that arrive after their segment name it by the stored id, or by the utterance they belong to. */
+export interface RowLink {
+  segmentId?: number | null;
+  utteranceId?: string | null;
+}
+
+/** Everything known about a segment when its action has been dispatched: written in one transaction. */
+export interface SegmentWrite {
+  segment: SegmentInput;
+  /** In the order they were produced (a fallback engine's transcript after the one that failed). */
+  transcripts?: TranscriptInput[];
+  utterance?: UtteranceInput;
+  intents?: IntentInput[];
+  actions?: ActionInput[];
+  listItems?: ListItemInput[];
+}
+
+export interface RecordedSegment {
+  id: number;
+  audio: AudioState;
+}
+
+/** The level either side of the pre-roll / live splice (see splice.ts). */
+export interface SpliceView {
+  warning: boolean;
+  reason: 'step' | 'level' | null;
+  /** |sample step| across the splice, in 16-bit units. */
+  step: number;
+  /** 90th percentile of the sample steps around it. */
+  typicalStep: number;
+  /** RMS (0..1 of full scale) of a few ms before and after. */
+  levelBefore: number;
+  levelAfter: number;
+}
+
+export interface TranscriptView {
+  id: number;
+  createdAt: number;
+  engine: string;
+  rawText: string;
+  text: string;
+  tokens: unknown;
+  sttMs: number | null;
+  fallbackReason: string | null;
+  droppedReason: string | null;
+}
+
+export interface UtteranceView {
+  id: string;
+  createdAt: number;
+  engine: string;
+  text: string;
+  rawText: string;
+  sttMs: number | null;
+  fallbackReason: string | null;
+}
+
+export interface IntentView {
+  id: number;
+  createdAt: number;
+  utteranceId: string | null;
+  kind: IntentKind;
+  intent: string | null;
+  target: string | null;
+  slots: unknown;
+  confidence: number | null;
+  model: string | null;
+  latencyMs: number | null;
+  reason: string | null;
+}
+
+export interface ActionView {
+  id: number;
+  createdAt: number;
+  utteranceId: string | null;
+  name: string;
+  args: unknown;
+  outcome: string;
+  error: string | null;
+  latencyMs: number | null;
+}
+
+export interface ListItemView {
+  id: number;
+  createdAt: number;
+  list: string;
+  item: string;
+  quantity: number | null;
+  unit: string | null;
+  op: string;
+  note: string | null;
+  segmentId: number | null;
+  utteranceId: string | null;
+}
+
+export interface SegmentView {
+  id: number;
+  createdAt: number;
+  startedAt: number;
+  /** Wall-clock time the live part began (the VAD trigger or PTT press). */
+  vadAt: number;
+  endedAt: number;
+  source: string;
+  streamIndex: number | null;
+  sampleRate: number;
+  sampleCount: number;
+  durationMs: number;
+  prerollSamples: number;
+  prerollMs: number;
+  startSample: number | null;
+  vadStartSample: number | null;
+  endSample: number | null;
+  closeReason: string | null;
+  openedBy: string | null;
+  maxProb: number | null;
+  /** 0..1 of full scale. */
+  rms: number;
+  peak: number;
+  splice: SpliceView | null;
+  audio: AudioState;
+  audioBytes: number;
+  transcripts: TranscriptView[];
+  utterances: UtteranceView[];
+  intents: IntentView[];
+  actions: ActionView[];
+  listItems: ListItemView[];
+}
+
+export interface SegmentQuery {
+  /** Only segments with an id below this (paging backwards). */
+  before?: number;
+  limit: number;
+  /** Substring of any transcript (raw or cleaned) or utterance text. */
+  q?: string;
+  engine?: string;
+  /** true: some transcript was dropped; false: none was; a string: dropped for that reason. */
+  dropped?: boolean | string;
+}
+
+export interface SegmentPage {
+  segments: SegmentView[];
+  /** Pass as `before` for the next (older) page; null when there is none. */
+  nextBefore: number | null;
+}

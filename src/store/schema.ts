@@ -1,0 +1,151 @@
+import type { Database } from 'better-sqlite3';
+import { HarkError } from '../core/errors.js';
+
+/**
+ * The schema as an ordered list of migrations. `PRAGMA user_version` holds how many have run; each
+ * runs in its own transaction together with the version bump, so a crash mid-migration leaves the
+ * file at the previous version. Never edit a migration that has shipped: append a new one.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'segment log',
+    sql: `
+      CREATE TABLE segments (
+        id INTEGER PRIMARY KEY,
+        created_at INTEGER NOT NULL,
+        started_at INTEGER NOT NULL,
+        source TEXT NOT NULL,
+        stream_index INTEGER,
+        sample_rate INTEGER NOT NULL,
+        sample_count INTEGER NOT NULL,
+        preroll_samples INTEGER NOT NULL,
+        start_sample INTEGER,
+        vad_start_sample INTEGER,
+        end_sample INTEGER,
+        close_reason TEXT,
+        opened_by TEXT,
+        max_prob REAL,
+        rms REAL NOT NULL,
+        peak REAL NOT NULL,
+        splice_warning INTEGER,
+        splice_reason TEXT,
+        splice_step INTEGER,
+        splice_typical_step REAL,
+        splice_level_before REAL,
+        splice_level_after REAL,
+        audio_state TEXT NOT NULL,
+        audio_bytes INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE INDEX segments_started_at ON segments (started_at);
+
+      -- PCM in its own table: the segments rows stay small and dense, so listing, searching and the
+      -- retention sums never page through megabytes of overflow pages.
+      CREATE TABLE segment_audio (
+        segment_id INTEGER PRIMARY KEY REFERENCES segments (id) ON DELETE CASCADE,
+        pcm BLOB NOT NULL
+      );
+
+      CREATE TABLE transcripts (
+        id INTEGER PRIMARY KEY,
+        segment_id INTEGER REFERENCES segments (id) ON DELETE CASCADE,
+        created_at INTEGER NOT NULL,
+        engine TEXT NOT NULL,
+        raw_text TEXT NOT NULL,
+        text TEXT NOT NULL,
+        tokens_json TEXT,
+        stt_ms REAL,
+        fallback_reason TEXT,
+        dropped_reason TEXT
+      );
+      CREATE INDEX transcripts_segment ON transcripts (segment_id);
+
+      CREATE TABLE utterances (
+        id TEXT PRIMARY KEY,
+        segment_id INTEGER REFERENCES segments (id) ON DELETE CASCADE,
+        created_at INTEGER NOT NULL,
+        engine TEXT NOT NULL,
+        text TEXT NOT NULL,
+        raw_text TEXT NOT NULL,
+        stt_ms REAL,
+        fallback_reason TEXT
+      );
+      CREATE INDEX utterances_segment ON utterances (segment_id);
+
+      CREATE TABLE intents (
+        id INTEGER PRIMARY KEY,
+        segment_id INTEGER REFERENCES segments (id) ON DELETE CASCADE,
+        utterance_id TEXT,
+        created_at INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('proposal', 'ambiguous', 'commit', 'discard')),
+        intent TEXT,
+        target TEXT,
+        slots_json TEXT,
+        confidence REAL,
+        model TEXT,
+        latency_ms REAL,
+        reason TEXT
+      );
+      CREATE INDEX intents_segment ON intents (segment_id);
+
+      CREATE TABLE actions (
+        id INTEGER PRIMARY KEY,
+        segment_id INTEGER REFERENCES segments (id) ON DELETE CASCADE,
+        utterance_id TEXT,
+        created_at INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        args_json TEXT,
+        outcome TEXT NOT NULL,
+        error TEXT,
+        latency_ms REAL
+      );
+      CREATE INDEX actions_segment ON actions (segment_id);
+
+      -- Lists are the user's data (inventory, shopping), not a debug log: retention never deletes
+      -- them, and losing the segment they came from only unlinks them.
+      CREATE TABLE list_items (
+        id INTEGER PRIMARY KEY,
+        list TEXT NOT NULL,
+        item TEXT NOT NULL,
+        quantity REAL,
+        unit TEXT,
+        op TEXT NOT NULL DEFAULT 'add',
+        note TEXT,
+        segment_id INTEGER REFERENCES segments (id) ON DELETE SET NULL,
+        utterance_id TEXT,
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX list_items_list ON list_items (list, id);
+      CREATE INDEX list_items_segment ON list_items (segment_id);
+    `,
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+export function schemaVersion(db: Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+/** Bring the file up to SCHEMA_VERSION. Refuses a file written by a newer hark rather than guess. */
+export function migrate(db: Database, name: string, migrations: readonly Migration[] = MIGRATIONS): number {
+  const current = schemaVersion(db);
+  const latest = migrations[migrations.length - 1]?.version ?? 0;
+  if (current > latest) {
+    throw new HarkError(`${name}: database schema version ${current} is newer than this hark understands (${latest}); upgrade hark or use another file`);
+  }
+  for (const m of migrations) {
+    if (m.version <= current) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      db.pragma(`user_version = ${m.version}`);
+    })();
+  }
+  return schemaVersion(db);
+}

@@ -1,0 +1,215 @@
+// One segment as a card: header with badges, waveform with its tools, transcripts, what hark did
+// about it, and the metadata. Built with el() only: no data ever passes through innerHTML.
+
+import { bytes, clockTime, count, dbfs, el, jsonText, msText } from './dom.js';
+import { parseWav } from './wav.js';
+import { Waveform } from './waveform.js';
+
+export function renderCard(seg) {
+  const card = el('article', { class: 'seg', id: `seg-${seg.id}`, data: { id: seg.id } });
+  card.append(head(seg), wavePanel(seg), body(seg));
+  return card;
+}
+
+/** New rows arrived for a segment: redraw its text, keep its waveform (and zoom) as it is. */
+export function updateCard(card, seg) {
+  card.querySelector('.seg-head').replaceWith(head(seg));
+  card.querySelector('.seg-body').replaceWith(body(seg));
+}
+
+/** The waveform is fetched only when its card scrolls near the screen (or a wave button is used). */
+export function loadWave(card, seg) {
+  const box = card.querySelector('.wave');
+  if (box) void ensureWave(box, seg);
+}
+
+/** Resolves with the box's Waveform, or null when there is no audio to draw. Loads once. */
+function ensureWave(box, seg) {
+  box.loading ??= fetchWave(box, seg);
+  return box.loading;
+}
+
+async function fetchWave(box, seg) {
+  const canvas = box.querySelector('canvas');
+  const note = box.querySelector('.wave-note');
+  if (!seg.audioUrl) {
+    note.textContent = seg.audio === 'disk-full' ? 'no audio stored: the disk was full when this was logged' : 'no audio stored (store.audio is off)';
+    box.classList.add('no-audio');
+    return null;
+  }
+  try {
+    const r = await fetch(seg.audioUrl);
+    if (!r.ok) throw new Error(`HTTP ${r.status}`);
+    const { pcm, sampleRate } = parseWav(await r.arrayBuffer());
+    const zoomLabel = box.querySelector('.zoom-label');
+    const wave = new Waveform(canvas, {
+      pcm,
+      sampleRate,
+      prerollSamples: seg.prerollSamples,
+      spliceWarning: seg.splice?.warning,
+      onChange: (text) => (zoomLabel.textContent = text),
+    });
+    zoomLabel.textContent = wave.describe();
+    box.wave = wave;
+    box.classList.add('ready');
+    canvas.dataset.drawn = '1';
+    return wave;
+  } catch (err) {
+    note.textContent = `could not load audio: ${err.message}`;
+    return null;
+  }
+}
+
+function head(seg) {
+  const t = seg.transcripts[seg.transcripts.length - 1];
+  const dropped = seg.transcripts.filter((x) => x.droppedReason);
+  return el(
+    'header',
+    { class: 'seg-head' },
+    el('a', { class: 'seg-id', href: `#seg-${seg.id}`, title: 'link to this segment' }, `#${seg.id}`),
+    el('time', { datetime: new Date(seg.startedAt).toISOString(), title: 'first sample (pre-roll included)' }, clockTime(seg.startedAt)),
+    el('span', { class: 'dur' }, msText(seg.durationMs)),
+    seg.closeReason && el('span', { class: 'muted' }, seg.closeReason),
+    seg.source !== 'mic' && el('span', { class: 'badge' }, seg.source),
+    dropped.map((d) => el('span', { class: 'badge bad', title: `${d.engine} transcript was dropped` }, `dropped: ${d.droppedReason}`)),
+    seg.splice?.warning && el('span', { class: 'badge bad', title: 'the level jumps across the pre-roll / live splice' }, `splice jump (${seg.splice.reason})`),
+    seg.audio === 'disk-full' && el('span', { class: 'badge warn' }, 'no audio: disk full'),
+    el('span', { class: 'spacer' }),
+    t && el('span', { class: 'engine' }, `${t.engine} · ${msText(t.sttMs)}`),
+  );
+}
+
+function wavePanel(seg) {
+  const canvas = el('canvas', { class: 'wave-canvas', role: 'img', 'aria-label': `waveform of segment ${seg.id}`, data: { prerollSamples: seg.prerollSamples, sampleCount: seg.sampleCount } });
+  const box = el('div', { class: 'wave' });
+  const withWave = (fn) => () => void ensureWave(box, seg).then((w) => w && fn(w));
+  const play = el('button', { type: 'button', class: 'play', title: 'play what is in view' }, '▶ play');
+  play.addEventListener(
+    'click',
+    withWave((w) => {
+      const on = w.toggle(() => (play.textContent = '▶ play'));
+      play.textContent = on ? '■ stop' : '▶ play';
+    }),
+  );
+  box.append(
+    el(
+      'div',
+      { class: 'wave-tools' },
+      play,
+      el('button', { type: 'button', title: 'zoom out', onclick: withWave((w) => w.zoomBy(1 / 2)) }, '−'),
+      el('button', { type: 'button', title: 'zoom in', onclick: withWave((w) => w.zoomBy(2)) }, '+'),
+      el('button', { type: 'button', title: 'show everything (or double-click the waveform)', onclick: withWave((w) => w.fit()) }, 'fit'),
+      seg.prerollSamples > 0 && el('button', { type: 'button', title: '150 ms either side of the pre-roll / live splice', onclick: withWave((w) => w.focusSplice()) }, 'splice'),
+      el('span', { class: 'zoom-label muted' }),
+      el('span', { class: 'spacer' }),
+      el('span', { class: 'hint muted' }, 'drag to zoom · ctrl+wheel · dbl-click fits'),
+      seg.audioUrl && el('a', { href: seg.audioUrl, download: `hark-segment-${seg.id}.wav` }, 'wav'),
+    ),
+    canvas,
+    el('div', { class: 'wave-note muted' }),
+  );
+  return box;
+}
+
+function body(seg) {
+  return el('div', { class: 'seg-body' }, transcripts(seg), outcome(seg), meta(seg));
+}
+
+function transcripts(seg) {
+  const box = el('section', { class: 'tx' });
+  if (seg.transcripts.length === 0) box.append(el('p', { class: 'muted' }, 'no transcript (yet)'));
+  for (const t of seg.transcripts) {
+    box.append(
+      el(
+        'div',
+        { class: 'tx-one' },
+        el('div', { class: 'row' }, el('span', { class: 'k' }, 'raw'), el('span', { class: 'raw' }, spans(t.rawSpans))),
+        el('div', { class: 'row' }, el('span', { class: 'k' }, 'clean'), t.text ? el('span', { class: 'clean' }, t.text) : el('span', { class: 'empty' }, '(empty)')),
+        t.droppedReason && el('div', { class: 'row' }, el('span', { class: 'k' }, 'dropped'), el('span', { class: 'bad-text' }, t.droppedReason)),
+        t.fallbackReason && el('div', { class: 'row' }, el('span', { class: 'k' }, 'fallback'), el('span', {}, t.fallbackReason)),
+        el('div', { class: 'row small' }, el('span', { class: 'k' }, 'engine'), el('span', {}, `${t.engine} · STT ${msText(t.sttMs)}`), tokenCount(t.tokens)),
+      ),
+    );
+  }
+  for (const u of seg.utterances) {
+    box.append(el('div', { class: 'row small' }, el('span', { class: 'k' }, 'utterance'), el('span', { class: 'clean' }, u.text || '(empty)'), el('span', { class: 'muted' }, ` ${u.id}`)));
+  }
+  return box;
+}
+
+function spans(list) {
+  if (!list || list.length === 0) return [el('span', { class: 'empty' }, '(nothing)')];
+  return list.map((s) => (s.special ? el('mark', { class: s.special === 'blank' ? 'tok blank' : 'tok' }, s.text) : el('span', {}, s.text)));
+}
+
+function tokenCount(tokens) {
+  if (!Array.isArray(tokens) || tokens.length === 0) return null;
+  return el('details', { class: 'tokens' }, el('summary', {}, `${tokens.length} token${tokens.length === 1 ? '' : 's'}`), el('pre', {}, jsonText(tokens)));
+}
+
+function outcome(seg) {
+  const box = el('section', { class: 'flow' });
+  if (seg.intents.length) {
+    box.append(
+      table(
+        ['intent', 'kind', 'target', 'slots', 'conf', 'model', 'time', 'reason'],
+        seg.intents.map((i) => [
+          i.intent ?? '–',
+          el('span', { class: `kind ${i.kind}` }, i.kind),
+          i.target ?? '',
+          jsonText(i.slots),
+          i.confidence === null ? '' : i.confidence.toFixed(2),
+          i.model ?? '',
+          msText(i.latencyMs),
+          i.reason ?? '',
+        ]),
+        ['intent', 'target', 'slots', 'reason'],
+      ),
+    );
+  }
+  if (seg.actions.length) {
+    box.append(
+      table(
+        ['action', 'args', 'outcome', 'time'],
+        seg.actions.map((a) => [a.name, jsonText(a.args), el('span', { class: a.outcome === 'ok' ? 'good-text' : 'bad-text', title: a.error ?? '' }, a.error ? `${a.outcome}: ${a.error}` : a.outcome), msText(a.latencyMs)]),
+        ['args', 'outcome'],
+      ),
+    );
+  }
+  if (seg.listItems.length) {
+    box.append(table(['list', 'op', 'item', 'qty'], seg.listItems.map((l) => [l.list, l.op, l.item, l.quantity === null ? '' : `${l.quantity}${l.unit ? ' ' + l.unit : ''}`]), ['item']));
+  }
+  if (!box.childElementCount) box.append(el('p', { class: 'muted' }, 'no intent or action'));
+  return box;
+}
+
+/** Columns named in `wide` (free text, JSON) wrap; the short ones stay on one line. */
+function table(headers, rows, wide = []) {
+  const cls = (i) => (wide.includes(headers[i]) ? 'wrap' : null);
+  return el(
+    'table',
+    {},
+    el('thead', {}, el('tr', {}, headers.map((h, i) => el('th', { class: cls(i) }, h)))),
+    el('tbody', {}, rows.map((r) => el('tr', {}, r.map((c, i) => el('td', { class: cls(i) }, c))))),
+  );
+}
+
+function meta(seg) {
+  const items = [
+    ['samples', count(seg.sampleCount)],
+    ['duration', msText(seg.durationMs)],
+    ['rate', `${seg.sampleRate} Hz`],
+    ['pre-roll', `${count(seg.prerollSamples)} (${msText(seg.prerollMs)})`],
+    ['VAD trigger', `${clockTime(seg.vadAt)} (+${msText(seg.prerollMs)})`],
+    ['opened by', seg.openedBy ?? '–'],
+    ['closed by', seg.closeReason ?? '–'],
+    ['max prob', seg.maxProb === null ? '–' : seg.maxProb.toFixed(2)],
+    ['RMS', dbfs(seg.rms)],
+    ['peak', dbfs(seg.peak)],
+    seg.splice && ['splice step', `${seg.splice.step} (typ. ${Math.round(seg.splice.typicalStep)})`],
+    seg.splice && ['splice level', `${dbfs(seg.splice.levelBefore)} → ${dbfs(seg.splice.levelAfter)}`],
+    seg.startSample !== null && ['stream samples', `${count(seg.startSample)}–${count(seg.endSample)}`],
+    ['audio', seg.audio === 'stored' ? bytes(seg.audioBytes) : seg.audio],
+  ].filter(Boolean);
+  return el('dl', { class: 'meta' }, items.map(([k, v]) => [el('dt', {}, k), el('dd', {}, v)]));
+}

@@ -1,0 +1,206 @@
+// The page: segments newest first, paged backwards as you scroll, new ones added live from the
+// event stream, filters kept in the address bar so a view can be bookmarked or shared.
+
+import { renderCard, updateCard, loadWave } from './card.js';
+import { bytes, clockTime } from './dom.js';
+
+const PAGE = 30;
+const list = document.getElementById('list');
+const older = document.getElementById('older');
+const status = document.getElementById('status');
+const form = document.getElementById('filters');
+const fresh = document.getElementById('fresh');
+const segments = new Map(); // id -> segment data shown
+let nextBefore = null;
+let loading = false;
+let unseen = 0;
+
+const nearScreen = new IntersectionObserver(
+  (entries) => {
+    for (const e of entries) {
+      if (!e.isIntersecting) continue;
+      nearScreen.unobserve(e.target);
+      loadWave(e.target, segments.get(Number(e.target.dataset.id)));
+    }
+  },
+  { rootMargin: '400px 0px' },
+);
+
+function filters() {
+  const f = new FormData(form);
+  const p = new URLSearchParams();
+  for (const k of ['q', 'engine', 'dropped']) if (f.get(k)) p.set(k, String(f.get(k)));
+  return p;
+}
+
+function filtered() {
+  return [...filters().keys()].length > 0;
+}
+
+async function api(path) {
+  const r = await fetch(path, { headers: { Accept: 'application/json' } });
+  const body = await r.json().catch(() => ({}));
+  if (!r.ok) throw new Error(body.error ?? `HTTP ${r.status}`);
+  return body;
+}
+
+function show(seg, where) {
+  const existing = document.getElementById(`seg-${seg.id}`);
+  segments.set(seg.id, seg);
+  if (existing) {
+    updateCard(existing, seg);
+    return;
+  }
+  const card = renderCard(seg);
+  if (where === 'top') {
+    // keep newest first even when a reconnect delivers several at once
+    const after = [...list.children].find((c) => Number(c.dataset.id) < seg.id);
+    list.insertBefore(card, after ?? null);
+  } else {
+    list.append(card);
+  }
+  nearScreen.observe(card);
+}
+
+async function loadPage(reset) {
+  if (loading) return;
+  loading = true;
+  try {
+    if (reset) {
+      list.replaceChildren();
+      segments.clear();
+      nextBefore = null;
+      unseen = 0;
+      fresh.hidden = true;
+    }
+    const p = filters();
+    p.set('limit', String(PAGE));
+    if (!reset && nextBefore) p.set('before', String(nextBefore));
+    const page = await api(`/api/segments?${p}`);
+    for (const seg of page.segments) show(seg, 'bottom');
+    nextBefore = page.nextBefore;
+    older.hidden = nextBefore === null;
+    status.textContent = segments.size === 0 ? (filtered() ? 'no segments match these filters' : 'no segments logged yet') : `${segments.size} shown${nextBefore === null ? ' · that is all' : ''}`;
+  } catch (err) {
+    status.textContent = `could not load segments: ${err.message}`;
+  } finally {
+    loading = false;
+  }
+}
+
+/** After a dropped event stream: pick up whatever was logged meanwhile. */
+async function catchUp() {
+  if (filtered()) return;
+  try {
+    const page = await api(`/api/segments?limit=${PAGE}`);
+    for (const seg of page.segments.reverse()) if (!segments.has(seg.id)) show(seg, 'top');
+  } catch {}
+}
+
+function pill(id, text, cls) {
+  const p = document.getElementById(id);
+  p.textContent = text;
+  p.className = `pill ${cls ?? ''}`;
+}
+
+function showStore(store) {
+  const banner = document.getElementById('banner');
+  if (store.audioStorage === 'paused-disk-full') {
+    pill('pill-store', 'DISK FULL', 'bad');
+    banner.hidden = false;
+    banner.textContent = `Disk full since ${clockTime(store.pausedAt)}: audio is not being stored; segments are logged without it until space is freed. (${store.pausedReason})`;
+  } else {
+    pill('pill-store', `store ${bytes(store.fileBytes)} · ${store.segments} segments`, store.recovered ? 'warn' : 'good');
+    banner.hidden = !store.recovered;
+    if (store.recovered) banner.textContent = `The database was corrupt at start; it was kept as ${store.recovered.movedTo} and a fresh one started.`;
+  }
+}
+
+function showCapture(c, mode) {
+  if (mode === 'viewer') return pill('pill-capture', 'no microphone (viewer)', 'muted');
+  if (c.state === 'up') pill('pill-capture', `mic up · ${c.device ?? ''}`, 'good');
+  else if (c.state === 'down') pill('pill-capture', `mic DOWN · ${c.reason ?? ''}`, 'bad');
+  else pill('pill-capture', 'mic ?', 'muted');
+}
+
+let mode = 'daemon';
+async function health() {
+  try {
+    const r = await fetch('/healthz');
+    const h = await r.json();
+    mode = h.mode;
+    pill('pill-mode', h.mode === 'viewer' ? 'viewer (file)' : 'live daemon', 'muted');
+    showStore(h.store);
+    showCapture(h.capture, h.mode);
+  } catch {
+    pill('pill-store', 'store ?', 'bad');
+  }
+}
+
+function connect() {
+  const es = new EventSource('/api/events');
+  let dropped = false;
+  es.onopen = () => {
+    pill('pill-live', 'live', 'good');
+    if (dropped) void catchUp();
+    dropped = false;
+  };
+  es.onerror = () => {
+    dropped = true;
+    pill('pill-live', 'reconnecting…', 'warn');
+  };
+  es.addEventListener('segment', (e) => {
+    const seg = JSON.parse(e.data);
+    if (!seg) return;
+    if (filtered()) {
+      unseen++;
+      fresh.hidden = false;
+      fresh.textContent = `${unseen} new segment${unseen > 1 ? 's' : ''} not shown (filters on) — clear filters to see them`;
+      return;
+    }
+    show(seg, 'top');
+  });
+  for (const kind of ['transcript', 'utterance', 'intent', 'action', 'list-item']) {
+    es.addEventListener(kind, (e) => {
+      const d = JSON.parse(e.data);
+      if (d.segment && segments.has(d.segment.id)) show(d.segment, 'top');
+    });
+  }
+  es.addEventListener('capture', (e) => showCapture(JSON.parse(e.data), mode));
+  es.addEventListener('store', (e) => showStore(JSON.parse(e.data)));
+}
+
+function syncUrl() {
+  const p = filters();
+  history.replaceState(null, '', `${location.pathname}${[...p.keys()].length ? '?' + p : ''}${location.hash}`);
+}
+
+form.addEventListener('submit', (e) => {
+  e.preventDefault();
+  syncUrl();
+  void loadPage(true);
+});
+form.addEventListener('reset', () => {
+  setTimeout(() => {
+    syncUrl();
+    void loadPage(true);
+  });
+});
+for (const sel of form.querySelectorAll('select')) sel.addEventListener('change', () => form.requestSubmit());
+older.addEventListener('click', () => void loadPage(false));
+new IntersectionObserver((entries) => {
+  if (entries.some((e) => e.isIntersecting) && nextBefore !== null) void loadPage(false);
+}).observe(older);
+window.addEventListener('resize', () => {
+  for (const box of document.querySelectorAll('.wave.ready')) box.wave.draw();
+});
+
+// filters from the address bar
+const initial = new URLSearchParams(location.search);
+for (const k of ['q', 'engine', 'dropped']) if (initial.get(k)) form.elements[k].value = initial.get(k);
+
+await health();
+await loadPage(true);
+connect();
+setInterval(health, 30_000);
+document.body.dataset.ready = '1';
