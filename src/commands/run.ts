@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { createLogger } from '../core/log.js';
 import { HarkError } from '../core/errors.js';
 import { Daemon } from '../daemon/daemon.js';
+import { createNotifier } from '../daemon/sd-notify.js';
 import { action, loadConfigFor } from './common.js';
 
 interface RunOpts {
@@ -11,6 +12,8 @@ interface RunOpts {
   fast?: boolean;
   json?: boolean;
   device?: string;
+  db?: string;
+  port?: string;
 }
 
 /** Typed arrays (audio) are summarised in event output: a line per event, not a megabyte. */
@@ -30,10 +33,18 @@ export function register(program: Command): void {
     .option('--exit-at-end', 'with --input: exit once the recording has been handled')
     .option('--json', 'print every event as a JSON line on stdout (logs go to stderr)')
     .option('--device <alsa-device>', 'capture device, overriding capture.device')
+    .option('--db <path>', 'segment log (SQLite), overriding store.path')
+    .option('--port <n>', 'debug viewer port, overriding debug.port (0: any free port)')
     .action(
       action(async (opts: RunOpts) => {
         const { config, secrets } = loadConfigFor(opts);
         if (opts.device) config.capture.device = opts.device;
+        if (opts.db) config.store.path = opts.db;
+        if (opts.port !== undefined) {
+          const port = Number(opts.port);
+          if (!Number.isInteger(port) || port < 0 || port > 65535) throw new HarkError(`--port must be a port number, got "${opts.port}"`, { exitCode: 2 });
+          config.debug.port = port;
+        }
         if ((opts.exitAtEnd || opts.fast) && !opts.input) throw new HarkError('--exit-at-end and --fast need --input FILE.wav', { exitCode: 2 });
         const logger = createLogger({
           level: config.log.level,
@@ -41,10 +52,12 @@ export function register(program: Command): void {
           // with --json, stdout carries events only
           sink: opts.json ? (l) => process.stderr.write(l + '\n') : (l) => process.stdout.write(l + '\n'),
         });
+        const notifier = createNotifier(process.env, (msg) => logger.warn('systemd notify', { error: msg }));
         const daemon = new Daemon({
           config,
           secrets,
           logger,
+          notifier,
           ...(opts.input ? { input: { path: opts.input, pace: opts.fast ? 'fast' : 'realtime' } } : {}),
         });
         if (opts.json) {

@@ -14,6 +14,11 @@ import { SegmentPipeline } from '../vad/pipeline.js';
 import { segmentSummary } from '../vad/summary.js';
 import type { Vad } from '../vad/vad.js';
 import { Lifecycle, type Component } from './lifecycle.js';
+import { Store } from '../store/store.js';
+import { storeOptions } from '../store/from-config.js';
+import { DebugServer } from '../debug/server.js';
+import { debugToken } from '../debug/from-config.js';
+import type { Segment } from '../vad/segment.js';
 import { audioLoopAlive, type AudioHealth } from './health.js';
 import type { Notifier } from './sd-notify.js';
 
@@ -49,6 +54,10 @@ export class Daemon {
   private pipeline: SegmentPipeline | null = null;
   private source: AudioSource | null = null;
   private endResolve!: () => void;
+  private store: Store | null = null;
+  private debugServer: DebugServer | null = null;
+  /** Work for closed segments, in order: a segment's rows are written after its actions ran. */
+  private segmentWork: Promise<void> = Promise.resolve();
   private readonly health: AudioHealth;
   private ready = false;
   private watchdog: NodeJS.Timeout | null = null;
@@ -67,7 +76,7 @@ export class Daemon {
 
   async start(): Promise<void> {
     this.watchSystemd();
-    await this.lifecycle.start([this.audioFrontEnd()]);
+    await this.lifecycle.start([this.storeComponent(), this.debugComponent(), this.audioFrontEnd()]);
     this.bus.emit('daemon.ready', { components: this.lifecycle.names() });
   }
 
@@ -107,6 +116,71 @@ export class Daemon {
     void this.pipeline?.pttUp();
   }
 
+  /** Base URL of the debug server, once listening. */
+  debugUrl: string | null = null;
+
+  private storeComponent(): Component {
+    return {
+      name: 'store',
+      start: () => {
+        this.store = new Store({ ...storeOptions(this.opts.config.store), bus: this.bus, logger: this.log.child({ component: 'store' }), clock: this.clock });
+        this.store.start();
+      },
+      stop: () => {
+        this.store?.close();
+        this.store = null;
+      },
+    };
+  }
+
+  private debugComponent(): Component {
+    const { config, secrets } = this.opts;
+    return {
+      name: 'debug-server',
+      start: async () => {
+        if (!config.debug.enabled || !this.store) return;
+        this.debugServer = new DebugServer({
+          store: this.store,
+          bus: this.bus,
+          host: config.debug.host,
+          port: config.debug.port,
+          token: debugToken(config.debug, secrets),
+          heartbeatMs: config.debug.heartbeatMs,
+          logger: this.log.child({ component: 'debug' }),
+          clock: this.clock,
+          mode: 'daemon',
+        });
+        this.debugUrl = await this.debugServer.listen();
+      },
+      stop: async () => {
+        await this.debugServer?.close();
+        this.debugServer = null;
+      },
+    };
+  }
+
+  /**
+   * Everything that happens to a closed segment, in order. Writes come last: nothing slow sits
+   * between speech and action.
+   */
+  private onSegment(segment: Segment): void {
+    const closedAt = Date.now();
+    this.segmentWork = this.segmentWork.then(async () => {
+      try {
+        this.store?.recordSegment({
+          segment: { ...segment, startedAt: closedAt - Math.round(samplesToMs(segment.pcm.length)), source: this.opts.input ? 'file' : 'mic' },
+        });
+      } catch (err) {
+        this.log.error('segment handling failed', { segment: segment.index, error: (err as Error).message });
+      }
+    });
+  }
+
+  /** Resolves when every segment closed so far has been handled. */
+  segmentsIdle(): Promise<void> {
+    return this.segmentWork;
+  }
+
   /** VAD, segmenter and the audio source, as one component: capture is always the last thing started. */
   private audioFrontEnd(): Component {
     const { config } = this.opts;
@@ -118,7 +192,10 @@ export class Daemon {
         const pipeline = new SegmentPipeline({ vad, segmenter: segmenterOptions(config.vad) });
         this.pipeline = pipeline;
         pipeline.on('open', (e) => this.bus.emit('segment.open', { openedBy: e.openedBy, startMs: ms(e.startSample), vadStartMs: ms(e.vadStartSample), prerollMs: ms(e.prerollSamples) }));
-        pipeline.on('segment', (s) => this.bus.emit('segment.closed', { ...segmentSummary(s), openedBy: s.openedBy }));
+        pipeline.on('segment', (s) => {
+          this.bus.emit('segment.closed', { ...segmentSummary(s), openedBy: s.openedBy });
+          this.onSegment(s);
+        });
         pipeline.on('dropped', (d) => this.bus.emit('segment.dropped', { reason: d.reason, openedBy: d.openedBy, vadStartMs: ms(d.vadStartSample), endMs: ms(d.endSample), speechMs: Math.round(d.speechMs) }));
         pipeline.on('error', (e) => {
           this.log.error('audio pipeline error', { error: e.message });
@@ -142,7 +219,8 @@ export class Daemon {
           this.bus.emit('capture.down', i);
         });
         source.on('end', () => {
-          void pipeline.end().then(() => {
+          void pipeline.end().then(async () => {
+            await this.segmentWork;
             this.bus.emit('input.end', { samples: pipeline.position });
             this.endResolve();
           });
@@ -152,6 +230,7 @@ export class Daemon {
       stop: async () => {
         await this.source?.stop();
         await this.pipeline?.idle();
+        await this.segmentWork;
         await vad?.close();
       },
     };
