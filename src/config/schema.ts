@@ -2,6 +2,15 @@ import { z } from 'zod';
 import { logSection } from './sections/log.js';
 import { captureSection } from './sections/capture.js';
 import { vadSection } from './sections/vad.js';
+import { storeSection } from './sections/store.js';
+import { debugSection } from './sections/debug.js';
+import { routerSection, checkRouterTargets } from './sections/router.js';
+import { actionsSection } from './sections/actions.js';
+import { speechSection } from './sections/speech.js';
+import { interruptionSection } from './sections/interruption.js';
+import { cascadeSection } from './sections/cascade.js';
+import { gpioSection } from './sections/gpio.js';
+import { sttSection } from './sections/stt.js';
 
 /**
  * The whole config. Every setting has a default, so an empty file is a working config.
@@ -12,13 +21,26 @@ export const configSchema = z
     log: logSection,
     capture: captureSection,
     vad: vadSection,
+    store: storeSection,
+    debug: debugSection,
+    router: routerSection,
+    actions: actionsSection,
+    speech: speechSection,
+    interruption: interruptionSection,
+    cascade: cascadeSection,
+    gpio: gpioSection,
+    stt: sttSection,
   })
   .superRefine((cfg, ctx) => {
+    checkRouterTargets(cfg, ctx);
     if (cfg.vad.releaseThreshold > cfg.vad.threshold) {
       ctx.addIssue({ code: 'custom', path: ['vad', 'releaseThreshold'], message: 'must not be above vad.threshold' });
     }
     if (cfg.capture.restartMaxMs < cfg.capture.restartInitialMs) {
       ctx.addIssue({ code: 'custom', path: ['capture', 'restartMaxMs'], message: 'must not be below capture.restartInitialMs' });
+    }
+    if (cfg.stt.deepgram.reconnectMaxMs < cfg.stt.deepgram.reconnectInitialMs) {
+      ctx.addIssue({ code: 'custom', path: ['stt', 'deepgram', 'reconnectMaxMs'], message: 'must not be below stt.deepgram.reconnectInitialMs' });
     }
   });
 

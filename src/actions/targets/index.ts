@@ -1,0 +1,45 @@
+import { isAbsolute, resolve } from 'node:path';
+import type { TargetConfig } from '../../config/sections/actions.js';
+import type { EffectSink } from '../../router/effects.js';
+import { FileTarget } from './file.js';
+import { SpeakTarget } from './speak.js';
+import type { Target } from './target.js';
+import { WebhookTarget } from './webhook.js';
+
+export interface BuildTargetsOptions {
+  /** Relative file paths resolve here (actions.dataDir for the daemon, the out dir in simulate). */
+  dataDir: string;
+  /** Where the speak target's words go. */
+  emit: EffectSink;
+  /** Override for file paths (simulate keeps every file inside its out dir). */
+  filePath?: (configured: string) => string;
+  /** Override for webhooks (simulate does not call them unless asked). */
+  webhook?: (name: string, cfg: Extract<TargetConfig, { type: 'webhook' }>) => Target;
+}
+
+export function buildTargets(targets: Record<string, TargetConfig>, opts: BuildTargetsOptions): Map<string, Target> {
+  const out = new Map<string, Target>();
+  for (const [name, cfg] of Object.entries(targets)) {
+    switch (cfg.type) {
+      case 'file': {
+        const path = opts.filePath ? opts.filePath(cfg.path) : isAbsolute(cfg.path) ? cfg.path : resolve(opts.dataDir, cfg.path);
+        out.set(name, new FileTarget(name, path));
+        break;
+      }
+      case 'webhook':
+        out.set(
+          name,
+          opts.webhook?.(name, cfg) ??
+            new WebhookTarget(name, { url: cfg.url, timeoutMs: cfg.timeoutMs, retries: cfg.retries, backoffMs: cfg.backoffMs, ...(cfg.headers ? { headers: cfg.headers } : {}) }),
+        );
+        break;
+      case 'speak':
+        out.set(name, new SpeakTarget(name, opts.emit));
+        break;
+    }
+  }
+  return out;
+}
+
+export type { Target, Delivery } from './target.js';
+export { DeliveryError } from './target.js';

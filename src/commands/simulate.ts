@@ -1,0 +1,150 @@
+import type { Command } from 'commander';
+import { mkdtempSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, isAbsolute, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { VirtualClock } from '../core/clock.js';
+import { HarkError } from '../core/errors.js';
+import { createLogger } from '../core/log.js';
+import { buildTargets } from '../actions/targets/index.js';
+import type { Target } from '../actions/targets/target.js';
+import { CommandCore } from '../router/command-core.js';
+import type { Effect } from '../router/effects.js';
+import { parseSimLine } from '../router/simulate-input.js';
+import { action, loadConfigFor, out } from './common.js';
+
+interface SimulateOpts {
+  config?: string;
+  outDir?: string;
+  trace?: boolean;
+  liveWebhooks?: boolean;
+  drainMs?: string;
+}
+
+/** Effects only shown with --trace: which rule took what, and classifier answers. */
+const TRACE_ONLY = new Set<Effect['type']>(['matched', 'classifier']);
+
+export function register(program: Command): void {
+  program
+    .command('simulate')
+    .description('run the command router, timers and actions on a virtual clock, reading utterances from stdin; prints JSON lines')
+    .option('-c, --config <file>', 'config file (default: $HARK_CONFIG, /etc/hark/hark.yaml, ./hark.yaml)')
+    .option('--out-dir <dir>', 'where file targets write (default: a new directory under the system temp dir)')
+    .option('--trace', 'also print which rule matched each utterance, and classifier answers')
+    .option('--live-webhooks', 'really POST to webhook targets (by default they are reported, not called)')
+    .option('--drain-ms <ms>', 'at end of input, run pending timers for at most this much virtual time', '3600000')
+    .addHelpText(
+      'after',
+      `
+Input, one per line:
+  plain text                      an utterance, 1 s after the previous line
+  {"text": "...", "atMs": 5000}   an utterance at a virtual time (atMs optional)
+  {"atMs": 65000}                 only move the clock (timers fire on the way)
+
+Example:
+  printf 'computer\\nset a timer for ten minutes\\n' | hark simulate`,
+    )
+    .action(action(simulate));
+}
+
+async function simulate(opts: SimulateOpts): Promise<void> {
+  const { config } = loadConfigFor(opts);
+  const drainMs = Number(opts.drainMs);
+  if (!Number.isInteger(drainMs) || drainMs < 0) throw new HarkError(`--drain-ms must be a whole number of milliseconds, got ${JSON.stringify(opts.drainMs)}`, { exitCode: 2 });
+  const outDir = opts.outDir ? resolve(opts.outDir) : mkdtempSync(resolve(tmpdir(), 'hark-simulate-'));
+  mkdirSync(outDir, { recursive: true });
+
+  const clock = new VirtualClock(0);
+  const print = (e: Effect) => {
+    if (!opts.trace && TRACE_ONLY.has(e.type)) return;
+    out(JSON.stringify({ ...e, atMs: clock.now() }));
+  };
+  const log = createLogger({ level: config.log.level === 'debug' ? 'debug' : 'warn', json: config.log.json });
+  const core = new CommandCore({
+    clock,
+    router: config.router,
+    actions: config.actions,
+    log,
+    onEffect: print,
+    targets: (emit) =>
+      buildTargets(config.actions.targets, {
+        dataDir: outDir,
+        emit,
+        // Simulate never writes outside its out dir, whatever the config says.
+        filePath: (p) => (isAbsolute(p) ? resolve(outDir, basename(p)) : resolve(outDir, p)),
+        ...(opts.liveWebhooks ? {} : { webhook: (name: string, cfg: { url: string }) => notCalled(name, cfg.url) }),
+      }),
+  });
+
+  out(JSON.stringify({ type: 'simulate', outDir, targets: core.describeTargets(), mode: core.router.mode, stack: core.router.stack, atMs: 0 }));
+
+  // Settle async work (file appends, a classifier) before the next line. While the router waits
+  // on a classifier, virtual time follows real time, so a classifier's timeout means what it
+  // would on the appliance.
+  const settle = async (): Promise<void> => {
+    let realLast = performance.now();
+    for (;;) {
+      const done = await Promise.race([core.idle().then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 5))]);
+      if (done) return;
+      if (core.router.busy) {
+        const now = performance.now();
+        clock.advanceBy(Math.max(1, Math.round(now - realLast)));
+        realLast = now;
+      }
+    }
+  };
+
+  // Timer by timer, settling after each, so a delivery is reported at the time it happened.
+  const advanceTo = async (target: number): Promise<void> => {
+    for (;;) {
+      const due = clock.nextDue();
+      if (due === undefined || due > target) break;
+      clock.advanceTo(due);
+      await settle();
+    }
+    clock.advanceTo(target);
+  };
+
+  let previous = 0;
+  let lineNo = 0;
+  let rejected = 0;
+  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  for await (const line of lines) {
+    lineNo++;
+    const parsed = parseSimLine(line, previous);
+    if (parsed.kind === 'blank') continue;
+    if (parsed.kind === 'error') {
+      rejected++;
+      process.stderr.write(`hark simulate: line ${lineNo}: ${parsed.message} (line skipped)\n`);
+      continue;
+    }
+    await advanceTo(parsed.atMs);
+    previous = parsed.atMs;
+    if (parsed.text === undefined) continue;
+    out(JSON.stringify({ type: 'heard', line: lineNo, text: parsed.text, atMs: clock.now() }));
+    core.dispatch({ id: `line-${lineNo}`, text: parsed.text, rawText: parsed.text, engine: 'text', atMs: parsed.atMs });
+    await settle();
+  }
+
+  // Let the timers run out: kitchen timers ring, the query's silence timer submits.
+  const limit = clock.now() + drainMs;
+  for (;;) {
+    const due = clock.nextDue();
+    if (due === undefined || due > limit) break;
+    clock.advanceTo(due);
+    await settle();
+  }
+  out(JSON.stringify({ type: 'end', atMs: clock.now(), stack: core.router.stack, pendingTimers: clock.pending(), rejectedLines: rejected }));
+  core.dispose();
+  if (rejected) process.exitCode = 1;
+}
+
+function notCalled(name: string, url: string): Target {
+  return {
+    name,
+    type: 'webhook',
+    describe: () => `webhook ${url} (not called; pass --live-webhooks)`,
+    deliver: async () => `not called: ${url} (pass --live-webhooks)`,
+  };
+}
+

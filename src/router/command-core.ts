@@ -1,0 +1,157 @@
+import type { Clock } from '../core/clock.js';
+import { errorMessage } from '../core/errors.js';
+import { createLogger, type Logger } from '../core/log.js';
+import type { Utterance } from '../core/utterance.js';
+import { ActionRouter, type ActionPolicy } from '../actions/action-router.js';
+import { registerBuiltInHandlers } from '../actions/handlers.js';
+import { KitchenTimers } from '../actions/timers.js';
+import { DeliveryError, type Delivery, type Target } from '../actions/targets/target.js';
+import type { ActionsConfig } from '../config/sections/actions.js';
+import type { RouterConfig } from '../config/sections/router.js';
+import type { Classifier } from './classifier.js';
+import type { Effect, EffectSink } from './effects.js';
+import { CommandRouter } from './router.js';
+import type { VoiceSpec } from './spec.js';
+
+export interface CommandCoreOptions {
+  clock: Clock;
+  router: RouterConfig;
+  actions: ActionsConfig;
+  /** Builds the targets; given the core's own sink so a speak target can talk. */
+  targets?: (emit: EffectSink) => ReadonlyMap<string, Target>;
+  classifiers?: Record<string, Classifier>;
+  /** Voices the speech engine has (overrides router.voices). */
+  voices?: readonly VoiceSpec[];
+  log?: Logger;
+  /** Everything that leaves the core: speech, earcons, fired actions, stack changes, ... */
+  onEffect: EffectSink;
+}
+
+/**
+ * The command core as one piece: CommandRouter → ActionRouter → handlers and targets, kitchen
+ * timers, and the "last thing said" that repeat needs. The daemon and `hark simulate` both build
+ * exactly this, so what a technician simulates is what the appliance runs.
+ *
+ * Effect flow: router `action` requests go to the ActionRouter (only fired ones come out);
+ * `submit` goes out and to its target; fired actions named in actions.forward go to targets too.
+ */
+export class CommandCore {
+  readonly router: CommandRouter;
+  readonly actions: ActionRouter;
+  readonly timers: KitchenTimers;
+  private readonly clock: Clock;
+  private readonly log: Logger;
+  private readonly onEffect: EffectSink;
+  private readonly targets: ReadonlyMap<string, Target>;
+  private readonly forward: Record<string, string[]>;
+  private readonly deliveries = new Set<Promise<void>>();
+  private lastSpoken: string | undefined;
+
+  constructor(opts: CommandCoreOptions) {
+    this.clock = opts.clock;
+    this.log = opts.log ?? createLogger({ level: 'warn' });
+    this.onEffect = opts.onEffect;
+    this.forward = opts.actions.forward;
+    const out: EffectSink = (e) => this.out(e);
+    this.targets = opts.targets?.(out) ?? new Map();
+    const policy: ActionPolicy = {
+      cooldownsMs: opts.actions.cooldownsMs,
+      conflictWindowMs: opts.actions.conflictWindowMs,
+      lastWins: opts.actions.lastWins,
+      immediate: opts.actions.immediate,
+    };
+    this.actions = new ActionRouter({ clock: this.clock, log: this.log, policy, emit: (e) => this.fromActions(e) });
+    this.timers = new KitchenTimers({
+      clock: this.clock,
+      emit: out,
+      onDone: (t) => this.actions.submit({ name: 'timer.done', args: t.label ? { label: t.label, seconds: t.seconds } : { seconds: t.seconds } }),
+    });
+    registerBuiltInHandlers(this.actions, { timers: this.timers, emit: out, lastSpoken: () => this.lastSpoken });
+    this.router = new CommandRouter({
+      clock: this.clock,
+      emit: (e) => this.fromRouter(e),
+      frames: opts.router.frames,
+      voices: opts.voices ?? opts.router.voices,
+      mode: opts.router.mode,
+      fillers: opts.router.fillers,
+      classifiers: opts.classifiers ?? {},
+      log: this.log,
+    });
+  }
+
+  dispatch(utterance: Utterance): void {
+    this.router.dispatch(utterance);
+  }
+
+  /** Resolves when nothing is in flight: queued utterances, async handlers, deliveries. */
+  async idle(): Promise<void> {
+    for (;;) {
+      await this.router.idle();
+      await this.actions.idle();
+      if (this.deliveries.size) await Promise.all([...this.deliveries]);
+      if (!this.router.busy && this.deliveries.size === 0) return;
+    }
+  }
+
+  /** True while an utterance, an async handler or a delivery is still in flight. */
+  get busy(): boolean {
+    return this.router.busy || this.deliveries.size > 0;
+  }
+
+  /** Each target as a person would want to read it ("file /var/lib/hark/submissions.jsonl"). */
+  describeTargets(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [name, t] of this.targets) out[name] = t.describe();
+    return out;
+  }
+
+  dispose(): void {
+    this.router.dispose();
+    this.actions.dispose();
+    this.timers.dispose();
+  }
+
+  private out(e: Effect): void {
+    if (e.type === 'speak') this.lastSpoken = e.text;
+    this.onEffect(e);
+  }
+
+  private fromRouter(e: Effect): void {
+    if (e.type === 'action') {
+      this.actions.submit({ name: e.name, args: e.args });
+      return;
+    }
+    this.out(e);
+    if (e.type === 'submit') {
+      const d: Delivery = { kind: 'submit', atMs: this.clock.now(), frame: e.frame, text: e.text, utteranceIds: e.utteranceIds, ...(e.items ? { items: e.items } : {}) };
+      this.deliver(e.target, d);
+    }
+  }
+
+  private fromActions(e: Effect): void {
+    this.out(e);
+    if (e.type === 'action') {
+      for (const t of this.forward[e.name] ?? []) this.deliver(t, { kind: 'action', atMs: this.clock.now(), action: e.name, args: e.args });
+    }
+  }
+
+  private deliver(name: string, d: Delivery): void {
+    const target = this.targets.get(name);
+    if (!target) {
+      this.out({ type: 'delivery-failed', target: name, kind: d.kind, error: `no target named "${name}"`, attempts: 0 });
+      return;
+    }
+    const p: Promise<void> = target
+      .deliver(d)
+      .then(
+        (detail) => this.out({ type: 'delivered', target: name, kind: d.kind, ...(detail ? { detail } : {}) }),
+        (err: unknown) => {
+          const attempts = err instanceof DeliveryError ? err.attempts : 1;
+          this.log.error('delivery failed', { target: name, error: err });
+          this.out({ type: 'delivery-failed', target: name, kind: d.kind, error: errorMessage(err), attempts });
+        },
+      )
+      .finally(() => this.deliveries.delete(p));
+    this.deliveries.add(p);
+  }
+}

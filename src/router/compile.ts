@@ -1,0 +1,185 @@
+import { HarkError } from '../core/errors.js';
+import type { Intent } from '../intent/types.js';
+import type { Classifier } from './classifier.js';
+import type { Mode } from './effects.js';
+import type { FrameSpec, RuleSpec, VerbSpec } from './spec.js';
+import { hasRealWords, restAfter, type Said } from './text.js';
+
+/**
+ * Rules and verbs turned from their YAML shape into something fast to run: exact sets become Sets,
+ * patterns become RegExps, verbs become tagged objects. Compiled once per frame name, shared by
+ * every instance of that frame.
+ */
+export type Slots = Record<string, string>;
+
+export type Verb =
+  | { v: 'push'; frame: string }
+  | { v: 'pop' }
+  | { v: 'say-mode' }
+  | { v: 'ignore' }
+  | { v: 'mode'; mode: Mode }
+  | { v: 'say'; text: string }
+  | { v: 'earcon'; name: string }
+  | { v: 'timer'; op: 'set' | 'cancel' | 'status' }
+  | { v: 'action'; name: string; args: Record<string, string | number | boolean> }
+  /** A verb acting on the frame's own state (append, submit, undo, yes ...). */
+  | { v: 'op'; op: string };
+
+/** What a rule sees of an utterance. `intent` is computed at most once, and only if a rule asks. */
+export interface MatchInput {
+  said: Said;
+  fillers: ReadonlySet<string>;
+  intent(): Intent;
+  /** Vocabulary by name: normalised phrase → id. */
+  vocab(name: string): ReadonlyMap<string, string>;
+}
+
+export type RuleKind = 'exact' | 'prefix' | 'pattern' | 'intent' | 'catch-all' | 'check-parent' | 'classifier';
+
+export interface CompiledRule {
+  index: number;
+  kind: RuleKind;
+  when: Mode | undefined;
+  verbs: readonly Verb[];
+  /** Slots when the rule matches, null when not. Not used for check-parent and classifier rules. */
+  match: (input: MatchInput) => Slots | null;
+  /**
+   * Cheap pre-checks the dispatch loop runs inline before calling match(): an exact rule's phrase
+   * set (absent when it uses a vocabulary), and a pattern's literal start ("^eighty six " →
+   * "eighty six "). With 200 rules on the stack, skipping the calls is most of the cost.
+   */
+  phrases: ReadonlySet<string> | undefined;
+  literalStart: string | undefined;
+  classifier: { name: string; impl: Classifier; timeoutMs: number; labels?: ReadonlyMap<string, readonly Verb[]> } | undefined;
+}
+
+const NO_MATCH = (): null => null;
+
+/** Every rule object has the same shape, so the dispatch loop's property reads stay monomorphic. */
+function rule(
+  index: number,
+  kind: RuleKind,
+  when: Mode | undefined,
+  verbs: readonly Verb[],
+  match: CompiledRule['match'],
+  extra: { classifier?: CompiledRule['classifier']; phrases?: ReadonlySet<string>; literalStart?: string } = {},
+): CompiledRule {
+  return { index, kind, when, verbs, match, phrases: extra.phrases, literalStart: extra.literalStart, classifier: extra.classifier };
+}
+
+/**
+ * The literal text an anchored pattern must start with, or undefined when that is not certain
+ * (no ^, a top-level alternation, a group or class first). "^eighty six (?<item>.+)$" → "eighty six ".
+ */
+export function literalStart(source: string): string | undefined {
+  if (!source.startsWith('^')) return undefined;
+  // A top-level | would let another alternative start differently.
+  let depth = 0;
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\\') i++;
+    else if (inClass) inClass = c !== ']';
+    else if (c === '[') inClass = true;
+    else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === '|' && depth === 0) return undefined;
+  }
+  let out = '';
+  for (let i = 1; i < source.length; i++) {
+    const c = source[i]!;
+    if ('\\^$.|?*+()[]{}'.includes(c)) {
+      // A quantifier applies to the char before it, which is then not certain.
+      if ('?*+{'.includes(c)) out = out.slice(0, -1);
+      break;
+    }
+    out += c;
+  }
+  return out || undefined;
+}
+
+export function compileVerb(spec: VerbSpec): Verb {
+  if (typeof spec === 'string') {
+    if (spec === 'pop' || spec === 'say-mode' || spec === 'ignore') return { v: spec };
+    return { v: 'op', op: spec };
+  }
+  if ('push' in spec) return { v: 'push', frame: spec.push };
+  if ('mode' in spec) return { v: 'mode', mode: spec.mode };
+  if ('say' in spec) return { v: 'say', text: spec.say };
+  if ('earcon' in spec) return { v: 'earcon', name: spec.earcon };
+  if ('timer' in spec) return { v: 'timer', op: spec.timer };
+  return { v: 'action', name: spec.action, args: spec.args ?? {} };
+}
+
+function compileRule(spec: RuleSpec, index: number, path: string, classifiers: Record<string, Classifier>): CompiledRule {
+  if (spec === 'check-parent') return rule(index, 'check-parent', undefined, [], NO_MATCH);
+  const when = spec.when;
+  if ('classifier' in spec) {
+    const impl = classifiers[spec.classifier];
+    if (!impl) {
+      const known = Object.keys(classifiers);
+      throw new HarkError(`${path}.classifier: no classifier named "${spec.classifier}" is available (available: ${known.length ? known.join(', ') : 'none'})`, { exitCode: 2 });
+    }
+    const labels = spec.labels ? new Map(Object.entries(spec.labels).map(([k, v]) => [k, v.map(compileVerb)] as const)) : undefined;
+    return rule(index, 'classifier', when, (spec.do ?? []).map(compileVerb), NO_MATCH, {
+      classifier: { name: spec.classifier, impl, timeoutMs: spec.timeoutMs, ...(labels ? { labels } : {}) },
+    });
+  }
+  const verbs = spec.do.map(compileVerb);
+  if ('exact' in spec) {
+    const phrases = new Set(spec.exact.filter((p) => !p.startsWith('@')));
+    const vocabs = spec.exact.filter((p) => p.startsWith('@')).map((p) => p.slice(1));
+    return rule(index, 'exact', when, verbs, (input): Slots | null => {
+      const norm = input.said.norm;
+      if (phrases.has(norm)) return { match: norm };
+      for (const name of vocabs) {
+        const id = input.vocab(name).get(norm);
+        if (id !== undefined) return { match: norm, value: id };
+      }
+      return null;
+    }, vocabs.length ? {} : { phrases });
+  }
+  if ('prefix' in spec) {
+    // Longest first, so "hey computer" wins over a shorter phrase it starts with.
+    const phrases = [...spec.prefix].sort((a, b) => b.length - a.length).map((p) => ({ p, words: p.split(' ').length }));
+    return rule(index, 'prefix', when, verbs, (input) => {
+      const norm = input.said.norm;
+      for (const { p, words } of phrases) {
+        if (norm === p || (norm.startsWith(p) && norm.charCodeAt(p.length) === 32)) {
+          return { match: p, rest: restAfter(input.said, words) };
+        }
+      }
+      return null;
+    });
+  }
+  if ('pattern' in spec) {
+    const re = new RegExp(spec.pattern, 'u');
+    return rule(index, 'pattern', when, verbs, (input) => {
+      const m = re.exec(input.said.norm);
+      if (!m) return null;
+      const slots: Slots = { match: m[0] };
+      if (m.groups) for (const [k, v] of Object.entries(m.groups)) if (v !== undefined) slots[k] = v;
+      return slots;
+    }, { literalStart: literalStart(spec.pattern) });
+  }
+  if ('intent' in spec) {
+    const names = new Set(spec.intent);
+    return rule(index, 'intent', when, verbs, (input) => {
+      const intent = input.intent();
+      if (!names.has(intent.name) && !names.has(intent.kind)) return null;
+      const slots: Slots = { intent: intent.name };
+      for (const [k, v] of Object.entries(intent.slots)) if (v !== undefined) slots[k] = String(v);
+      return slots;
+    });
+  }
+  return rule(index, 'catch-all', when, verbs, (input) => (hasRealWords(input.said, input.fillers) ? { rest: input.said.original } : null));
+}
+
+export function compileFrame(name: string, spec: FrameSpec, classifiers: Record<string, Classifier>): CompiledRule[] {
+  return spec.rules.map((r, i) => compileRule(r, i, `router.frames.${name}.rules.${i}`, classifiers));
+}
+
+/** Replace {slot} in a template; unknown slots become empty. */
+export function fill(template: string, slots: Slots): string {
+  return template.includes('{') ? template.replace(/\{([a-zA-Z_][\w-]*)\}/g, (_m, k: string) => slots[k] ?? '') : template;
+}

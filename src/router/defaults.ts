@@ -1,0 +1,103 @@
+import type { FramesSpec, VoiceSpec } from './spec.js';
+
+/**
+ * The frames hark ships with. Tests and users rely on these words; change them in YAML
+ * (router.frames.<name>.rules replaces that frame's list), not here.
+ *
+ * Patterns match normalised text: lower case, no punctuation, "what's" → "whats".
+ */
+
+// Timer sentences are parsed in code (intent/timer-request.ts) from `spec`, because "a ten minute
+// timer", "a pasta timer for ten minutes" and "a timer for ten minutes for the rice" put the
+// duration and the label in different places.
+export const TIMER_SET = String.raw`^(?:please )?(?:(?:set|start|make)(?: me)? (?=(?:\S+ ){0,4}?timer\b)|(?=timer (?:for|of) ))(?<spec>.+)$`;
+export const TIMER_CANCEL = String.raw`^(?:please )?(?:cancel|stop|delete|clear|remove|turn off|kill|end) (?:the |my )?(?<all>all (?:the |my |of the )?)?(?:(?<label>.+?) )?timers?$`;
+export const TIMER_STATUS = String.raw`^(?:how much (?:time|longer)(?: is)?(?: (?:left|remaining|to go))?|how long(?: is)? (?:left|remaining|to go)|time (?:left|remaining)|whats left|check (?:the |my )?timers?)(?: (?:on|for) (?:the |my )?(?:(?<label>.+?) )?timer)?$`;
+
+const TIMER_RULES = [
+  { pattern: TIMER_CANCEL, do: [{ timer: 'cancel' as const }, 'pop'] },
+  { pattern: TIMER_STATUS, do: [{ timer: 'status' as const }, 'pop'] },
+  { pattern: TIMER_SET, do: [{ timer: 'set' as const }, 'pop'] },
+];
+
+export const DEFAULT_FRAMES: FramesSpec = {
+  base: {
+    kind: 'base',
+    rules: [
+      { prefix: ['computer', 'hey computer', 'ok computer', 'okay computer'], do: [{ push: 'query' }] },
+      { exact: ['mode query', 'what mode', 'which mode', 'what mode are you in'], do: ['say-mode'] },
+      { exact: ['always listen', 'always listening', 'listen always'], do: [{ mode: 'always-listen' }] },
+      { exact: ['wake word mode', 'wake word', 'wakeword mode'], do: [{ mode: 'wake-word' }] },
+      { exact: ['start dictation'], do: [{ push: 'dictation' }] },
+      { exact: ['switch voice', 'change voice', 'change the voice'], do: [{ push: 'voice' }] },
+      { exact: ['start inventory'], do: [{ push: 'inventory' }] },
+      { exact: ['stop', 'cancel', 'never mind', 'nevermind', 'stop talking', 'be quiet', 'quiet', 'enough'], do: [{ action: 'stop' }] },
+      { exact: ['repeat', 'say that again', 'repeat that', 'what did you say', 'come again', 'pardon'], do: [{ action: 'repeat' }] },
+      // Always-listen: everything else acts as if the wake phrase came first. In wake-word mode
+      // nothing matches here, so the utterance is reported as ignored (a kitchen radio must not
+      // drive hark).
+      { 'catch-all': true, when: 'always-listen', do: [{ push: 'query' }] },
+    ],
+  },
+  query: {
+    kind: 'query',
+    target: 'file',
+    silenceMs: 4000,
+    rules: [
+      { exact: ['cancel', 'abort', 'cancel that', 'never mind', 'nevermind'], do: [{ earcon: 'cancelled' }, 'pop'] },
+      { exact: ['go', 'done', 'send', 'send it', 'over'], do: ['submit', 'pop'] },
+      { exact: ['read back', 'read it back', 'read that back'], do: ['read-back'] },
+      ...TIMER_RULES,
+      // Before the catch-all: the base frame gets first refusal (mode words, "switch voice",
+      // "stop"), and the catch-all keeps only what the base frame did not take (seed 001).
+      'check-parent',
+      { 'catch-all': true, do: ['append'] },
+    ],
+  },
+  voice: {
+    kind: 'voice',
+    timeoutMs: 15_000,
+    rules: [
+      { exact: ['@voices'], do: ['set-voice', 'pop'] },
+      { exact: ['cancel', 'never mind', 'nevermind', 'abort'], do: [{ say: 'Voice unchanged.' }, 'pop'] },
+    ],
+  },
+  dictation: {
+    kind: 'dictation',
+    target: 'file',
+    rules: [
+      { exact: ['end dictation'], do: ['submit', 'pop'] },
+      { 'catch-all': true, do: ['append'] },
+    ],
+  },
+  confirm: {
+    kind: 'confirm',
+    timeoutMs: 10_000,
+    rules: [
+      { exact: ['yes', 'yes please', 'confirm', 'yeah', 'yep', 'do it'], do: ['yes', 'pop'] },
+      { exact: ['no', 'no thanks', 'nope', 'cancel', 'dont'], do: ['no', 'pop'] },
+    ],
+  },
+  inventory: {
+    kind: 'inventory',
+    target: 'inventory',
+    rules: [
+      { exact: ['undo', 'undo that', 'scratch that', 'remove last'], do: ['undo'] },
+      { exact: ['read back', 'read it back', 'read them back'], do: ['read-back'] },
+      { exact: ['save', 'save it', 'save inventory', 'save the list'], do: ['save', 'pop'] },
+      { exact: ['cancel', 'cancel inventory', 'discard'], do: ['discard'] },
+      { 'catch-all': true, do: ['append'] },
+    ],
+  },
+};
+
+/**
+ * espeak-ng voices every install has, with what a cook would say. The speech issue narrows this
+ * to the voices actually installed; config (router.voices) replaces it.
+ */
+export const DEFAULT_VOICES: VoiceSpec[] = [
+  { id: 'en-us', say: ['american', 'american english', 'us english'] },
+  { id: 'en-gb', say: ['british', 'british english', 'english'] },
+  { id: 'en-gb-scotland', say: ['scottish', 'scottish english'] },
+  { id: 'en-029', say: ['caribbean', 'caribbean english'] },
+];

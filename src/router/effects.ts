@@ -1,0 +1,48 @@
+/**
+ * What the command core asks the world to do. The router and the action router never touch a
+ * speaker, a file or the network: they emit these, and the composition root (or `hark simulate`)
+ * carries them out. Every effect is plain JSON, so `hark simulate` prints them as they are.
+ */
+export type Mode = 'wake-word' | 'always-listen';
+export const MODES: readonly Mode[] = ['wake-word', 'always-listen'];
+
+/** Short sounds the speaker plays instead of words (names, not files: the speech issue maps them). */
+export type Earcon = 'listening' | 'sent' | 'cancelled' | 'item' | 'timer' | (string & {});
+
+export type Effect =
+  /** The frame stack changed: names bottom to top. */
+  | { type: 'stack'; frames: string[] }
+  | { type: 'speak'; text: string; earcon?: Earcon }
+  /** Stop whatever hark is saying now (barge-in, "stop"). */
+  | { type: 'stop-speaking' }
+  | { type: 'earcon'; name: Earcon }
+  /** Accumulated text (or inventory items) handed to a target. */
+  | { type: 'submit'; frame: string; target: string; text: string; items?: string[]; utteranceIds: string[] }
+  /**
+   * From the CommandRouter: an action requested. From the ActionRouter: an action that fired
+   * (after cooldown and last-wins). Only fired actions leave the command core.
+   */
+  | { type: 'action'; name: string; args: Record<string, unknown> }
+  | { type: 'action.dropped'; name: string; args: Record<string, unknown>; reason: 'cooldown' | 'superseded'; by?: string }
+  | { type: 'action.failed'; name: string; error: string }
+  | { type: 'mode'; mode: Mode }
+  /** An utterance no rule took: reported, never silently lost. */
+  | { type: 'ignored'; frame: string; text: string; reason: string }
+  /** Which rule took an utterance (for technicians; `hark simulate --trace`). */
+  | { type: 'matched'; frame: string; rule: number; kind: string; text: string }
+  /** An async classifier rule answered (or did not, in time). */
+  | { type: 'classifier'; name: string; frame: string; outcome: 'label' | 'none' | 'timeout' | 'error'; label?: string; ms: number }
+  | { type: 'timer'; event: 'set' | 'cancelled' | 'done'; id: number; label?: string; seconds: number; dueAtMs: number }
+  | { type: 'delivered'; target: string; kind: 'submit' | 'action'; detail?: string }
+  | { type: 'delivery-failed'; target: string; kind: 'submit' | 'action'; error: string; attempts: number };
+
+export type EffectType = Effect['type'];
+export type EffectSink = (effect: Effect) => void;
+
+/** On the bus, every effect that leaves the command core, stamped with its clock time. */
+export type TimedEffect = Effect & { atMs: number };
+declare module '../core/bus.js' {
+  interface HarkEvents {
+    'router.effect': TimedEffect;
+  }
+}

@@ -1,0 +1,47 @@
+import { Frame, type ConfirmRequest, type FrameHost, type VerbContext } from '../frame.js';
+import type { CompiledRule } from '../compile.js';
+import type { FrameSpec } from '../spec.js';
+
+/**
+ * Yes or no. Holds the pending action until answered; no answer within the timeout (default 10 s)
+ * discards it and says so. The timer is not restarted by stray speech: only an answer counts.
+ */
+export class ConfirmFrame extends Frame {
+  private settled = false;
+
+  constructor(name: string, spec: FrameSpec, rules: readonly CompiledRule[], host: FrameHost, private readonly request: ConfirmRequest) {
+    super(name, spec, rules, host);
+  }
+
+  override enter(): void {
+    this.host.speak(`${this.request.prompt} Say yes or no.`);
+    this.start();
+  }
+  override uncover(): void {
+    super.uncover();
+    this.start();
+  }
+  private start(): void {
+    this.arm(this.spec.timeoutMs ?? 10_000, () => {
+      this.settled = true;
+      this.host.speak('No answer, so I did nothing.');
+      this.host.pop(this);
+    });
+  }
+
+  override op(op: string, ctx: VerbContext): void {
+    if (this.settled) return;
+    if (op === 'yes') {
+      this.settled = true;
+      this.disarm();
+      return this.request.onYes();
+    }
+    if (op === 'no') {
+      this.settled = true;
+      this.disarm();
+      if (this.request.onNo) return this.request.onNo();
+      return this.host.speak('Cancelled.');
+    }
+    return super.op(op, ctx);
+  }
+}

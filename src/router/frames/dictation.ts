@@ -1,0 +1,35 @@
+import { Frame, type VerbContext } from '../frame.js';
+
+/**
+ * Raw dictation (seed 001's escape mode): everything is content, verbatim, until the exit phrase.
+ * Command words and repeats ("cancel", "zero zero zero") are kept as said; no silence timer.
+ */
+export class DictationFrame extends Frame {
+  private parts: string[] = [];
+  private ids: string[] = [];
+
+  override enter(): void {
+    this.host.speak('Dictating. Say end dictation when you are done.');
+  }
+
+  override op(op: string, ctx: VerbContext): void {
+    switch (op) {
+      case 'append':
+        // The utterance text itself, not the normalised form: case, punctuation and repeats stay.
+        this.parts.push(ctx.utterance.text.trim());
+        this.ids.push(ctx.utterance.id);
+        return;
+      case 'submit':
+        if (!this.parts.length) return this.host.speak('Nothing was dictated.');
+        this.host.emit({ type: 'submit', frame: this.name, target: this.spec.target ?? 'file', text: this.parts.join(' '), utteranceIds: this.ids });
+        this.host.emit({ type: 'earcon', name: 'sent' });
+        this.parts = [];
+        this.ids = [];
+        return;
+      case 'read-back':
+        return this.host.speak(this.parts.length ? this.parts.join(' ') : 'Nothing yet.');
+      default:
+        return super.op(op, ctx);
+    }
+  }
+}

@@ -1,0 +1,66 @@
+import { Frame, plural, type VerbContext } from '../frame.js';
+
+/**
+ * Inventory capture (seed 001): each utterance is an item, kept through pauses of any length
+ * (a picker walks between shelves); "save" writes them all to the inventory target at once.
+ */
+export class InventoryFrame extends Frame {
+  private items: string[] = [];
+  private ids: string[] = [];
+
+  override enter(): void {
+    this.host.speak('Inventory. Say each item, then save.');
+  }
+
+  override op(op: string, ctx: VerbContext): void {
+    switch (op) {
+      case 'append': {
+        // Engines end sentences with a full stop; an item label does not have one.
+        const item = ctx.said.original.replace(/[.!?,;]+$/, '').trim();
+        this.items.push(item);
+        this.ids.push(ctx.utterance.id);
+        this.host.emit({ type: 'earcon', name: 'item' });
+        return;
+      }
+      case 'undo': {
+        const removed = this.items.pop();
+        this.ids.pop();
+        return this.host.speak(removed === undefined ? 'Nothing to undo.' : `Removed ${removed}.`);
+      }
+      case 'read-back':
+        return this.host.speak(this.items.length ? `${plural(this.items.length, 'item')}: ${this.items.join(', ')}.` : 'No items yet.');
+      case 'save': {
+        if (!this.items.length) return this.host.speak('Nothing to save.');
+        const n = this.items.length;
+        this.host.emit({
+          type: 'submit',
+          frame: this.name,
+          target: this.spec.target ?? 'inventory',
+          text: this.items.join('\n'),
+          items: this.items,
+          utteranceIds: this.ids,
+        });
+        this.items = [];
+        this.ids = [];
+        return this.host.speak(`Saved ${plural(n, 'item')}.`);
+      }
+      case 'discard': {
+        const n = this.items.length;
+        if (n === 0) {
+          this.host.speak('Inventory closed.');
+          return this.host.pop(this);
+        }
+        return this.host.confirm({
+          prompt: `Discard ${plural(n, 'item')}?`,
+          onYes: () => {
+            this.host.pop(this);
+            this.host.speak(`Discarded ${plural(n, 'item')}.`);
+          },
+          onNo: () => this.host.speak(`Kept ${plural(n, 'item')}.`),
+        });
+      }
+      default:
+        return super.op(op, ctx);
+    }
+  }
+}

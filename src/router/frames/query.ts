@@ -1,0 +1,63 @@
+import { Frame, type VerbContext } from '../frame.js';
+
+/**
+ * An open question to hark: appends what is said, submits on "go" or after a silence (default
+ * 4 s), reads back on request. The silence timer restarts whenever an utterance reaches the frame,
+ * so someone still talking (or saying "um") is not cut off.
+ */
+export class QueryFrame extends Frame {
+  private parts: string[] = [];
+  private ids: string[] = [];
+
+  override enter(): void {
+    this.host.emit({ type: 'earcon', name: 'listening' });
+    this.restart();
+  }
+  override uncover(): void {
+    super.uncover();
+    this.restart();
+  }
+  override activity(): void {
+    if (!this.covered) this.restart();
+  }
+
+  private restart(): void {
+    this.arm(this.spec.silenceMs ?? 4000, () => this.expire());
+  }
+
+  private expire(): void {
+    if (this.parts.length) this.submit();
+    else this.host.emit({ type: 'earcon', name: 'cancelled' });
+    this.host.pop(this);
+  }
+
+  get text(): string {
+    return this.parts.join(' ');
+  }
+
+  private submit(): void {
+    if (!this.parts.length) {
+      this.host.speak('Nothing to send.');
+      return;
+    }
+    this.host.emit({ type: 'submit', frame: this.name, target: this.spec.target ?? 'file', text: this.text, utteranceIds: this.ids });
+    this.host.emit({ type: 'earcon', name: 'sent' });
+    this.parts = [];
+    this.ids = [];
+  }
+
+  override op(op: string, ctx: VerbContext): void {
+    switch (op) {
+      case 'append':
+        this.parts.push(ctx.said.original);
+        this.ids.push(ctx.utterance.id);
+        return;
+      case 'submit':
+        return this.submit();
+      case 'read-back':
+        return this.host.speak(this.parts.length ? this.text : 'Nothing yet.');
+      default:
+        return super.op(op, ctx);
+    }
+  }
+}

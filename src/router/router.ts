@@ -1,0 +1,439 @@
+import type { Clock } from '../core/clock.js';
+import { HarkError } from '../core/errors.js';
+import { createLogger, type Logger } from '../core/log.js';
+import type { Utterance } from '../core/utterance.js';
+import { detectIntent } from '../intent/rules.js';
+import type { Intent } from '../intent/types.js';
+import { askClassifier, type Classifier, type ClassifierVerdict } from './classifier.js';
+import { compileFrame, fill, type CompiledRule, type MatchInput, type Slots, type Verb } from './compile.js';
+import { DEFAULT_FRAMES, DEFAULT_VOICES } from './defaults.js';
+import type { Effect, EffectSink, Mode } from './effects.js';
+import { BaseFrame, Frame, type ConfirmRequest, type FrameHost, type VerbContext } from './frame.js';
+import { ConfirmFrame } from './frames/confirm.js';
+import { DictationFrame } from './frames/dictation.js';
+import { InventoryFrame } from './frames/inventory.js';
+import { QueryFrame } from './frames/query.js';
+import { VoiceFrame } from './frames/voice.js';
+import type { FramesSpec, VoiceSpec } from './spec.js';
+import { DEFAULT_FILLERS, hasRealWords, normalise, said as toSaid, type Said } from './text.js';
+import { timerVerb } from './timer-verb.js';
+
+export interface CommandRouterOptions {
+  clock: Clock;
+  /** Where effects go. Called synchronously, in order, during dispatch and when timers fire. */
+  emit: EffectSink;
+  /** Frames as validated from config (router.frames); defaults if omitted. */
+  frames?: FramesSpec;
+  voices?: readonly VoiceSpec[];
+  mode?: Mode;
+  fillers?: readonly string[];
+  /** Classifiers by the name classifier rules use. */
+  classifiers?: Record<string, Classifier>;
+  log?: Logger;
+}
+
+type Outcome = 'handled' | 'unhandled';
+type Wait = Promise<ClassifierVerdict | null>;
+/** The waiting walk is a generator: it yields at a classifier rule and resumes with the verdict. */
+type Walk = Generator<Wait, Outcome, ClassifierVerdict | null>;
+type VerbResult = 'handled' | 'declined' | { redispatch: string };
+
+/** "Run this walk again, able to wait": the sync walk reached a classifier rule. */
+class Restart {
+  constructor(readonly said: Said, readonly utterance: Utterance, readonly depth: number) {}
+}
+
+/** Nested wake phrases ("computer computer computer ...") stop here. */
+const MAX_DEPTH = 4;
+
+/**
+ * The frame-stack command router (seed 001). Owns the stack and the listening mode; an utterance
+ * walks the stack from the top, each frame's rules in order, until a rule handles it. A frame
+ * without `check-parent` is exclusive; what nobody takes is reported as `ignored`.
+ *
+ * Pure: no I/O, time only from the Clock, results only through `emit`. `action` effects from here
+ * are requests; the ActionRouter decides whether and when they fire.
+ */
+export class CommandRouter {
+  private readonly clock: Clock;
+  private readonly emitFn: EffectSink;
+  private readonly log: Logger;
+  private readonly specs: FramesSpec;
+  private readonly compiled = new Map<string, CompiledRule[]>();
+  private readonly fillers: ReadonlySet<string>;
+  private readonly frames: Frame[] = [];
+  private currentMode: Mode;
+  private voiceList: readonly VoiceSpec[] = [];
+  private voiceVocab = new Map<string, string>();
+  private readonly host: FrameHost;
+  private pending: Promise<void> | null = null;
+  private readonly queue: Utterance[] = [];
+
+  constructor(opts: CommandRouterOptions) {
+    this.clock = opts.clock;
+    this.emitFn = opts.emit;
+    this.log = opts.log ?? createLogger({ level: 'warn' });
+    this.specs = opts.frames ?? DEFAULT_FRAMES;
+    this.fillers = new Set(opts.fillers ?? DEFAULT_FILLERS);
+    this.currentMode = opts.mode ?? 'wake-word';
+    const classifiers = opts.classifiers ?? {};
+    if (this.specs.base?.kind !== 'base') throw new HarkError('router.frames.base: there must be a frame named base of kind base', { exitCode: 2 });
+    for (const [name, spec] of Object.entries(this.specs)) this.compiled.set(name, compileFrame(name, spec, classifiers));
+    this.setVoices(opts.voices ?? DEFAULT_VOICES);
+    const self = this;
+    this.host = {
+      clock: this.clock,
+      emit: (e) => self.emit(e),
+      speak: (text) => self.emit({ type: 'speak', text }),
+      pop: (frame) => self.popFrom(frame),
+      confirm: (req) => self.confirm(req),
+      voices: () => self.voiceList,
+    };
+    this.frames.push(this.create('base'));
+  }
+
+  get mode(): Mode {
+    return this.currentMode;
+  }
+  /** Frame names, bottom to top. */
+  get stack(): string[] {
+    return this.frames.map((f) => f.name);
+  }
+  /** True while an utterance waits on a classifier (later ones queue behind it). */
+  get busy(): boolean {
+    return this.pending !== null;
+  }
+  /** Resolves when every queued utterance has been dispatched. */
+  async idle(): Promise<void> {
+    while (this.pending) await this.pending;
+  }
+
+  /** The voices the picker offers (the speech issue supplies the installed ones). */
+  setVoices(voices: readonly VoiceSpec[]): void {
+    this.voiceList = voices;
+    this.voiceVocab = new Map();
+    for (const v of voices) for (const s of v.say) this.voiceVocab.set(normalise(s), v.id);
+  }
+
+  /** Ask yes/no before doing something (used by inventory discard; the intent pass will too). */
+  confirm(request: ConfirmRequest): void {
+    const name = Object.entries(this.specs).find(([, s]) => s.kind === 'confirm')?.[0];
+    if (!name) {
+      this.log.warn('no confirm frame configured; treating the question as answered no', { prompt: request.prompt });
+      request.onNo?.();
+      return;
+    }
+    this.pushFrame(new ConfirmFrame(name, this.specs[name]!, this.compiled.get(name)!, this.host, request));
+  }
+
+  /** Hard abort (a long button press): back to the base frame, nothing submitted. */
+  abort(): void {
+    if (this.frames.length > 1) this.popFrom(this.frames[1]!);
+  }
+
+  /** Clear every frame timer (shutdown). */
+  dispose(): void {
+    for (const f of this.frames) f.exit();
+  }
+
+  dispatch(utterance: Utterance): void {
+    if (this.pending) {
+      this.queue.push(utterance);
+      return;
+    }
+    this.run(utterance);
+  }
+
+  private run(utterance: Utterance): void {
+    let restart: Restart;
+    try {
+      const r = this.walkNow(toSaid(utterance.text), utterance, 0);
+      if (r === 'handled') return;
+      restart = r;
+    } catch (err) {
+      this.log.error('dispatch failed', { error: err, text: utterance.text });
+      return;
+    }
+    // A classifier rule was reached: run that walk again as a generator that can wait. Nothing
+    // had been done for it yet (reaching a classifier means no earlier rule matched), so
+    // re-evaluating the rules before it is safe.
+    const walk = this.walk(restart.said, restart.utterance, restart.depth);
+    this.pending = (async () => {
+      let step = walk.next();
+      while (!step.done) step = walk.next(await step.value);
+    })()
+      .catch((err: unknown) => this.log.error('dispatch failed', { error: err, text: utterance.text }))
+      .finally(() => {
+        this.pending = null;
+        while (!this.pending && this.queue.length) this.run(this.queue.shift()!);
+      });
+  }
+
+  private emit(e: Effect): void {
+    this.emitFn(e);
+  }
+
+  /**
+   * The synchronous walk: every rule kind but the classifier. Returns a Restart when it reaches a
+   * classifier rule, and the caller re-runs that walk with the generator below. Kept apart from
+   * the generator because V8 optimises plain functions far better: this path measured 2-3x faster
+   * (test/bench/router.bench.ts), and it is the path nearly every utterance takes.
+   */
+  private walkNow(said: Said, utterance: Utterance, depth: number): 'handled' | Restart {
+    const top = this.frames[this.frames.length - 1]!;
+    if (this.rejectEarly(top, said, depth)) return 'handled';
+    const input = this.matchInput(said);
+    const outcome = this.evaluateNow(this.frames.length - 1, input, utterance, depth);
+    if (outcome instanceof Restart) return outcome;
+    if (outcome === 'unhandled') this.emit({ type: 'ignored', frame: top.name, text: said.original, reason: this.whyIgnored(top, said) });
+    return 'handled';
+  }
+
+  private evaluateNow(index: number, input: MatchInput, utterance: Utterance, depth: number): Outcome | Restart {
+    const frame = this.frames[index]!;
+    frame.activity();
+    const rules = frame.rules;
+    for (let i = 0; i < rules.length; i++) {
+      const rule = rules[i]!;
+      if (rule.when !== undefined && rule.when !== this.currentMode) continue;
+      if (rule.kind === 'check-parent') {
+        if (index === 0) continue;
+        const r = this.evaluateNow(index - 1, input, utterance, depth);
+        if (r === 'unhandled') continue;
+        return r;
+      }
+      if (rule.classifier) return new Restart(input.said, utterance, depth);
+      if (rule.phrases !== undefined) {
+        if (!rule.phrases.has(input.said.norm)) continue;
+      } else if (rule.literalStart !== undefined && !input.said.norm.startsWith(rule.literalStart)) continue;
+      const slots = rule.match(input);
+      if (!slots) continue;
+      const ctx: VerbContext = { said: input.said, slots, utterance };
+      if (this.pushDeclines(frame, rule.verbs, ctx)) continue;
+      this.emit({ type: 'matched', frame: frame.name, rule: rule.index, kind: rule.kind, text: input.said.original });
+      const result = this.execute(frame, rule.verbs, ctx);
+      if (typeof result === 'object') return this.walkNow(toSaid(result.redispatch), { ...utterance, text: result.redispatch }, depth + 1);
+      return 'handled';
+    }
+    return 'unhandled';
+  }
+
+  private rejectEarly(top: Frame, said: Said, depth: number): boolean {
+    if (!said.norm) {
+      this.emit({ type: 'ignored', frame: top.name, text: said.original, reason: 'nothing was said' });
+      return true;
+    }
+    if (depth >= MAX_DEPTH) {
+      this.emit({ type: 'ignored', frame: top.name, text: said.original, reason: 'too many nested wake phrases' });
+      return true;
+    }
+    return false;
+  }
+
+  private matchInput(said: Said): MatchInput {
+    let intent: Intent | undefined;
+    return {
+      said,
+      fillers: this.fillers,
+      intent: () => (intent ??= detectIntent(said)),
+      vocab: (name) => (name === 'voices' ? this.voiceVocab : EMPTY),
+    };
+  }
+
+  /** The waiting walk: the same rules, able to yield on a classifier. */
+  private *walk(said: Said, utterance: Utterance, depth: number): Walk {
+    const top = this.frames[this.frames.length - 1]!;
+    if (this.rejectEarly(top, said, depth)) return 'handled';
+    const input = this.matchInput(said);
+    const outcome = yield* this.evaluate(this.frames.length - 1, input, utterance, depth);
+    if (outcome === 'unhandled') this.emit({ type: 'ignored', frame: top.name, text: said.original, reason: this.whyIgnored(top, said) });
+    return 'handled';
+  }
+
+  private whyIgnored(top: Frame, said: Said): string {
+    if (!hasRealWords(said, this.fillers)) return 'no real words';
+    if (top.spec.kind === 'base' && this.currentMode === 'wake-word') return 'wake-word mode and no wake phrase';
+    if (!top.rules.some((r) => r.kind === 'check-parent')) return `not one of the ${top.name} frame's commands`;
+    return 'no rule matched';
+  }
+
+  private *evaluate(index: number, input: MatchInput, utterance: Utterance, depth: number): Walk {
+    const frame = this.frames[index]!;
+    frame.activity();
+    for (const rule of frame.rules) {
+      if (rule.when !== undefined && rule.when !== this.currentMode) continue;
+      if (rule.kind === 'check-parent') {
+        if (index === 0) continue;
+        if ((yield* this.evaluate(index - 1, input, utterance, depth)) === 'handled') return 'handled';
+        continue;
+      }
+      let slots: Slots | null;
+      let verbs = rule.verbs;
+      if (rule.classifier) {
+        const verdict = yield this.classify(rule, frame, input.said, utterance);
+        if (!this.frames.includes(frame)) {
+          this.emit({ type: 'ignored', frame: frame.name, text: input.said.original, reason: 'the frame closed while the classifier ran' });
+          return 'handled';
+        }
+        if (!verdict) continue;
+        const chosen = rule.classifier.labels ? rule.classifier.labels.get(verdict.label) : rule.verbs;
+        if (!chosen) continue;
+        verbs = chosen;
+        slots = { label: verdict.label };
+        for (const [k, v] of Object.entries(verdict.slots ?? {})) slots[k] = String(v);
+      } else {
+        slots = rule.match(input);
+        if (!slots) continue;
+      }
+      const ctx: VerbContext = { said: input.said, slots, utterance };
+      if (this.pushDeclines(frame, verbs, ctx)) continue;
+      this.emit({ type: 'matched', frame: frame.name, rule: rule.index, kind: rule.kind, text: input.said.original });
+      const result = this.execute(frame, verbs, ctx);
+      if (typeof result === 'object') {
+        return yield* this.walk(toSaid(result.redispatch), { ...utterance, text: result.redispatch }, depth + 1);
+      }
+      return 'handled';
+    }
+    return 'unhandled';
+  }
+
+  /**
+   * A push of a frame that is already open above the rule's frame: the utterance came down through
+   * check-parent from that very frame. "computer" alone just acknowledges; "computer, cancel"
+   * re-dispatches "cancel" from the top; a catch-all forwarding everything declines, so the frame
+   * above keeps it (always-listen would otherwise open a query inside a query forever).
+   */
+  private pushDeclines(frame: Frame, verbs: readonly Verb[], ctx: VerbContext): boolean {
+    const first = verbs[0];
+    if (first?.v !== 'push' || !this.openAbove(frame, first.frame)) return false;
+    const rest = ctx.slots.rest ?? '';
+    return rest !== '' && rest === ctx.said.original;
+  }
+
+  private openAbove(frame: Frame, name: string): boolean {
+    for (let i = this.frames.indexOf(frame) + 1; i < this.frames.length; i++) if (this.frames[i]!.name === name) return true;
+    return false;
+  }
+
+  private execute(frame: Frame, verbs: readonly Verb[], ctx: VerbContext): VerbResult {
+    let redispatch: string | undefined;
+    for (const verb of verbs) {
+      switch (verb.v) {
+        case 'push': {
+          const r = this.push(frame, verb.frame, ctx);
+          if (r === 'declined') return 'declined';
+          if (typeof r === 'object') redispatch = r.redispatch;
+          break;
+        }
+        case 'pop':
+          this.popFrom(frame);
+          break;
+        case 'mode':
+          this.setMode(verb.mode);
+          break;
+        case 'say-mode':
+          this.emit({ type: 'speak', text: this.currentMode === 'always-listen' ? 'Always listening.' : 'Wake word mode. Say computer first.' });
+          break;
+        case 'say':
+          this.emit({ type: 'speak', text: fill(verb.text, ctx.slots) });
+          break;
+        case 'earcon':
+          this.emit({ type: 'earcon', name: verb.name });
+          break;
+        case 'timer':
+          timerVerb(verb.op, ctx.slots, (e) => this.emit(e));
+          break;
+        case 'action': {
+          const args: Record<string, unknown> = {};
+          for (const [k, v] of Object.entries(verb.args)) args[k] = typeof v === 'string' ? fill(v, ctx.slots) : v;
+          this.emit({ type: 'action', name: verb.name, args });
+          break;
+        }
+        case 'ignore':
+          this.emit({ type: 'ignored', frame: frame.name, text: ctx.said.original, reason: 'a rule says to ignore it' });
+          break;
+        case 'op':
+          frame.op(verb.op, ctx);
+          break;
+      }
+    }
+    return redispatch !== undefined ? { redispatch } : 'handled';
+  }
+
+  private push(from: Frame, name: string, ctx: VerbContext): VerbResult {
+    const rest = ctx.slots.rest ?? '';
+    if (this.openAbove(from, name)) {
+      if (rest === '') {
+        this.emit({ type: 'earcon', name: 'listening' });
+        return 'handled';
+      }
+      return rest === ctx.said.original ? 'declined' : { redispatch: rest };
+    }
+    const frame = this.create(name);
+    const refusal = frame.refusal();
+    if (refusal) {
+      this.emit({ type: 'speak', text: refusal });
+      return 'handled';
+    }
+    this.pushFrame(frame);
+    return rest ? { redispatch: rest } : 'handled';
+  }
+
+  private create(name: string): Frame {
+    const spec = this.specs[name];
+    const rules = this.compiled.get(name);
+    if (!spec || !rules) throw new Error(`no frame named ${name}`);
+    switch (spec.kind) {
+      case 'base':
+        return new BaseFrame(name, spec, rules, this.host);
+      case 'query':
+        return new QueryFrame(name, spec, rules, this.host);
+      case 'dictation':
+        return new DictationFrame(name, spec, rules, this.host);
+      case 'inventory':
+        return new InventoryFrame(name, spec, rules, this.host);
+      case 'voice':
+        return new VoiceFrame(name, spec, rules, this.host);
+      case 'confirm':
+        // Confirm frames carry a pending action; they are opened through confirm().
+        throw new Error(`frame ${name} is a confirm frame; open it with confirm()`);
+    }
+  }
+
+  private pushFrame(frame: Frame): void {
+    this.frames[this.frames.length - 1]!.cover();
+    this.frames.push(frame);
+    this.emit({ type: 'stack', frames: this.stack });
+    frame.enter();
+  }
+
+  private popFrom(frame: Frame): void {
+    const at = this.frames.indexOf(frame);
+    if (at <= 0) return; // already gone, or the base frame (never popped)
+    for (let i = this.frames.length - 1; i >= at; i--) this.frames[i]!.exit();
+    this.frames.length = at;
+    this.emit({ type: 'stack', frames: this.stack });
+    this.frames[at - 1]!.uncover();
+  }
+
+  private setMode(mode: Mode): void {
+    this.currentMode = mode;
+    this.emit({ type: 'mode', mode });
+    this.emit({ type: 'speak', text: mode === 'always-listen' ? 'Always listening.' : 'Wake word mode. Say computer first.' });
+  }
+
+  private classify(rule: CompiledRule, frame: Frame, said: Said, utterance: Utterance): Wait {
+    const c = rule.classifier!;
+    return askClassifier({
+      clock: this.clock,
+      classifier: c.impl,
+      timeoutMs: c.timeoutMs,
+      input: { text: said.original, norm: said.norm, frame: frame.name, stack: this.stack, utteranceId: utterance.id, atMs: utterance.atMs },
+      onError: (err) => this.log.warn('classifier failed; falling through', { classifier: c.name, error: err }),
+      report: (outcome, verdict, ms) => this.emit({ type: 'classifier', name: c.name, frame: frame.name, outcome, ...(verdict ? { label: verdict.label } : {}), ms }),
+    });
+  }
+
+}
+
+const EMPTY: ReadonlyMap<string, string> = new Map();

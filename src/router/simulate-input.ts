@@ -1,0 +1,39 @@
+/**
+ * `hark simulate` input, one line at a time: plain text (an utterance 1 s after the previous
+ * line), {"text": "...", "atMs": N} (an utterance at N ms; atMs optional), or {"atMs": N} (only
+ * move the clock). Pure, so every malformed shape has a test and a message naming what was wrong.
+ */
+export type SimLine =
+  | { kind: 'blank' }
+  | { kind: 'error'; message: string }
+  | { kind: 'event'; atMs: number; text?: string };
+
+/** Plain-text lines are this far apart. */
+export const PLAIN_STEP_MS = 1000;
+
+const SHAPES = 'expected plain text, {"text": "...", "atMs": N} or {"atMs": N}';
+
+export function parseSimLine(line: string, previousAtMs: number): SimLine {
+  const trimmed = line.trim();
+  if (!trimmed) return { kind: 'blank' };
+  if (!trimmed.startsWith('{')) return { kind: 'event', atMs: previousAtMs + PLAIN_STEP_MS, text: trimmed };
+  let value: unknown;
+  try {
+    value = JSON.parse(trimmed);
+  } catch (err) {
+    return { kind: 'error', message: `not valid JSON (${(err as Error).message}); ${SHAPES}` };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { kind: 'error', message: `a JSON line must be an object; ${SHAPES}` };
+  const obj = value as Record<string, unknown>;
+  const extra = Object.keys(obj).filter((k) => k !== 'text' && k !== 'atMs');
+  if (extra.length) return { kind: 'error', message: `unknown field${extra.length > 1 ? 's' : ''} ${extra.map((k) => JSON.stringify(k)).join(', ')}; ${SHAPES}` };
+  if (obj.text === undefined && obj.atMs === undefined) return { kind: 'error', message: `needs "text", "atMs" or both; ${SHAPES}` };
+  if (obj.text !== undefined && typeof obj.text !== 'string') return { kind: 'error', message: `"text" must be a string, got ${JSON.stringify(obj.text)}` };
+  let atMs: number;
+  if (obj.atMs === undefined) atMs = previousAtMs + PLAIN_STEP_MS;
+  else if (typeof obj.atMs !== 'number' || !Number.isFinite(obj.atMs) || obj.atMs < 0) {
+    return { kind: 'error', message: `"atMs" must be a number of milliseconds (0 or more), got ${JSON.stringify(obj.atMs)}` };
+  } else atMs = Math.round(obj.atMs);
+  if (atMs < previousAtMs) return { kind: 'error', message: `"atMs" ${atMs} is before the previous line's ${previousAtMs}; time only moves forward` };
+  return obj.text === undefined ? { kind: 'event', atMs } : { kind: 'event', atMs, text: obj.text };
+}

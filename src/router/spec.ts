@@ -1,0 +1,77 @@
+import type { Mode } from './effects.js';
+
+/**
+ * Frames and rules as they are written in YAML (router.frames), after validation has normalised
+ * them: `do` is always a list, `exact`/`prefix`/`intent` always lists. This same shape is what
+ * `hark config` prints, so a technician can copy a default frame out, edit it and load it back.
+ */
+export type FrameKind = 'base' | 'query' | 'dictation' | 'voice' | 'confirm' | 'inventory';
+export const FRAME_KINDS: readonly FrameKind[] = ['base', 'query', 'dictation', 'voice', 'confirm', 'inventory'];
+
+export type VerbSpec =
+  | string
+  | { push: string }
+  | { mode: Mode }
+  | { say: string }
+  | { earcon: string }
+  | { timer: 'set' | 'cancel' | 'status' }
+  | { action: string; args?: Record<string, string | number | boolean> };
+
+interface RuleCommon {
+  do: VerbSpec[];
+  /** Only in this mode (the base frame's always-listen catch-all). */
+  when?: Mode;
+}
+
+export type RuleSpec =
+  | 'check-parent'
+  | (RuleCommon & { exact: string[] })
+  | (RuleCommon & { prefix: string[] })
+  | (RuleCommon & { pattern: string })
+  | (RuleCommon & { intent: string[] })
+  | (RuleCommon & { 'catch-all': true })
+  | { classifier: string; timeoutMs: number; do?: VerbSpec[]; labels?: Record<string, VerbSpec[]>; when?: Mode };
+
+export interface FrameSpec {
+  kind: FrameKind;
+  rules: RuleSpec[];
+  /** Where submitted text goes (query, dictation, inventory): a name from actions.targets. */
+  target?: string;
+  /** Query: silence after which the query is submitted (or closed if empty). */
+  silenceMs?: number;
+  /** Voice picker and confirm: no answer for this long closes the frame. */
+  timeoutMs?: number;
+}
+
+export type FramesSpec = Record<string, FrameSpec>;
+
+/** A voice the picker offers: the id the speech engine knows, and what a person says. */
+export interface VoiceSpec {
+  id: string;
+  say: string[];
+}
+
+/** Verbs any frame may use. */
+export const GENERIC_VERBS = ['pop', 'say-mode', 'ignore'] as const;
+
+/** Verbs that act on a frame's own state, by kind. */
+export const KIND_VERBS: Record<FrameKind, readonly string[]> = {
+  base: [],
+  query: ['append', 'submit', 'read-back'],
+  dictation: ['append', 'submit', 'read-back'],
+  inventory: ['append', 'undo', 'read-back', 'save', 'discard'],
+  voice: ['set-voice'],
+  confirm: ['yes', 'no'],
+};
+
+/** Settings that only make sense for some kinds. */
+export const KIND_FIELDS: Record<FrameKind, readonly string[]> = {
+  base: [],
+  query: ['target', 'silenceMs'],
+  dictation: ['target'],
+  inventory: ['target'],
+  voice: ['timeoutMs'],
+  confirm: ['timeoutMs'],
+};
+
+export const VOCABULARIES = ['voices'] as const;
