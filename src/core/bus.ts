@@ -41,7 +41,8 @@ export class Bus {
   }
   private readonly anyListeners = new Set<(name: HarkEventName, payload: unknown) => void>();
   emit<K extends HarkEventName>(name: K, payload: HarkEvents[K]): void {
-    this.emitter.emit(name, payload);
+    // Recorders (the JSON printer, SSE) hear an event before any named listener can react to it by
+    // emitting another, so what they print is in cause-then-effect order.
     for (const fn of this.anyListeners) {
       try {
         fn(name, payload);
@@ -49,5 +50,6 @@ export class Bus {
         this.emitter.emit('bus.listener-error', { event: name, error: err });
       }
     }
+    this.emitter.emit(name, payload);
   }
 }

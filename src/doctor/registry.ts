@@ -1,10 +1,11 @@
 import type { Check } from './check.js';
 import { configCheck, deepgramCheck, diskCheck, espeakCheck, microphoneCheck, playbackCheck } from './checks.js';
+import { gpioCheck } from '../gpio/doctor-check.js';
 
 /**
  * Every check `hark doctor` runs, in the order a technician would fix things.
  * Subsystems add theirs here (model, Ollama, GPIO, database).
  */
 export function allChecks(): Check[] {
-  return [configCheck, microphoneCheck, playbackCheck, espeakCheck, deepgramCheck, diskCheck(() => '/var/lib/hark')];
+  return [configCheck, microphoneCheck, playbackCheck, espeakCheck, deepgramCheck, gpioCheck, diskCheck(() => '/var/lib/hark')];
 }

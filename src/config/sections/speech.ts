@@ -1,0 +1,29 @@
+import { between, intBetween, ms, nonEmpty, oneOf, section } from '../fields.js';
+
+/** speech: what hark says and how (espeak-ng → aplay), and how it keeps from hearing itself. */
+export const speechSection = section({
+  /** ALSA playback device for aplay; prefer a stable name such as plughw:CARD=Device,DEV=0 (see `aplay -L`). */
+  device: nonEmpty('default'),
+  /** espeak-ng voice (`espeak-ng --voices` lists them; the voice picker offers the installed ones). */
+  voice: nonEmpty('en-us'),
+  /** Words per minute (espeak-ng -s). 160 is clear in a noisy kitchen; espeak's own default is 175. */
+  speed: intBetween(80, 450, 160),
+  /** espeak-ng amplitude (-a): 0 silent, 100 espeak's default, 200 loudest. */
+  volume: intBetween(0, 200, 100),
+  /** Loudness of the earcons (listening, confirmed, error, timer), 0 to 1 of full scale. */
+  earconVolume: between(0, 1, 0.5),
+  /** Rendered phrases kept in memory (confirmations repeat all day). 0 turns the cache off. */
+  cacheEntries: intBetween(0, 10_000, 128),
+  /**
+   * While hark plays, its own voice reaches the microphone. `raise` lifts the VAD threshold to
+   * echoThreshold (a person talking over hark still gets through); `gate` hears nothing but the
+   * button; `off` trusts the VAD (a headset, or an echo-cancelling mic).
+   */
+  echoMode: oneOf(['raise', 'gate', 'off'] as const, 'raise'),
+  /** The VAD threshold while hark plays, in `raise` mode. */
+  echoThreshold: between(0, 1, 0.9),
+  /** Room echo and the sound card's buffer outlast the last sample written: keep the gate this long after. */
+  echoTailMs: ms(300, 0, 5000),
+  /** aplay is killed if it runs this long past its clip's length (a wedged sound card). */
+  stallMs: ms(3000, 500, 60_000),
+});

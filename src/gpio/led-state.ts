@@ -1,0 +1,63 @@
+/**
+ * What the status LED shows, decided in one place. Several things can be true at once (muted and
+ * the mic unplugged; speaking and awaiting a confirmation); the highest-priority one wins.
+ */
+export type LedState = 'muted' | 'error' | 'listening' | 'speaking' | 'thinking' | 'confirm' | 'idle';
+
+/**
+ * Highest first. Muted beats everything: it is the privacy promise, and muting closes the mic,
+ * which must not read as a fault. A fault (mic missing, a failure) beats the rest: hark cannot hear.
+ * Listening beats speaking: when the person talks over hark, the LED says hark heard them.
+ */
+export const LED_PRIORITY: readonly LedState[] = ['muted', 'error', 'listening', 'speaking', 'thinking', 'confirm', 'idle'];
+
+export type LedPatternName = 'off' | 'on' | 'heartbeat' | 'blink-2hz' | 'blink-0.5hz' | 'blink-8hz';
+
+/** A pattern is a cycle of (level, ms) steps; an empty cycle holds `level`. */
+export interface LedPattern {
+  name: LedPatternName;
+  level: boolean;
+  steps: readonly (readonly [boolean, number])[];
+}
+
+export const PATTERNS: Record<LedPatternName, LedPattern> = {
+  off: { name: 'off', level: false, steps: [] },
+  on: { name: 'on', level: true, steps: [] },
+  // a 60 ms blip once a second: alive, without lighting up a dark room
+  heartbeat: { name: 'heartbeat', level: false, steps: [[true, 60], [false, 940]] },
+  'blink-2hz': { name: 'blink-2hz', level: false, steps: [[true, 250], [false, 250]] },
+  'blink-0.5hz': { name: 'blink-0.5hz', level: false, steps: [[true, 1000], [false, 1000]] },
+  // 8 Hz: 62.5 ms halves, in whole ms
+  'blink-8hz': { name: 'blink-8hz', level: false, steps: [[true, 63], [false, 62]] },
+};
+
+export function patternFor(state: LedState, idle: 'heartbeat' | 'off'): LedPatternName {
+  switch (state) {
+    case 'muted':
+      return 'off';
+    case 'error':
+      return 'blink-8hz';
+    case 'listening':
+    case 'speaking':
+      return 'on';
+    case 'thinking':
+      return 'blink-2hz';
+    case 'confirm':
+      return 'blink-0.5hz';
+    case 'idle':
+      return idle === 'heartbeat' ? 'heartbeat' : 'off';
+  }
+}
+
+export type LedFlag = 'muted' | 'micMissing' | 'errorFlash' | 'listening' | 'speaking' | 'thinking' | 'confirm';
+
+/** The state the flags add up to. */
+export function ledState(flags: ReadonlySet<LedFlag>): LedState {
+  if (flags.has('muted')) return 'muted';
+  if (flags.has('micMissing') || flags.has('errorFlash')) return 'error';
+  if (flags.has('listening')) return 'listening';
+  if (flags.has('speaking')) return 'speaking';
+  if (flags.has('thinking')) return 'thinking';
+  if (flags.has('confirm')) return 'confirm';
+  return 'idle';
+}

@@ -1,0 +1,162 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { SAMPLE_RATE } from '../audio/pcm.js';
+import { SystemClock, type Clock, type TimerHandle } from '../core/clock.js';
+
+export interface PlayResult {
+  outcome: 'ended' | 'stopped' | 'error';
+  /** Why it failed, in words a technician can act on. */
+  error?: string;
+  playedMs: number;
+}
+
+export interface Playback {
+  /** The aplay process, once spawned. */
+  readonly pid: number | undefined;
+  /** Resolves when aplay is running and being fed; rejects never (a failure shows in `done`). */
+  readonly started: Promise<void>;
+  readonly done: Promise<PlayResult>;
+  /** Silence now. Resolves when the aplay process has exited. */
+  stop(): Promise<void>;
+  /** Ms of audio since playback started (capped at the clip's length). */
+  playedMs(): number;
+}
+
+export interface AplayOptions {
+  /** ALSA device (`-D`): `default`, `plughw:CARD=Device,DEV=0`, or `null` to discard (tests). */
+  device: string;
+  sampleRate?: number;
+  /** How far ahead of real time aplay is fed. Enough to ride out a busy event loop, little enough that stop() has nothing queued. */
+  leadMs?: number;
+  /** aplay is killed if it is still running this long after its clip should have finished. */
+  stallMs?: number;
+  clock?: Clock;
+  /** The program to run (tests point this at a script that fails). */
+  bin?: string;
+}
+
+/**
+ * Plays 16 kHz mono s16 through an `aplay` child process, one process per clip.
+ *
+ * Why aplay and not the `speaker` npm package: `speaker` bundles mpg123's output layer, which has no
+ * build configuration for 64-bit ARM, so it does not install on 64-bit Raspberry Pi OS. aplay (from
+ * alsa-utils) is already on every Pi that records with arecord.
+ *
+ * Why one process per clip, fed in step with real time: stopping must be immediate. The clip is
+ * written a little ahead of the playhead (leadMs), not all at once, so nothing sits in a pipe when
+ * we stop, and the process is SIGKILLed: aplay's SIGTERM handler only aborts the PCM and goes back
+ * to reading stdin, so with stdin open it lingers (measured: still alive after 2 s), whereas SIGKILL
+ * takes 1-15 ms and the kernel drops what the sound card had buffered.
+ */
+export class AplayPlayer {
+  private readonly opts: Required<Omit<AplayOptions, 'clock'>>;
+  private readonly clock: Clock;
+
+  constructor(opts: AplayOptions) {
+    this.opts = { sampleRate: SAMPLE_RATE, leadMs: 400, stallMs: 3000, bin: 'aplay', ...opts };
+    this.clock = opts.clock ?? new SystemClock();
+  }
+
+  play(pcm: Int16Array): Playback {
+    const { device, sampleRate, leadMs, stallMs, bin } = this.opts;
+    const clock = this.clock;
+    const durationMs = (pcm.length * 1000) / sampleRate;
+    const bytes = Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength);
+    const bytesPerMs = (sampleRate * 2) / 1000;
+
+    let child: ChildProcess;
+    let startedAt: number | null = null;
+    let stopped = false;
+    let fed = 0;
+    let feedTimer: TimerHandle | null = null;
+    let stallTimer: TimerHandle | null = null;
+    let stderr = '';
+    let spawnError: string | null = null;
+    let resolveStarted!: () => void;
+    const started = new Promise<void>((r) => (resolveStarted = r));
+
+    const playedMs = () => (startedAt === null ? 0 : Math.min(durationMs, clock.now() - startedAt));
+    const clearTimers = () => {
+      clock.clearTimer(feedTimer);
+      clock.clearTimer(stallTimer);
+      feedTimer = stallTimer = null;
+    };
+
+    child = spawn(bin, ['-q', '-t', 'raw', '-f', 'S16_LE', '-r', String(sampleRate), '-c', '1', '-D', device], { stdio: ['pipe', 'ignore', 'pipe'] });
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+      child.once('close', (code, signal) => resolve({ code, signal }));
+    });
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (d: string) => {
+      if (stderr.length < 4000) stderr += d;
+    });
+    // EPIPE when aplay dies (bad device) or is killed mid-write: the exit status says what happened.
+    child.stdin?.on('error', () => {});
+
+    const feed = () => {
+      feedTimer = null;
+      if (stopped || !child.stdin || child.stdin.destroyed) return;
+      const want = Math.min(bytes.length, Math.floor((playedMs() + leadMs) * bytesPerMs) & ~1);
+      if (want > fed) {
+        const ok = child.stdin.write(bytes.subarray(fed, want));
+        fed = want;
+        if (!ok) {
+          // aplay is behind (a slow card): wait for it rather than piling audio into the pipe.
+          child.stdin.once('drain', feed);
+          return;
+        }
+      }
+      if (fed >= bytes.length) {
+        child.stdin.end();
+        return;
+      }
+      feedTimer = clock.setTimer(Math.max(10, leadMs / 4), feed);
+    };
+
+    child.once('spawn', () => {
+      startedAt = clock.now();
+      stallTimer = clock.setTimer(durationMs + stallMs, () => {
+        stallTimer = null;
+        spawnError = `aplay still running ${stallMs} ms after its ${Math.round(durationMs)} ms clip should have ended (sound card "${device}" not taking audio?); killed`;
+        child.stdin?.destroy();
+        child.kill('SIGKILL');
+      });
+      feed();
+      resolveStarted();
+    });
+    child.once('error', (err: NodeJS.ErrnoException) => {
+      spawnError = err.code === 'ENOENT' ? `${bin} is not installed (sudo apt-get install alsa-utils)` : `cannot start ${bin}: ${err.message}`;
+      resolveStarted();
+    });
+
+    const done: Promise<PlayResult> = (async () => {
+      // 'close' never comes for a program that could not be started.
+      const spawnFailed = new Promise<null>((r) => child.once('error', () => r(null)));
+      const exit = await Promise.race([exited, spawnFailed]);
+      clearTimers();
+      const played = Math.round(playedMs());
+      if (stopped) return { outcome: 'stopped', playedMs: played };
+      if (spawnError) return { outcome: 'error', error: spawnError, playedMs: played };
+      if (exit && exit.code === 0) return { outcome: 'ended', playedMs: Math.round(durationMs) };
+      const why = stderr.trim().split('\n').filter(Boolean).pop() ?? (exit?.signal ? `killed by ${exit.signal}` : `exit code ${exit?.code}`);
+      return { outcome: 'error', error: `aplay could not play on "${device}": ${why}`, playedMs: played };
+    })();
+
+    return {
+      get pid() {
+        return child.pid;
+      },
+      started,
+      done,
+      playedMs,
+      stop: async () => {
+        if (!stopped) {
+          stopped = true;
+          clearTimers();
+          child.stdin?.destroy();
+          if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+        }
+        await done;
+      },
+    };
+  }
+}

@@ -1,0 +1,51 @@
+import type { HarkConfig } from '../config/schema.js';
+import type { Bus } from '../core/bus.js';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/log.js';
+import { AplayPlayer } from './aplay.js';
+import { DeviceOutput } from './device-output.js';
+import { EarconBank } from './earcons.js';
+import { bindEchoGate, EchoGate } from './echo-gate.js';
+import { EspeakTts } from './espeak.js';
+import type { SpeechOutput } from './item.js';
+import { SpeechQueue } from './queue.js';
+import { SimulatedOutput } from './simulated-output.js';
+
+export interface Speech {
+  queue: SpeechQueue;
+  gate: EchoGate;
+  /** Present with the real speaker: the cascade renders through it, the voice picker sets its voice. */
+  tts: EspeakTts | null;
+  /** Stop following the bus and silence the speaker. */
+  close(): void;
+}
+
+/**
+ * hark's voice, assembled from the config: espeak-ng → aplay on speech.device (or, with
+ * `simulated`, playback time modelled on the clock for `hark simulate`), the queue, the earcons
+ * (synthesised here, once) and the echo gate following playback on the bus.
+ */
+export function createSpeech(config: Pick<HarkConfig, 'speech' | 'vad'>, deps: { bus: Bus; clock: Clock; logger?: Logger; simulated?: { msPerChar?: number } }): Speech {
+  const s = config.speech;
+  let output: SpeechOutput;
+  let tts: EspeakTts | null = null;
+  if (deps.simulated) {
+    output = new SimulatedOutput({ clock: deps.clock, ...(deps.simulated.msPerChar !== undefined ? { msPerChar: deps.simulated.msPerChar } : {}) });
+  } else {
+    tts = new EspeakTts({ voice: s.voice, speed: s.speed, volume: s.volume, cacheEntries: s.cacheEntries });
+    const player = new AplayPlayer({ device: s.device, stallMs: s.stallMs });
+    output = new DeviceOutput({ player, tts, earcons: new EarconBank({ volume: s.earconVolume }), ...(deps.logger ? { logger: deps.logger } : {}) });
+  }
+  const queue = new SpeechQueue({ output, clock: deps.clock, bus: deps.bus });
+  const gate = new EchoGate(s, config.vad.threshold, deps.clock);
+  const unbind = bindEchoGate(deps.bus, gate);
+  return {
+    queue,
+    gate,
+    tts,
+    close: () => {
+      queue.stop('shutdown');
+      unbind();
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { Bus } from '../../src/core/bus.js';
+import { VirtualClock } from '../../src/core/clock.js';
+import { bindEchoGate, EchoGate, effectiveThreshold, withEchoGate } from '../../src/speech/echo-gate.js';
+import { SpeechQueue } from '../../src/speech/queue.js';
+import { SimulatedOutput } from '../../src/speech/simulated-output.js';
+import { SegmentPipeline } from '../../src/vad/pipeline.js';
+import type { Vad } from '../../src/vad/vad.js';
+
+const RAISE = { echoMode: 'raise' as const, echoThreshold: 0.9, echoTailMs: 300 };
+
+/** A VAD that says what the test tells it to: the probability of every frame from now on. */
+function scriptedVad() {
+  let prob = 0;
+  const vad: Vad = { name: 'silero', process: async () => prob, reset() {}, close: async () => {} };
+  return { vad, set: (p: number) => (prob = p) };
+}
+
+describe('echo gate', () => {
+  it('the threshold the VAD must reach: raised while hark plays, unchanged otherwise', () => {
+    expect(effectiveThreshold(false, RAISE, 0.5)).toBe(0.5);
+    expect(effectiveThreshold(true, RAISE, 0.5)).toBe(0.9);
+    expect(effectiveThreshold(true, { ...RAISE, echoThreshold: 0.3 }, 0.5)).toBe(0.5);
+    expect(effectiveThreshold(true, { ...RAISE, echoMode: 'gate' }, 0.5)).toBe(Infinity);
+    expect(effectiveThreshold(true, { ...RAISE, echoMode: 'off' }, 0.5)).toBe(0.5);
+  });
+
+  it('follows playback on the bus, and stays up for the echo tail after it ends', () => {
+    const clock = new VirtualClock();
+    const bus = new Bus();
+    const queue = new SpeechQueue({ output: new SimulatedOutput({ clock }), clock, bus });
+    const gate = new EchoGate(RAISE, 0.5, clock);
+    bindEchoGate(bus, gate);
+    expect(gate.active).toBe(false);
+    queue.say('ten chars!'); // 700 ms
+    expect(gate.active).toBe(true);
+    clock.advanceBy(700);
+    expect(gate.active).toBe(true);
+    clock.advanceBy(299);
+    expect(gate.active).toBe(true);
+    clock.advanceBy(1);
+    expect(gate.active).toBe(false);
+    queue.say('again');
+    clock.advanceBy(100);
+    queue.stop('button');
+    clock.advanceBy(300);
+    expect(gate.active).toBe(false);
+  });
+
+  it('hark\'s own voice does not open a segment while it plays; a person talking over it loudly does', async () => {
+    const clock = new VirtualClock();
+    const gate = new EchoGate(RAISE, 0.5, clock);
+    const { vad, set } = scriptedVad();
+    const pipeline = new SegmentPipeline({
+      vad: withEchoGate(vad, gate),
+      segmenter: { threshold: 0.5, releaseThreshold: 0.35, prerollMs: 300, minSpeechMs: 96, hangoverMs: 300, maxSegmentMs: 12_000, minSegmentMs: 100 },
+    });
+    const opened: number[] = [];
+    pipeline.on('open', (e) => opened.push(e.vadStartSample));
+    const frames = async (n: number) => {
+      for (let i = 0; i < n; i++) await pipeline.push(new Int16Array(512));
+    };
+    gate.playbackStarted();
+    set(0.75); // hark's echo: speech-like, but not loud and close
+    await frames(30);
+    expect(opened).toEqual([]);
+    set(0.95); // the person, up close, talking over hark
+    await frames(10);
+    expect(opened).toHaveLength(1);
+    await pipeline.end();
+    // the same 0.75 with hark silent (and the tail over) is speech
+    gate.playbackEnded();
+    clock.advanceBy(300);
+    set(0);
+    await frames(20);
+    set(0.75);
+    await frames(10);
+    expect(opened).toHaveLength(2);
+  });
+
+  it('gate mode hears nothing but the button while hark plays', async () => {
+    const gate = new EchoGate({ ...RAISE, echoMode: 'gate' }, 0.5, new VirtualClock());
+    const { vad, set } = scriptedVad();
+    const gated = withEchoGate(vad, gate);
+    gate.playbackStarted();
+    set(1);
+    expect(await gated.process(new Int16Array(512))).toBe(0);
+  });
+});
