@@ -3,6 +3,12 @@ import { createRequire } from 'node:module';
 import { register as registerConfig } from './commands/config.js';
 import { register as registerSegment } from './commands/segment.js';
 import { register as registerRun } from './commands/run.js';
+import { register as registerDoctor } from './commands/doctor.js';
+import { registerDoctorGpio } from './commands/doctor-gpio.js';
+import { register as registerViewer } from './commands/viewer.js';
+import { register as registerSimulate } from './commands/simulate.js';
+import { register as registerTranscribe } from './commands/transcribe.js';
+import { register as registerModel } from './commands/model.js';
 
 const pkg = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -18,6 +24,11 @@ export function buildProgram(): Command {
   registerConfig(program);
   registerSegment(program);
   registerRun(program);
+  registerDoctorGpio(registerDoctor(program));
+  registerViewer(program);
+  registerSimulate(program);
+  registerTranscribe(program);
+  registerModel(program);
   return program;
 }
 

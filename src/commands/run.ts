@@ -14,6 +14,10 @@ interface RunOpts {
   device?: string;
   db?: string;
   port?: string;
+  model?: string;
+  sttMode?: string;
+  deepgramUrl?: string;
+  tty?: boolean;
 }
 
 /** Typed arrays (audio) are summarised in event output: a line per event, not a megabyte. */
@@ -21,6 +25,30 @@ function jsonReplacer(_key: string, value: unknown): unknown {
   if (ArrayBuffer.isView(value)) return { samples: (value as Int16Array).length };
   if (value instanceof Error) return value.message;
   return value;
+}
+
+/**
+ * `--tty`: the space bar is the button. Terminals send no key-up, so each space toggles: the first
+ * press holds the button down (push-to-talk opens), the next releases it.
+ */
+function attachTty(daemon: Daemon, logger: ReturnType<typeof createLogger>): void {
+  const stdin = process.stdin;
+  const g = daemon.gpio as { press?: () => void; release?: () => void } | null;
+  if (!stdin.isTTY || !g?.press || !g.release) {
+    logger.warn('--tty needs an interactive terminal and the simulated button (no GPIO, or gpio.driver: simulated)');
+    return;
+  }
+  stdin.setRawMode(true);
+  stdin.resume();
+  let down = false;
+  logger.info('space bar = button (press to start talking, press again to stop); Ctrl-C quits');
+  stdin.on('data', (key: Buffer) => {
+    if (key[0] === 3) return void process.kill(process.pid, 'SIGINT');
+    if (key[0] !== 0x20) return;
+    down = !down;
+    if (down) g.press!();
+    else g.release!();
+  });
 }
 
 export function register(program: Command): void {
@@ -35,11 +63,22 @@ export function register(program: Command): void {
     .option('--device <alsa-device>', 'capture device, overriding capture.device')
     .option('--db <path>', 'segment log (SQLite), overriding store.path')
     .option('--port <n>', 'debug viewer port, overriding debug.port (0: any free port)')
+    .option('--model <path>', 'Whisper model file, overriding stt.whisper.model')
+    .option('--stt-mode <mode>', 'local-first, cloud-first, local-only or cloud-only, overriding stt.mode')
+    .option('--deepgram-url <url>', 'Deepgram endpoint (ws://HOST:PORT for a test server), overriding stt.deepgram.url')
+    .option('--tty', 'the space bar presses and releases the (simulated) button')
     .action(
       action(async (opts: RunOpts) => {
         const { config, secrets } = loadConfigFor(opts);
         if (opts.device) config.capture.device = opts.device;
         if (opts.db) config.store.path = opts.db;
+        if (opts.model) config.stt.whisper.model = opts.model;
+        if (opts.deepgramUrl) config.stt.deepgram.url = opts.deepgramUrl;
+        if (opts.sttMode !== undefined) {
+          const modes = ['local-first', 'cloud-first', 'local-only', 'cloud-only'] as const;
+          if (!(modes as readonly string[]).includes(opts.sttMode)) throw new HarkError(`--stt-mode must be one of ${modes.join(', ')}, got "${opts.sttMode}"`, { exitCode: 2 });
+          config.stt.mode = opts.sttMode as (typeof modes)[number];
+        }
         if (opts.port !== undefined) {
           const port = Number(opts.port);
           if (!Number.isInteger(port) || port < 0 || port > 65535) throw new HarkError(`--port must be a port number, got "${opts.port}"`, { exitCode: 2 });
@@ -75,6 +114,7 @@ export function register(program: Command): void {
         process.once('SIGTERM', onSignal);
         process.once('SIGINT', onSignal);
         await daemon.start();
+        if (opts.tty) attachTty(daemon, logger);
         logger.info('hark running', { input: opts.input ?? config.capture.device });
         if (opts.input && opts.exitAtEnd) {
           await daemon.inputDone;

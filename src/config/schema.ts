@@ -11,6 +11,7 @@ import { interruptionSection } from './sections/interruption.js';
 import { cascadeSection } from './sections/cascade.js';
 import { gpioSection } from './sections/gpio.js';
 import { sttSection } from './sections/stt.js';
+import { intentSection, checkIntentConfig } from './sections/intent.js';
 
 /**
  * The whole config. Every setting has a default, so an empty file is a working config.
@@ -30,9 +31,11 @@ export const configSchema = z
     cascade: cascadeSection,
     gpio: gpioSection,
     stt: sttSection,
+    intent: intentSection,
   })
   .superRefine((cfg, ctx) => {
     checkRouterTargets(cfg, ctx);
+    checkIntentConfig(cfg, ctx);
     if (cfg.vad.releaseThreshold > cfg.vad.threshold) {
       ctx.addIssue({ code: 'custom', path: ['vad', 'releaseThreshold'], message: 'must not be above vad.threshold' });
     }

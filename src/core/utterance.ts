@@ -3,6 +3,13 @@
  */
 export type SttEngineName = 'whisper' | 'deepgram' | 'text';
 
+/**
+ * Why an utterance closed (seed 000's rules, in priority order, plus hark's segment end): Deepgram's
+ * UtteranceEnd, terminal punctuation and a pause, a silence gap, the 12 s / 500 character guards, the
+ * VAD segment's end (the only reason on the Whisper path), or the daemon stopping.
+ */
+export type UtteranceCloseReason = 'utterance-end' | 'punctuation' | 'silence' | 'max-duration' | 'max-length' | 'segment-end' | 'shutdown';
+
 export interface Utterance {
   id: string;
   /** Cleaned text (special tokens stripped). May be empty when dropped. */
@@ -18,4 +25,9 @@ export interface Utterance {
   fallbackReason?: string;
   /** Clock time (ms) at which the utterance was final. */
   atMs: number;
+  closeReason?: UtteranceCloseReason;
+  /** Set on a dropped utterance (blank, [BLANK_AUDIO], hallucination): why it was not passed on. */
+  dropReason?: string;
+  /** Whisper's raw tokens (ids, text, probability), special tokens included. */
+  tokens?: { text: string; id: number; p: number }[];
 }

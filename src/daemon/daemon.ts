@@ -7,18 +7,31 @@ import type { HarkConfig } from '../config/schema.js';
 import type { Secrets } from '../config/load.js';
 import { Bus } from '../core/bus.js';
 import { SystemClock, type Clock } from '../core/clock.js';
+import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
+import { DebugServer } from '../debug/server.js';
+import { debugToken } from '../debug/from-config.js';
+import type { GpioDriver } from '../gpio/driver.js';
+import { openGpio } from '../gpio/open.js';
+import { wireButton } from '../gpio/button-controller.js';
+import type { ButtonGestures } from '../gpio/button.js';
+import { StatusLed } from '../gpio/status-led.js';
+import { createSpeech, type Speech } from '../speech/create.js';
+import { withEchoGate } from '../speech/echo-gate.js';
+import { installedVoiceIds, onlyInstalled } from '../speech/voices.js';
+import { Store } from '../store/store.js';
+import { storeOptions } from '../store/from-config.js';
+import { createStt, type SttStack } from '../stt/create.js';
+import { ResponseCascade } from '../turn/cascade.js';
+import type { InterruptionFilter } from '../turn/interruption.js';
+import { cascadeToBus, createBargeIn } from '../turn/wiring.js';
 import { createVad } from '../vad/create.js';
 import { segmenterOptions } from '../vad/options.js';
 import { SegmentPipeline } from '../vad/pipeline.js';
 import { segmentSummary } from '../vad/summary.js';
 import type { Vad } from '../vad/vad.js';
+import { Conversation } from './conversation.js';
 import { Lifecycle, type Component } from './lifecycle.js';
-import { Store } from '../store/store.js';
-import { storeOptions } from '../store/from-config.js';
-import { DebugServer } from '../debug/server.js';
-import { debugToken } from '../debug/from-config.js';
-import type { Segment } from '../vad/segment.js';
 import { audioLoopAlive, type AudioHealth } from './health.js';
 import type { Notifier } from './sd-notify.js';
 
@@ -34,6 +47,8 @@ export interface DaemonOptions {
   input?: { path: string; pace: 'realtime' | 'fast' };
   /** systemd notify channel (READY, WATCHDOG, STATUS); absent when not run by systemd. */
   notifier?: Notifier;
+  /** Overrides for `hark run` flags and tests. */
+  deepgramUrl?: string;
 }
 
 /** Audio not processed for this long while capture is up means the loop is wedged. */
@@ -41,26 +56,39 @@ const AUDIO_STALE_MS = 10_000;
 
 /**
  * The composition root: builds the adapters from the config, wires them to the core through the bus,
- * and owns start-up and shutdown order (store, debug server, speech output, GPIO, speech-to-text,
- * capture last; stopped in reverse), so the microphone only opens once everything that consumes
- * its audio is ready, and closes first on the way down.
+ * and owns start-up and shutdown order — store, debug server, speech output, GPIO, speech-to-text,
+ * the router, and capture last (stopped in reverse) — so the microphone only opens once everything
+ * that consumes its audio is ready, and closes first on the way down.
  */
 export class Daemon {
   readonly bus: Bus;
   readonly clock: Clock;
+  /** Base URL of the debug server, once listening. */
+  debugUrl: string | null = null;
+  /** The GPIO driver (simulated on machines without GPIO): `hark run --tty` presses it. */
+  gpio: GpioDriver | null = null;
+
   private readonly opts: DaemonOptions;
   private readonly log: Logger;
   private readonly lifecycle: Lifecycle;
+  private readonly health: AudioHealth;
   private pipeline: SegmentPipeline | null = null;
   private source: AudioSource | null = null;
-  private endResolve!: () => void;
   private store: Store | null = null;
   private debugServer: DebugServer | null = null;
-  /** Work for closed segments, in order: a segment's rows are written after its actions ran. */
-  private segmentWork: Promise<void> = Promise.resolve();
-  private readonly health: AudioHealth;
+  private speech: Speech | null = null;
+  private cascade: ResponseCascade<string, string, Int16Array> | null = null;
+  private barge: InterruptionFilter | null = null;
+  private stt: SttStack | null = null;
+  private conversation: Conversation | null = null;
+  private gestures: ButtonGestures | null = null;
+  private led: StatusLed | null = null;
+  private muted = false;
+  /** The PTT segment being recorded was cancelled (a tap that silenced hark, a mute hold): drop it. */
+  private dropNextPtt = false;
   private ready = false;
   private watchdog: NodeJS.Timeout | null = null;
+  private endResolve!: () => void;
   /** Resolves when an --input recording has been played and every segment of it handled. */
   readonly inputDone: Promise<void> = new Promise((r) => (this.endResolve = r));
 
@@ -71,12 +99,20 @@ export class Daemon {
     this.log = opts.logger;
     this.lifecycle = new Lifecycle(this.log);
     this.health = { lastProcessedAt: null, capture: 'starting', captureSince: this.clock.now() };
-    this.bus.on('bus.listener-error', (e) => this.log.error('event listener failed', { event: e.event, error: e.error instanceof Error ? e.error.message : String(e.error) }));
+    this.bus.on('bus.listener-error', (e) => this.log.error('event listener failed', { event: e.event, error: errorMessage(e.error) }));
   }
 
   async start(): Promise<void> {
     this.watchSystemd();
-    await this.lifecycle.start([this.storeComponent(), this.debugComponent(), this.audioFrontEnd()]);
+    await this.lifecycle.start([
+      this.storeComponent(),
+      this.debugComponent(),
+      this.speechComponent(),
+      this.gpioComponent(),
+      this.sttComponent(),
+      this.routerComponent(),
+      this.audioComponent(),
+    ]);
     this.bus.emit('daemon.ready', { components: this.lifecycle.names() });
   }
 
@@ -88,36 +124,22 @@ export class Daemon {
     this.opts.notifier?.close();
   }
 
-  /** READY=1 once the microphone delivers audio; WATCHDOG=1 only while the audio loop is alive. */
-  private watchSystemd(): void {
-    const n = this.opts.notifier;
-    if (!n) return;
-    this.bus.on('capture.up', (i) => {
-      if (!this.ready) {
-        this.ready = true;
-        n.send(`READY=1\nSTATUS=listening on ${i.device}`);
-      } else n.send(`STATUS=listening on ${i.device}`);
-    });
-    this.bus.on('capture.down', (i) => n.send(`STATUS=microphone down (${i.reason}); retrying`));
-    if (n.watchdogMs) {
-      this.watchdog = setInterval(() => {
-        if (audioLoopAlive(this.health, this.clock.now(), AUDIO_STALE_MS)) n.send('WATCHDOG=1');
-        else this.log.error('audio loop stalled: not feeding the systemd watchdog', { lastProcessedAt: this.health.lastProcessedAt });
-      }, n.watchdogMs);
-      this.watchdog.unref();
-    }
-  }
-
-  /** PTT from whatever drives the button (GPIO, --tty, the debug API). */
+  /** Push-to-talk from whatever drives the button (GPIO, --tty, the debug API). */
   pttDown(): void {
     void this.pipeline?.pttDown();
   }
-  pttUp(): void {
+  pttUp(cancelled = false): void {
+    if (cancelled) this.dropNextPtt = true;
     void this.pipeline?.pttUp();
   }
 
-  /** Base URL of the debug server, once listening. */
-  debugUrl: string | null = null;
+  /** Resolves when every segment closed so far has been handled. */
+  async segmentsIdle(): Promise<void> {
+    await this.pipeline?.idle();
+    await this.conversation?.idle();
+  }
+
+  // ---- components, in start order ----
 
   private storeComponent(): Component {
     return {
@@ -149,8 +171,15 @@ export class Daemon {
           logger: this.log.child({ component: 'debug' }),
           clock: this.clock,
           mode: 'daemon',
+          // Only a simulated button can be pressed over HTTP; real GPIO answers 404.
+          button: (body) => {
+            const g = this.gpio as (GpioDriver & { apply?: (b: unknown) => void }) | null;
+            if (!g?.apply) throw new TypeError('the button is real GPIO here; it cannot be pressed over HTTP');
+            g.apply(body);
+          },
         });
         this.debugUrl = await this.debugServer.listen();
+        this.bus.emit('debug.listening', { url: this.debugUrl });
       },
       stop: async () => {
         await this.debugServer?.close();
@@ -159,86 +188,247 @@ export class Daemon {
     };
   }
 
-  /**
-   * Everything that happens to a closed segment, in order. Writes come last: nothing slow sits
-   * between speech and action.
-   */
-  private onSegment(segment: Segment): void {
-    const closedAt = Date.now();
-    this.segmentWork = this.segmentWork.then(async () => {
-      try {
-        this.store?.recordSegment({
-          segment: { ...segment, startedAt: closedAt - Math.round(samplesToMs(segment.pcm.length)), source: this.opts.input ? 'file' : 'mic' },
+  private speechComponent(): Component {
+    const { config } = this.opts;
+    return {
+      name: 'speech',
+      start: () => {
+        const speech = createSpeech(config, { bus: this.bus, clock: this.clock, logger: this.log.child({ component: 'speech' }) });
+        this.speech = speech;
+        this.cascade = new ResponseCascade<string, string, Int16Array>({
+          clock: this.clock,
+          timings: config.cascade,
+          onEvent: cascadeToBus(this.bus),
+          steps: {
+            model: async (text) => text,
+            render: async (text) => {
+              if (!speech.tts) throw new Error('no text-to-speech engine');
+              return speech.tts.render(text);
+            },
+            play: (pcm, text) => speech.queue.clip(pcm, text, { priority: 'readback' }).done,
+            stopPlayback: () => speech.queue.stop('barge-in'),
+          },
         });
-      } catch (err) {
-        this.log.error('segment handling failed', { segment: segment.index, error: (err as Error).message });
-      }
-    });
+        this.barge = createBargeIn({
+          settings: config.interruption,
+          clock: this.clock,
+          bus: this.bus,
+          targets: {
+            isSpeaking: () => speech.queue.isSpeaking,
+            stopSpeaking: (r) => speech.queue.stop(r),
+            interruptCascade: (r) => this.cascade?.interrupt(r),
+          },
+        });
+      },
+      stop: () => {
+        this.cascade?.interrupt('shutdown');
+        this.speech?.close();
+        this.speech = null;
+      },
+    };
   }
 
-  /** Resolves when every segment closed so far has been handled. */
-  segmentsIdle(): Promise<void> {
-    return this.segmentWork;
+  private gpioComponent(): Component {
+    const { config } = this.opts;
+    return {
+      name: 'gpio',
+      start: async () => {
+        const driver = await openGpio(config.gpio, { logger: this.log.child({ component: 'gpio' }) });
+        this.gpio = driver;
+        this.log.info('gpio', { driver: driver.kind, detail: driver.description });
+        this.gestures = wireButton({
+          driver,
+          clock: this.clock,
+          bus: this.bus,
+          settings: config.gpio,
+          logger: this.log.child({ component: 'button' }),
+          targets: {
+            isSpeaking: () => this.speech?.queue.isPlaying ?? false,
+            stopSpeaking: (r) => {
+              this.speech?.queue.stop(r);
+              this.cascade?.interrupt(r);
+            },
+            pttDown: () => this.pttDown(),
+            pttUp: (cancelled) => this.pttUp(cancelled),
+            setMuted: (m) => void this.setMuted(m),
+          },
+        });
+        this.led = new StatusLed({ bus: this.bus, clock: this.clock, write: (on) => driver.setLed(on), idle: config.gpio.ledIdle });
+      },
+      stop: async () => {
+        this.led?.close();
+        await this.gpio?.close();
+        this.gpio = null;
+      },
+    };
   }
 
-  /** VAD, segmenter and the audio source, as one component: capture is always the last thing started. */
-  private audioFrontEnd(): Component {
+  private sttComponent(): Component {
+    const { config, secrets } = this.opts;
+    return {
+      name: 'stt',
+      start: async () => {
+        this.stt = await createStt({
+          config: config.stt,
+          secrets,
+          bus: this.bus,
+          logger: this.log.child({ component: 'stt' }),
+          clock: this.clock,
+          ...(this.opts.deepgramUrl ? { deepgramUrl: this.opts.deepgramUrl } : {}),
+        });
+      },
+      stop: async () => {
+        await this.stt?.close();
+        this.stt = null;
+      },
+    };
+  }
+
+  private routerComponent(): Component {
+    const { config } = this.opts;
+    return {
+      name: 'router',
+      start: async () => {
+        let voices: readonly { id: string; say?: string[] }[] | undefined;
+        try {
+          voices = onlyInstalled(config.router.voices as { id: string; say?: string[] }[], await installedVoiceIds());
+        } catch (err) {
+          this.log.warn('cannot list espeak-ng voices; the voice picker offers the configured ones', { error: errorMessage(err) });
+        }
+        this.conversation = new Conversation({
+          config,
+          bus: this.bus,
+          clock: this.clock,
+          log: this.log,
+          stt: this.stt,
+          speech: this.speech,
+          barge: this.barge,
+          cascade: this.cascade,
+          store: () => this.store,
+          ...(voices ? { voices } : {}),
+          source: this.opts.input ? 'file' : 'mic',
+        });
+        this.bus.on('router.effect', (e) => {
+          if (e.type === 'stack') this.led?.setFlag('confirm', e.frames[e.frames.length - 1] === 'confirm');
+        });
+      },
+      stop: async () => {
+        await this.conversation?.idle();
+        this.conversation?.dispose();
+        this.conversation = null;
+      },
+    };
+  }
+
+  /** VAD, segmenter and the audio source: capture is always the last thing started. */
+  private audioComponent(): Component {
     const { config } = this.opts;
     let vad: Vad | null = null;
     return {
       name: 'audio',
       start: async () => {
         vad = await createVad(config.vad);
-        const pipeline = new SegmentPipeline({ vad, segmenter: segmenterOptions(config.vad) });
+        // While hark plays, its own voice reaches the mic: the echo gate raises (or closes) the VAD.
+        const gated = this.speech ? withEchoGate(vad, this.speech.gate) : vad;
+        const pipeline = new SegmentPipeline({ vad: gated, segmenter: segmenterOptions(config.vad) });
         this.pipeline = pipeline;
-        pipeline.on('open', (e) => this.bus.emit('segment.open', { openedBy: e.openedBy, startMs: ms(e.startSample), vadStartMs: ms(e.vadStartSample), prerollMs: ms(e.prerollSamples) }));
+        pipeline.on('open', (e) => {
+          this.bus.emit('segment.open', { openedBy: e.openedBy, startMs: ms(e.startSample), vadStartMs: ms(e.vadStartSample), prerollMs: ms(e.prerollSamples) });
+          this.conversation?.segmentOpened(e);
+        });
+        pipeline.on('audio', (frame) => this.conversation?.segmentAudio(frame));
         pipeline.on('segment', (s) => {
           this.bus.emit('segment.closed', { ...segmentSummary(s), openedBy: s.openedBy });
-          this.onSegment(s);
+          const cancelled = s.closeReason === 'ptt-release' && this.dropNextPtt;
+          if (s.closeReason === 'ptt-release') this.dropNextPtt = false;
+          void this.conversation?.handleSegment(s, cancelled);
         });
-        pipeline.on('dropped', (d) => this.bus.emit('segment.dropped', { reason: d.reason, openedBy: d.openedBy, vadStartMs: ms(d.vadStartSample), endMs: ms(d.endSample), speechMs: Math.round(d.speechMs) }));
+        pipeline.on('dropped', (d) => {
+          if (d.openedBy === 'ptt') this.dropNextPtt = false;
+          this.bus.emit('segment.dropped', { reason: d.reason, openedBy: d.openedBy, vadStartMs: ms(d.vadStartSample), endMs: ms(d.endSample), speechMs: Math.round(d.speechMs) });
+          this.conversation?.segmentDropped();
+        });
         pipeline.on('error', (e) => {
           this.log.error('audio pipeline error', { error: e.message });
           this.bus.emit('vad.error', { message: e.message });
         });
-        const source = this.makeSource();
-        this.source = source;
-        source.on('data', (chunk) => {
-          void pipeline.push(chunk).then(() => (this.health.lastProcessedAt = this.clock.now()));
-        });
-        source.on('up', (i) => {
-          this.health.capture = 'up';
-          this.health.captureSince = this.clock.now();
-          this.log.info('capture up', { device: i.device });
-          this.bus.emit('capture.up', i);
-        });
-        source.on('down', (i) => {
-          this.health.capture = 'down';
-          this.health.captureSince = this.clock.now();
-          this.log.warn('capture down', { device: i.device, reason: i.reason, restartInMs: i.restartInMs });
-          this.bus.emit('capture.down', i);
-        });
-        source.on('end', () => {
-          void pipeline.end().then(async () => {
-            await this.segmentWork;
-            this.bus.emit('input.end', { samples: pipeline.position });
-            this.endResolve();
-          });
-        });
-        await source.start();
+        await this.openSource();
       },
       stop: async () => {
         await this.source?.stop();
         await this.pipeline?.idle();
-        await this.segmentWork;
+        await this.conversation?.idle();
         await vad?.close();
       },
     };
   }
 
-  private makeSource(): AudioSource {
-    const { input, config, logger } = this.opts;
-    if (input) return new WavFileSource(input.path, { pace: input.pace, clock: this.clock });
-    return new AlsaCapture(config.capture, { logger, clock: this.clock });
+  private async openSource(): Promise<void> {
+    const pipeline = this.pipeline!;
+    const { input, config } = this.opts;
+    const source: AudioSource = input
+      ? new WavFileSource(input.path, { pace: input.pace, clock: this.clock })
+      : new AlsaCapture(config.capture, { logger: this.log.child({ component: 'capture' }), clock: this.clock });
+    this.source = source;
+    source.on('data', (chunk) => {
+      void pipeline.push(chunk).then(() => (this.health.lastProcessedAt = this.clock.now()));
+    });
+    source.on('up', (i) => {
+      this.health.capture = 'up';
+      this.health.captureSince = this.clock.now();
+      this.log.info('capture up', { device: i.device });
+      this.bus.emit('capture.up', i);
+    });
+    source.on('down', (i) => {
+      this.health.capture = 'down';
+      this.health.captureSince = this.clock.now();
+      this.log.warn('capture down', { device: i.device, reason: i.reason, restartInMs: i.restartInMs });
+      this.bus.emit('capture.down', i);
+    });
+    source.on('end', () => {
+      void pipeline.end().then(async () => {
+        await this.conversation?.idle();
+        this.bus.emit('input.end', { samples: pipeline.position });
+        this.endResolve();
+      });
+    });
+    await source.start();
+  }
+
+  /** Mute closes the microphone (privacy): no audio is captured at all, not just ignored. */
+  private async setMuted(muted: boolean): Promise<void> {
+    if (muted === this.muted || this.opts.input) return;
+    this.muted = muted;
+    this.log.info(muted ? 'muted: microphone closed' : 'unmuted: microphone open');
+    if (muted) {
+      await this.source?.stop();
+      this.source = null;
+      this.health.capture = 'down';
+    } else {
+      this.health.capture = 'starting';
+      this.health.captureSince = this.clock.now();
+      await this.openSource();
+    }
+  }
+
+  /** READY=1 once the microphone delivers audio; WATCHDOG=1 only while the audio loop is alive. */
+  private watchSystemd(): void {
+    const n = this.opts.notifier;
+    if (!n) return;
+    this.bus.on('capture.up', (i) => {
+      if (!this.ready) {
+        this.ready = true;
+        n.send(`READY=1\nSTATUS=listening on ${i.device}`);
+      } else n.send(`STATUS=listening on ${i.device}`);
+    });
+    this.bus.on('capture.down', (i) => n.send(`STATUS=microphone down (${i.reason}); retrying`));
+    this.bus.on('mute', (m) => n.send(`STATUS=${m.muted ? 'muted' : 'listening'}`));
+    if (n.watchdogMs) {
+      this.watchdog = setInterval(() => {
+        if (this.muted || audioLoopAlive(this.health, this.clock.now(), AUDIO_STALE_MS)) n.send('WATCHDOG=1');
+        else this.log.error('audio loop stalled: not feeding the systemd watchdog', { lastProcessedAt: this.health.lastProcessedAt });
+      }, n.watchdogMs);
+      this.watchdog.unref();
+    }
   }
 }

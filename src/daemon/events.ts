@@ -5,6 +5,8 @@ declare module '../core/bus.js' {
   interface HarkEvents {
     'daemon.ready': { components: string[] };
     'daemon.stopping': { reason: string };
+    /** The debug viewer is up at this address. */
+    'debug.listening': { url: string };
     'capture.up': { device: string };
     'capture.down': { device: string; reason: string; restartInMs: number | null };
     /** A file given with --input has been played to its end. */

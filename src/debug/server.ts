@@ -35,6 +35,11 @@ export interface DebugServerOptions {
   maxSseClients?: number;
   /** Shown on the page and in /healthz: the daemon, or `hark viewer` serving a file. */
   mode?: 'daemon' | 'viewer';
+  /**
+   * `POST /api/button` with {"state":"down"|"up"}: the simulated button (no GPIO on this machine).
+   * Throws a TypeError naming what was wrong with the body; absent → 404.
+   */
+  button?: (body: unknown) => void;
 }
 
 /**
@@ -140,6 +145,10 @@ export class DebugServer {
 
       const segment = /^\/api\/segments\/([^/]+)(\/audio\.wav)?$/.exec(path);
       if (path === '/api/segments' && method === 'POST') return await this.postSegment(req, res);
+      if (path === '/api/button') {
+        if (this.only(method, ['POST'], res)) await this.postButton(req, res);
+        return;
+      }
       if (path === '/api/segments') {
         if (this.only(method, ['GET', 'POST'], res)) this.listSegments(url, res);
       } else if (segment) {
@@ -209,6 +218,33 @@ export class DebugServer {
       'Cache-Control': 'private, max-age=3600',
     });
     res.end(wav);
+  }
+
+  private async postButton(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const press = this.opts.button;
+    if (!press) {
+      req.resume();
+      return sendJson(res, 404, { error: 'no simulated button here: the button is real GPIO (or this is `hark viewer`)' });
+    }
+    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type !== 'application/json') {
+      req.resume();
+      return sendJson(res, 415, { error: `Content-Type: must be application/json (got ${JSON.stringify(type || '(none)')})`, field: 'Content-Type' });
+    }
+    const body = await readBody(req, 1024);
+    if (!body.ok) return sendJson(res, body.status, { error: body.message, field: '(body)' });
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.text);
+    } catch (err) {
+      return sendJson(res, 400, { error: `(body): not valid JSON: ${errorMessage(err)}`, field: '(body)' });
+    }
+    try {
+      press(parsed);
+    } catch (err) {
+      return sendJson(res, 400, { error: errorMessage(err), field: 'state' });
+    }
+    sendJson(res, 200, { ok: true });
   }
 
   private async postSegment(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -27,6 +27,11 @@ export interface ClassifierVerdict {
   /** Extra slots for the rule's verbs ({slot} templates in say/action args). */
   slots?: Record<string, string | number>;
   confidence?: number;
+  /**
+   * Run once the rule's verbs have run (the intent pass asks its yes/no question here, so a `pop`
+   * in the rule closes the rule's frame first instead of the question).
+   */
+  after?: () => void;
 }
 
 export interface Classifier {

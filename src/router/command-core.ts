@@ -25,6 +25,24 @@ export interface CommandCoreOptions {
   log?: Logger;
   /** Everything that leaves the core: speech, earcons, fired actions, stack changes, ... */
   onEffect: EffectSink;
+  /** Parts that ride on the core (the intent pass): attached once the router exists. */
+  plugins?: readonly CorePlugin[];
+}
+
+/** What a plugin gets: the router (to ask yes/no), the action router (to act) and the core's sink. */
+export interface CoreHost {
+  readonly clock: Clock;
+  readonly router: CommandRouter;
+  readonly actions: ActionRouter;
+  emit: EffectSink;
+}
+
+/** Something that works beside the router, asynchronously, and must be waited for by idle(). */
+export interface CorePlugin {
+  attach(host: CoreHost): void;
+  readonly busy: boolean;
+  idle(): Promise<void>;
+  dispose(): void;
 }
 
 /**
@@ -45,6 +63,7 @@ export class CommandCore {
   private readonly targets: ReadonlyMap<string, Target>;
   private readonly forward: Record<string, string[]>;
   private readonly deliveries = new Set<Promise<void>>();
+  private readonly plugins: readonly CorePlugin[];
   private lastSpoken: string | undefined;
 
   constructor(opts: CommandCoreOptions) {
@@ -77,6 +96,8 @@ export class CommandCore {
       classifiers: opts.classifiers ?? {},
       log: this.log,
     });
+    this.plugins = opts.plugins ?? [];
+    for (const p of this.plugins) p.attach({ clock: this.clock, router: this.router, actions: this.actions, emit: out });
   }
 
   dispatch(utterance: Utterance): void {
@@ -89,13 +110,14 @@ export class CommandCore {
       await this.router.idle();
       await this.actions.idle();
       if (this.deliveries.size) await Promise.all([...this.deliveries]);
-      if (!this.router.busy && this.deliveries.size === 0) return;
+      for (const p of this.plugins) await p.idle();
+      if (!this.busy) return;
     }
   }
 
   /** True while an utterance, an async handler or a delivery is still in flight. */
   get busy(): boolean {
-    return this.router.busy || this.deliveries.size > 0;
+    return this.router.busy || this.deliveries.size > 0 || this.plugins.some((p) => p.busy);
   }
 
   /** Each target as a person would want to read it ("file /var/lib/hark/submissions.jsonl"). */
@@ -109,6 +131,7 @@ export class CommandCore {
     this.router.dispose();
     this.actions.dispose();
     this.timers.dispose();
+    for (const p of this.plugins) p.dispose();
   }
 
   private out(e: Effect): void {

@@ -34,6 +34,14 @@ export type Effect =
   | { type: 'classifier'; name: string; frame: string; outcome: 'label' | 'none' | 'timeout' | 'error'; label?: string; ms: number }
   | { type: 'timer'; event: 'set' | 'cancelled' | 'done'; id: number; label?: string; seconds: number; dueAtMs: number }
   | { type: 'delivered'; target: string; kind: 'submit' | 'action'; detail?: string }
+  /**
+   * The intent pass (seed 004). A proposal is non-binding: hark asks yes or no. Ambiguous replies
+   * failed validation (reason says why). Commit follows a yes, discard a no or no answer.
+   */
+  | { type: 'proposal'; intent: string; target: string | null }
+  | { type: 'ambiguous'; text: string; reason: string }
+  | { type: 'commit'; intent: string; target: string | null; utteranceIds: string[]; model: string; latencyMs: number }
+  | { type: 'discard'; intent: string; reason: 'no' | 'timeout' }
   | { type: 'delivery-failed'; target: string; kind: 'submit' | 'action'; error: string; attempts: number };
 
 export type EffectType = Effect['type'];

@@ -10,6 +10,8 @@ export interface ConfirmRequest {
   prompt: string;
   onYes: () => void;
   onNo?: () => void;
+  /** No answer in time (the frame says so and does nothing; the asker may want to forget too). */
+  onTimeout?: () => void;
 }
 
 /** What a frame may ask of the router that holds it. */

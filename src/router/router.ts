@@ -126,6 +126,24 @@ export class CommandRouter {
     this.pushFrame(new ConfirmFrame(name, this.specs[name]!, this.compiled.get(name)!, this.host, request));
   }
 
+  /**
+   * Open a frame from outside a rule (the intent pass listens for the answer to its clarifying
+   * question). False when there is no such frame, it is a base or confirm frame, it is already
+   * open, or it refuses (saying why).
+   */
+  open(name: string): boolean {
+    const spec = this.specs[name];
+    if (!spec || spec.kind === 'base' || spec.kind === 'confirm' || this.stack.includes(name)) return false;
+    const frame = this.create(name);
+    const refusal = frame.refusal();
+    if (refusal) {
+      this.emit({ type: 'speak', text: refusal });
+      return false;
+    }
+    this.pushFrame(frame);
+    return true;
+  }
+
   /** Hard abort (a long button press): back to the base frame, nothing submitted. */
   abort(): void {
     if (this.frames.length > 1) this.popFrom(this.frames[1]!);
@@ -269,6 +287,7 @@ export class CommandRouter {
       }
       let slots: Slots | null;
       let verbs = rule.verbs;
+      let after: (() => void) | undefined;
       if (rule.classifier) {
         const verdict = yield this.classify(rule, frame, input.said, utterance);
         if (!this.frames.includes(frame)) {
@@ -279,6 +298,7 @@ export class CommandRouter {
         const chosen = rule.classifier.labels ? rule.classifier.labels.get(verdict.label) : rule.verbs;
         if (!chosen) continue;
         verbs = chosen;
+        after = verdict.after;
         slots = { label: verdict.label };
         for (const [k, v] of Object.entries(verdict.slots ?? {})) slots[k] = String(v);
       } else {
@@ -289,6 +309,7 @@ export class CommandRouter {
       if (this.pushDeclines(frame, verbs, ctx)) continue;
       this.emit({ type: 'matched', frame: frame.name, rule: rule.index, kind: rule.kind, text: input.said.original });
       const result = this.execute(frame, verbs, ctx);
+      after?.();
       if (typeof result === 'object') {
         return yield* this.walk(toSaid(result.redispatch), { ...utterance, text: result.redispatch }, depth + 1);
       }

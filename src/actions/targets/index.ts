@@ -2,6 +2,7 @@ import { isAbsolute, resolve } from 'node:path';
 import type { TargetConfig } from '../../config/sections/actions.js';
 import type { EffectSink } from '../../router/effects.js';
 import { FileTarget } from './file.js';
+import { INTENT_TARGET, IntentTarget, type IntentSink } from './intent.js';
 import { SpeakTarget } from './speak.js';
 import type { Target } from './target.js';
 import { WebhookTarget } from './webhook.js';
@@ -15,6 +16,11 @@ export interface BuildTargetsOptions {
   filePath?: (configured: string) => string;
   /** Override for webhooks (simulate does not call them unless asked). */
   webhook?: (name: string, cfg: Extract<TargetConfig, { type: 'webhook' }>) => Target;
+  /**
+   * The intent pass, when it runs: added as the target named "intent". `fallbacks` maps a frame to
+   * the target its text goes to when the model cannot be reached (its own configured target).
+   */
+  intent?: { sink: IntentSink; fallbacks: Record<string, string> };
 }
 
 export function buildTargets(targets: Record<string, TargetConfig>, opts: BuildTargetsOptions): Map<string, Target> {
@@ -38,8 +44,13 @@ export function buildTargets(targets: Record<string, TargetConfig>, opts: BuildT
         break;
     }
   }
+  if (opts.intent) {
+    const { sink, fallbacks } = opts.intent;
+    out.set(INTENT_TARGET, new IntentTarget(INTENT_TARGET, sink, (frame) => (frame && fallbacks[frame] ? out.get(fallbacks[frame]) : undefined)));
+  }
   return out;
 }
 
 export type { Target, Delivery } from './target.js';
 export { DeliveryError } from './target.js';
+export { INTENT_TARGET, type IntentSink, type IntentOutcome } from './intent.js';

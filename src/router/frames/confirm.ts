@@ -26,6 +26,7 @@ export class ConfirmFrame extends Frame {
       this.settled = true;
       this.host.speak('No answer, so I did nothing.');
       this.host.pop(this);
+      this.request.onTimeout?.();
     });
   }
 

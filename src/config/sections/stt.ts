@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { between, flag, intBetween, ms, nonEmpty, oneOf, section, text } from '../fields.js';
+import { DEFAULT_HALLUCINATIONS } from '../../stt/hallucination-filter.js';
+
+export const STT_MODES = ['local-first', 'cloud-first', 'local-only', 'cloud-only'] as const;
+
+const whisperSection = section({
+  /**
+   * A model name from `hark model fetch` (tiny.en-q5_1, base.en-q5_1, ...), looked up in modelsDir
+   * as ggml-<name>.bin, or a path to a ggml file.
+   */
+  model: nonEmpty('base.en-q5_1'),
+  /** Where `hark model fetch` puts models and where a model name is looked up. */
+  modelsDir: nonEmpty('/var/lib/hark/models'),
+  /** Spoken language; `en` for the .en models. */
+  language: nonEmpty('en'),
+  /** Inference threads; 0 picks min(4, CPU cores). */
+  threads: intBetween(0, 64, 0),
+  /**
+   * Scale whisper.cpp's encoder context to the segment (audio_ctx) instead of always encoding 30 s:
+   * the difference between seconds and a fraction of a second for a two-word command on a Pi 4.
+   */
+  scaleAudioCtx: flag(true),
+  /** Extra encoder positions (20 ms each) beyond the segment's length when scaling; too tight and Whisper repeats itself. */
+  audioCtxPad: intBetween(0, 1500, 128),
+  /** Decoded tokens allowed per second of audio (plus 16): a runaway repetition loop is cut short. 0: no cap. */
+  maxTokensPerSecond: intBetween(0, 100, 8),
+  /** Whisper fails over when it takes longer than deadlineBaseMs + deadlinePerSecondMs × segment seconds. */
+  deadlineBaseMs: ms(2000, 100, 600_000),
+  deadlinePerSecondMs: ms(1000, 0, 60_000),
+  /** Fixed text prepended to the prompt (vocabulary biasing); the router's words are appended when vocabularyPrompt is on. */
+  initialPrompt: text(''),
+  /** Bias Whisper toward the words the router is listening for, via the initial prompt. */
+  vocabularyPrompt: flag(true),
+  /** Retry a failed decode at higher temperature (whisper.cpp's default): more robust, up to 6× slower. */
+  temperatureFallback: flag(false),
+  /** Let whisper.cpp print its own load/inference log to stderr. */
+  nativeLog: flag(false),
+});
+
+const deepgramSection = section({
+  /** Deepgram's API base URL (a ws:// URL points hark at a local test server). */
+  url: nonEmpty('wss://api.deepgram.com'),
+  model: nonEmpty('nova-3'),
+  language: nonEmpty('en'),
+  interimResults: flag(true),
+  /** Silence after the last word before Deepgram sends UtteranceEnd (needs interimResults); 0 disables. */
+  utteranceEndMs: ms(1000, 0, 5000),
+  vadEvents: flag(true),
+  /** Deepgram's own endpointing silence in ms; 0 disables. */
+  endpointingMs: ms(300, 0, 10_000),
+  smartFormat: flag(true),
+  /** A socket that is not open by then counts as a failure. */
+  connectTimeoutMs: ms(1500, 100, 60_000),
+  /** No final within this long after Finalize counts as a failure. */
+  finalizeTimeoutMs: ms(1500, 100, 60_000),
+  /** KeepAlive period on an open, idle socket (Deepgram closes after ~10 s without audio or KeepAlive). */
+  keepAliveMs: ms(4000, 500, 9000),
+  /** Close the socket after this long without a segment. */
+  idleCloseMs: ms(30_000, 1000, 3_600_000),
+  /** Reconnect backoff after a failed connection: doubles from initial up to max. */
+  reconnectInitialMs: ms(500, 0, 600_000),
+  reconnectMaxMs: ms(15_000, 0, 3_600_000),
+});
+
+const breakerSection = section({
+  /** Consecutive cloud failures that open the circuit. */
+  failures: intBetween(1, 100, 3),
+  /** How long an open circuit skips the cloud before one probe. */
+  openMs: ms(30_000, 100, 3_600_000),
+});
+
+const stabilizerSection = section({
+  windowSize: intBetween(1, 20, 3),
+  minConfidence: between(0, 1, 0.6),
+  requireRepetition: flag(true),
+});
+
+const utteranceSection = section({
+  silenceGapMs: ms(750, 50, 60_000),
+  punctuationPauseMs: ms(300, 0, 60_000),
+  maxDurationMs: ms(12_000, 500, 600_000),
+  maxChars: intBetween(10, 100_000, 500),
+});
+
+const filterSection = section({
+  /**
+   * Whole transcripts dropped as known Whisper hallucinations (compared without case or punctuation).
+   * Bracketed non-speech ([BLANK_AUDIO], (music)) and lone punctuation are always dropped.
+   */
+  phrases: z.array(z.string({ error: 'must be a phrase' }).min(1, 'must not be empty'), { error: 'must be a list of phrases' }).default([...DEFAULT_HALLUCINATIONS]),
+});
+
+export const sttSection = section({
+  /** local-first (default), cloud-first, local-only, cloud-only. */
+  mode: oneOf(STT_MODES, 'local-first'),
+  /**
+   * A segment whose VAD peak is at least this counts as clear speech: a blank or filtered Whisper
+   * result for it is treated as a failure and the cloud is asked.
+   */
+  clearSpeechProb: between(0, 1, 0.8),
+  whisper: whisperSection,
+  deepgram: deepgramSection,
+  breaker: breakerSection,
+  stabilizer: stabilizerSection,
+  utterance: utteranceSection,
+  filter: filterSection,
+});
+
+export type SttConfig = z.infer<typeof sttSection>;

@@ -1,0 +1,36 @@
+import type { Effect } from '../router/effects.js';
+import type { Speech } from '../speech/create.js';
+import type { ResponseCascade } from '../turn/cascade.js';
+
+/** Which queue priority a spoken line gets: a question that waits for an answer and alerts go first. */
+function priorityFor(effect: Extract<Effect, { type: 'speak' }>, topFrame: string | undefined): 'confirm' | 'alert' | 'normal' {
+  if (topFrame === 'confirm') return 'confirm';
+  if (effect.earcon === 'timer' || effect.earcon === 'error') return 'alert';
+  return 'normal';
+}
+
+/**
+ * Carry out what the command core asks of hark's voice: speak, play an earcon, stop speaking.
+ * Everything else (actions, submits, timers) is recorded by the caller; this is only the speaker.
+ */
+export function applySpeechEffect(effect: Effect, speech: Speech | null, cascade: ResponseCascade<string, string, Int16Array> | null, topFrame: string | undefined): void {
+  if (!speech) return;
+  switch (effect.type) {
+    case 'speak':
+      if (effect.earcon) speech.queue.earcon(effect.earcon, { priority: priorityFor(effect, topFrame) });
+      speech.queue.say(effect.text, { priority: priorityFor(effect, topFrame) });
+      return;
+    case 'earcon':
+      speech.queue.earcon(effect.name);
+      return;
+    case 'stop-speaking':
+      speech.queue.stop('command');
+      cascade?.interrupt('command');
+      return;
+    case 'action':
+      if (effect.name === 'voice.set' && typeof effect.args.voice === 'string') speech.tts?.setVoice(effect.args.voice);
+      return;
+    default:
+      return;
+  }
+}

@@ -1,0 +1,57 @@
+import type { Clock } from '../core/clock.js';
+import { normalise } from '../router/text.js';
+
+/**
+ * Seed 000's deduplication for always-listen mode: in a kitchen the same request is said twice
+ * ("we need milk" ... "yeah, get milk"), and the window re-reads earlier speech as context, so the
+ * same proposal would come back. A proposal is reduced to a fingerprint (its significant words,
+ * sorted) and suppressed when one at least `threshold` similar (Jaccard) was seen within
+ * `windowMs`. At most `max` fingerprints are kept; the oldest go first.
+ */
+const STOP_WORDS = new Set(
+  'a an the and or but of to in on at for from with by is are was were be been it its this that these those i we you he she they me us my our your some any more please can could would will just so do does did have has had get got need needs'.split(' '),
+);
+
+export function fingerprint(text: string): string[] {
+  const words = normalise(text.replace(/_/g, ' ')).split(' ').filter((w) => w && !STOP_WORDS.has(w));
+  return [...new Set(words)].sort();
+}
+
+export function jaccard(a: readonly string[], b: readonly string[]): number {
+  if (a.length === 0 && b.length === 0) return 1;
+  const setB = new Set(b);
+  let inter = 0;
+  for (const w of new Set(a)) if (setB.has(w)) inter++;
+  return inter / (new Set([...a, ...b]).size);
+}
+
+export interface DedupOptions {
+  windowMs: number;
+  threshold: number;
+  max: number;
+}
+
+export class Deduper {
+  private seen: { words: string[]; at: number }[] = [];
+
+  constructor(private readonly opts: DedupOptions & { clock: Clock }) {}
+
+  /** True (and remembered) when `text` is new; false when a similar one was seen within the window. */
+  admit(text: string): boolean {
+    const now = this.opts.clock.now();
+    this.seen = this.seen.filter((s) => now - s.at < this.opts.windowMs);
+    const words = fingerprint(text);
+    if (this.seen.some((s) => jaccard(s.words, words) >= this.opts.threshold)) return false;
+    this.seen.push({ words, at: now });
+    if (this.seen.length > this.opts.max) this.seen.splice(0, this.seen.length - this.opts.max);
+    return true;
+  }
+
+  get size(): number {
+    return this.seen.length;
+  }
+
+  clear(): void {
+    this.seen = [];
+  }
+}

@@ -1,0 +1,110 @@
+import type { ActionRequest, ActionRouter } from '../actions/action-router.js';
+import type { Logger } from '../core/log.js';
+import type { EffectSink } from '../router/effects.js';
+import { itemKey, type ListBook, type ListLine } from './lists.js';
+import { sayQuantity, spokenNumbers } from './spoken.js';
+
+/**
+ * What the default intents do once a person has said yes. Each one says what it did, because a
+ * cook with full hands has no screen to check. timer.set and timer.cancel are hark's own
+ * built-in actions; these are the rest. Any of them can also go to a target (actions.forward), e.g.
+ * manager.call to a pager webhook or issue.report to the maintenance system.
+ */
+export const INTENT_ACTIONS = ['list.add', 'list.remove', 'list.read', 'inventory.count', 'item.locate', 'issue.report', 'manager.call'] as const;
+
+/** Lists the default intents keep besides the ones people name. */
+export const SYSTEM_LISTS = { inventory: 'inventory', issues: 'issues', locations: 'locations', managerCalls: 'manager-calls' } as const;
+
+export interface IntentActionDeps {
+  lists: ListBook;
+  emit: EffectSink;
+  /** True when actions.forward sends this action to a target (a pager, a stock system). */
+  forwarded: (action: string) => boolean;
+  log: Logger;
+}
+
+const str = (a: ActionRequest, k: string): string | undefined => {
+  const v = a.args[k];
+  return typeof v === 'string' && v.trim() ? v.trim() : undefined;
+};
+const num = (a: ActionRequest, k: string): number | undefined => {
+  const v = a.args[k];
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+};
+function need(a: ActionRequest, k: string): string {
+  const v = str(a, k);
+  if (!v) throw new Error(`${a.name} needs ${k}, got ${JSON.stringify(a.args[k])}`);
+  return v;
+}
+const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+const sayLine = (l: ListLine): string => spokenNumbers(sayQuantity(l.item, l.quantity ?? undefined, l.unit ?? undefined));
+
+function sayList(lines: readonly string[]): string {
+  if (lines.length <= 1) return lines.join('');
+  return `${lines.slice(0, -1).join(', ')} and ${lines[lines.length - 1]}`;
+}
+
+export function registerIntentActions(actions: ActionRouter, deps: IntentActionDeps): void {
+  const { lists, emit } = deps;
+  const say = (text: string) => emit({ type: 'speak', text });
+  const link = (a: ActionRequest) => (str(a, 'utteranceId') ? { utteranceId: str(a, 'utteranceId')! } : {});
+
+  actions.on('list.add', (a) => {
+    const list = need(a, 'list');
+    const item = need(a, 'item');
+    const quantity = num(a, 'quantity');
+    const unit = str(a, 'unit');
+    lists.record({ list, item, quantity: quantity ?? null, unit: unit ?? null, op: 'add', ...link(a) });
+    say(`Added ${spokenNumbers(sayQuantity(item, quantity, unit))} to the ${list} list.`);
+  });
+
+  actions.on('list.remove', (a) => {
+    const list = need(a, 'list');
+    const item = need(a, 'item');
+    if (!lists.lines(list).some((l) => itemKey(l.item) === itemKey(item))) {
+      say(`${capital(item)} is not on the ${list} list.`);
+      return;
+    }
+    lists.record({ list, item, op: 'remove', ...link(a) });
+    say(`Removed ${item} from the ${list} list.`);
+  });
+
+  actions.on('list.read', (a) => {
+    const list = need(a, 'list');
+    const lines = lists.lines(list);
+    say(lines.length ? `The ${list} list: ${sayList(lines.map(sayLine))}.` : `The ${list} list is empty.`);
+  });
+
+  actions.on('inventory.count', (a) => {
+    const item = need(a, 'item');
+    const quantity = num(a, 'quantity');
+    if (quantity === undefined) throw new Error(`inventory.count needs a quantity, got ${JSON.stringify(a.args.quantity)}`);
+    const unit = str(a, 'unit');
+    lists.record({ list: SYSTEM_LISTS.inventory, item, quantity, unit: unit ?? null, op: 'set', ...link(a) });
+    say(`Counted ${spokenNumbers(sayQuantity(item, quantity, unit))}.`);
+  });
+
+  actions.on('item.locate', (a) => {
+    const item = need(a, 'item');
+    const found = lists.lines(SYSTEM_LISTS.locations).find((l) => itemKey(l.item) === itemKey(item) && l.note);
+    say(found ? `${capital(item)}: ${found.note}.` : `I don't know where ${item} is kept.`);
+  });
+
+  actions.on('issue.report', (a) => {
+    const text = need(a, 'object');
+    lists.record({ list: SYSTEM_LISTS.issues, item: text, op: 'add', ...link(a) });
+    say(`Reported: ${spokenNumbers(text)}.`);
+  });
+
+  actions.on('manager.call', (a) => {
+    const where = str(a, 'object');
+    lists.record({ list: SYSTEM_LISTS.managerCalls, item: where ?? 'manager wanted', op: 'add', ...link(a) });
+    if (deps.forwarded('manager.call')) {
+      say('Calling the manager.');
+      return;
+    }
+    // Saying "calling" with nothing to call would leave someone waiting for nobody.
+    deps.log.warn('manager.call is not forwarded to any target; only logged (set actions.forward.manager.call)', {});
+    say("I've logged that you need the manager, but no pager is set up.");
+  });
+}

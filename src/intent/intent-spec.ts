@@ -1,0 +1,146 @@
+/**
+ * The intents the Ollama pass may propose (seed 004's allowed-intent list), as they are written in
+ * YAML under intent.intents. The system prompt is generated from this list (prompt.ts), so adding
+ * an intent here is the only edit: the model is told about it and the validator accepts it.
+ */
+export interface IntentExample {
+  /** What a person says. */
+  say: string;
+  /**
+   * The object the model should answer with (null: none), shown to the model as a worked example.
+   * Left out, the example is shown as an utterance only.
+   */
+  object?: string | null;
+}
+
+export interface IntentSpec {
+  /** What the model answers in "verb": lower case, digits and underscores. */
+  name: string;
+  /** One line for the model: what the intent is and what its object holds. */
+  description: string;
+  examples: IntentExample[];
+  /** The action a confirmed proposal runs (timer.set, list.add, or one forwarded to a target). */
+  action: string;
+  /** The yes/no question, with {slots}: "Add {object} to the {list} list?". */
+  ask: string;
+  /** Said when the object (or a slot the action needs) is missing: "What should I add?" (default intent.clarify). */
+  clarify?: string;
+  /** False when the intent makes sense without an object ("call the manager"). */
+  needsObject: boolean;
+  /** List actions: the list used when none is named ("add milk" → the order list). */
+  list?: string;
+}
+
+/** Slots a question template may use (see proposal-slots.ts for what each holds). */
+export const ASK_SLOTS = ['object', 'item', 'quantity', 'unit', 'list', 'duration', 'timer', 'theTimer'] as const;
+
+/** The verb the model uses for "none of these"; reserved, so no intent may be called this. */
+export const UNKNOWN_VERB = 'unknown';
+
+/**
+ * The prompt template. {intents} becomes the generated list (name, description, examples with
+ * their JSON answer); {names} the bare names. Seed 004's six rules, for spoken requests.
+ */
+export const DEFAULT_PROMPT = `You read requests spoken to a voice assistant in a busy kitchen or warehouse, transcribed by speech recognition.
+Answer with one JSON object {"verb": ..., "object": ...} and nothing else.
+
+Rules:
+1. Use the whole conversation to resolve words such as "it", "that one" or "the milk".
+2. "verb" must be one of the intent names listed below, written exactly as listed.
+3. "object" is what the request is about, in the speaker's words, with numbers written as digits ("3 cases of milk"); null if there is none.
+4. If the request is unclear or is none of these intents, answer {"verb": "unknown", "object": null}.
+5. Focus on the most recent message; earlier ones are context.
+6. Do not invent information the speaker did not give.
+
+Intents:
+{intents}`;
+
+const ex = (say: string, object: string | null): IntentExample => ({ say, object });
+
+/** Kitchen and warehouse defaults, each mapped to an action hark carries out itself. */
+export const DEFAULT_INTENTS: IntentSpec[] = [
+  {
+    name: 'set_timer',
+    description: 'start a kitchen timer; the object is how long, with the name of the timer if one was given',
+    examples: [ex('time the pasta for eight minutes', 'pasta for 8 minutes'), ex('give me ten minutes on the clock', '10 minutes')],
+    action: 'timer.set',
+    ask: 'Set {timer} for {duration}?',
+    clarify: 'For how long?',
+    needsObject: true,
+  },
+  {
+    name: 'cancel_timer',
+    description: 'stop a running timer; the object is the name of the timer, or null for the latest one',
+    examples: [ex('kill the rice timer', 'rice'), ex('never mind the timer', null)],
+    action: 'timer.cancel',
+    ask: 'Cancel {theTimer}?',
+    clarify: 'Which timer?',
+    needsObject: false,
+  },
+  {
+    name: 'add_to_list',
+    description: 'put an item on a list (the order list unless another list is named); the object is the item with its quantity',
+    examples: [ex('add three cases of milk to the order list', '3 cases of milk'), ex("we're out of napkins", 'napkins')],
+    action: 'list.add',
+    ask: 'Add {object} to the {list} list?',
+    clarify: 'What should I add?',
+    needsObject: true,
+    list: 'order',
+  },
+  {
+    name: 'remove_from_list',
+    description: 'take an item off a list; the object is the item',
+    examples: [ex('take the napkins off the order list', 'napkins'), ex('scratch the milk, we have enough', 'milk')],
+    action: 'list.remove',
+    ask: 'Remove {item} from the {list} list?',
+    clarify: 'What should I remove?',
+    needsObject: true,
+    list: 'order',
+  },
+  {
+    name: 'read_list',
+    description: 'read a list aloud; the object is the name of the list, or null for the order list',
+    examples: [ex("what's on the order list", 'order list'), ex('read me the prep list', 'prep list')],
+    action: 'list.read',
+    ask: 'Read the {list} list?',
+    clarify: 'Which list?',
+    needsObject: false,
+    list: 'order',
+  },
+  {
+    name: 'inventory_count',
+    description: 'record a stock count; the object is the item and how many were counted',
+    examples: [ex('we have twelve boxes of gloves', '12 boxes of gloves'), ex('count forty pallets of water in bay two', '40 pallets of water')],
+    action: 'inventory.count',
+    ask: 'Record a count of {object}?',
+    clarify: 'What did you count, and how many?',
+    needsObject: true,
+  },
+  {
+    name: 'locate_item',
+    description: 'find where an item is kept; the object is the item',
+    examples: [ex('where are the paper towels', 'paper towels'), ex('which aisle has the flour', 'flour')],
+    action: 'item.locate',
+    ask: 'Look up where {item} is kept?',
+    clarify: 'What are you looking for?',
+    needsObject: true,
+  },
+  {
+    name: 'report_issue',
+    description: 'report a problem with equipment, stock or safety; the object is the problem in the speaker\'s words',
+    examples: [ex('the walk-in is at ten degrees', 'the walk-in is at 10 degrees'), ex('forklift two is leaking oil', 'forklift 2 is leaking oil')],
+    action: 'issue.report',
+    ask: 'Report: {object}?',
+    clarify: 'What is the problem?',
+    needsObject: true,
+  },
+  {
+    name: 'call_manager',
+    description: 'ask for a manager to come; the object is where or why, or null',
+    examples: [ex('get me a manager', null), ex('I need a manager at dock three', 'dock 3')],
+    action: 'manager.call',
+    ask: 'Call the manager?',
+    clarify: 'Should I call the manager?',
+    needsObject: false,
+  },
+];

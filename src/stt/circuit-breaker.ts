@@ -1,0 +1,74 @@
+import type { Clock } from '../core/clock.js';
+
+export type CircuitState = 'closed' | 'open' | 'half-open';
+
+export interface CircuitBreakerOptions {
+  /** Consecutive failures that open the circuit (issue 3: 3). */
+  failures: number;
+  /** How long the circuit stays open before one probe is let through (issue 3: 30 s). */
+  openMs: number;
+}
+
+export type Permit = { allowed: true; probe: boolean } | { allowed: false; retryInMs: number; reason: string };
+
+/**
+ * The cloud's circuit breaker: after `failures` consecutive failures the cloud is skipped for
+ * `openMs`, then exactly one request is let through as a probe; its success closes the circuit, its
+ * failure opens it again. A failure that retrying cannot fix (a rejected API key) opens it at once —
+ * one clear error every `openMs`, not a retry storm. Pure: time comes from the Clock.
+ */
+export class CircuitBreaker {
+  private _state: CircuitState = 'closed';
+  private consecutive = 0;
+  private openedAt = 0;
+  private probing = false;
+  private lastReason = '';
+
+  constructor(
+    private readonly opts: CircuitBreakerOptions,
+    private readonly clock: Clock,
+    private readonly onChange: (state: CircuitState, reason: string) => void = () => {},
+  ) {}
+
+  get state(): CircuitState {
+    return this._state;
+  }
+
+  /** Ask before each cloud request. A `probe` permit must be answered with success() or failure(). */
+  acquire(): Permit {
+    if (this._state === 'closed') return { allowed: true, probe: false };
+    const now = this.clock.now();
+    if (this._state === 'open') {
+      const left = this.openedAt + this.opts.openMs - now;
+      if (left > 0) return { allowed: false, retryInMs: left, reason: `circuit open after ${this.lastReason}` };
+      this.set('half-open', 'probing after the open period');
+    }
+    if (this.probing) return { allowed: false, retryInMs: 0, reason: 'circuit half-open: a probe is in flight' };
+    this.probing = true;
+    return { allowed: true, probe: true };
+  }
+
+  success(): void {
+    this.consecutive = 0;
+    this.probing = false;
+    if (this._state !== 'closed') this.set('closed', 'cloud answered');
+  }
+
+  /** `trip`: open now, whatever the count (the failure will not go away by retrying). */
+  failure(reason: string, opts: { trip?: boolean } = {}): void {
+    this.consecutive++;
+    this.lastReason = reason;
+    const wasProbe = this.probing;
+    this.probing = false;
+    if (this._state === 'half-open' || wasProbe || opts.trip || this.consecutive >= this.opts.failures) {
+      this.openedAt = this.clock.now();
+      // Re-opening from open (a trip while open) restarts the period; the callback fires on state changes only.
+      if (this._state !== 'open') this.set('open', reason);
+    }
+  }
+
+  private set(state: CircuitState, reason: string): void {
+    this._state = state;
+    this.onChange(state, reason);
+  }
+}

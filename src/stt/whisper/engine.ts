@@ -1,0 +1,203 @@
+import { availableParallelism } from 'node:os';
+import { int16ToFloat32 } from '../../audio/pcm.js';
+import { SystemClock, type Clock } from '../../core/clock.js';
+import { HarkError, errorMessage } from '../../core/errors.js';
+import type { Logger } from '../../core/log.js';
+import { cleanText } from '../clean-text.js';
+import { EngineFailure, type SegmentAudio, type SttToken, type Transcript } from '../types.js';
+import { loadBinding, type NativeBinding, type NativeModel, type NativeParams, type NativeResult } from './binding.js';
+import { checkModelFile, fetchHint, type ModelInfo } from './model-file.js';
+import { planCall, type WhisperCallOptions, type WhisperCallPlan } from './params.js';
+
+export interface WhisperEngineOptions extends WhisperCallOptions {
+  modelPath: string;
+  language: string;
+  /** 0: min(4, cores). */
+  threads: number;
+  temperatureFallback: boolean;
+  nativeLog: boolean;
+  /**
+   * Pad clips under whisper.cpp's 1 s minimum with silence (default). Off only to measure the
+   * per-call overhead on the path where whisper.cpp does everything but inference (the benchmark).
+   */
+  padShortClips?: boolean;
+  /** The initial prompt for the next call (vocabulary biasing); '' for none. */
+  prompt?: () => string;
+  logger: Logger;
+  clock?: Clock;
+}
+
+export interface WhisperStats {
+  /** Times the model was loaded into memory (1 for the engine's whole life). */
+  loads: number;
+  calls: number;
+  /** Calls whose result came after their deadline and was thrown away. */
+  late: number;
+}
+
+/**
+ * Local Whisper: whisper.cpp in-process through smart-whisper's addon. The model is loaded once in
+ * load() and kept until close(); each segment is one whisper_full() on a worker thread with the
+ * encoder context scaled to the segment. Calls run one at a time (they would only fight for the
+ * same cores); a call that passes its deadline fails at once with `deadline` while the native work
+ * finishes in the background (whisper.cpp cannot be interrupted) and its result is discarded.
+ */
+export class WhisperEngine {
+  readonly name = 'whisper' as const;
+  readonly info: ModelInfo;
+  readonly stats: WhisperStats = { loads: 1, calls: 0, late: 0 };
+  private model: NativeModel | null;
+  private tail: Promise<unknown> = Promise.resolve();
+  private running = 0;
+  private readonly threads: number;
+  private readonly clock: Clock;
+
+  private constructor(
+    private readonly binding: NativeBinding,
+    model: NativeModel,
+    info: ModelInfo,
+    private readonly opts: WhisperEngineOptions,
+  ) {
+    this.model = model;
+    this.info = info;
+    this.threads = opts.threads > 0 ? opts.threads : Math.max(1, Math.min(4, availableParallelism()));
+    this.clock = opts.clock ?? new SystemClock();
+  }
+
+  /**
+   * Check the model file, then load it. A missing or broken file is a HarkError naming the path and
+   * the fetch command (never a crash inside whisper.cpp).
+   */
+  static async load(opts: WhisperEngineOptions): Promise<WhisperEngine> {
+    const info = checkModelFile(opts.modelPath);
+    const binding = loadBinding(!opts.nativeLog);
+    let model: NativeModel;
+    try {
+      model = await binding.WhisperModel.load(opts.modelPath, false);
+    } catch (err) {
+      throw new HarkError(`whisper could not load ${opts.modelPath}: ${errorMessage(err)}; try \`${fetchHint(opts.modelPath)}\``, { exitCode: 2 });
+    }
+    if (info.empty) opts.logger.warn('whisper model has no weights (a test model): every transcript will be empty', { model: opts.modelPath });
+    opts.logger.info('whisper model loaded', { model: opts.modelPath, size: info.size, precision: info.precision, mb: Math.round(info.bytes / 1e6) });
+    return new WhisperEngine(binding, model, info, opts);
+  }
+
+  /** True while a call (possibly one past its deadline) is still running in whisper.cpp. */
+  get busy(): boolean {
+    return this.running > 0;
+  }
+
+  plan(samples: number): WhisperCallPlan {
+    const plan = planCall(samples, this.opts);
+    if (this.opts.padShortClips === false) plan.padSamples = 0;
+    return plan;
+  }
+
+  /** Transcribe one segment. Rejects with an EngineFailure (`error` or `deadline`). */
+  transcribe(audio: SegmentAudio): Promise<Transcript> {
+    const started = this.clock.now();
+    const plan = this.plan(audio.pcm.length);
+    const work = this.tail.then(() => this.run(audio, plan));
+    this.tail = work.catch(() => {});
+    return new Promise<Transcript>((resolve, reject) => {
+      let settled = false;
+      const timer = this.clock.setTimer(plan.deadlineMs, () => {
+        if (settled) return;
+        settled = true;
+        this.stats.late++;
+        reject(new EngineFailure('whisper', 'deadline', `no result within ${plan.deadlineMs} ms`));
+      });
+      work.then(
+        (t) => {
+          this.clock.clearTimer(timer);
+          if (settled) {
+            this.opts.logger.debug('whisper result after its deadline discarded', { segment: audio.id, ms: Math.round(this.clock.now() - started) });
+            return;
+          }
+          settled = true;
+          // sttMs counts the wait in the queue too: it is what the person waited for.
+          resolve({ ...t, ms: Math.round(this.clock.now() - started) });
+        },
+        (err: unknown) => {
+          this.clock.clearTimer(timer);
+          if (settled) return;
+          settled = true;
+          reject(err instanceof EngineFailure ? err : new EngineFailure('whisper', 'error', errorMessage(err), { cause: err }));
+        },
+      );
+    });
+  }
+
+  async close(): Promise<void> {
+    const model = this.model;
+    this.model = null;
+    await this.tail;
+    await model?.free();
+  }
+
+  private async run(audio: SegmentAudio, plan: WhisperCallPlan): Promise<Transcript> {
+    const model = this.model;
+    if (!model || model.freed || !model.handle) throw new EngineFailure('whisper', 'error', 'the model has been closed');
+    if (audio.pcm.length === 0) return { engine: 'whisper', rawText: '', text: '', tokens: [], ms: 0 };
+    const pcm = new Float32Array(audio.pcm.length + plan.padSamples);
+    pcm.set(int16ToFloat32(audio.pcm));
+    const params = this.params(plan);
+    this.stats.calls++;
+    this.running++;
+    try {
+      const results = await new Promise<NativeResult[] | Error>((resolve) => {
+        this.binding.transcribe(model.handle!, pcm, params, resolve as (r: NativeResult[]) => void, () => {});
+      });
+      // The addon reports a failed whisper_full() by passing an Error where the results go.
+      if (!Array.isArray(results)) throw new EngineFailure('whisper', 'error', results instanceof Error ? results.message : `unexpected result ${String(results)}`);
+      return toTranscript(results);
+    } finally {
+      this.running--;
+    }
+  }
+
+  private params(plan: WhisperCallPlan): NativeParams {
+    const p: NativeParams = {
+      language: this.opts.language,
+      format: 'detail',
+      strategy: 0, // greedy: beam search costs several times more on a Pi for little gain on commands
+      best_of: 1,
+      n_threads: this.threads,
+      no_context: true,
+      no_timestamps: true,
+      single_segment: true,
+      print_progress: false,
+      print_realtime: false,
+      print_special: false,
+      print_timestamps: false,
+      // Kept false so Whisper can say [BLANK_AUDIO] / (music): suppressing them makes it invent words instead.
+      suppress_non_speech_tokens: false,
+      temperature: 0,
+      temperature_inc: this.opts.temperatureFallback ? 0.2 : 0,
+    };
+    if (plan.audioCtx > 0) p.audio_ctx = plan.audioCtx;
+    if (plan.maxTokens > 0) p.max_tokens = plan.maxTokens;
+    const prompt = this.opts.prompt?.() ?? '';
+    if (prompt) p.initial_prompt = prompt;
+    return p;
+  }
+}
+
+function toTranscript(results: NativeResult[]): Transcript {
+  const rawText = results.map((r) => r.text).join('').trim();
+  const tokens: SttToken[] = [];
+  let pSum = 0;
+  let pCount = 0;
+  for (const r of results) {
+    for (const t of r.tokens ?? []) {
+      tokens.push({ text: t.text, id: t.id, p: Math.round(t.p * 1e4) / 1e4 });
+    }
+    if (Number.isFinite(r.confidence)) {
+      pSum += r.confidence;
+      pCount++;
+    }
+  }
+  const t: Transcript = { engine: 'whisper', rawText, text: cleanText(rawText), tokens, ms: 0 };
+  if (pCount > 0) t.confidence = pSum / pCount;
+  return t;
+}
