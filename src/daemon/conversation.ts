@@ -96,8 +96,9 @@ export class Conversation {
     this.d.stt?.service.segmentAudio(frame);
   }
 
-  segmentDropped(): void {
-    this.d.stt?.service.segmentDropped();
+  /** The segmenter dropped a segment (too short): its live stream, if any, is thrown away. */
+  segmentDropped(startSample: number): void {
+    this.d.stt?.service.segmentDropped({ startSample });
   }
 
   /** Queue a closed segment; resolves when it (and every one before it) is handled. */
@@ -127,7 +128,8 @@ export class Conversation {
     });
     try {
       if (cancelled) {
-        this.d.stt?.service.segmentDropped();
+        // By now a newer segment may be open: name this one by its start, not "the open one".
+        this.d.stt?.service.segmentDropped({ startSample: segment.startSample });
       } else if (this.d.stt) {
         result = await this.d.stt.service.handleSegment(segment);
         for (const u of result.utterances) {

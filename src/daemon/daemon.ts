@@ -346,7 +346,7 @@ export class Daemon {
         pipeline.on('dropped', (d) => {
           if (d.openedBy === 'ptt') this.dropNextPtt = false;
           this.bus.emit('segment.dropped', { reason: d.reason, openedBy: d.openedBy, vadStartMs: ms(d.vadStartSample), endMs: ms(d.endSample), speechMs: Math.round(d.speechMs) });
-          this.conversation?.segmentDropped();
+          this.conversation?.segmentDropped(d.startSample);
         });
         pipeline.on('error', (e) => {
           this.log.error('audio pipeline error', { error: e.message });

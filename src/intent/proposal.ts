@@ -6,6 +6,9 @@ import { UNKNOWN_VERB, type IntentSpec } from './intent-spec.js';
  * or unparsable reply, JSON of the wrong shape) is AMBIGUOUS, with a reason a technician can read
  * in the log. Pure: a string in, a verdict out; nothing here trusts the model.
  */
+/** The reason given when the model answered "unknown": it did its job, nothing was wrong. */
+export const NOT_RECOGNISED = 'the model did not recognise a request';
+
 export type Proposal =
   | { status: 'PROPOSED'; intent: IntentSpec; target: string | null }
   | {
@@ -36,7 +39,7 @@ export function readProposal(content: string, intents: readonly IntentSpec[]): P
   if (typeof obj.verb !== 'string') return ambiguous(`"verb" is not text: ${clip(JSON.stringify(obj.verb))}`);
   const verb = obj.verb.trim().toLowerCase();
   if (!verb) return ambiguous('the verb is empty');
-  if (verb === UNKNOWN_VERB) return ambiguous('the model did not recognise a request');
+  if (verb === UNKNOWN_VERB) return ambiguous(NOT_RECOGNISED);
   const intent = intents.find((i) => i.name === verb);
   if (!intent) return ambiguous(`"${clip(verb, 40)}" is not one of the allowed intents`);
 

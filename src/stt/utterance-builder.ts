@@ -263,7 +263,6 @@ export class UtteranceBuilder {
 
   private close(reason: UtteranceCloseReason): void {
     const a = this.active!;
-    const ctx = this.ctx!;
     this.active = null;
     for (const k of ['silence', 'punctuation', 'maxDuration'] as const) this.clearTimer(a, k);
     const spans = a.partial ? [...a.finals, a.partial] : a.finals;

@@ -1,0 +1,78 @@
+import type { IntentSink } from '../actions/targets/intent.js';
+import { INTENT_TARGET } from '../actions/targets/intent.js';
+import type { HarkConfig } from '../config/schema.js';
+import type { Bus } from '../core/bus.js';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/log.js';
+import type { Classifier } from '../router/classifier.js';
+import type { RouterConfig } from '../config/sections/router.js';
+import { IntentPass, type IntentRecordStore } from './intent-pass.js';
+import { MemoryListBook, StoreListBook, type ListBook, type ListStore } from './lists.js';
+import { OllamaClient } from './ollama-client.js';
+import type { ProposalModel } from './proposal-model.js';
+
+/**
+ * Everything the command core needs to run the intent pass, built from the config: the pass
+ * (a CommandCore plugin), the router config with intent.frames' submissions routed to the
+ * `intent` target, the target's wiring, and the `ollama` classifier for YAML rules. The daemon
+ * and `hark simulate --ollama` both build it here, so what a technician simulates is what runs.
+ */
+export interface IntentRuntime {
+  pass: IntentPass;
+  router: RouterConfig;
+  /** For buildTargets({ intent }). */
+  target: { sink: IntentSink; fallbacks: Record<string, string> };
+  /** For CommandCore({ classifiers }). */
+  classifiers: Record<string, Classifier>;
+  lists: ListBook;
+}
+
+export interface IntentRuntimeOptions {
+  config: HarkConfig;
+  clock: Clock;
+  log: Logger;
+  /** The SQLite store: lists and intent records live there. Without one, lists are in memory. */
+  store?: ListStore & IntentRecordStore;
+  bus?: Bus;
+  /** Override intent.host (`hark simulate --ollama URL`). */
+  host?: string;
+  /** Override the model adapter (never needed on the device; the client is built from config). */
+  model?: ProposalModel;
+}
+
+/** The classifier name YAML rules use: {classifier: ollama, timeoutMs: 7000, do: [pop]}. */
+export const INTENT_CLASSIFIER = 'ollama';
+
+/** Point each of `frames` at the intent target; returns the new frames and where each pointed before. */
+export function routeToIntent(router: RouterConfig, frames: readonly string[]): { router: RouterConfig; fallbacks: Record<string, string> } {
+  const fallbacks: Record<string, string> = {};
+  const routed = { ...router.frames };
+  for (const name of frames) {
+    const f = routed[name];
+    if (!f) continue;
+    if (f.target && f.target !== INTENT_TARGET) fallbacks[name] = f.target;
+    routed[name] = { ...f, target: INTENT_TARGET };
+  }
+  return { router: { ...router, frames: routed }, fallbacks };
+}
+
+export function createIntentRuntime(opts: IntentRuntimeOptions): IntentRuntime {
+  const { config, clock } = opts;
+  const c = config.intent;
+  const model =
+    opts.model ??
+    new OllamaClient({ host: opts.host ?? c.host, model: c.model, keepAlive: c.keepAlive, timeoutMs: c.timeoutMs, retries: c.retries, backoffMs: c.backoffMs, warmUpTimeoutMs: c.warmUpTimeoutMs });
+  const lists = opts.store ? new StoreListBook(opts.store) : new MemoryListBook();
+  const pass = new IntentPass({
+    config: c,
+    model,
+    clock,
+    lists,
+    log: opts.log.child({ component: 'intent' }),
+    ...(opts.store ? { store: opts.store } : {}),
+    ...(opts.bus ? { bus: opts.bus } : {}),
+    forwarded: (action) => (config.actions.forward[action]?.length ?? 0) > 0,
+  });
+  const { router, fallbacks } = routeToIntent(config.router, c.frames);
+  return { pass, router, target: { sink: pass, fallbacks }, classifiers: { [INTENT_CLASSIFIER]: pass }, lists };
+}

@@ -1,0 +1,348 @@
+import './events.js';
+import type { IntentOutcome, IntentSink } from '../actions/targets/intent.js';
+import type { Delivery } from '../actions/targets/target.js';
+import type { IntentConfig } from '../config/sections/intent.js';
+import type { Bus } from '../core/bus.js';
+import type { Clock } from '../core/clock.js';
+import { errorMessage } from '../core/errors.js';
+import type { Logger } from '../core/log.js';
+import type { Classifier, ClassifierInput, ClassifierVerdict } from '../router/classifier.js';
+import type { CoreHost, CorePlugin } from '../router/command-core.js';
+import type { IntentInput, RowLink } from '../store/records.js';
+import { ChatMemory } from './chat-memory.js';
+import type { IntentRecord } from './events.js';
+import { Deduper } from './fingerprint.js';
+import { registerIntentActions } from './intent-actions.js';
+import type { IntentSpec } from './intent-spec.js';
+import { ListenWindow, type Batch } from './listen-window.js';
+import type { ListBook } from './lists.js';
+import { OutageBreaker } from './outage.js';
+import { proposalFormat, renderPrompt } from './prompt.js';
+import { NOT_RECOGNISED, readProposal } from './proposal.js';
+import { ModelCallAborted, ModelUnavailable, type ChatMessage, type ModelReply, type ProposalModel } from './proposal-model.js';
+import { actionArgs, fillSlots, missingSlot, proposalSlots, type ProposalSlots } from './proposal-slots.js';
+
+/**
+ * Seed 004's rule, on the appliance: the model proposes, the person confirms, only then does hark
+ * act. Text reaches the pass as a frame's submission (the `intent` target) or through a
+ * `{classifier: ollama}` rule; either way the model is asked for {verb, object}, the reply is
+ * validated, and then:
+ *
+ * - PROPOSED → hark asks yes or no (the confirm frame). Yes: a commit record, then the intent's
+ *   action. No, or no answer: a discard record, and the conversation is forgotten.
+ * - AMBIGUOUS → a short clarifying question, kept in the conversation with what was said, and the
+ *   frame reopened for the answer ("the milk"). In always-listen mode hark stays quiet instead:
+ *   most of what a kitchen says is not meant for it.
+ * - The model unreachable → one spoken line per outage, a breaker that stops asking for a while,
+ *   and everything else in hark carries on (nothing here blocks the router).
+ *
+ * Requests are handled one at a time, in order. Time comes from the Clock; the only I/O is the
+ * ProposalModel handed in.
+ */
+export interface IntentRecordStore {
+  addIntent(i: IntentInput & RowLink): number | null;
+}
+
+export interface IntentPassOptions {
+  config: IntentConfig;
+  model: ProposalModel;
+  clock: Clock;
+  lists: ListBook;
+  log: Logger;
+  /** Where proposal/ambiguous/commit/discard rows go (the SQLite store). */
+  store?: IntentRecordStore;
+  bus?: Bus;
+  /** True when actions.forward sends the action to a target (the manager pager). */
+  forwarded?: (action: string) => boolean;
+}
+
+type Judged =
+  | { status: 'PROPOSED'; intent: IntentSpec; target: string | null; slots: ProposalSlots }
+  | { status: 'AMBIGUOUS'; reason: string; intent?: IntentSpec };
+
+interface Heard {
+  text: string;
+  ids: readonly string[];
+}
+
+export class IntentPass implements CorePlugin, Classifier, IntentSink {
+  private host: CoreHost | null = null;
+  private readonly cfg: IntentConfig;
+  private readonly memory: ChatMemory;
+  private readonly window: ListenWindow;
+  private readonly dedup: Deduper;
+  private readonly breaker: OutageBreaker;
+  private readonly system: string;
+  private readonly format: Record<string, unknown>;
+  private chain: Promise<unknown> = Promise.resolve();
+  private pending = 0;
+
+  constructor(private readonly opts: IntentPassOptions) {
+    const { config: cfg, clock } = opts;
+    this.cfg = cfg;
+    this.system = renderPrompt(cfg.prompt, cfg.intents);
+    this.format = proposalFormat(cfg.intents);
+    this.memory = new ChatMemory({ maxTurns: cfg.memoryTurns, idleMs: cfg.memoryIdleMs, clock });
+    this.breaker = new OutageBreaker({ failures: cfg.breakerFailures, openMs: cfg.breakerOpenMs, clock });
+    const l = cfg.listen;
+    this.dedup = new Deduper({ windowMs: l.dedupWindowMs, threshold: l.dedupThreshold, max: l.dedupMax, clock });
+    this.window = new ListenWindow({
+      ...l,
+      clock,
+      // The inactivity trigger fires outside any delivery: queue it like any request.
+      onBatch: (batch) => void this.enqueue(() => this.detect(batch)),
+    });
+  }
+
+  /** The system prompt as sent (for `hark config`-style inspection and tests). */
+  get prompt(): string {
+    return this.system;
+  }
+
+  describe(): string {
+    return `Ollama ${this.opts.model.model} at ${this.opts.model.host}`;
+  }
+
+  // ---- CorePlugin ----
+
+  attach(host: CoreHost): void {
+    this.host = host;
+    registerIntentActions(host.actions, { lists: this.opts.lists, emit: host.emit, forwarded: this.opts.forwarded ?? (() => false), log: this.opts.log });
+  }
+  get busy(): boolean {
+    return this.pending > 0;
+  }
+  async idle(): Promise<void> {
+    while (this.pending > 0) await this.chain;
+  }
+  dispose(): void {
+    this.window.dispose();
+  }
+
+  /** Load the model ahead of the first request. Never throws: a failure is logged, and the first request will say it. */
+  async warmUp(): Promise<boolean> {
+    const started = performance.now();
+    try {
+      await this.opts.model.warmUp();
+      this.opts.log.info('intent model loaded', { model: this.opts.model.model, host: this.opts.model.host, ms: Math.round(performance.now() - started) });
+      return true;
+    } catch (err) {
+      this.opts.log.warn('intent model warm-up failed; hark will try again on the first request', { error: errorMessage(err), hint: this.hint(err) });
+      return false;
+    }
+  }
+
+  // ---- entry points ----
+
+  /** A frame's submission (the intent target). Resolves once the question is asked. */
+  submit(d: Delivery): Promise<IntentOutcome> {
+    const heard: Heard = { text: (d.text ?? '').trim(), ids: d.utteranceIds ?? [] };
+    if (!heard.text) return Promise.resolve({ detail: 'nothing to read' });
+    return this.enqueue(() => (this.listening ? this.fromListening(heard) : this.fromRequest(heard, d.frame)));
+  }
+
+  /** A `{classifier: ollama}` rule. The question is asked after the rule's own verbs ran. */
+  classify(input: ClassifierInput, signal: AbortSignal): Promise<ClassifierVerdict | null> {
+    return this.enqueue(async (): Promise<ClassifierVerdict | null> => {
+      if (signal.aborted) return null;
+      const heard: Heard = { text: input.text, ids: [input.utteranceId] };
+      this.memory.add('user', heard.text);
+      const r = await this.consult([{ role: 'system', content: this.system }, ...this.memory.messages()], signal);
+      if (!('reply' in r)) {
+        this.memory.dropUnanswered();
+        return null;
+      }
+      const j = this.judge(r.reply.content, heard.text);
+      if (j.status === 'PROPOSED') return { label: j.intent.name, slots: { intent: j.intent.name, target: j.target ?? '' }, after: () => this.propose(j, heard, r.reply) };
+      return { label: 'ambiguous', slots: { reason: j.reason }, after: () => this.ambiguous(j, heard, r.reply, undefined) };
+    });
+  }
+
+  /** The speaker paused (always-listen): a trigger for the window. */
+  pause(): void {
+    const batch = this.window.pause();
+    if (batch) void this.enqueue(() => this.detect(batch));
+  }
+
+  // ---- the two paths ----
+
+  private get listening(): boolean {
+    return this.host?.router.mode === 'always-listen';
+  }
+
+  /** Wake-word mode: someone spoke to hark; the last N turns are the context. */
+  private async fromRequest(heard: Heard, frame: string | undefined): Promise<IntentOutcome> {
+    this.memory.add('user', heard.text);
+    const r = await this.consult([{ role: 'system', content: this.system }, ...this.memory.messages()]);
+    if (!('reply' in r)) {
+      this.memory.dropUnanswered();
+      return { unavailable: 'unavailable' in r ? r.unavailable : 'abandoned' };
+    }
+    const j = this.judge(r.reply.content, heard.text);
+    if (j.status === 'PROPOSED') {
+      this.propose(j, heard, r.reply);
+      return { detail: `proposed ${j.intent.name}` };
+    }
+    this.ambiguous(j, heard, r.reply, frame);
+    return { detail: `ambiguous: ${j.reason}` };
+  }
+
+  /** Always-listen mode: text joins the window; the model is asked when it triggers. */
+  private async fromListening(heard: Heard): Promise<IntentOutcome> {
+    const batch = this.window.add(heard) ?? this.window.pause();
+    if (!batch) return { detail: 'heard; waiting for a trigger (rate limit)' };
+    return this.detect(batch);
+  }
+
+  private async detect(batch: Batch): Promise<IntentOutcome> {
+    const content = batch.context ? `Previous context:\n${batch.context}\n\nCurrent transcript to analyze:\n${batch.newText}` : batch.newText;
+    const r = await this.consult([{ role: 'system', content: this.system }, { role: 'user', content }]);
+    if (!('reply' in r)) return { unavailable: 'unavailable' in r ? r.unavailable : 'abandoned' };
+    const heard: Heard = { text: batch.newText, ids: batch.ids };
+    const j = this.judge(r.reply.content, batch.newText);
+    if (j.status !== 'PROPOSED') {
+      this.ambiguous(j, heard, r.reply, undefined);
+      return { detail: `ambiguous: ${j.reason}` };
+    }
+    if (!this.dedup.admit(`${j.intent.name} ${j.target ?? ''}`)) {
+      this.opts.log.info('intent proposal suppressed: the same was proposed moments ago', { intent: j.intent.name, target: j.target, text: batch.newText });
+      return { detail: `duplicate of a recent ${j.intent.name} proposal` };
+    }
+    this.propose(j, heard, r.reply);
+    return { detail: `proposed ${j.intent.name}` };
+  }
+
+  // ---- asking the model ----
+
+  private async consult(messages: ChatMessage[], signal?: AbortSignal): Promise<{ reply: ModelReply } | { unavailable: string } | { aborted: true }> {
+    const permit = this.breaker.permit();
+    if (!permit.allowed) {
+      this.opts.log.debug('intent model not asked', { reason: permit.reason });
+      return { unavailable: permit.reason };
+    }
+    try {
+      const reply = await this.opts.model.propose(messages, this.format, signal);
+      if (this.breaker.success()) {
+        this.opts.log.info('intent model answering again', { model: reply.model });
+        this.opts.bus?.emit('intent.model', { state: 'up', reason: 'answered' });
+      }
+      return { reply };
+    } catch (err) {
+      if (err instanceof ModelCallAborted) {
+        this.breaker.release();
+        return { aborted: true };
+      }
+      const reason = errorMessage(err);
+      const { announce, opened } = this.breaker.failure(reason);
+      this.opts.log.warn('intent model unavailable', { error: reason, hint: this.hint(err), ...(opened ? { notAskingForMs: this.cfg.breakerOpenMs } : {}) });
+      if (announce) {
+        this.emit({ type: 'speak', text: this.cfg.unavailable });
+        this.opts.bus?.emit('intent.model', { state: 'down', reason });
+      }
+      return { unavailable: reason };
+    }
+  }
+
+  private hint(err: unknown): string {
+    const kind = err instanceof ModelUnavailable ? err.kind : 'unreachable';
+    const m = this.opts.model;
+    if (kind === 'model-missing') return `the model is not pulled: ollama pull ${m.model}`;
+    if (kind === 'timeout') return `no answer in time: is the Pi busy? try a smaller model, or raise intent.timeoutMs`;
+    if (kind === 'rejected') return 'Ollama rejected the request: is it older than 0.5 (structured outputs)? `ollama --version`';
+    return `is Ollama running at ${m.host}? systemctl status ollama; hark doctor`;
+  }
+
+  /** Validate the reply and read the object's parts; anything short of a full proposal is ambiguous. */
+  private judge(content: string, text: string): Judged {
+    const p = readProposal(content, this.cfg.intents);
+    if (p.status === 'AMBIGUOUS') return p;
+    const slots = proposalSlots(p.intent, p.target, text);
+    const missing = missingSlot(p.intent, slots);
+    if (missing) return { status: 'AMBIGUOUS', reason: `${p.intent.name} without ${missing === 'seconds' ? 'a duration' : `a ${missing}`} in "${p.target ?? ''}"`, intent: p.intent };
+    return { status: 'PROPOSED', intent: p.intent, target: p.target, slots };
+  }
+
+  // ---- what the person hears ----
+
+  private propose(j: Extract<Judged, { status: 'PROPOSED' }>, heard: Heard, reply: ModelReply): void {
+    const { intent, target, slots } = j;
+    const base = { intent: intent.name, target, text: heard.text, model: reply.model, latencyMs: reply.latencyMs, utteranceIds: [...heard.ids] };
+    this.emit({ type: 'proposal', intent: intent.name, target });
+    this.record({ ...base, kind: 'proposal', reason: null, slots: { ...slots } });
+    const settle = (reason: 'no' | 'timeout') => {
+      this.forget();
+      this.emit({ type: 'discard', intent: intent.name, reason });
+      this.record({ ...base, kind: 'discard', reason: reason === 'no' ? 'the person said no' : 'no answer in time' });
+    };
+    this.requireHost().router.confirm({
+      prompt: fillSlots(intent.ask, slots),
+      onYes: () => {
+        this.forget();
+        this.emit({ type: 'commit', intent: intent.name, target, utteranceIds: [...heard.ids], model: reply.model, latencyMs: reply.latencyMs });
+        this.record({ ...base, kind: 'commit', reason: null, slots: { ...slots } });
+        this.requireHost().actions.submit({ name: intent.action, args: actionArgs(intent, target, slots, heard.ids) });
+      },
+      onNo: () => {
+        settle('no');
+        this.emit({ type: 'speak', text: 'Cancelled.' });
+      },
+      onTimeout: () => settle('timeout'),
+    });
+  }
+
+  private ambiguous(j: Extract<Judged, { status: 'AMBIGUOUS' }>, heard: Heard, reply: ModelReply, reopen: string | undefined): void {
+    this.emit({ type: 'ambiguous', text: heard.text, reason: j.reason });
+    this.record({ kind: 'ambiguous', intent: j.intent?.name ?? null, target: null, text: heard.text, reason: j.reason, model: reply.model, latencyMs: reply.latencyMs, utteranceIds: [...heard.ids] });
+    const fields = { reason: j.reason, text: heard.text, reply: reply.content.slice(0, 200) };
+    // "unknown" is the model doing its job; anything else is a reply hark could not use.
+    if (j.reason === NOT_RECOGNISED || j.intent) this.opts.log.info('intent ambiguous', fields);
+    else this.opts.log.warn('intent reply unusable', fields);
+    if (this.listening) return;
+    const question = j.intent?.clarify ?? this.cfg.clarify;
+    this.emit({ type: 'speak', text: question });
+    this.memory.add('assistant', question);
+    // The answer to a question must not need the wake word again.
+    if (reopen) this.requireHost().router.open(reopen);
+  }
+
+  private forget(): void {
+    this.memory.clear();
+    this.window.clear();
+  }
+
+  private record(r: IntentRecord): void {
+    this.opts.bus?.emit('intent.record', r);
+    const store = this.opts.store;
+    if (!store) return;
+    const last = r.utteranceIds[r.utteranceIds.length - 1];
+    store.addIntent({
+      kind: r.kind,
+      intent: r.intent,
+      target: r.target,
+      slots: { ...(r.slots ?? {}), text: r.text, utteranceIds: r.utteranceIds },
+      model: r.model,
+      latencyMs: r.latencyMs,
+      reason: r.reason,
+      ...(last ? { utteranceId: last } : {}),
+    });
+  }
+
+  private emit(e: Parameters<CoreHost['emit']>[0]): void {
+    this.requireHost().emit(e);
+  }
+
+  private requireHost(): CoreHost {
+    if (!this.host) throw new Error('the intent pass is not attached to a command core (pass it in CommandCore plugins)');
+    return this.host;
+  }
+
+  private enqueue<T>(work: () => Promise<T>): Promise<T> {
+    this.pending++;
+    const run = this.chain.then(work);
+    this.chain = run.then(
+      () => undefined,
+      () => undefined,
+    ).finally(() => this.pending--);
+    return run;
+  }
+}
