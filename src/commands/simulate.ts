@@ -11,6 +11,7 @@ import type { Target } from '../actions/targets/target.js';
 import { CommandCore } from '../router/command-core.js';
 import type { Effect } from '../router/effects.js';
 import { parseSimLine } from '../router/simulate-input.js';
+import { createIntentRuntime, type IntentRuntime } from '../intent/compose.js';
 import { action, loadConfigFor, out } from './common.js';
 
 interface SimulateOpts {
@@ -19,6 +20,7 @@ interface SimulateOpts {
   trace?: boolean;
   liveWebhooks?: boolean;
   drainMs?: string;
+  ollama?: string;
 }
 
 /** Effects only shown with --trace: which rule took what, and classifier answers. */
@@ -33,6 +35,7 @@ export function register(program: Command): void {
     .option('--trace', 'also print which rule matched each utterance, and classifier answers')
     .option('--live-webhooks', 'really POST to webhook targets (by default they are reported, not called)')
     .option('--drain-ms <ms>', 'at end of input, run pending timers for at most this much virtual time', '3600000')
+    .option('--ollama <url>', 'run the intent pass against this Ollama (e.g. http://127.0.0.1:11434); each model call is real and waited for')
     .addHelpText(
       'after',
       `
@@ -41,8 +44,12 @@ Input, one per line:
   {"text": "...", "atMs": 5000}   an utterance at a virtual time (atMs optional)
   {"atMs": 65000}                 only move the clock (timers fire on the way)
 
+With --ollama, query submissions go to the intent pass (lists are kept in memory) and these lines
+are added: {"type":"proposal",...}, {"type":"ambiguous",...}, {"type":"commit",...}, {"type":"discard",...}
+
 Example:
-  printf 'computer\\nset a timer for ten minutes\\n' | hark simulate`,
+  printf 'computer\\nset a timer for ten minutes\\n' | hark simulate
+  printf 'computer add three cases of milk to the order list\\ngo\\nyes\\n' | hark simulate --ollama http://127.0.0.1:11434`,
     )
     .action(action(simulate));
 }
@@ -60,12 +67,19 @@ async function simulate(opts: SimulateOpts): Promise<void> {
     out(JSON.stringify({ ...e, atMs: clock.now() }));
   };
   const log = createLogger({ level: config.log.level === 'debug' ? 'debug' : 'warn', json: config.log.json });
+  let intent: IntentRuntime | null = null;
+  if (opts.ollama !== undefined) {
+    if (!/^https?:\/\/[^/\s]+/.test(opts.ollama)) throw new HarkError(`--ollama must be an http:// URL such as http://127.0.0.1:11434, got ${JSON.stringify(opts.ollama)}`, { exitCode: 2 });
+    // No store in simulate: lists live in memory for the run (the header line says so).
+    intent = createIntentRuntime({ config, clock, log, host: opts.ollama });
+  }
   const core = new CommandCore({
     clock,
-    router: config.router,
+    router: intent?.router ?? config.router,
     actions: config.actions,
     log,
     onEffect: print,
+    ...(intent ? { classifiers: intent.classifiers, plugins: [intent.pass] } : {}),
     targets: (emit) =>
       buildTargets(config.actions.targets, {
         dataDir: outDir,
@@ -73,10 +87,15 @@ async function simulate(opts: SimulateOpts): Promise<void> {
         // Simulate never writes outside its out dir, whatever the config says.
         filePath: (p) => (isAbsolute(p) ? resolve(outDir, basename(p)) : resolve(outDir, p)),
         ...(opts.liveWebhooks ? {} : { webhook: (name: string, cfg: { url: string }) => notCalled(name, cfg.url) }),
+        ...(intent ? { intent: intent.target } : {}),
       }),
   });
 
-  out(JSON.stringify({ type: 'simulate', outDir, targets: core.describeTargets(), mode: core.router.mode, stack: core.router.stack, atMs: 0 }));
+  const intentInfo = intent ? { intent: { host: opts.ollama, model: config.intent.model, frames: config.intent.frames, lists: intent.lists.describe() } } : {};
+  out(JSON.stringify({ type: 'simulate', outDir, targets: core.describeTargets(), mode: core.router.mode, stack: core.router.stack, ...intentInfo, atMs: 0 }));
+  // As the daemon does: load the model first, so the first line does not pay for it. A failure is
+  // logged (stderr) and the first request says it.
+  if (intent && config.intent.warmUp) await intent.pass.warmUp();
 
   // Settle async work (file appends, a classifier) before the next line. While the router waits
   // on a classifier, virtual time follows real time, so a classifier's timeout means what it

@@ -73,7 +73,8 @@ export class StatusLed {
         this.setFlag('thinking', false);
         this.flash();
       }),
-      on('capture.down', () => this.setFlag('micMissing', true)),
+      // restartInMs null: capture was stopped on purpose (shutdown, mute), not lost.
+      on('capture.down', (e) => this.setFlag('micMissing', e.restartInMs !== null)),
       on('capture.up', () => this.setFlag('micMissing', false)),
       on('mute', (e) => this.setFlag('muted', e.muted)),
       on('vad.error', () => this.flash()),

@@ -28,6 +28,8 @@ export class ChatMemory {
     this.lastAt = this.opts.clock.now();
     const max = this.opts.maxTurns * 2;
     if (this.history.length > max) this.history.splice(0, this.history.length - max);
+    // Whole turns only: an answer whose question was trimmed away would mislead the model.
+    while (this.history.length > 1 && this.history[0]!.role === 'assistant') this.history.shift();
   }
 
   /** Drop the last message if it is the person's unanswered one (the model never heard it). */

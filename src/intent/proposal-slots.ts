@@ -1,7 +1,7 @@
 import { readDuration, sayDuration } from './duration.js';
 import type { IntentSpec } from './intent-spec.js';
 import { readNumber } from './numbers.js';
-import { spokenNumbers } from './spoken.js';
+import { sayQuantity, spokenNumbers } from './spoken.js';
 import { parseTimerRequest } from './timer-request.js';
 import { normalise } from '../router/text.js';
 
@@ -139,6 +139,8 @@ export function proposalSlots(intent: IntentSpec, target: string | null, utteran
   Object.assign(slots, amount);
   // The list phrase was in the object: say the object without it, or the question names the list twice.
   if (inTarget) slots.object = spokenNumbers(itemWords.join(' '));
+  // A count read from the utterance is part of what will be recorded, so the question says it.
+  if (intent.action === 'inventory.count' && slots.item) slots.object = spokenNumbers(sayQuantity(slots.item, slots.quantity, slots.unit));
   return slots;
 }
 

@@ -25,7 +25,7 @@ async function startHark(name: string, plan: string[]) {
   deepgram.script = PHRASES.map((text) => ({ text }));
   const db = join(dir, 'hark.db');
   // file targets (the dictation's submission) write into the test's directory
-  writeFileSync(join(dir, 'hark.yaml'), `actions:\n  dataDir: ${JSON.stringify(dir)}\n`);
+  writeFileSync(join(dir, 'hark.yaml'), `actions:\n  dataDir: ${JSON.stringify(dir)}\n# no sound card on a CI machine: play to ALSA's null device\nspeech:\n  device: "null"\n`);
   const hark = new HarkProcess(
     ['--db', db, '--port', '0', '--model', TINY_MODEL, '--stt-mode', 'local-first', '--deepgram-url', deepgram.url],
     {

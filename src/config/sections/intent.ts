@@ -117,7 +117,7 @@ export function checkIntentConfig(
   cfg.intent.frames.forEach((name, i) => {
     const frame = cfg.router.frames[name];
     if (!frame) ctx.addIssue({ code: 'custom', path: ['intent', 'frames', i], message: `unknown frame "${name}" (router.frames has: ${Object.keys(cfg.router.frames).join(', ')})` });
-    else if (!SUBMITTING_KINDS.includes(frame.kind)) ctx.addIssue({ code: 'custom', path: ['intent', 'frames', i], message: `a ${frame.kind} frame submits no text; only ${SUBMITTING_KINDS.join(' and ')} frames can` });
+    else if (!SUBMITTING_KINDS.includes(frame.kind)) ctx.addIssue({ code: 'custom', path: ['intent', 'frames', i], message: `${/^[aeiou]/.test(frame.kind) ? 'an' : 'a'} ${frame.kind} frame submits no text; only ${SUBMITTING_KINDS.join(' and ')} frames can` });
   });
   const handled = new Set([...BUILT_IN_ACTIONS, ...INTENT_ACTIONS, ...Object.keys(cfg.actions.forward)]);
   cfg.intent.intents.forEach((intent, i) => {
