@@ -1,18 +1,33 @@
 # The two commands for a fresh machine: `make run` and `make test`. Each installs what it needs first.
-.PHONY: deps run test bench typecheck doctor
+.PHONY: deps run test bench typecheck doctor install
+
+# `make run` keeps its state (database, Whisper model) here, so it needs no root; the Pi install uses /var/lib/hark.
+STATE ?= $(CURDIR)/.hark
+MODEL ?= base.en-q5_1
 
 deps:
 	bash scripts/dev-deps.sh
 
 run: deps
-	node bin/hark.js run $(ARGS)
+	@mkdir -p $(STATE)/models
+	@test -f $(STATE)/models/ggml-$(MODEL).bin || node bin/hark.js model fetch $(MODEL) --dir $(STATE)/models
+	node bin/hark.js run --db $(STATE)/hark.db --model $(STATE)/models/ggml-$(MODEL).bin $(ARGS)
 
 test: deps
 	npm run -s typecheck
-	npx vitest run
+	@mkdir -p test-output
+	npx vitest run --reporter=default --reporter=json --outputFile.json=test-output/vitest-results.json; \
+	  status=$$?; node scripts/test-summary.mjs test-output/vitest-results.json; exit $$status
 
 bench: deps
 	npx vitest bench --run
 
 typecheck: deps
 	npm run -s typecheck
+
+doctor: deps
+	node bin/hark.js doctor $(ARGS)
+
+# On the Pi: install hark as a service (see README, "Installing on a Raspberry Pi").
+install:
+	sudo bash scripts/install.sh $(ARGS)
