@@ -71,18 +71,17 @@ export const deepgramCheck: Check = {
 };
 
 /** Free space where the database lives: audio retention needs room, and a full SD card stops storage. */
-export function diskCheck(stateDir: () => string): Check {
-  return {
-    id: 'disk',
-    title: 'disk space for the segment log',
-    async run() {
-      let dir = stateDir();
-      while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir);
-      const s = statfsSync(dir);
-      const freeMb = Math.floor((s.bavail * s.bsize) / 1e6);
-      if (freeMb < 200) return fail(`${freeMb} MB free on ${dir}`, 'free space on the SD card (apt-get clean, journalctl --vacuum-size=50M) or lower store retention');
-      if (freeMb < 1000) return warn(`${freeMb} MB free on ${dir}`, 'audio retention needs up to store.maxAudioMb; consider freeing space');
-      return ok(`${freeMb} MB free on ${dir}`);
-    },
-  };
-}
+export const diskCheck: Check = {
+  id: 'disk',
+  title: 'disk space for the segment log',
+  async run(ctx) {
+    let dir = dirname(ctx.loaded?.config.store.path ?? '/var/lib/hark/hark.db');
+    while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir);
+    const s = statfsSync(dir);
+    const freeMb = Math.floor((s.bavail * s.bsize) / 1e6);
+    const wantMb = ctx.loaded?.config.store.maxAudioMb ?? 500;
+    if (freeMb < 200) return fail(`${freeMb} MB free on ${dir}`, 'free space on the SD card (apt-get clean, journalctl --vacuum-size=50M) or lower store.maxAudioMb');
+    if (freeMb < wantMb * 2) return warn(`${freeMb} MB free on ${dir}; audio retention may use up to ${wantMb} MB`, 'free space, or lower store.maxAudioMb');
+    return ok(`${freeMb} MB free on ${dir}`);
+  },
+};

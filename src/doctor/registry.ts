@@ -2,11 +2,12 @@ import type { Check } from './check.js';
 import { configCheck, deepgramCheck, diskCheck, espeakCheck, microphoneCheck, playbackCheck } from './checks.js';
 import { gpioCheck } from '../gpio/doctor-check.js';
 import { ollamaCheck } from '../intent/ollama-doctor.js';
+import { databaseCheck, modelCheck } from './model-db-checks.js';
 
 /**
  * Every check `hark doctor` runs, in the order a technician would fix things.
  * Subsystems add theirs here (model, Ollama, GPIO, database).
  */
 export function allChecks(): Check[] {
-  return [configCheck, microphoneCheck, playbackCheck, espeakCheck, deepgramCheck, gpioCheck, ollamaCheck, diskCheck(() => '/var/lib/hark')];
+  return [configCheck, microphoneCheck, playbackCheck, espeakCheck, modelCheck, deepgramCheck, ollamaCheck, gpioCheck, diskCheck, databaseCheck];
 }
