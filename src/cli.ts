@@ -9,6 +9,7 @@ import { register as registerViewer } from './commands/viewer.js';
 import { register as registerSimulate } from './commands/simulate.js';
 import { register as registerTranscribe } from './commands/transcribe.js';
 import { register as registerModel } from './commands/model.js';
+import { register as registerReplay } from './commands/replay.js';
 
 const pkg = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -29,6 +30,7 @@ export function buildProgram(): Command {
   registerSimulate(program);
   registerTranscribe(program);
   registerModel(program);
+  registerReplay(program);
   return program;
 }
 

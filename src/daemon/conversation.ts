@@ -6,6 +6,7 @@ import type { Logger } from '../core/log.js';
 import type { Utterance } from '../core/utterance.js';
 import { buildTargets } from '../actions/targets/index.js';
 import { CommandCore } from '../router/command-core.js';
+import { createIntentRuntime, type IntentRuntime } from '../intent/compose.js';
 import type { Effect } from '../router/effects.js';
 import type { Speech } from '../speech/create.js';
 import type { SttStack } from '../stt/create.js';
@@ -53,6 +54,8 @@ declare module '../core/bus.js' {
  */
 export class Conversation {
   readonly core: CommandCore;
+  /** The local-model intent pass (seed 004), when intent.enabled. */
+  readonly intent: IntentRuntime | null;
   private readonly d: ConversationDeps;
   private current: SegmentRecord | null = null;
   private work: Promise<void> = Promise.resolve();
@@ -61,15 +64,22 @@ export class Conversation {
   constructor(d: ConversationDeps) {
     this.d = d;
     const { config, clock, log } = d;
+    // The intent pass needs the store open (lists live there); without one its lists are in memory.
+    const store = d.store();
+    this.intent = config.intent.enabled ? createIntentRuntime({ config, clock, log, bus: d.bus, ...(store ? { store } : {}) }) : null;
+    const intent = this.intent;
     this.core = new CommandCore({
       clock,
-      router: config.router,
+      router: intent?.router ?? config.router,
       actions: config.actions,
       log: log.child({ component: 'router' }),
       ...(d.voices ? { voices: d.voices as never } : {}),
+      ...(intent ? { classifiers: intent.classifiers, plugins: [intent.pass] } : {}),
       onEffect: (e) => this.onEffect(e),
-      targets: (emit) => buildTargets(config.actions.targets, { dataDir: config.actions.dataDir, emit }),
+      targets: (emit) => buildTargets(config.actions.targets, { dataDir: config.actions.dataDir, emit, ...(intent ? { intent: intent.target } : {}) }),
     });
+    // Load the model now, so the first request does not pay for it. Never throws.
+    if (intent && config.intent.warmUp) void intent.pass.warmUp();
     d.stt?.setVocabulary(this.vocabulary());
   }
 
@@ -114,6 +124,12 @@ export class Conversation {
     return this.work;
   }
 
+  /** At shutdown: every queued segment, then every delivery in flight (file appends, webhooks, the model). */
+  async drain(): Promise<void> {
+    await this.work;
+    await this.core.idle();
+  }
+
   dispose(): void {
     this.core.dispose();
   }
@@ -136,7 +152,7 @@ export class Conversation {
           if (u.text) await this.dispatch(u);
         }
       }
-      await this.core.idle();
+      await this.core.router.idle();
     } finally {
       offAction();
       this.current = null;
@@ -155,7 +171,9 @@ export class Conversation {
 
   /** The interruption filter first (while hark speaks, "yeah" must not stop it), then the router. */
   private async dispatch(u: Utterance): Promise<void> {
-    const speaking = this.d.speech?.queue.isSpeaking ?? false;
+    // While hark asks "…? Say yes or no.", a "yes" over the end of the question is the answer, not a
+    // backchannel: the interruption filter only applies when hark is not waiting for a reply.
+    const speaking = this.topFrame !== 'confirm' && (this.d.speech?.queue.isSpeaking ?? false);
     if (this.d.barge) {
       let decision;
       try {
@@ -168,7 +186,9 @@ export class Conversation {
       if (decision.action === 'filter') return;
     }
     this.core.dispatch(u);
-    await this.core.idle();
+    // The router, not its deliveries: a model call (up to intent.timeoutMs) or a slow webhook must not
+    // hold up the next segment — "stop" has to act while Ollama is still thinking.
+    await this.core.router.idle();
   }
 
   private onEffect(e: Effect): void {

@@ -313,7 +313,7 @@ export class Daemon {
         });
       },
       stop: async () => {
-        await this.conversation?.idle();
+        await this.conversation?.drain();
         this.conversation?.dispose();
         this.conversation = null;
       },

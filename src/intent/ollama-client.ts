@@ -101,6 +101,8 @@ export class OllamaClient implements ProposalModel {
     const deadline = AbortSignal.timeout(timeoutMs);
     const both = signal ? AbortSignal.any([signal, deadline]) : deadline;
     let last: Attempt = { kind: 'unreachable', message: 'not attempted', retry: false };
+    /** The last failure that was not the deadline itself: what a technician needs to see. */
+    let cause: Attempt | undefined;
     let attempts = 0;
     for (let n = 0; n <= this.opts.retries; n++) {
       if (n > 0) {
@@ -127,10 +129,13 @@ export class OllamaClient implements ProposalModel {
       } catch (err) {
         if (signal?.aborted) throw new ModelCallAborted();
         last = describeFailure(err, timeoutMs, deadline);
+        if (last.kind !== 'timeout') cause = last;
         if (!last.retry) break;
       }
     }
-    if (deadline.aborted && last.kind !== 'model-missing' && last.kind !== 'rejected') last = { kind: 'timeout', message: `no answer within ${timeoutMs} ms`, retry: false };
+    if (deadline.aborted && last.kind !== 'model-missing' && last.kind !== 'rejected') {
+      last = { kind: 'timeout', message: `${cause ? `${cause.message}, then ` : ''}no answer within ${timeoutMs} ms`, retry: false };
+    }
     throw new ModelUnavailable(last.kind, `${this.opts.host} (${this.opts.model}): ${last.message}${attempts > 1 ? ` after ${attempts} attempts` : ''}`, attempts);
   }
 

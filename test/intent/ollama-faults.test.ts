@@ -17,7 +17,8 @@ beforeEach(async () => {
 afterEach(() => ollama.close());
 
 const UNAVAILABLE = "I can't reach the intent model.";
-const FAST = { timeoutMs: 400, retries: 2, backoffMs: 50 };
+/** Short enough to keep each test quick, long enough that a busy CI core still gets a retry in. */
+const FAST = { timeoutMs: 1000, retries: 2, backoffMs: 50 };
 
 /** After a fault: the timer rule still works, straight away. */
 async function stillRouting(h: IntentHarness): Promise<void> {
@@ -30,7 +31,7 @@ describe('faults leave hark answering and routing', () => {
   it.each<[Fault, string]>([
     ['http-500', 'HTTP 500: llama runner process has terminated: exit status 2'],
     ['model-missing', 'not found, try pulling it first'],
-    ['hang', 'no answer within 400 ms'],
+    ['hang', 'no answer within 1000 ms'],
     ['cut', 'the answer was cut off mid-way'],
   ])('%s: one spoken line, the request kept in the file, routing carries on', async (fault, logged) => {
     const h = intentHarness({ host: ollama.url, config: { intent: FAST } });

@@ -1,0 +1,153 @@
+import { SAMPLE_RATE } from '../audio/pcm.js';
+import { Bus } from '../core/bus.js';
+import type { Logger } from '../core/log.js';
+import type { HarkConfig } from '../config/schema.js';
+import type { Secrets } from '../config/load.js';
+import { createStt, type SttStack } from '../stt/create.js';
+import type { SegmentStt } from '../stt/events.js';
+import type { SttMode } from '../stt/fallback-policy.js';
+import { createVad } from '../vad/create.js';
+import { segmenterOptions } from '../vad/options.js';
+import { segmentPcm } from '../vad/pipeline.js';
+import type { Vad } from '../vad/vad.js';
+import type { Heard, VadOutcome } from './outcome.js';
+import type { Hear, HearResult } from './runner.js';
+import type { ReplaySource, StoredSegment } from './source.js';
+
+/** A segment the daemon never transcribed on purpose: there is nothing to compare it with. */
+const CANCELLED = 'push-to-talk cancelled';
+
+/**
+ * --text-only: the stored utterance (the cleaned text the router got) is the input. A segment whose
+ * transcript was dropped gave the router nothing then and gives it nothing now: skipped, not "same".
+ */
+export function textHearing(): Hear {
+  return async (s) => fromStoredText(s, null);
+}
+
+function fromStoredText(s: StoredSegment, note: string | null): HearResult {
+  if (s.cancelled) return { skip: CANCELLED };
+  if (s.old.heard.texts.length === 0) return { skip: note ? `no audio stored and nothing was heard` : 'nothing was heard' };
+  return { input: 'text', heard: s.old.heard, vad: null, note };
+}
+
+export interface AudioHearingOptions {
+  config: HarkConfig;
+  secrets: Secrets;
+  source: ReplaySource;
+  /** Re-cut the stored audio with the new vad settings (default true). */
+  vad: boolean;
+  mode?: SttMode;
+  modelPath?: string;
+  deepgramUrl?: string;
+  logger: Logger;
+}
+
+export interface AudioHearing {
+  hear: Hear;
+  close(): Promise<void>;
+}
+
+/**
+ * Full mode: the stored PCM through the new config's VAD and segmenter, then speech-to-text as the
+ * daemon builds it (Whisper from the config or --model; Deepgram only when configured and keyed).
+ * Speech-to-text keeps real time (its deadlines and timeouts are real); only the router's clock
+ * is virtual.
+ */
+export async function audioHearing(o: AudioHearingOptions): Promise<AudioHearing> {
+  // Speech-to-text first: a missing model or key is a clear error before any VAD is loaded.
+  const stt = await createStt({
+    config: o.config.stt,
+    secrets: o.secrets,
+    bus: new Bus(),
+    logger: o.logger,
+    ...(o.mode ? { mode: o.mode } : {}),
+    ...(o.modelPath ? { modelPath: o.modelPath } : {}),
+    ...(o.deepgramUrl ? { deepgramUrl: o.deepgramUrl } : {}),
+  });
+  stt.setVocabulary(routerVocabulary(o.config.router.frames));
+  let vad: Vad | null = null;
+  try {
+    if (o.vad) vad = await createVad(o.config.vad);
+  } catch (err) {
+    await stt.close();
+    throw err;
+  }
+  const hear: Hear = async (s) => {
+    if (s.cancelled) return { skip: CANCELLED };
+    const pcm = s.sampleRate === SAMPLE_RATE ? o.source.audio(s.id) : null;
+    if (!pcm) {
+      const why = s.sampleRate !== SAMPLE_RATE ? `audio is ${s.sampleRate} Hz` : s.audio === 'disk-full' ? 'no audio stored (disk was full)' : 'no audio stored';
+      return fromStoredText(s, `${why}: replayed from its stored text`);
+    }
+    return hearAudio(s, pcm, vad, stt, o.config);
+  };
+  return {
+    hear,
+    async close() {
+      await stt.close();
+      await vad?.close();
+    },
+  };
+}
+
+async function hearAudio(s: StoredSegment, pcm: Int16Array, vad: Vad | null, stt: SttStack, config: HarkConfig): Promise<HearResult> {
+  let pieces: { pcm: Int16Array; maxProb: number | undefined }[] = [{ pcm, maxProb: s.maxProb ?? undefined }];
+  let vadOutcome: VadOutcome | null = null;
+  if (vad && s.openedBy === 'ptt') {
+    vadOutcome = { result: 'ptt', pieces: 1 };
+  } else if (vad) {
+    vad.reset();
+    const cut = await segmentPcm(pcm, { vad, segmenter: segmenterOptions(config.vad) });
+    const maxProb = Math.round(Math.max(0, ...cut.segments.map((c) => c.maxProb)) * 1000) / 1000;
+    if (cut.segments.length === 0) {
+      const d = cut.dropped[0];
+      const reason = d
+        ? `${Math.round(d.speechMs)} ms of speech, under vad.minSegmentMs ${config.vad.minSegmentMs}`
+        : `no ${config.vad.minSpeechMs} ms run of frames at vad.threshold ${config.vad.threshold}`;
+      return { input: 'audio', heard: { texts: [], dropped: 'no segment', engine: null }, vad: { result: 'dropped', pieces: 0, reason }, note: null };
+    }
+    if (cut.segments.length === 1) {
+      // Still one segment: transcribe the stored audio itself. The stored cut came from the live
+      // stream with the VAD's full history; a fresh VAD over only these samples lands a frame or
+      // two differently even with identical settings, and feeding that would make every segment
+      // look changed. What the new settings decide here is whether there is a segment at all.
+      vadOutcome = { result: 'kept', pieces: 1, maxProb };
+    } else {
+      pieces = cut.segments.map((c) => ({ pcm: c.pcm, maxProb: c.maxProb }));
+      vadOutcome = { result: 'split', pieces: pieces.length, maxProb };
+    }
+  }
+  const results: SegmentStt[] = [];
+  for (const [i, p] of pieces.entries()) {
+    results.push(await stt.service.handleSegment({ index: pieces.length > 1 ? `${s.id}.${i + 1}` : s.id, pcm: p.pcm, ...(p.maxProb !== undefined ? { maxProb: p.maxProb } : {}) }));
+  }
+  return { input: 'audio', heard: heardFrom(results), vad: vadOutcome, note: null };
+}
+
+/** The daemon hands the router every utterance with text, in order; the rest say why they were dropped. */
+export function heardFrom(results: readonly SegmentStt[]): Heard {
+  const utterances = results.flatMap((r) => r.utterances);
+  const texts = utterances.filter((u) => u.text).map((u) => u.text);
+  // The utterance's own reason ("blank: no text") says it plainly; the attempts' (an engine error,
+  // a deadline) only when no utterance came out at all.
+  const dropped = utterances.filter((u) => !u.text).map((u) => u.dropReason ?? 'empty');
+  const reasons = dropped.length ? dropped : results.flatMap((r) => r.attempts.map((a) => a.droppedReason ?? a.error)).filter((x): x is string => !!x);
+  const engine = results.find((r) => r.engine)?.engine ?? null;
+  return { texts, dropped: texts.length ? null : [...new Set(reasons)].join('; ') || 'nothing heard', engine };
+}
+
+/**
+ * The words the router listens for, as Whisper's initial prompt: the same list the daemon builds
+ * (Conversation.vocabulary), so the new vocabulary biases the new transcripts as it would on the Pi.
+ */
+export function routerVocabulary(frames: HarkConfig['router']['frames']): string[] {
+  const words = new Set<string>();
+  for (const frame of Object.values(frames ?? {})) {
+    for (const rule of (frame as { rules?: unknown[] }).rules ?? []) {
+      const r = rule as { exact?: unknown; prefix?: unknown };
+      for (const list of [r.exact, r.prefix]) if (Array.isArray(list)) for (const w of list) if (typeof w === 'string' && !w.startsWith('@')) words.add(w);
+    }
+  }
+  return [...words];
+}
