@@ -9,6 +9,10 @@ import { createLogger } from '../core/log.js';
 import { buildTargets } from '../actions/targets/index.js';
 import type { Target } from '../actions/targets/target.js';
 import { CommandCore } from '../router/command-core.js';
+import { Bus } from '../core/bus.js';
+import { createSpeech } from '../speech/create.js';
+import { createBargeIn } from '../turn/wiring.js';
+import { applySpeechEffect } from '../daemon/effects.js';
 import type { Effect } from '../router/effects.js';
 import { parseSimLine } from '../router/simulate-input.js';
 import { createIntentRuntime, type IntentRuntime } from '../intent/compose.js';
@@ -62,7 +66,23 @@ async function simulate(opts: SimulateOpts): Promise<void> {
   mkdirSync(outDir, { recursive: true });
 
   const clock = new VirtualClock(0);
+  // hark's voice, with playback time modelled on the virtual clock (70 ms per character), so talking
+  // over it can be tried without audio: the interruption filter decides while it "speaks".
+  const bus = new Bus();
+  const speech = createSpeech(config, { bus, clock, simulated: {} });
+  const barge = createBargeIn({
+    settings: config.interruption,
+    clock,
+    bus,
+    targets: { isSpeaking: () => speech.queue.isSpeaking, stopSpeaking: (r) => speech.queue.stop(r) },
+  });
+  bus.on('interruption.filtered', (e) => out(JSON.stringify({ type: 'interruption', decision: 'filter', text: e.text, reason: e.reason, atMs: clock.now() })));
+  bus.on('interruption.allowed', (e) => out(JSON.stringify({ type: 'interruption', decision: 'allow', text: e.text, reason: e.reason, atMs: clock.now() })));
+  bus.on('speak.stopped', (e) => out(JSON.stringify({ type: 'speak.stopped', reason: e.reason, text: e.text, playedMs: e.playedMs, atMs: clock.now() })));
+  let topFrame: string | undefined = 'base';
   const print = (e: Effect) => {
+    if (e.type === 'stack') topFrame = e.frames[e.frames.length - 1];
+    applySpeechEffect(e, speech, null, topFrame);
     if (!opts.trace && TRACE_ONLY.has(e.type)) return;
     out(JSON.stringify({ ...e, atMs: clock.now() }));
   };
@@ -141,6 +161,10 @@ async function simulate(opts: SimulateOpts): Promise<void> {
     previous = parsed.atMs;
     if (parsed.text === undefined) continue;
     out(JSON.stringify({ type: 'heard', line: lineNo, text: parsed.text, atMs: clock.now() }));
+    // As on the appliance: while hark speaks, "yeah" is a backchannel and playback goes on; a yes or
+    // no to hark's own question is an answer.
+    const speaking = topFrame !== 'confirm' && speech.queue.isSpeaking;
+    if (barge.transcript({ id: `line-${lineNo}`, text: parsed.text, final: true }, speaking).action === 'filter') continue;
     core.dispatch({ id: `line-${lineNo}`, text: parsed.text, rawText: parsed.text, engine: 'text', atMs: parsed.atMs });
     await settle();
   }

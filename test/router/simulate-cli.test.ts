@@ -41,7 +41,12 @@ describe('hark simulate', () => {
       { type: 'action', name: 'timer.done', args: { seconds: 600 }, atMs: 602_000 },
     ]);
     expect(r.of('speak').map((l) => l.text)).toEqual(['Timer set for 10 minutes.', 'Timer done.']);
-    expect(r.lines.at(-1)).toEqual({ type: 'end', atMs: 602_000, stack: ['base'], pendingTimers: 0, rejectedLines: 0 });
+    // The run ends when the last words have been said: "Timer done." after the timer earcon, played
+    // at 70 ms a character on the virtual clock.
+    const end = r.lines.at(-1)!;
+    expect(end).toEqual({ type: 'end', atMs: expect.any(Number), stack: ['base'], pendingTimers: 0, rejectedLines: 0 });
+    expect(end.atMs as number).toBeGreaterThanOrEqual(602_000 + 'Timer done.'.length * 70);
+    expect(end.atMs as number).toBeLessThan(602_000 + 2000);
   });
 
   it('takes JSON lines with atMs, and {atMs} alone only moves the clock', () => {
