@@ -26,10 +26,11 @@ describe('hark run with the microphone unplugged mid-stream', () => {
     const dir = outputDir('e2e-unplug');
     rmSync(dir, { recursive: true, force: true });
     const s = await scene([1200, PHRASES[0]!, 1800, PHRASES[1]!, 1800, PHRASES[2]!, 1800, PHRASES[3]!, 1500]);
-    // 1024-byte pieces are 32 ms: die inside "start dictation" (the second phrase starts after ~5 s)
+    // die in the middle of "start dictation" (the second phrase starts after ~5 s)
     const second = s.phrases[1]!;
-    const diePiece = Math.floor((second.start + (second.end - second.start) / 2) / 512);
-    const mic = fakeMic(join(dir, 'bin'), s.pcm, [`die-after:${diePiece}`, 'play']);
+    const middle = second.start + (second.end - second.start) / 2;
+    const mic = fakeMic(join(dir, 'bin'), s.pcm, ['play']);
+    writeFileSync(join(mic.dir, 'plan.txt'), `die-after:${Math.floor(middle / mic.pieceSamples)}\nplay\n`);
     deepgram = await DeepgramDouble.start({ apiKey: 'e2e-key' });
     deepgram.script = PHRASES.map((text) => ({ text }));
     db = join(dir, 'hark.db');
