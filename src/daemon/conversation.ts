@@ -37,6 +37,8 @@ export interface ConversationDeps {
 interface SegmentRecord {
   actions: ActionInput[];
   closedAt: number;
+  /** When the person stopped speaking: the close, less the hangover for a VAD close. */
+  speechEndAt: number;
 }
 
 declare module '../core/bus.js' {
@@ -135,7 +137,8 @@ export class Conversation {
   }
 
   private async handle(segment: Segment, closedAt: number, cancelled: boolean): Promise<void> {
-    const rec: SegmentRecord = { actions: [], closedAt };
+    const hangover = segment.closeReason === 'hangover' ? this.d.config.vad.hangoverMs : 0;
+    const rec: SegmentRecord = { actions: [], closedAt, speechEndAt: closedAt - hangover };
     this.current = rec;
     let result: SegmentStt | null = null;
     let firstActionAt: number | null = null;
@@ -196,7 +199,7 @@ export class Conversation {
     if (e.type === 'stack') this.topFrame = e.frames[e.frames.length - 1];
     this.d.bus.emit('router.effect', { ...e, atMs });
     try {
-      applySpeechEffect(e, this.d.speech, this.d.cascade, this.topFrame);
+      applySpeechEffect(e, this.d.speech, this.d.cascade, this.topFrame, this.current?.speechEndAt);
     } catch (err) {
       this.d.log.error('speaking failed', { error: errorMessage(err) });
     }

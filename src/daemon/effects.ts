@@ -13,10 +13,22 @@ function priorityFor(effect: Extract<Effect, { type: 'speak' }>, topFrame: strin
  * Carry out what the command core asks of hark's voice: speak, play an earcon, stop speaking.
  * Everything else (actions, submits, timers) is recorded by the caller; this is only the speaker.
  */
-export function applySpeechEffect(effect: Effect, speech: Speech | null, cascade: ResponseCascade<string, string, Int16Array> | null, topFrame: string | undefined): void {
+export function applySpeechEffect(
+  effect: Effect,
+  speech: Speech | null,
+  cascade: ResponseCascade<string, string, Int16Array> | null,
+  topFrame: string | undefined,
+  endOfSpeechAt?: number,
+): void {
   if (!speech) return;
   switch (effect.type) {
     case 'speak':
+      // Seed 003: an answer is prepared while the person may still go on, and played 2 s after they
+      // stopped; speaking again throws it away. Notices ("Timer set.") are said at once.
+      if (effect.answer && cascade && speech.tts) {
+        cascade.start(effect.text, endOfSpeechAt === undefined ? {} : { endOfSpeechAt });
+        return;
+      }
       if (effect.earcon) speech.queue.earcon(effect.earcon, { priority: priorityFor(effect, topFrame) });
       speech.queue.say(effect.text, { priority: priorityFor(effect, topFrame) });
       return;

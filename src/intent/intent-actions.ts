@@ -47,6 +47,7 @@ function sayList(lines: readonly string[]): string {
 export function registerIntentActions(actions: ActionRouter, deps: IntentActionDeps): void {
   const { lists, emit } = deps;
   const say = (text: string) => emit({ type: 'speak', text });
+  const answer = (text: string) => emit({ type: 'speak', text, answer: true });
   const link = (a: ActionRequest) => (str(a, 'utteranceId') ? { utteranceId: str(a, 'utteranceId')! } : {});
 
   actions.on('list.add', (a) => {
@@ -72,7 +73,7 @@ export function registerIntentActions(actions: ActionRouter, deps: IntentActionD
   actions.on('list.read', (a) => {
     const list = need(a, 'list');
     const lines = lists.lines(list);
-    say(lines.length ? `The ${list} list: ${sayList(lines.map(sayLine))}.` : `The ${list} list is empty.`);
+    answer(lines.length ? `The ${list} list: ${sayList(lines.map(sayLine))}.` : `The ${list} list is empty.`);
   });
 
   actions.on('inventory.count', (a) => {

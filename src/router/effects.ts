@@ -12,7 +12,8 @@ export type Earcon = 'listening' | 'sent' | 'cancelled' | 'item' | 'timer' | (st
 export type Effect =
   /** The frame stack changed: names bottom to top. */
   | { type: 'stack'; frames: string[] }
-  | { type: 'speak'; text: string; earcon?: Earcon }
+  /** `answer`: a spoken answer to what was asked (a read-back, a list): it follows the response cascade. */
+  | { type: 'speak'; text: string; earcon?: Earcon; answer?: true }
   /** Stop whatever hark is saying now (barge-in, "stop"). */
   | { type: 'stop-speaking' }
   | { type: 'earcon'; name: Earcon }

@@ -84,7 +84,7 @@ export class CommandRouter {
     this.host = {
       clock: this.clock,
       emit: (e) => self.emit(e),
-      speak: (text) => self.emit({ type: 'speak', text }),
+      speak: (text, opts) => self.emit({ type: 'speak', text, ...(opts?.answer ? { answer: true as const } : {}) }),
       pop: (frame) => self.popFrom(frame),
       confirm: (req) => self.confirm(req),
       voices: () => self.voiceList,

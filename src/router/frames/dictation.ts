@@ -27,7 +27,7 @@ export class DictationFrame extends Frame {
         this.ids = [];
         return;
       case 'read-back':
-        return this.host.speak(this.parts.length ? this.parts.join(' ') : 'Nothing yet.');
+        return this.host.speak(this.parts.length ? this.parts.join(' ') : 'Nothing yet.', { answer: true });
       default:
         return super.op(op, ctx);
     }

@@ -28,7 +28,7 @@ export class InventoryFrame extends Frame {
         return this.host.speak(removed === undefined ? 'Nothing to undo.' : `Removed ${removed}.`);
       }
       case 'read-back':
-        return this.host.speak(this.items.length ? `${plural(this.items.length, 'item')}: ${this.items.join(', ')}.` : 'No items yet.');
+        return this.host.speak(this.items.length ? `${plural(this.items.length, 'item')}: ${this.items.join(', ')}.` : 'No items yet.', { answer: true });
       case 'save': {
         if (!this.items.length) return this.host.speak('Nothing to save.');
         const n = this.items.length;

@@ -55,7 +55,7 @@ export class QueryFrame extends Frame {
       case 'submit':
         return this.submit();
       case 'read-back':
-        return this.host.speak(this.parts.length ? this.text : 'Nothing yet.');
+        return this.host.speak(this.parts.length ? this.text : 'Nothing yet.', { answer: true });
       default:
         return super.op(op, ctx);
     }
