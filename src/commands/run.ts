@@ -102,6 +102,17 @@ export function register(program: Command): void {
         if (opts.json) {
           daemon.bus.onAny((type, payload) => process.stdout.write(JSON.stringify({ type, ...(payload as object) }, jsonReplacer) + '\n'));
         }
+        // A bug must not leave a half-working appliance: log it with its context, then exit non-zero
+        // so systemd restarts hark (Restart=always). The store is WAL: committed rows survive.
+        const fatal = (kind: string) => (err: unknown) => {
+          logger.error(`${kind}: hark will exit and systemd will restart it`, {
+            error: err instanceof Error ? err.message : String(err),
+            stack: err instanceof Error ? err.stack : undefined,
+          });
+          process.exit(70);
+        };
+        process.on('uncaughtException', fatal('uncaught exception'));
+        process.on('unhandledRejection', fatal('unhandled promise rejection'));
         let stopping: Promise<void> | null = null;
         const stop = (reason: string) => {
           stopping ??= daemon.stop(reason);

@@ -51,6 +51,7 @@ describe('hark run, end to end', () => {
   let run: Awaited<ReturnType<typeof startHark>>;
   let exit: { code: number | null; signal: NodeJS.Signals | null };
   let debugUrl: string;
+  let viewerSegments = 0;
 
   beforeAll(async () => {
     run = await startHark('main', ['play']);
@@ -69,6 +70,9 @@ describe('hark run, end to end', () => {
     const handledAll = () => h.of('segment.handled').length >= closed(h).length;
     const until = Date.now() + 30_000;
     while (!handledAll() && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    // what the technician's page sees, while hark still runs
+    const page = (await (await fetch(new URL('/api/segments?limit=100', debugUrl))).json()) as { segments: { id: number }[] };
+    viewerSegments = page.segments.length;
     h.kill('SIGTERM');
     exit = await h.exited;
     await run.deepgram.close();
@@ -128,6 +132,7 @@ describe('hark run, end to end', () => {
     try {
       const segs = db.prepare('SELECT COUNT(*) AS n FROM segments').get() as { n: number };
       expect(segs.n).toBe(closed(run.hark).length);
+      expect(viewerSegments).toBe(segs.n);
       const fallbacks = db.prepare("SELECT COUNT(*) AS n FROM transcripts WHERE engine = 'deepgram' AND fallback_reason IS NOT NULL").get() as { n: number };
       expect(fallbacks.n).toBeGreaterThanOrEqual(PHRASES.length);
       const acts = db.prepare('SELECT name FROM actions').all() as { name: string }[];
