@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { HarkError } from '../core/errors.js';
 import { createLogger } from '../core/log.js';
 import { STT_MODES } from '../config/sections/stt.js';
-import type { SttMode } from '../stt/fallback-policy.js';
 import { formatLine, formatSummary, judge, spansDays, summarise, type Verdict } from '../replay/compare.js';
 import { audioHearing, textHearing, type AudioHearing } from '../replay/hearing.js';
 import { runReplay } from '../replay/runner.js';
 import { parseSince } from '../replay/since.js';
 import { ReplaySource } from '../replay/source.js';
+import { sttOverrides } from './stt-options.js';
 import { action, loadConfigFor, out } from './common.js';
 
 interface ReplayOpts {
@@ -63,14 +63,7 @@ async function replay(opts: ReplayOpts): Promise<void> {
   // The config first: an invalid one exits 2 naming every problem, before anything is opened.
   const { config, secrets } = loadConfigFor(opts);
   const sinceMs = opts.since === undefined ? null : parseSince(opts.since, Date.now());
-  let mode: SttMode | undefined;
-  if (opts.sttMode !== undefined) {
-    if (!(STT_MODES as readonly string[]).includes(opts.sttMode)) throw new HarkError(`--stt-mode must be one of ${STT_MODES.join(', ')}, got "${opts.sttMode}"`, { exitCode: 2 });
-    mode = opts.sttMode as SttMode;
-  }
-  if (opts.deepgramUrl !== undefined && !/^(wss?|https?):\/\/[^\s/]+/.test(opts.deepgramUrl)) {
-    throw new HarkError(`--deepgram-url must be a ws:// or wss:// URL, got "${opts.deepgramUrl}"`, { exitCode: 2 });
-  }
+  const { mode } = sttOverrides(opts);
   if (opts.textOnly && (opts.model || opts.sttMode || opts.deepgramUrl || opts.vad === false)) {
     throw new HarkError('--text-only replays stored transcripts: --model, --stt-mode, --deepgram-url and --no-vad do not apply', { exitCode: 2 });
   }

@@ -4,6 +4,7 @@ import { HarkError } from '../core/errors.js';
 import { Daemon } from '../daemon/daemon.js';
 import { createNotifier } from '../daemon/sd-notify.js';
 import { action, loadConfigFor } from './common.js';
+import { sttOverrides } from './stt-options.js';
 
 interface RunOpts {
   config?: string;
@@ -73,12 +74,9 @@ export function register(program: Command): void {
         if (opts.device) config.capture.device = opts.device;
         if (opts.db) config.store.path = opts.db;
         if (opts.model) config.stt.whisper.model = opts.model;
-        if (opts.deepgramUrl) config.stt.deepgram.url = opts.deepgramUrl;
-        if (opts.sttMode !== undefined) {
-          const modes = ['local-first', 'cloud-first', 'local-only', 'cloud-only'] as const;
-          if (!(modes as readonly string[]).includes(opts.sttMode)) throw new HarkError(`--stt-mode must be one of ${modes.join(', ')}, got "${opts.sttMode}"`, { exitCode: 2 });
-          config.stt.mode = opts.sttMode as (typeof modes)[number];
-        }
+        const stt = sttOverrides(opts);
+        if (stt.deepgramUrl) config.stt.deepgram.url = stt.deepgramUrl;
+        if (stt.mode) config.stt.mode = stt.mode;
         if (opts.port !== undefined) {
           const port = Number(opts.port);
           if (!Number.isInteger(port) || port < 0 || port > 65535) throw new HarkError(`--port must be a port number, got "${opts.port}"`, { exitCode: 2 });

@@ -2,14 +2,13 @@ import type { Command } from 'commander';
 import { samplesToMs } from '../audio/pcm.js';
 import { readWavFile } from '../audio/wav.js';
 import { Bus } from '../core/bus.js';
-import { HarkError } from '../core/errors.js';
 import { createLogger } from '../core/log.js';
 import { STT_MODES } from '../config/sections/stt.js';
 import { createStt } from '../stt/create.js';
 import type { SegmentStt } from '../stt/events.js';
-import type { SttMode } from '../stt/fallback-policy.js';
 import type { Segment } from '../vad/segment.js';
 import { segmentWavFile } from '../vad/segment-file.js';
+import { sttOverrides } from './stt-options.js';
 import { action, loadConfigFor, out } from './common.js';
 
 interface TranscribeOpts {
@@ -69,14 +68,7 @@ export function register(program: Command): void {
     .action(
       action(async (file: string, opts: TranscribeOpts) => {
         const { config, secrets } = loadConfigFor(opts);
-        let mode: SttMode | undefined;
-        if (opts.sttMode !== undefined) {
-          if (!(STT_MODES as readonly string[]).includes(opts.sttMode)) throw new HarkError(`--stt-mode must be one of ${STT_MODES.join(', ')}, got "${opts.sttMode}"`, { exitCode: 2 });
-          mode = opts.sttMode as SttMode;
-        }
-        if (opts.deepgramUrl !== undefined && !/^(wss?|https?):\/\/[^\s/]+/.test(opts.deepgramUrl)) {
-          throw new HarkError(`--deepgram-url must be a ws:// or wss:// URL, got "${opts.deepgramUrl}"`, { exitCode: 2 });
-        }
+        const { mode } = sttOverrides(opts);
         // Decode first: a bad file is reported before a model is loaded.
         const wav = await readWavFile(file);
         const logger = createLogger({ level: opts.verbose ? 'info' : 'warn', json: config.log.json });

@@ -4,7 +4,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { HarkError, errorMessage } from '../core/errors.js';
-import { SegmentReader } from '../store/queries.js';
+import { SegmentReader, actionView, type ActionRow } from '../store/queries.js';
 import type { ActionView, AudioState, SegmentView } from '../store/records.js';
 import { SCHEMA_VERSION, schemaVersion } from '../store/schema.js';
 import { oldOutcome, wasCancelled, type OldOutcome } from './outcome.js';
@@ -151,20 +151,11 @@ export class ReplaySource {
     const byCreated = chosen.map((v, i) => ({ at: v.createdAt, i })).sort((a, b) => a.at - b.at);
     const rows = this.db
       .prepare('SELECT * FROM actions WHERE segment_id IS NULL AND created_at >= ? ORDER BY created_at, id')
-      .all(byCreated[0]!.at) as { id: number; created_at: number; utterance_id: string | null; name: string; args_json: string | null; outcome: string; error: string | null; latency_ms: number | null }[];
+      .all(byCreated[0]!.at) as ActionRow[];
     let k = 0;
     for (const r of rows) {
       while (k + 1 < byCreated.length && byCreated[k + 1]!.at <= r.created_at) k++;
-      out[byCreated[k]!.i]!.push({
-        id: r.id,
-        createdAt: r.created_at,
-        utteranceId: r.utterance_id,
-        name: r.name,
-        args: parseJson(r.args_json),
-        outcome: r.outcome,
-        error: r.error,
-        latencyMs: r.latency_ms,
-      });
+      out[byCreated[k]!.i]!.push(actionView(r));
     }
     return out;
   }
@@ -191,15 +182,6 @@ function openReadOnly(path: string): Database {
     }
   }
   return new BetterSqlite3(path, { readonly: true, fileMustExist: true, timeout: 2000 });
-}
-
-function parseJson(text: string | null): unknown {
-  if (text === null) return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }
 
 function openError(path: string, err: unknown): HarkError {

@@ -159,7 +159,8 @@ interface IntentRow {
   latency_ms: number | null;
   reason: string | null;
 }
-interface ActionRow {
+/** An `actions` row as SQLite returns it (also read by `hark replay`). */
+export interface ActionRow {
   id: number;
   created_at: number;
   utterance_id: string | null;
@@ -260,7 +261,7 @@ function intentView(r: IntentRow): IntentView {
   };
 }
 
-function actionView(r: ActionRow): ActionView {
+export function actionView(r: ActionRow): ActionView {
   return {
     id: r.id,
     createdAt: r.created_at,
