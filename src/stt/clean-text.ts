@@ -4,7 +4,8 @@
  * raw text (seed 001: a silent [BLANK_AUDIO] drop must stay visible) and removed from the cleaned text.
  * Same pattern as the debug page's highlighter (src/debug/special-tokens.ts), so both agree.
  */
-const NON_SPEECH = /\[[^\]\n]{1,40}\]|<\|[^|\n]{0,40}\|>|\([^)\n]{1,40}\)|\*[^*\n]{1,40}\*|♪+/g;
+// Parentheses only around words, as in (upbeat music) or (laughs): "(1)" or "(2 cases)" is speech.
+const NON_SPEECH = /\[[^\]\n]{1,40}\]|<\|[^|\n]{0,40}\|>|\((?=[^)\n]*[A-Za-z])[^)\n\d]{1,40}\)|\*[^*\n]{1,40}\*|♪+/g;
 
 export function nonSpeechMarkers(raw: string): string[] {
   return [...raw.matchAll(NON_SPEECH)].map((m) => m[0]);

@@ -35,5 +35,7 @@ describe('hallucination filter', () => {
 
   it('cleans special tokens out of the text but keeps the words', () => {
     expect(cleanText(' [BLANK_AUDIO] turn  on (music) the lights ♪')).toBe('turn on the lights');
+    // parentheses around numbers are speech, not a marker: "add (2) cases" keeps its count
+    expect(cleanText('add (2) cases (laughs)')).toBe('add (2) cases');
   });
 });
