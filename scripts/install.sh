@@ -143,8 +143,10 @@ if [ "$SRC" != "$PREFIX" ]; then
   fi
 fi
 if [ "$WITH_NPM" = 1 ]; then
-  do_ bash -c "cd '$PREFIX' && npm ci --no-audit --no-fund --omit=dev --ignore-scripts=false"
-  do_ bash -c "cd '$PREFIX' && npm run -s build"
+  # Full install first: the TypeScript compiler (a dev dependency) builds dist/ in `prepare`; the
+  # dev dependencies are pruned afterwards so the Pi keeps only what runs.
+  do_ bash -c "cd '$PREFIX' && npm ci --no-audit --no-fund"
+  do_ bash -c "cd '$PREFIX' && npm prune --omit=dev --no-audit --no-fund"
 else
   note "npm ci skipped (--no-npm or --root)"
 fi
