@@ -90,6 +90,32 @@ export abstract class Frame {
   }
 }
 
+/**
+ * A frame that closes itself after a quiet spell (a query's silence, the voice picker nobody
+ * answers): the timer starts on entry, restarts whenever an utterance reaches the frame, and is
+ * paused while another frame covers it, then starts afresh when it is uncovered.
+ */
+export abstract class IdleFrame extends Frame {
+  /** How long a quiet spell lasts. */
+  protected abstract idleMs(): number;
+  /** What to do when it has lasted that long. */
+  protected abstract idle(): void;
+
+  override enter(): void {
+    this.restartIdle();
+  }
+  override uncover(): void {
+    super.uncover();
+    this.restartIdle();
+  }
+  override activity(): void {
+    if (!this.covered) this.restartIdle();
+  }
+  private restartIdle(): void {
+    this.arm(this.idleMs(), () => this.idle());
+  }
+}
+
 /** The bottom frame: no state of its own (the mode belongs to the router). */
 export class BaseFrame extends Frame {}
 

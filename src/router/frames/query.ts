@@ -1,31 +1,25 @@
-import { Frame, type VerbContext } from '../frame.js';
+import { IdleFrame, type VerbContext } from '../frame.js';
 
 /**
  * An open question to hark: appends what is said, submits on "go" or after a silence (default
  * 4 s), reads back on request. The silence timer restarts whenever an utterance reaches the frame,
  * so someone still talking (or saying "um") is not cut off.
  */
-export class QueryFrame extends Frame {
+export class QueryFrame extends IdleFrame {
   private parts: string[] = [];
   private ids: string[] = [];
 
   override enter(): void {
     this.host.emit({ type: 'earcon', name: 'listening' });
-    this.restart();
-  }
-  override uncover(): void {
-    super.uncover();
-    this.restart();
-  }
-  override activity(): void {
-    if (!this.covered) this.restart();
+    super.enter();
   }
 
-  private restart(): void {
-    this.arm(this.spec.silenceMs ?? 4000, () => this.expire());
+  protected idleMs(): number {
+    return this.spec.silenceMs ?? 4000;
   }
 
-  private expire(): void {
+  /** Silence: send what was said, or close quietly if nothing was. */
+  protected idle(): void {
     if (this.parts.length) this.submit();
     else this.host.emit({ type: 'earcon', name: 'cancelled' });
     this.host.pop(this);

@@ -1,10 +1,10 @@
-import { Frame, type VerbContext } from '../frame.js';
+import { IdleFrame, type VerbContext } from '../frame.js';
 
 /**
  * The voice picker: only voice names and cancel are valid. It closes itself after a quiet spell
  * (default 15 s): an exclusive frame nobody answers would otherwise leave hark deaf to "computer".
  */
-export class VoiceFrame extends Frame {
+export class VoiceFrame extends IdleFrame {
   override refusal(): string | null {
     return this.host.voices().length ? null : 'There are no voices to choose from.';
   }
@@ -12,20 +12,16 @@ export class VoiceFrame extends Frame {
   override enter(): void {
     const names = this.host.voices().slice(0, 6).map((v) => v.say[0] ?? v.id);
     this.host.speak(`Which voice? ${names.join(', ')}. Or say cancel.`);
-    this.restart();
+    super.enter();
   }
-  override uncover(): void {
-    super.uncover();
-    this.restart();
+
+  protected idleMs(): number {
+    return this.spec.timeoutMs ?? 15_000;
   }
-  override activity(): void {
-    if (!this.covered) this.restart();
-  }
-  private restart(): void {
-    this.arm(this.spec.timeoutMs ?? 15_000, () => {
-      this.host.speak('Voice unchanged.');
-      this.host.pop(this);
-    });
+
+  protected idle(): void {
+    this.host.speak('Voice unchanged.');
+    this.host.pop(this);
   }
 
   override op(op: string, ctx: VerbContext): void {
