@@ -37,6 +37,8 @@ export interface ConversationDeps {
 interface SegmentRecord {
   actions: ActionInput[];
   closedAt: number;
+  /** Wall-clock ms when the segment closed: the store's times are wall times, taken at the close. */
+  closedWallAt: number;
   /** When the person stopped speaking: the close, less the hangover for a VAD close. */
   speechEndAt: number;
 }
@@ -116,7 +118,8 @@ export class Conversation {
   /** Queue a closed segment; resolves when it (and every one before it) is handled. */
   handleSegment(segment: Segment, cancelled = false): Promise<void> {
     const closedAt = this.d.clock.now();
-    this.work = this.work.then(() => this.handle(segment, closedAt, cancelled)).catch((err) => {
+    const closedWallAt = Date.now();
+    this.work = this.work.then(() => this.handle(segment, closedAt, closedWallAt, cancelled)).catch((err) => {
       this.d.log.error('segment handling failed', { segment: segment.index, error: errorMessage(err) });
     });
     return this.work;
@@ -136,9 +139,9 @@ export class Conversation {
     this.core.dispose();
   }
 
-  private async handle(segment: Segment, closedAt: number, cancelled: boolean): Promise<void> {
+  private async handle(segment: Segment, closedAt: number, closedWallAt: number, cancelled: boolean): Promise<void> {
     const hangover = segment.closeReason === 'hangover' ? this.d.config.vad.hangoverMs : 0;
-    const rec: SegmentRecord = { actions: [], closedAt, speechEndAt: closedAt - hangover };
+    const rec: SegmentRecord = { actions: [], closedAt, closedWallAt, speechEndAt: closedAt - hangover };
     this.current = rec;
     let result: SegmentStt | null = null;
     let firstActionAt: number | null = null;
@@ -235,7 +238,8 @@ export class Conversation {
     if (cancelled) transcripts.push({ engine: 'none', rawText: '', text: '', droppedReason: 'push-to-talk cancelled (tap or mute hold)' });
     const used = result?.utterances.find((u) => u.text);
     store.recordSegment({
-      segment: { ...segment, startedAt: Date.now() - Math.round(samplesToMs(segment.pcm.length)), source: this.d.source },
+      // From the close, not from now: the row is written after speech-to-text, which takes seconds.
+      segment: { ...segment, startedAt: rec.closedWallAt - Math.round(samplesToMs(segment.pcm.length)), source: this.d.source },
       transcripts,
       ...(used
         ? { utterance: { id: used.id, text: used.text, rawText: used.rawText, engine: used.engine, ...(used.sttMs !== undefined ? { sttMs: Math.round(used.sttMs) } : {}), ...(used.fallbackReason ? { fallbackReason: used.fallbackReason } : {}) } }

@@ -132,6 +132,15 @@ describe('hark run, end to end', () => {
     try {
       const segs = db.prepare('SELECT COUNT(*) AS n FROM segments').get() as { n: number };
       expect(segs.n).toBe(closed(run.hark).length);
+      // A row's wall time is when the audio was heard, not when the row was written (after
+      // speech-to-text, seconds later): its end lies within a moment of the segment.closed event.
+      const rows = db.prepare('SELECT stream_index AS i, started_at AS at, sample_count AS n, sample_rate AS rate FROM segments').all() as { i: number; at: number; n: number; rate: number }[];
+      const h = run.hark;
+      for (const r of rows) {
+        const k = h.events.findIndex((e) => e.type === 'segment.closed' && e.index === r.i);
+        const end = r.at + (r.n * 1000) / r.rate;
+        expect(Math.abs(end - h.receivedAt[k]!), `segment ${r.i}`).toBeLessThan(500);
+      }
       expect(viewerSegments).toBe(segs.n);
       const fallbacks = db.prepare("SELECT COUNT(*) AS n FROM transcripts WHERE engine = 'deepgram' AND fallback_reason IS NOT NULL").get() as { n: number };
       expect(fallbacks.n).toBeGreaterThanOrEqual(PHRASES.length);

@@ -7,6 +7,8 @@ export type HarkEvent = { type: string } & Record<string, unknown>;
 /** A real `hark run --json` child: its events as they arrive, waiting for one, and its exit. */
 export class HarkProcess {
   readonly events: HarkEvent[] = [];
+  /** Wall-clock ms at which each event line arrived (same order as `events`). */
+  readonly receivedAt: number[] = [];
   readonly stderr: string[] = [];
   readonly child: ChildProcess;
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -23,6 +25,7 @@ export class HarkProcess {
         return;
       }
       this.events.push(e);
+      this.receivedAt.push(Date.now());
       this.waiters = this.waiters.filter((w) => (w.pred(e) ? (w.resolve(e), false) : true));
     });
     createInterface({ input: this.child.stderr! }).on('line', (l) => this.stderr.push(l));
