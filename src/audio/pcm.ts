@@ -15,6 +15,11 @@ export function samplesToMs(samples: number): number {
   return (samples * 1000) / SAMPLE_RATE;
 }
 
+/** Milliseconds to the microsecond, as events and `hark segment --json` report sample positions. */
+export function samplesToMsRounded(samples: number): number {
+  return Math.round(samplesToMs(samples) * 1000) / 1000;
+}
+
 /** View a Node Buffer of s16le bytes as samples without copying when it is aligned. */
 export function bufferToInt16(buf: Buffer): Int16Array {
   if (buf.byteOffset % 2 === 0) return new Int16Array(buf.buffer, buf.byteOffset, Math.floor(buf.byteLength / 2));

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeWavFile } from '../audio/wav.js';
-import { samplesToMs } from '../audio/pcm.js';
+import { samplesToMs, samplesToMsRounded as ms } from '../audio/pcm.js';
 import { HarkError } from '../core/errors.js';
 import type { Segment } from '../vad/segment.js';
 import { segmentWavFile } from '../vad/segment-file.js';
@@ -15,8 +15,6 @@ interface SegmentOpts {
   outDir?: string;
   config?: string;
 }
-
-const ms = (samples: number) => Math.round(samplesToMs(samples) * 1000) / 1000;
 
 function segmentLine(s: Segment): string {
   const sec = (samples: number) => (samplesToMs(samples) / 1000).toFixed(2);

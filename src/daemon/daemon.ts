@@ -2,7 +2,7 @@ import './events.js';
 import { AlsaCapture } from '../audio/capture-alsa.js';
 import { WavFileSource } from '../audio/capture-wav.js';
 import type { AudioSource } from '../audio/source.js';
-import { samplesToMs } from '../audio/pcm.js';
+import { samplesToMsRounded as ms } from '../audio/pcm.js';
 import type { HarkConfig } from '../config/schema.js';
 import type { Secrets } from '../config/load.js';
 import { Bus } from '../core/bus.js';
@@ -14,7 +14,6 @@ import { debugToken } from '../debug/from-config.js';
 import type { GpioDriver } from '../gpio/driver.js';
 import { openGpio } from '../gpio/open.js';
 import { wireButton } from '../gpio/button-controller.js';
-import type { ButtonGestures } from '../gpio/button.js';
 import { StatusLed } from '../gpio/status-led.js';
 import { createSpeech, type Speech } from '../speech/create.js';
 import { withEchoGate } from '../speech/echo-gate.js';
@@ -34,8 +33,6 @@ import { Conversation } from './conversation.js';
 import { Lifecycle, type Component } from './lifecycle.js';
 import { audioLoopAlive, type AudioHealth } from './health.js';
 import type { Notifier } from './sd-notify.js';
-
-const ms = (samples: number) => Math.round(samplesToMs(samples) * 1000) / 1000;
 
 export interface DaemonOptions {
   config: HarkConfig;
@@ -81,7 +78,6 @@ export class Daemon {
   private barge: InterruptionFilter | null = null;
   private stt: SttStack | null = null;
   private conversation: Conversation | null = null;
-  private gestures: ButtonGestures | null = null;
   private led: StatusLed | null = null;
   private muted = false;
   /** The PTT segment being recorded was cancelled (a tap that silenced hark, a mute hold): drop it. */
@@ -236,7 +232,7 @@ export class Daemon {
         const driver = await openGpio(config.gpio, { logger: this.log.child({ component: 'gpio' }) });
         this.gpio = driver;
         this.log.info('gpio', { driver: driver.kind, detail: driver.description });
-        this.gestures = wireButton({
+        wireButton({
           driver,
           clock: this.clock,
           bus: this.bus,

@@ -1,7 +1,5 @@
-import { samplesToMs } from '../audio/pcm.js';
+import { samplesToMsRounded as ms } from '../audio/pcm.js';
 import type { Segment } from './segment.js';
-
-const ms = (samples: number) => Math.round(samplesToMs(samples) * 1000) / 1000;
 
 /**
  * A segment without its audio, times in ms from the start of the stream: what `hark segment --json`
