@@ -1,4 +1,18 @@
 import type { Clock } from '../core/clock.js';
+import { CircuitBreaker, type Permit, type RefusalWording } from '../core/circuit-breaker.js';
+
+export type { Permit } from '../core/circuit-breaker.js';
+
+export interface OutageOptions {
+  failures: number;
+  openMs: number;
+}
+
+/** Said in the log and to the router when a request is not sent. */
+const OUTAGE_WORDING: RefusalWording = {
+  open: (left, last) => `not asking for ${Math.ceil(left / 1000)} s after: ${last}`,
+  probing: 'a probe request is already in flight',
+};
 
 /**
  * When Ollama is down, slow or missing its model, hark says so once per outage and stops asking
@@ -10,49 +24,31 @@ import type { Clock } from '../core/clock.js';
  *   is let through; its failure opens it again (same outage, still silent), its success ends the
  *   outage, so the next failure is announced again.
  *
- * Pure: time from the Clock.
+ * The breaking itself is the shared CircuitBreaker (the one speech-to-text uses for the cloud);
+ * this adds only what the intent pass needs: when an outage began and ended. Pure: time from the Clock.
  */
-export type Permit = { allowed: true; probe: boolean } | { allowed: false; reason: string; retryInMs: number };
-
-export interface OutageOptions {
-  failures: number;
-  openMs: number;
-}
-
 export class OutageBreaker {
-  private consecutive = 0;
-  private openedAt: number | null = null;
-  private probing = false;
+  private readonly circuit: CircuitBreaker;
   private down = false;
-  private lastReason = '';
 
-  constructor(private readonly opts: OutageOptions & { clock: Clock }) {}
+  constructor(opts: OutageOptions & { clock: Clock }) {
+    this.circuit = new CircuitBreaker({ failures: opts.failures, openMs: opts.openMs }, opts.clock, undefined, OUTAGE_WORDING);
+  }
 
   /** True between the first failure of an outage and the next success. */
   get inOutage(): boolean {
     return this.down;
   }
-  get state(): 'closed' | 'open' | 'half-open' {
-    if (this.openedAt === null) return 'closed';
-    return this.opts.clock.now() - this.openedAt >= this.opts.openMs ? 'half-open' : 'open';
-  }
 
   permit(): Permit {
-    if (this.openedAt === null) return { allowed: true, probe: false };
-    const left = this.openedAt + this.opts.openMs - this.opts.clock.now();
-    if (left > 0) return { allowed: false, reason: `not asking for ${Math.ceil(left / 1000)} s after: ${this.lastReason}`, retryInMs: left };
-    if (this.probing) return { allowed: false, reason: 'a probe request is already in flight', retryInMs: 0 };
-    this.probing = true;
-    return { allowed: true, probe: true };
+    return this.circuit.acquire();
   }
 
   /** The model answered (whatever it said). Returns true when this ended an outage. */
   success(): boolean {
     const ended = this.down;
-    this.consecutive = 0;
-    this.openedAt = null;
-    this.probing = false;
     this.down = false;
+    this.circuit.success();
     return ended;
   }
 
@@ -60,17 +56,11 @@ export class OutageBreaker {
   failure(reason: string): { announce: boolean; opened: boolean } {
     const announce = !this.down;
     this.down = true;
-    this.lastReason = reason;
-    this.consecutive++;
-    const wasProbe = this.probing;
-    this.probing = false;
-    const opened = wasProbe || this.consecutive >= this.opts.failures;
-    if (opened) this.openedAt = this.opts.clock.now();
-    return { announce, opened };
+    return { announce, opened: this.circuit.failure(reason) };
   }
 
   /** A request gave up because its caller did (a rule's timeout): no verdict on the model. */
   release(): void {
-    this.probing = false;
+    this.circuit.release();
   }
 }

@@ -1,5 +1,5 @@
 import type { SttEngineName, Utterance } from '../core/utterance.js';
-import type { CircuitState } from './circuit-breaker.js';
+import type { CircuitState } from '../core/circuit-breaker.js';
 import type { EngineId } from './fallback-policy.js';
 import type { AsrResult, SttToken } from './types.js';
 

@@ -3,7 +3,7 @@ import type { Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { Utterance } from '../core/utterance.js';
-import { CircuitBreaker, type CircuitBreakerOptions, type Permit } from './circuit-breaker.js';
+import { CircuitBreaker, type CircuitBreakerOptions, type Permit } from '../core/circuit-breaker.js';
 import type { SegmentStt, SttAttempt } from './events.js';
 import { engineOrder, judge, type EngineId, type SttMode } from './fallback-policy.js';
 import { HallucinationFilter, type FilterOptions } from './hallucination-filter.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/core/clock.js';
-import { CircuitBreaker, type CircuitState } from '../../src/stt/circuit-breaker.js';
+import { CircuitBreaker, type CircuitState } from '../../src/core/circuit-breaker.js';
 
 function breaker() {
   const clock = new VirtualClock();

@@ -1,4 +1,4 @@
-import type { Clock } from '../core/clock.js';
+import type { Clock } from './clock.js';
 
 export type CircuitState = 'closed' | 'open' | 'half-open';
 
@@ -9,10 +9,21 @@ export interface CircuitBreakerOptions {
   openMs: number;
 }
 
+/** How a refusal reads where it is shown (a fallback reason, a log line): wording differs by caller. */
+export interface RefusalWording {
+  open(leftMs: number, lastReason: string): string;
+  probing: string;
+}
+
+const CIRCUIT_WORDING: RefusalWording = {
+  open: (_left, last) => `circuit open after ${last}`,
+  probing: 'circuit half-open: a probe is in flight',
+};
+
 export type Permit = { allowed: true; probe: boolean } | { allowed: false; retryInMs: number; reason: string };
 
 /**
- * The cloud's circuit breaker: after `failures` consecutive failures the cloud is skipped for
+ * A circuit breaker (the cloud's for speech-to-text, the intent model's for Ollama): after `failures` consecutive failures the cloud is skipped for
  * `openMs`, then exactly one request is let through as a probe; its success closes the circuit, its
  * failure opens it again. A failure that retrying cannot fix (a rejected API key) opens it at once —
  * one clear error every `openMs`, not a retry storm. Pure: time comes from the Clock.
@@ -28,6 +39,7 @@ export class CircuitBreaker {
     private readonly opts: CircuitBreakerOptions,
     private readonly clock: Clock,
     private readonly onChange: (state: CircuitState, reason: string) => void = () => {},
+    private readonly wording: RefusalWording = CIRCUIT_WORDING,
   ) {}
 
   get state(): CircuitState {
@@ -40,10 +52,10 @@ export class CircuitBreaker {
     const now = this.clock.now();
     if (this._state === 'open') {
       const left = this.openedAt + this.opts.openMs - now;
-      if (left > 0) return { allowed: false, retryInMs: left, reason: `circuit open after ${this.lastReason}` };
+      if (left > 0) return { allowed: false, retryInMs: left, reason: this.wording.open(left, this.lastReason) };
       this.set('half-open', 'probing after the open period');
     }
-    if (this.probing) return { allowed: false, retryInMs: 0, reason: 'circuit half-open: a probe is in flight' };
+    if (this.probing) return { allowed: false, retryInMs: 0, reason: this.wording.probing };
     this.probing = true;
     return { allowed: true, probe: true };
   }
@@ -54,8 +66,11 @@ export class CircuitBreaker {
     if (this._state !== 'closed') this.set('closed', 'cloud answered');
   }
 
-  /** `trip`: open now, whatever the count (the failure will not go away by retrying). */
-  failure(reason: string, opts: { trip?: boolean } = {}): void {
+  /**
+   * `trip`: open now, whatever the count (the failure will not go away by retrying).
+   * Returns whether this failure opened the circuit (or restarted its open period).
+   */
+  failure(reason: string, opts: { trip?: boolean } = {}): boolean {
     this.consecutive++;
     this.lastReason = reason;
     const wasProbe = this.probing;
@@ -64,7 +79,14 @@ export class CircuitBreaker {
       this.openedAt = this.clock.now();
       // Re-opening from open (a trip while open) restarts the period; the callback fires on state changes only.
       if (this._state !== 'open') this.set('open', reason);
+      return true;
     }
+    return false;
+  }
+
+  /** A probe gave up because its caller did (a rule's timeout): no verdict either way. */
+  release(): void {
+    this.probing = false;
   }
 
   private set(state: CircuitState, reason: string): void {
