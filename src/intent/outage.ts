@@ -1,8 +1,6 @@
 import type { Clock } from '../core/clock.js';
 import { CircuitBreaker, type Permit, type RefusalWording } from '../core/circuit-breaker.js';
 
-export type { Permit } from '../core/circuit-breaker.js';
-
 export interface OutageOptions {
   failures: number;
   openMs: number;
