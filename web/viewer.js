@@ -116,6 +116,23 @@ function showStore(store) {
   }
 }
 
+// The open segment as the cloud hears it: seed 000's stable text, then the rest of the hypothesis.
+// textContent only: what was heard is never markup.
+function showHearing(h) {
+  const box = document.getElementById('hearing');
+  if (h.done) {
+    box.hidden = true;
+    return;
+  }
+  const stable = h.stableText || '';
+  const raw = h.rawText || '';
+  const rest = raw.toLowerCase().startsWith(stable.toLowerCase()) ? raw.slice(stable.length) : raw ? ` (${raw})` : '';
+  document.getElementById('hearing-stable').textContent = stable;
+  document.getElementById('hearing-rest').textContent = rest;
+  document.getElementById('hearing-intent').textContent = h.candidate ? `maybe: ${h.candidate}` : '';
+  box.hidden = false;
+}
+
 function showCapture(c, mode) {
   if (mode === 'viewer') return pill('pill-capture', 'no microphone (viewer)', 'muted');
   if (c.state === 'up') pill('pill-capture', `mic up · ${c.device ?? ''}`, 'good');
@@ -167,6 +184,7 @@ function connect() {
     });
   }
   es.addEventListener('capture', (e) => showCapture(JSON.parse(e.data), mode));
+  es.addEventListener('hearing', (e) => showHearing(JSON.parse(e.data)));
   es.addEventListener('store', (e) => showStore(JSON.parse(e.data)));
 }
 

@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from '../core/clock.js';
+import type { Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { EffectSink } from '../router/effects.js';
@@ -6,19 +6,30 @@ import type { EffectSink } from '../router/effects.js';
 /**
  * Seed 000's action router: debounce and route actions to handlers.
  *
+ * - Every action that passes its cooldown fires at once: nothing waits (speech, records and the
+ *   segment the action came from all happen now).
  * - Cooldown per action name (stop 0, repeat 1500, continue 1500, generate 5000 ms): the same
  *   action again within its cooldown after it fired is dropped (a double "repeat" says it once).
- * - Last-wins within the conflict window (1.5 s) for the conflicting actions (the imperatives):
- *   one of them waits out the window and a newer one replaces it — "repeat number 3. no, number
- *   5" says number 5 only. Actions listed as immediate (stop) fire at once, because stopping speech
- *   must never wait; they still replace a waiting one, and a later one still wins after them
- *   ("stop. actually continue" → continue).
- * - Everything else (timers, voice) fires at once.
- * - A handler that throws or rejects is logged and reported; the pipeline carries on.
+ *   One exception, so that seed 000's correction holds: a last-wins action with other args inside
+ *   the conflict window is a correction, not a double tap ("repeat number 3. no, number 5").
+ * - Last-wins within the conflict window (1.5 s) for the conflicting actions (the imperatives): a
+ *   later one that fires within the window of the previous one supersedes it. The earlier action
+ *   already fired, so "superseding" means: emit `action.superseded` (which fired action, by which)
+ *   and run the earlier action's `undo`, registered beside its handler, to stop what it started
+ *   (repeat's speech). Then the later action fires as usual. "stop. actually continue" → stop
+ *   acted, continue acts and stop is recorded superseded; "repeat number 3. no, number 5" → 3 is
+ *   cut off and 5 is said.
+ * - Everything else (timers, voice) neither supersedes nor is superseded.
+ * - A handler (or undo) that throws or rejects is logged and reported; the pipeline carries on.
  */
 export interface ActionRequest {
   name: string;
   args: Record<string, unknown>;
+}
+
+/** An action that fired: `seq` numbers the fired actions of one router, from 1. */
+export interface FiredAction extends ActionRequest {
+  seq: number;
 }
 
 export interface ActionPolicy {
@@ -26,73 +37,73 @@ export interface ActionPolicy {
   conflictWindowMs: number;
   /** Actions that conflict with each other: the last one said within the window wins. */
   lastWins: readonly string[];
-  /** Of those, the ones that fire at once rather than wait out the window. */
-  immediate: readonly string[];
+  /**
+   * No longer used: every action fires at once, so nothing is delayed and nothing is made
+   * immediate. Kept so that configs (actions.immediate) that set it still load.
+   * @deprecated
+   */
+  immediate?: readonly string[];
 }
 
-export const DEFAULT_ACTION_POLICY: ActionPolicy = {
+export const DEFAULT_ACTION_POLICY: ActionPolicy & { immediate: readonly string[] } = {
   cooldownsMs: { stop: 0, repeat: 1500, continue: 1500, generate: 5000 },
   conflictWindowMs: 1500,
   lastWins: ['stop', 'repeat', 'continue', 'start-over', 'generate'],
+  /** Accepted for old configs; ignored (see ActionPolicy.immediate). */
   immediate: ['stop'],
 };
 
-export type ActionHandler = (action: ActionRequest) => void | Promise<void>;
+export type ActionHandler = (action: FiredAction) => void | Promise<void>;
+/** Stops what a fired action started, when a later conflicting action supersedes it. */
+export type ActionUndo = (action: FiredAction, by: FiredAction) => void;
 
 export class ActionRouter {
-  private readonly handlers = new Map<string, ActionHandler>();
-  private readonly lastFired = new Map<string, number>();
-  private waiting: { action: ActionRequest; timer: TimerHandle } | undefined;
+  private readonly handlers = new Map<string, { run: ActionHandler; undo?: ActionUndo }>();
+  private readonly lastFired = new Map<string, { atMs: number; args: Record<string, unknown> }>();
+  /** The last last-wins action that fired, and when: a conflicting one within the window supersedes it. */
+  private standing: { action: FiredAction; atMs: number } | undefined;
+  private seq = 0;
   private readonly lastWins: ReadonlySet<string>;
-  private readonly immediate: ReadonlySet<string>;
   private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
     private readonly opts: { clock: Clock; emit: EffectSink; log: Logger; policy?: ActionPolicy },
   ) {
-    const p = opts.policy ?? DEFAULT_ACTION_POLICY;
-    this.lastWins = new Set(p.lastWins);
-    this.immediate = new Set(p.immediate);
+    this.lastWins = new Set(this.policy.lastWins);
   }
 
   private get policy(): ActionPolicy {
     return this.opts.policy ?? DEFAULT_ACTION_POLICY;
   }
 
-  /** One handler per action name; a second registration replaces the first. */
-  on(name: string, handler: ActionHandler): void {
-    this.handlers.set(name, handler);
+  /**
+   * One handler per action name; a second registration replaces the first (and its undo). `undo`
+   * stops what the action started when a later conflicting action supersedes it.
+   */
+  on(name: string, handler: ActionHandler, opts: { undo?: ActionUndo } = {}): void {
+    this.handlers.set(name, { run: handler, ...(opts.undo ? { undo: opts.undo } : {}) });
   }
 
-  /** What happened to the request: fired now, waiting out the conflict window, or dropped. */
-  submit(action: ActionRequest): 'fired' | 'waiting' | 'dropped' {
+  /** What happened to the request: fired now (perhaps superseding an earlier one), or dropped. */
+  submit(action: ActionRequest): 'fired' | 'dropped' {
     const now = this.opts.clock.now();
+    const conflicting = this.lastWins.has(action.name) && this.policy.conflictWindowMs > 0;
+    const rival = conflicting && this.standing && now - this.standing.atMs < this.policy.conflictWindowMs ? this.standing : undefined;
     const cooldown = this.policy.cooldownsMs[action.name] ?? 0;
     const last = this.lastFired.get(action.name);
-    if (cooldown > 0 && last !== undefined && now - last < cooldown) {
-      this.opts.emit({ type: 'action.dropped', name: action.name, args: action.args, reason: 'cooldown' });
-      return 'dropped';
+    if (cooldown > 0 && last !== undefined && now - last.atMs < cooldown) {
+      // Other args inside the conflict window: a correction ("number 3. no, number 5"), not a double tap.
+      const correction = conflicting && now - last.atMs < this.policy.conflictWindowMs && !sameArgs(last.args, action.args);
+      if (!correction) {
+        this.opts.emit({ type: 'action.dropped', name: action.name, args: action.args, reason: 'cooldown' });
+        return 'dropped';
+      }
     }
-    if (!this.lastWins.has(action.name) || this.policy.conflictWindowMs <= 0) {
-      this.fire(action);
-      return 'fired';
-    }
-    if (this.waiting) {
-      const old = this.waiting;
-      this.opts.clock.clearTimer(old.timer);
-      this.waiting = undefined;
-      this.opts.emit({ type: 'action.dropped', name: old.action.name, args: old.action.args, reason: 'superseded', by: action.name });
-    }
-    if (this.immediate.has(action.name)) {
-      this.fire(action);
-      return 'fired';
-    }
-    const timer = this.opts.clock.setTimer(this.policy.conflictWindowMs, () => {
-      this.waiting = undefined;
-      this.fire(action);
-    });
-    this.waiting = { action, timer };
-    return 'waiting';
+    const fired: FiredAction = { name: action.name, args: action.args, seq: ++this.seq };
+    if (rival) this.supersede(rival.action, fired);
+    if (conflicting) this.standing = { action: fired, atMs: now };
+    this.fire(fired, now);
+    return 'fired';
   }
 
   /** Resolves when every async handler started so far has settled. */
@@ -100,15 +111,28 @@ export class ActionRouter {
     while (this.inFlight.size) await Promise.all([...this.inFlight]);
   }
 
+  /** Nothing waits on a timer any more; forgets the conflict window. */
   dispose(): void {
-    if (this.waiting) this.opts.clock.clearTimer(this.waiting.timer);
-    this.waiting = undefined;
+    this.standing = undefined;
   }
 
-  private fire(action: ActionRequest): void {
-    this.lastFired.set(action.name, this.opts.clock.now());
-    this.opts.emit({ type: 'action', name: action.name, args: action.args });
-    const handler = this.handlers.get(action.name);
+  /** Record that `old` was superseded, then stop what it started, before `by` fires. */
+  private supersede(old: FiredAction, by: FiredAction): void {
+    this.opts.emit({ type: 'action.superseded', name: old.name, args: old.args, seq: old.seq, by: by.name, bySeq: by.seq });
+    const undo = this.handlers.get(old.name)?.undo;
+    if (!undo) return;
+    try {
+      undo(old, by);
+    } catch (err) {
+      this.opts.log.error('action undo failed', { action: old.name, seq: old.seq, error: err });
+      this.opts.emit({ type: 'action.failed', name: old.name, error: `undo failed: ${errorMessage(err)}`, seq: old.seq });
+    }
+  }
+
+  private fire(action: FiredAction, now: number): void {
+    this.lastFired.set(action.name, { atMs: now, args: action.args });
+    this.opts.emit({ type: 'action', name: action.name, args: action.args, seq: action.seq });
+    const handler = this.handlers.get(action.name)?.run;
     if (!handler) return;
     try {
       const result = handler(action);
@@ -121,8 +145,25 @@ export class ActionRouter {
     }
   }
 
-  private failed(action: ActionRequest, err: unknown): void {
-    this.opts.log.error('action handler failed', { action: action.name, error: err });
-    this.opts.emit({ type: 'action.failed', name: action.name, error: errorMessage(err) });
+  private failed(action: FiredAction, err: unknown): void {
+    this.opts.log.error('action handler failed', { action: action.name, seq: action.seq, error: err });
+    this.opts.emit({ type: 'action.failed', name: action.name, error: errorMessage(err), seq: action.seq });
   }
+}
+
+/** Args are plain JSON: equal when they serialise alike, whatever the key order. */
+function sameArgs(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  return canonical(a) === canonical(b);
+}
+
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    return `{${Object.keys(o)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'undefined';
 }

@@ -45,6 +45,7 @@ export function register(program: Command): void {
       `
 Input, one per line:
   plain text                      an utterance, 1 s after the previous line
+  [tap]                           a button tap, 1 s after the previous line ({"button": "tap", "atMs": N})
   {"text": "...", "atMs": 5000}   an utterance at a virtual time (atMs optional)
   {"atMs": 65000}                 only move the clock (timers fire on the way)
 
@@ -159,6 +160,17 @@ async function simulate(opts: SimulateOpts): Promise<void> {
     }
     await advanceTo(parsed.atMs);
     previous = parsed.atMs;
+    if (parsed.button !== undefined) {
+      // As the appliance's button: a tap while hark plays something silences it (that was a
+      // "stop"); otherwise the top frame takes it if it has a rule for it (dictation, inventory).
+      const silencing = speech.queue.isPlaying;
+      const consumed = !silencing && core.router.handlesButton(parsed.button);
+      out(JSON.stringify({ type: 'button', line: lineNo, gesture: parsed.button, consumed, atMs: clock.now() }));
+      if (silencing) speech.queue.stop('button');
+      else if (consumed) core.router.button(parsed.button);
+      await settle();
+      continue;
+    }
     if (parsed.text === undefined) continue;
     out(JSON.stringify({ type: 'heard', line: lineNo, text: parsed.text, atMs: clock.now() }));
     // As on the appliance: while hark speaks, "yeah" is a backchannel and playback goes on; a yes or

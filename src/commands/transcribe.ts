@@ -5,7 +5,7 @@ import { Bus } from '../core/bus.js';
 import { createLogger } from '../core/log.js';
 import { STT_MODES } from '../config/sections/stt.js';
 import { createStt } from '../stt/create.js';
-import type { SegmentStt } from '../stt/events.js';
+import type { SegmentTranscript } from '../stt/events.js';
 import type { Segment } from '../vad/segment.js';
 import { segmentWavFile } from '../vad/segment-file.js';
 import { sttOverrides } from './stt-options.js';
@@ -24,9 +24,9 @@ interface TranscribeOpts {
 const sec = (samples: number) => (samplesToMs(samples) / 1000).toFixed(2);
 
 /** One segment's outcome as `hark transcribe --json` prints it (these keys are a contract for scripts). */
-export function transcribeRecord(s: Segment, r: SegmentStt) {
-  const finals = r.utterances.filter((u) => !u.dropReason);
-  const drops = r.utterances.filter((u) => u.dropReason);
+export function transcribeRecord(s: Segment, r: SegmentTranscript) {
+  const h = r.hearing;
+  const u = h.kind === 'heard' ? h.utterance : null;
   const lastAttempt = r.attempts[r.attempts.length - 1];
   return {
     segment: s.index,
@@ -34,15 +34,15 @@ export function transcribeRecord(s: Segment, r: SegmentStt) {
     endMs: Math.round(samplesToMs(s.endSample)),
     /** Why the VAD segment ended (hangover, max-duration, end-of-stream). */
     closeReason: s.closeReason,
-    text: finals.map((u) => u.text).join(' '),
-    rawText: r.utterances.map((u) => u.rawText).filter(Boolean).join(' '),
-    engine: r.engine ?? lastAttempt?.engine ?? null,
-    fallbackReason: r.fallbackReason ?? null,
+    text: u?.text ?? '',
+    rawText: u?.rawText ?? (h.kind === 'dropped' ? h.rawText : ''),
+    engine: u?.engine ?? (h.kind === 'dropped' ? h.engine : null) ?? lastAttempt?.engine ?? null,
+    fallbackReason: u?.fallbackReason ?? null,
     sttMs: r.sttMs,
-    dropped: finals.length === 0,
-    dropReason: finals.length === 0 ? (drops.map((u) => u.dropReason).join('; ') || 'nothing heard') : null,
+    dropped: u === null,
+    dropReason: h.kind === 'dropped' ? h.reason : null,
     maxProb: Math.round(s.maxProb * 1000) / 1000,
-    utterances: r.utterances.map((u) => ({ id: u.id, text: u.text, rawText: u.rawText, closeReason: u.closeReason ?? null, dropReason: u.dropReason ?? null, engine: u.engine })),
+    utterances: u ? [{ id: u.id, text: u.text, rawText: u.rawText, closeReason: u.closeReason ?? null, dropReason: null, engine: u.engine }] : [],
     attempts: r.attempts.map((a) => ({ engine: a.engine, outcome: a.outcome, sttMs: a.sttMs, rawText: a.rawText, error: a.error ?? null, droppedReason: a.droppedReason ?? null })),
   };
 }
@@ -82,7 +82,7 @@ export function register(program: Command): void {
           ...(opts.deepgramUrl ? { deepgramUrl: opts.deepgramUrl } : {}),
         });
         let count = 0;
-        const print = (s: Segment, r: SegmentStt) => {
+        const print = (s: Segment, r: SegmentTranscript) => {
           count++;
           const rec = transcribeRecord(s, r);
           out(opts.json ? JSON.stringify(rec) : textLine(rec, s));
@@ -91,14 +91,14 @@ export function register(program: Command): void {
           if (opts.vad === false) {
             const s: Segment = { index: 0, pcm: wav.pcm, prerollSamples: 0, startSample: 0, vadStartSample: 0, endSample: wav.pcm.length, closeReason: 'end-of-stream', maxProb: 1, openedBy: 'vad' };
             // No VAD scored it: the whole file counts as speech for the fallback policy.
-            print(s, await stt.service.handleSegment({ index: 0, pcm: wav.pcm }));
+            print(s, await stt.transcriber.transcribe({ index: 0, pcm: wav.pcm }));
           } else {
             const { dropped } = await segmentWavFile(file, config.vad, {
-              onSegment: async (s) => print(s, await stt.service.handleSegment(s)),
+              onSegment: async (s) => print(s, await stt.transcriber.transcribe(s)),
               onVadError: (e) => process.stderr.write(`hark: ${e.message}\n`),
             });
             if (!opts.json) {
-              out(`${count} segment(s)${dropped.length ? `, ${dropped.length} too short to transcribe` : ''}, ${sec(wav.pcm.length)}s of audio, stt ${stt.service.mode}`);
+              out(`${count} segment(s)${dropped.length ? `, ${dropped.length} too short to transcribe` : ''}, ${sec(wav.pcm.length)}s of audio, stt ${stt.describe}`);
             }
           }
         } finally {

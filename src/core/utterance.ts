@@ -1,7 +1,8 @@
 /**
  * What the speech-to-text side hands to the router: one kind of utterance, whichever engine made it.
  */
-export type SttEngineName = 'whisper' | 'deepgram' | 'text';
+/** The engine an utterance came from ("whisper", "deepgram", ...), or "text" for typed input. */
+export type SttEngineName = string;
 
 /**
  * Why an utterance closed (seed 000's rules, in priority order, plus hark's segment end): Deepgram's

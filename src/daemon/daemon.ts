@@ -16,7 +16,6 @@ import { openGpio } from '../gpio/open.js';
 import { wireButton } from '../gpio/button-controller.js';
 import { StatusLed } from '../gpio/status-led.js';
 import { createSpeech, type Speech } from '../speech/create.js';
-import { withEchoGate } from '../speech/echo-gate.js';
 import { installedVoiceIds, onlyInstalled } from '../speech/voices.js';
 import { Store } from '../store/store.js';
 import { storeOptions } from '../store/from-config.js';
@@ -29,7 +28,7 @@ import { segmenterOptions } from '../vad/options.js';
 import { SegmentPipeline } from '../vad/pipeline.js';
 import { segmentSummary } from '../vad/summary.js';
 import type { Vad } from '../vad/vad.js';
-import { Conversation } from './conversation.js';
+import { SegmentPath } from './segment-path.js';
 import { Lifecycle, type Component } from './lifecycle.js';
 import { audioLoopAlive, type AudioHealth } from './health.js';
 import type { Notifier } from './sd-notify.js';
@@ -77,11 +76,15 @@ export class Daemon {
   private cascade: ResponseCascade<string, string, Int16Array> | null = null;
   private barge: InterruptionFilter | null = null;
   private stt: SttStack | null = null;
-  private conversation: Conversation | null = null;
+  private path: SegmentPath | null = null;
   private led: StatusLed | null = null;
   private muted = false;
-  /** The PTT segment being recorded was cancelled (a tap that silenced hark, a mute hold): drop it. */
-  private dropNextPtt = false;
+  /**
+   * The PTT segment being recorded was cancelled (a tap that silenced hark, a mute hold): drop it.
+   * 'ptt-only': a tap the top frame took (ending dictation): drop it only if the tap itself opened
+   * it — the last dictated words, still in their hangover when the button went down, are kept.
+   */
+  private dropNextPtt: boolean | 'ptt-only' = false;
   private ready = false;
   private watchdog: NodeJS.Timeout | null = null;
   private endResolve!: () => void;
@@ -129,10 +132,23 @@ export class Daemon {
     void this.pipeline?.pttUp();
   }
 
+  /**
+   * A tap on a quiet hark: when the top frame takes it (dictation, inventory), it acts after the
+   * segment this release closes has been handled, so the last words said are in what it submits.
+   */
+  private buttonTap(): boolean {
+    const path = this.path;
+    if (!path?.takesTap()) return false;
+    this.dropNextPtt = 'ptt-only';
+    // The release's pttUp is queued right after this (same gesture): wait for the pipeline past it.
+    queueMicrotask(() => void (this.pipeline?.idle() ?? Promise.resolve()).then(() => path.buttonTap()));
+    return true;
+  }
+
   /** Resolves when every segment closed so far has been handled. */
   async segmentsIdle(): Promise<void> {
     await this.pipeline?.idle();
-    await this.conversation?.idle();
+    await this.path?.idle();
   }
 
   // ---- components, in start order ----
@@ -247,6 +263,7 @@ export class Daemon {
             pttDown: () => this.pttDown(),
             pttUp: (cancelled) => this.pttUp(cancelled),
             setMuted: (m) => void this.setMuted(m),
+            tap: () => this.buttonTap(),
           },
         });
         this.led = new StatusLed({ bus: this.bus, clock: this.clock, write: (on) => driver.setLed(on), idle: config.gpio.ledIdle });
@@ -291,7 +308,7 @@ export class Daemon {
         } catch (err) {
           this.log.warn('cannot list espeak-ng voices; the voice picker offers the configured ones', { error: errorMessage(err) });
         }
-        this.conversation = new Conversation({
+        this.path = new SegmentPath({
           config,
           bus: this.bus,
           clock: this.clock,
@@ -309,9 +326,9 @@ export class Daemon {
         });
       },
       stop: async () => {
-        await this.conversation?.drain();
-        this.conversation?.dispose();
-        this.conversation = null;
+        await this.path?.drain();
+        this.path?.dispose();
+        this.path = null;
       },
     };
   }
@@ -325,24 +342,23 @@ export class Daemon {
       start: async () => {
         vad = await createVad(config.vad);
         // While hark plays, its own voice reaches the mic: the echo gate raises (or closes) the VAD.
-        const gated = this.speech ? withEchoGate(vad, this.speech.gate) : vad;
-        const pipeline = new SegmentPipeline({ vad: gated, segmenter: segmenterOptions(config.vad) });
+        const pipeline = new SegmentPipeline({ vad, segmenter: segmenterOptions(config.vad), ...(this.speech ? { gate: this.speech.gate } : {}) });
         this.pipeline = pipeline;
         pipeline.on('open', (e) => {
           this.bus.emit('segment.open', { openedBy: e.openedBy, startMs: ms(e.startSample), vadStartMs: ms(e.vadStartSample), prerollMs: ms(e.prerollSamples) });
-          this.conversation?.segmentOpened(e);
+          this.path?.opened(e);
         });
-        pipeline.on('audio', (frame) => this.conversation?.segmentAudio(frame));
+        pipeline.on('audio', (frame) => this.path?.audio(frame));
         pipeline.on('segment', (s) => {
           this.bus.emit('segment.closed', { ...segmentSummary(s), openedBy: s.openedBy });
-          const cancelled = s.closeReason === 'ptt-release' && this.dropNextPtt;
+          const cancelled = s.closeReason === 'ptt-release' && (this.dropNextPtt === true || (this.dropNextPtt === 'ptt-only' && s.openedBy === 'ptt'));
           if (s.closeReason === 'ptt-release') this.dropNextPtt = false;
-          void this.conversation?.handleSegment(s, cancelled);
+          void this.path?.closed(s, cancelled);
         });
         pipeline.on('dropped', (d) => {
           if (d.openedBy === 'ptt') this.dropNextPtt = false;
           this.bus.emit('segment.dropped', { reason: d.reason, openedBy: d.openedBy, vadStartMs: ms(d.vadStartSample), endMs: ms(d.endSample), speechMs: Math.round(d.speechMs) });
-          this.conversation?.segmentDropped(d.startSample);
+          this.path?.dropped(d.startSample);
         });
         pipeline.on('error', (e) => {
           this.log.error('audio pipeline error', { error: e.message });
@@ -353,7 +369,7 @@ export class Daemon {
       stop: async () => {
         await this.source?.stop();
         await this.pipeline?.idle();
-        await this.conversation?.idle();
+        await this.path?.idle();
         await vad?.close();
       },
     };
@@ -383,7 +399,7 @@ export class Daemon {
     });
     source.on('end', () => {
       void pipeline.end().then(async () => {
-        await this.conversation?.idle();
+        await this.path?.idle();
         this.bus.emit('input.end', { samples: pipeline.position });
         this.endResolve();
       });

@@ -310,6 +310,9 @@ export class DebugServer {
     res.end(body);
   }
 
+  /** What the page's "hearing" line shows: the latest stable/raw text and candidate intent of the open segment. */
+  private hearing: Record<string, unknown> & { done?: boolean } = { done: true };
+
   /** Bus → metrics and the event stream. Rows are read back only when a page is listening. */
   private bridge(bus: Bus): void {
     this.unsubscribe.push(this.metrics.attach(bus));
@@ -331,6 +334,19 @@ export class DebugServer {
           case 'capture.up':
           case 'capture.down':
             this.sse.send('capture', this.metrics.capture);
+            break;
+          // The open segment as it is being heard (cloud partials), and the page's cue that it closed.
+          case 'hearing.update':
+          case 'intent.candidate':
+            this.hearing = { ...this.hearing, ...(p as object), done: false };
+            this.sse.send('hearing', this.hearing);
+            break;
+          case 'segment.handled':
+          case 'segment.dropped':
+            if (this.hearing && !this.hearing.done) {
+              this.hearing = { done: true };
+              this.sse.send('hearing', this.hearing);
+            }
             break;
           case 'store.audio-paused':
           case 'store.audio-resumed':

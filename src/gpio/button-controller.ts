@@ -19,6 +19,11 @@ export interface ButtonTargets {
   pttUp(cancelled: boolean): void;
   /** Close or reopen the microphone. */
   setMuted(muted: boolean): void;
+  /**
+   * A tap while hark is quiet: the top frame may take it (dictation and inventory end on a tap).
+   * True when taken; the push-to-talk segment the tap itself opened is then not transcribed.
+   */
+  tap?(): boolean;
 }
 
 /**
@@ -44,7 +49,10 @@ export function wireButton(opts: { driver: GpioDriver; clock: Clock; bus: Bus; s
         case 'up':
           return bus.emit('button.up', { heldMs: e.heldMs });
         case 'tap':
-          return bus.emit('button.tap', { heldMs: e.heldMs, whileSpeaking: e.whileSpeaking, muted: e.muted });
+          bus.emit('button.tap', { heldMs: e.heldMs, whileSpeaking: e.whileSpeaking, muted: e.muted });
+          // A tap that silenced hark was a "stop"; only a tap on a quiet hark is for the frame.
+          if (!e.whileSpeaking && !e.muted) targets.tap?.();
+          return;
         case 'hold':
           return bus.emit('button.hold', { heldMs: e.heldMs });
         case 'barge-in':

@@ -7,6 +7,10 @@ import { normalise } from '../router/text.js';
  * same proposal would come back. A proposal is reduced to a fingerprint (its significant words,
  * sorted) and suppressed when one at least `threshold` similar (Jaccard) was seen within
  * `windowMs`. At most `max` fingerprints are kept; the oldest go first.
+ *
+ * Only a proposal that stands is remembered: one the person turned down ("no") or left unanswered
+ * is forgotten (`forget`), so saying it again gets a fresh proposal (seed 004: proposals are
+ * non-binding; a refusal must not silence the request for the rest of the window).
  */
 const STOP_WORDS = new Set(
   'a an the and or but of to in on at for from with by is are was were be been it its this that these those i we you he she they me us my our your some any more please can could would will just so do does did have has had get got need needs'.split(' '),
@@ -45,6 +49,20 @@ export class Deduper {
     this.seen.push({ words, at: now });
     if (this.seen.length > this.opts.max) this.seen.splice(0, this.seen.length - this.opts.max);
     return true;
+  }
+
+  /**
+   * Forget the fingerprint `admit` remembered for `text` (the same text: the most recent exact
+   * match, never a merely similar one). True when one was forgotten.
+   */
+  forget(text: string): boolean {
+    const key = fingerprint(text).join(' ');
+    for (let i = this.seen.length - 1; i >= 0; i--) {
+      if (this.seen[i]!.words.join(' ') !== key) continue;
+      this.seen.splice(i, 1);
+      return true;
+    }
+    return false;
   }
 
   get size(): number {

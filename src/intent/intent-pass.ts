@@ -29,7 +29,8 @@ import { actionArgs, fillSlots, missingSlot, proposalSlots, type ProposalSlots }
  * validated, and then:
  *
  * - PROPOSED → hark asks yes or no (the confirm frame). Yes: a commit record, then the intent's
- *   action. No, or no answer: a discard record, and the conversation is forgotten.
+ *   action. No, or no answer: a discard record, and the conversation is forgotten, and so is the
+ *   proposal's always-listen dedup fingerprint (only a committed proposal suppresses a repeat).
  * - AMBIGUOUS → a short clarifying question, kept in the conversation with what was said, and the
  *   frame reopened for the answer ("the milk"). In always-listen mode hark stays quiet instead:
  *   most of what a kitchen says is not meant for it.
@@ -204,11 +205,12 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
       this.ambiguous(j, heard, r.reply, undefined);
       return { detail: `ambiguous: ${j.reason}` };
     }
-    if (!this.dedup.admit(`${j.intent.name} ${j.target ?? ''}`)) {
+    const key = `${j.intent.name} ${j.target ?? ''}`;
+    if (!this.dedup.admit(key)) {
       this.opts.log.info('intent proposal suppressed: the same was proposed moments ago', { intent: j.intent.name, target: j.target, text: batch.newText });
       return { detail: `duplicate of a recent ${j.intent.name} proposal` };
     }
-    this.propose(j, heard, r.reply);
+    this.propose(j, heard, r.reply, key);
     return { detail: `proposed ${j.intent.name}` };
   }
 
@@ -264,13 +266,16 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
 
   // ---- what the person hears ----
 
-  private propose(j: Extract<Judged, { status: 'PROPOSED' }>, heard: Heard, reply: ModelReply): void {
+  /** `dedupKey`: what the always-listen deduper admitted for this proposal; forgotten again unless it is committed. */
+  private propose(j: Extract<Judged, { status: 'PROPOSED' }>, heard: Heard, reply: ModelReply, dedupKey?: string): void {
     const { intent, target, slots } = j;
     const base = { intent: intent.name, target, text: heard.text, model: reply.model, latencyMs: reply.latencyMs, utteranceIds: [...heard.ids] };
     this.emit({ type: 'proposal', intent: intent.name, target });
     this.record({ ...base, kind: 'proposal', reason: null, slots: { ...slots } });
     const settle = (reason: 'no' | 'timeout') => {
       this.forget();
+      // Turned down or unanswered: the same request said again deserves a fresh proposal.
+      if (dedupKey !== undefined) this.dedup.forget(dedupKey);
       this.emit({ type: 'discard', intent: intent.name, reason });
       this.record({ ...base, kind: 'discard', reason: reason === 'no' ? 'the person said no' : 'no answer in time' });
     };

@@ -4,13 +4,14 @@ import type { Logger } from '../core/log.js';
 import type { HarkConfig } from '../config/schema.js';
 import type { Secrets } from '../config/load.js';
 import { createStt, type SttStack } from '../stt/create.js';
-import type { SegmentStt } from '../stt/events.js';
+import type { SegmentTranscript } from '../stt/events.js';
 import type { SttMode } from '../stt/fallback-policy.js';
 import { createVad } from '../vad/create.js';
 import { segmenterOptions } from '../vad/options.js';
 import { segmentPcm } from '../vad/pipeline.js';
 import type { Vad } from '../vad/vad.js';
 import type { Heard, VadOutcome } from './outcome.js';
+import { routerVocabulary } from '../router/vocabulary.js';
 import type { Hear, HearResult } from './runner.js';
 import type { ReplaySource, StoredSegment } from './source.js';
 
@@ -118,36 +119,22 @@ async function hearAudio(s: StoredSegment, pcm: Int16Array, vad: Vad | null, stt
       vadOutcome = { result: 'split', pieces: pieces.length, maxProb };
     }
   }
-  const results: SegmentStt[] = [];
+  const results: SegmentTranscript[] = [];
   for (const [i, p] of pieces.entries()) {
-    results.push(await stt.service.handleSegment({ index: pieces.length > 1 ? `${s.id}.${i + 1}` : s.id, pcm: p.pcm, ...(p.maxProb !== undefined ? { maxProb: p.maxProb } : {}) }));
+    results.push(await stt.transcriber.transcribe({ index: pieces.length > 1 ? `${s.id}.${i + 1}` : s.id, pcm: p.pcm, ...(p.maxProb !== undefined ? { maxProb: p.maxProb } : {}) }));
   }
   return { input: 'audio', heard: heardFrom(results), vad: vadOutcome, note: null };
 }
 
-/** The daemon hands the router every utterance with text, in order; the rest say why they were dropped. */
-export function heardFrom(results: readonly SegmentStt[]): Heard {
-  const utterances = results.flatMap((r) => r.utterances);
-  const texts = utterances.filter((u) => u.text).map((u) => u.text);
-  // The utterance's own reason ("blank: no text") says it plainly; the attempts' (an engine error,
-  // a deadline) only when no utterance came out at all.
-  const dropped = utterances.filter((u) => !u.text).map((u) => u.dropReason ?? 'empty');
-  const reasons = dropped.length ? dropped : results.flatMap((r) => r.attempts.map((a) => a.droppedReason ?? a.error)).filter((x): x is string => !!x);
-  const engine = results.find((r) => r.engine)?.engine ?? null;
-  return { texts, dropped: texts.length ? null : [...new Set(reasons)].join('; ') || 'nothing heard', engine };
-}
-
-/**
- * The words the router listens for, as Whisper's initial prompt: the same list the daemon builds
- * (Conversation.vocabulary), so the new vocabulary biases the new transcripts as it would on the Pi.
- */
-export function routerVocabulary(frames: HarkConfig['router']['frames']): string[] {
-  const words = new Set<string>();
-  for (const frame of Object.values(frames ?? {})) {
-    for (const rule of (frame as { rules?: unknown[] }).rules ?? []) {
-      const r = rule as { exact?: unknown; prefix?: unknown };
-      for (const list of [r.exact, r.prefix]) if (Array.isArray(list)) for (const w of list) if (typeof w === 'string' && !w.startsWith('@')) words.add(w);
-    }
+/** The daemon hands the router each segment's heard utterance; the rest say why nothing was heard. */
+export function heardFrom(results: readonly SegmentTranscript[]): Heard {
+  const texts: string[] = [];
+  const dropped: string[] = [];
+  for (const r of results) {
+    if (r.hearing.kind === 'heard') texts.push(r.hearing.utterance.text);
+    else dropped.push(r.hearing.reason);
   }
-  return [...words];
+  const first = results.find((r) => r.hearing.kind === 'heard' || r.hearing.engine);
+  const engine = first ? (first.hearing.kind === 'heard' ? first.hearing.utterance.engine : first.hearing.engine) : null;
+  return { texts, dropped: texts.length ? null : [...new Set(dropped)].join('; ') || 'nothing heard', engine };
 }

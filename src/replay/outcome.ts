@@ -6,7 +6,7 @@ import type { ActionView, SegmentView } from '../store/records.js';
  * the appliance) and the re-run through the new config ("new"). Plain data, no I/O.
  */
 
-/** An action as the store keeps it (src/daemon/conversation.ts writes exactly these fields). */
+/** An action as the store keeps it (src/daemon/segment-record.ts writes exactly these fields). */
 export interface ActionOutcome {
   name: string;
   /** null for a failed action (the daemon stores no args for it). */
@@ -15,9 +15,9 @@ export interface ActionOutcome {
   outcome: string;
   error?: string | null;
   /**
-   * Fired from a timer after the segment was handled (a last-wins action after its conflict window,
-   * a kitchen timer ringing): the daemon stores those without a segment; replay hangs them on the
-   * segment before them, on both sides, so they compare like for like.
+   * Fired from a timer after the segment was handled (a kitchen timer ringing): the daemon stores
+   * those without a segment; replay hangs them on the segment before them, on both sides, so they
+   * compare like for like.
    */
   later?: boolean;
 }
@@ -116,9 +116,21 @@ export function wasCancelled(view: SegmentView): boolean {
 export function addEffect(o: NewOutcome, e: Effect, later: boolean): void {
   const tag = later ? { later: true } : {};
   switch (e.type) {
-    case 'action':
-      o.actions.push({ name: e.name, args: e.args, outcome: 'ok', ...tag });
+    case 'action': {
+      const a: ActionOutcome = { name: e.name, args: e.args, outcome: 'ok', ...tag };
+      o.actions.push(a);
+      if (e.seq !== undefined) firedBySeq(o).set(e.seq, a);
       break;
+    }
+    case 'action.superseded': {
+      // The daemon marks the superseded action's row; replay does the same to its own list.
+      const earlier = firedBySeq(o).get(e.seq);
+      if (earlier) {
+        earlier.outcome = 'superseded';
+        earlier.error = `by ${e.by}`;
+      }
+      break;
+    }
     case 'action.failed':
       o.actions.push({ name: e.name, args: null, outcome: 'error', error: e.error, ...tag });
       break;
@@ -140,4 +152,12 @@ export function addEffect(o: NewOutcome, e: Effect, later: boolean): void {
     default:
       break;
   }
+}
+
+/** Fired actions of an outcome by the action router's number, kept beside the printed data, not in it. */
+const fired = new WeakMap<NewOutcome, Map<number, ActionOutcome>>();
+function firedBySeq(o: NewOutcome): Map<number, ActionOutcome> {
+  let m = fired.get(o);
+  if (!m) fired.set(o, (m = new Map()));
+  return m;
 }

@@ -30,9 +30,9 @@ export interface RunOptions {
 }
 
 /**
- * The router side of a replay: one CommandCore, built as the daemon builds it (Conversation), on a
+ * The router side of a replay: one CommandCore, built as the daemon builds it (buildCommands), on a
  * virtual clock that follows the stored segments' times, so a query's silence timer, a confirm
- * timeout, a last-wins window and a kitchen timer run out between segments as they did on the
+ * timeout, a last-wins conflict window and a kitchen timer run out between segments as they did on the
  * appliance. No side effects: file targets write into `scratchDir`, webhooks are never called.
  *
  * Each segment's utterances are dispatched at the time the segment ended. Effects while it is

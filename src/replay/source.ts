@@ -142,7 +142,7 @@ export class ReplaySource {
 
   /**
    * Actions stored without a segment (fired from a timer after their segment was written: a
-   * last-wins action after its conflict window, a kitchen timer ringing), each given to the segment
+   * kitchen timer ringing, a confirmation timing out), each given to the segment
    * written last before it. Those before the first chosen segment belong to segments not replayed.
    */
   private laterActions(chosen: readonly SegmentView[]): ActionView[][] {

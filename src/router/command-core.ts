@@ -50,8 +50,10 @@ export interface CorePlugin {
  * timers, and the "last thing said" that repeat needs. The daemon and `hark simulate` both build
  * exactly this, so what a technician simulates is what the appliance runs.
  *
- * Effect flow: router `action` requests go to the ActionRouter (only fired ones come out);
- * `submit` goes out and to its target; fired actions named in actions.forward go to targets too.
+ * Effect flow: router `action` requests go to the ActionRouter (only fired ones come out, at once,
+ * numbered by `seq`; a correction inside the conflict window also brings `action.superseded` for the
+ * earlier one, after which its registered undo has already run); `submit` goes out and to its
+ * target; fired actions named in actions.forward go to targets too.
  */
 export class CommandCore {
   readonly router: CommandRouter;
@@ -73,11 +75,11 @@ export class CommandCore {
     this.forward = opts.actions.forward;
     const out: EffectSink = (e) => this.out(e);
     this.targets = opts.targets?.(out) ?? new Map();
+    // actions.immediate is still accepted in config but no longer means anything: every action fires at once.
     const policy: ActionPolicy = {
       cooldownsMs: opts.actions.cooldownsMs,
       conflictWindowMs: opts.actions.conflictWindowMs,
       lastWins: opts.actions.lastWins,
-      immediate: opts.actions.immediate,
     };
     this.actions = new ActionRouter({ clock: this.clock, log: this.log, policy, emit: (e) => this.fromActions(e) });
     this.timers = new KitchenTimers({

@@ -2,7 +2,8 @@ import { HarkError } from '../core/errors.js';
 import type { Intent } from '../intent/types.js';
 import type { Classifier } from './classifier.js';
 import type { Mode } from './effects.js';
-import type { FrameSpec, RuleSpec, VerbSpec } from './spec.js';
+import { DEFAULT_NEAR_MAX_EDITS, DEFAULT_NEAR_SKIP, nearPhrase } from './near.js';
+import type { ButtonGesture, FrameSpec, RuleSpec, VerbSpec } from './spec.js';
 import { hasRealWords, restAfter, type Said } from './text.js';
 
 /**
@@ -34,7 +35,7 @@ export interface MatchInput {
   vocab(name: string): ReadonlyMap<string, string>;
 }
 
-export type RuleKind = 'exact' | 'prefix' | 'pattern' | 'intent' | 'catch-all' | 'check-parent' | 'classifier';
+export type RuleKind = 'exact' | 'prefix' | 'pattern' | 'intent' | 'near' | 'catch-all' | 'check-parent' | 'classifier' | 'button';
 
 export interface CompiledRule {
   index: number;
@@ -51,6 +52,8 @@ export interface CompiledRule {
   phrases: ReadonlySet<string> | undefined;
   literalStart: string | undefined;
   classifier: { name: string; impl: Classifier; timeoutMs: number; labels?: ReadonlyMap<string, readonly Verb[]> } | undefined;
+  /** A button rule's gesture (its match() never matches an utterance). */
+  button: ButtonGesture | undefined;
 }
 
 const NO_MATCH = (): null => null;
@@ -62,9 +65,9 @@ function rule(
   when: Mode | undefined,
   verbs: readonly Verb[],
   match: CompiledRule['match'],
-  extra: { classifier?: CompiledRule['classifier']; phrases?: ReadonlySet<string>; literalStart?: string } = {},
+  extra: { classifier?: CompiledRule['classifier']; phrases?: ReadonlySet<string>; literalStart?: string; button?: ButtonGesture } = {},
 ): CompiledRule {
-  return { index, kind, when, verbs, match, phrases: extra.phrases, literalStart: extra.literalStart, classifier: extra.classifier };
+  return { index, kind, when, verbs, match, phrases: extra.phrases, literalStart: extra.literalStart, classifier: extra.classifier, button: extra.button };
 }
 
 /**
@@ -126,6 +129,18 @@ function compileRule(spec: RuleSpec, index: number, path: string, classifiers: R
     });
   }
   const verbs = spec.do.map(compileVerb);
+  if ('button' in spec) return rule(index, 'button', when, verbs, NO_MATCH, { button: spec.button });
+  if ('near' in spec) {
+    const phrases = spec.near.map((p) => p.split(' '));
+    const maxEdits = spec.maxEdits ?? DEFAULT_NEAR_MAX_EDITS;
+    const own = new Set(spec.skip ?? DEFAULT_NEAR_SKIP);
+    return rule(index, 'near', when, verbs, (input) => {
+      // Anchored on the whole utterance: a long dictated sentence costs one pass to drop skip
+      // words, then is rejected on its length before any word is compared.
+      const m = nearPhrase(input.said.words, phrases, { maxEdits, skip: { has: (w) => own.has(w) || input.fillers.has(w) } });
+      return m ? { match: m.phrase, edits: String(m.edits) } : null;
+    });
+  }
   if ('exact' in spec) {
     const phrases = new Set(spec.exact.filter((p) => !p.startsWith('@')));
     const vocabs = spec.exact.filter((p) => p.startsWith('@')).map((p) => p.slice(1));

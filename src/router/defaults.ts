@@ -66,7 +66,18 @@ export const DEFAULT_FRAMES: FramesSpec = {
     kind: 'dictation',
     target: 'file',
     rules: [
-      { exact: ['end dictation'], do: ['submit', 'pop'] },
+      // Three ways out, all the same verbs (so the same submit and 'sent' earcon):
+      // - the button: a tap (CommandRouter.button), not dependent on any transcript;
+      // - the exit phrase heard tolerantly (router/near.ts): "and dictation", "end the dictation.",
+      //   "okay, end dictation", "stop dictating". Only the whole utterance, give or take one word,
+      //   so a dictated sentence that mentions dictation stays text. Here only: the base frame and
+      //   the query frame do not have this rule, and nothing reaches dictation from above.
+      { button: 'tap', do: ['submit', 'pop'] },
+      { near: ['end dictation', 'stop dictation', 'finish dictation', 'exit dictation'], do: ['submit', 'pop'] },
+      // A bare "stop" or "computer" is kept as text (seed 001: everything is content until the exit
+      // phrase; a one-word "Stop." can be dictated, and leaving wrongly would drop everything said
+      // after it), but a person saying only that most likely wanted out, so hark says how.
+      { exact: ['stop', 'computer', 'hey computer', 'ok computer', 'okay computer'], do: ['append', { say: 'Still dictating. Say end dictation, or tap the button.' }] },
       { 'catch-all': true, do: ['append'] },
     ],
   },
@@ -85,6 +96,9 @@ export const DEFAULT_FRAMES: FramesSpec = {
       { exact: ['undo', 'undo that', 'scratch that', 'remove last'], do: ['undo'] },
       { exact: ['read back', 'read it back', 'read them back'], do: ['read-back'] },
       { exact: ['save', 'save it', 'save inventory', 'save the list'], do: ['save', 'pop'] },
+      // A tap saves, as "save" does: the picker's hands may be full of boxes, and "save" misheard
+      // becomes an item.
+      { button: 'tap', do: ['save', 'pop'] },
       { exact: ['cancel', 'cancel inventory', 'discard'], do: ['discard'] },
       { 'catch-all': true, do: ['append'] },
     ],

@@ -20,12 +20,21 @@ export type Effect =
   /** Accumulated text (or inventory items) handed to a target. */
   | { type: 'submit'; frame: string; target: string; text: string; items?: string[]; utteranceIds: string[] }
   /**
-   * From the CommandRouter: an action requested. From the ActionRouter: an action that fired
-   * (after cooldown and last-wins). Only fired actions leave the command core.
+   * From the CommandRouter: an action requested (no `seq`). From the ActionRouter: an action that
+   * fired, at once, after its cooldown, with `seq` numbering the fired actions of that router from 1
+   * (so a later `action.superseded` can name it). Only fired actions leave the command core.
    */
-  | { type: 'action'; name: string; args: Record<string, unknown> }
-  | { type: 'action.dropped'; name: string; args: Record<string, unknown>; reason: 'cooldown' | 'superseded'; by?: string }
-  | { type: 'action.failed'; name: string; error: string }
+  | { type: 'action'; name: string; args: Record<string, unknown>; seq?: number }
+  /** Not fired: the same action again within its cooldown. (Nothing is dropped as superseded any more.) */
+  | { type: 'action.dropped'; name: string; args: Record<string, unknown>; reason: 'cooldown' }
+  /**
+   * Last-wins (seed 000): the action that fired as `seq` was overruled by a conflicting one (`by`,
+   * fired as `bySeq`) inside the conflict window. It had already acted; what it started (repeat's
+   * speech) has been stopped, and this records that it no longer stands. Comes before `by`'s `action`.
+   */
+  | { type: 'action.superseded'; name: string; args: Record<string, unknown>; seq: number; by: string; bySeq: number }
+  /** A fired action's handler (or, when superseded, its undo) threw or rejected; `seq` is the fired action's. */
+  | { type: 'action.failed'; name: string; error: string; seq?: number }
   | { type: 'mode'; mode: Mode }
   /** An utterance no rule took: reported, never silently lost. */
   | { type: 'ignored'; frame: string; text: string; reason: string }

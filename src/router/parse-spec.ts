@@ -1,12 +1,16 @@
 import { INTENT_NAMES } from '../intent/types.js';
 import { MODES, type Mode } from './effects.js';
 import { DEFAULT_FRAMES, DEFAULT_VOICES } from './defaults.js';
+import { MAX_NEAR_EDITS } from './near.js';
 import {
+  BUTTON_GESTURES,
   FRAME_KINDS,
   GENERIC_VERBS,
   KIND_FIELDS,
   KIND_VERBS,
   VOCABULARIES,
+  WORD_VERBS,
+  type ButtonGesture,
   type FrameKind,
   type FrameSpec,
   type FramesSpec,
@@ -30,8 +34,9 @@ export interface SpecIssue {
 }
 
 type Path = (string | number)[];
-const MATCHERS = ['exact', 'prefix', 'pattern', 'intent', 'catch-all', 'classifier'] as const;
-const RULE_KEYS = new Set<string>([...MATCHERS, 'do', 'when', 'timeoutMs', 'labels']);
+const MATCHERS = ['exact', 'prefix', 'pattern', 'intent', 'near', 'catch-all', 'classifier', 'button'] as const;
+const MATCHER_LIST = 'exact, prefix, pattern, intent, near, catch-all, classifier or button';
+const RULE_KEYS = new Set<string>([...MATCHERS, 'do', 'when', 'timeoutMs', 'labels', 'maxEdits', 'skip']);
 const FRAME_NAME = /^[a-z][a-z0-9-]*$/;
 const ACTION_NAME = /^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)*$/;
 
@@ -185,13 +190,13 @@ class Checker {
   rule(raw: unknown, path: Path, kind: FrameKind): RuleSpec | undefined {
     if (raw === 'check-parent' || raw === 'check_parent') return 'check-parent';
     if (!isObject(raw)) {
-      this.add(path, `must be check-parent or a rule mapping (exact, prefix, pattern, intent, catch-all or classifier, with do); got ${describe(raw)}`);
+      this.add(path, `must be check-parent or a rule mapping (${MATCHER_LIST}, with do); got ${describe(raw)}`);
       return undefined;
     }
     const matchers = MATCHERS.filter((m) => m in raw);
     for (const k of Object.keys(raw)) if (!RULE_KEYS.has(k)) this.add([...path, k], 'unknown setting');
     if (matchers.length !== 1) {
-      this.add(path, matchers.length ? `a rule has one matcher; got ${matchers.join(' and ')}` : 'missing a matcher: exact, prefix, pattern, intent, catch-all or classifier');
+      this.add(path, matchers.length ? `a rule has one matcher; got ${matchers.join(' and ')}` : `missing a matcher: ${MATCHER_LIST}`);
       return undefined;
     }
     const m = matchers[0]!;
@@ -203,6 +208,9 @@ class Checker {
     const withWhen = <T extends object>(r: T): T => (when ? { ...r, when } : r);
     if (m !== 'classifier') {
       for (const k of ['timeoutMs', 'labels']) if (k in raw) this.add([...path, k], 'only classifier rules have this setting');
+    }
+    if (m !== 'near') {
+      for (const k of ['maxEdits', 'skip']) if (k in raw) this.add([...path, k], 'only near rules have this setting');
     }
     switch (m) {
       case 'exact':
@@ -233,6 +241,44 @@ class Checker {
         }
         const verbs = this.verbs(raw.do, [...path, 'do'], kind, raw);
         return verbs ? withWhen({ pattern: p, do: verbs }) : undefined;
+      }
+      case 'near': {
+        const phrases = this.phrases(raw.near, [...path, 'near'], false);
+        let maxEdits: number | undefined;
+        if (raw.maxEdits !== undefined) {
+          const v = raw.maxEdits;
+          if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > MAX_NEAR_EDITS) this.add([...path, 'maxEdits'], `must be a whole number from 0 to ${MAX_NEAR_EDITS}`);
+          else maxEdits = v;
+        }
+        let skip: string[] | undefined;
+        if (raw.skip !== undefined) {
+          if (!Array.isArray(raw.skip)) this.add([...path, 'skip'], 'must be a list of words');
+          else {
+            skip = [];
+            raw.skip.forEach((w, i) => {
+              const n = typeof w === 'string' ? normalise(w) : '';
+              if (!n || n.includes(' ')) this.add([...path, 'skip', i], 'must be one word');
+              else skip!.push(n);
+            });
+          }
+        }
+        const verbs = this.verbs(raw.do, [...path, 'do'], kind, raw);
+        if (!phrases || !verbs) return undefined;
+        return withWhen({ near: phrases, ...(maxEdits !== undefined ? { maxEdits } : {}), ...(skip ? { skip } : {}), do: verbs });
+      }
+      case 'button': {
+        const g = raw.button;
+        const ok = BUTTON_GESTURES.includes(g as ButtonGesture);
+        if (!ok) this.add([...path, 'button'], `must be one of: ${BUTTON_GESTURES.join(', ')}`);
+        const verbs = this.verbs(raw.do, [...path, 'do'], kind, raw);
+        let wordless = true;
+        (Array.isArray(raw.do) ? raw.do : [raw.do]).forEach((v, i) => {
+          if (typeof v === 'string' && WORD_VERBS.includes(v)) {
+            this.add(Array.isArray(raw.do) ? [...path, 'do', i] : [...path, 'do'], `"${v}" needs words; a button rule has none`);
+            wordless = false;
+          }
+        });
+        return ok && verbs && wordless ? withWhen({ button: g as ButtonGesture, do: verbs }) : undefined;
       }
       case 'catch-all': {
         if (raw['catch-all'] !== true) this.add([...path, 'catch-all'], 'must be true');

@@ -14,7 +14,7 @@ import { DictationFrame } from './frames/dictation.js';
 import { InventoryFrame } from './frames/inventory.js';
 import { QueryFrame } from './frames/query.js';
 import { VoiceFrame } from './frames/voice.js';
-import type { FramesSpec, VoiceSpec } from './spec.js';
+import type { ButtonGesture, FramesSpec, VoiceSpec } from './spec.js';
 import { DEFAULT_FILLERS, hasRealWords, normalise, said as toSaid, type Said } from './text.js';
 import { timerVerb } from './timer-verb.js';
 
@@ -43,6 +43,12 @@ class Restart {
   constructor(readonly said: Said, readonly utterance: Utterance, readonly depth: number) {}
 }
 
+/** A button press waiting behind an utterance being classified, aimed at the frame then on top. */
+interface Press {
+  gesture: ButtonGesture;
+  frame: Frame;
+}
+
 /** Nested wake phrases ("computer computer computer ...") stop here. */
 const MAX_DEPTH = 4;
 
@@ -67,7 +73,8 @@ export class CommandRouter {
   private voiceVocab = new Map<string, string>();
   private readonly host: FrameHost;
   private pending: Promise<void> | null = null;
-  private readonly queue: Utterance[] = [];
+  private readonly queue: (Utterance | Press)[] = [];
+  private presses = 0;
 
   constructor(opts: CommandRouterOptions) {
     this.clock = opts.clock;
@@ -149,6 +156,33 @@ export class CommandRouter {
     if (this.frames.length > 1) this.popFrom(this.frames[1]!);
   }
 
+  /**
+   * Whether the top frame has a rule for this gesture now ({button: tap}). No side effects: the
+   * daemon asks at the moment of the tap, to know whether the tap is the frame's (drop the
+   * push-to-talk segment it opened) or its own ("stop speaking").
+   */
+  handlesButton(gesture: ButtonGesture): boolean {
+    return this.buttonRule(this.top, gesture) !== undefined;
+  }
+
+  /**
+   * A physical gesture from the daemon's button. Only the top frame sees it, through its
+   * {button: tap} rule, whose verbs are the same as its spoken exit's (dictation: submit, pop;
+   * inventory: save, pop), so the effects and the earcon are the same too. Never walks down with
+   * check-parent: a tap while a question is asked over inventory must not save behind it.
+   *
+   * Returns true when consumed, false when the top frame has no rule for it (the caller keeps its
+   * own meaning for the tap). While an utterance is being classified the press waits behind it
+   * (and behind anything queued), then acts only if the frame it was aimed at is still on top.
+   */
+  button(gesture: ButtonGesture): boolean {
+    const top = this.top;
+    if (!this.buttonRule(top, gesture)) return false;
+    if (this.pending) this.queue.push({ gesture, frame: top });
+    else this.press({ gesture, frame: top });
+    return true;
+  }
+
   /** Clear every frame timer (shutdown). */
   dispose(): void {
     for (const f of this.frames) f.exit();
@@ -160,6 +194,38 @@ export class CommandRouter {
       return;
     }
     this.run(utterance);
+  }
+
+  private get top(): Frame {
+    return this.frames[this.frames.length - 1]!;
+  }
+
+  private buttonRule(frame: Frame, gesture: ButtonGesture): CompiledRule | undefined {
+    return frame.rules.find((r) => r.button === gesture && (r.when === undefined || r.when === this.currentMode));
+  }
+
+  private press(p: Press): void {
+    const text = `[${p.gesture}]`;
+    const rule = this.top === p.frame ? this.buttonRule(p.frame, p.gesture) : undefined;
+    if (!rule) {
+      this.emit({ type: 'ignored', frame: p.frame.name, text, reason: 'the frame it was for had closed or changed before the press was handled' });
+      return;
+    }
+    // A button rule's verbs need no words (validation refuses append), so the context is empty.
+    const utterance: Utterance = { id: `button-${++this.presses}`, text: '', rawText: text, engine: 'text', atMs: this.clock.now() };
+    const ctx: VerbContext = { said: toSaid(''), slots: { button: p.gesture }, utterance };
+    try {
+      p.frame.activity();
+      this.emit({ type: 'matched', frame: p.frame.name, rule: rule.index, kind: rule.kind, text });
+      this.execute(p.frame, rule.verbs, ctx);
+    } catch (err) {
+      this.log.error('button press failed', { error: err, gesture: p.gesture, frame: p.frame.name });
+    }
+  }
+
+  private next(item: Utterance | Press): void {
+    if ('gesture' in item) this.press(item);
+    else this.run(item);
   }
 
   private run(utterance: Utterance): void {
@@ -183,7 +249,7 @@ export class CommandRouter {
       .catch((err: unknown) => this.log.error('dispatch failed', { error: err, text: utterance.text }))
       .finally(() => {
         this.pending = null;
-        while (!this.pending && this.queue.length) this.run(this.queue.shift()!);
+        while (!this.pending && this.queue.length) this.next(this.queue.shift()!);
       });
   }
 

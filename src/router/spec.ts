@@ -17,6 +17,10 @@ export type VerbSpec =
   | { timer: 'set' | 'cancel' | 'status' }
   | { action: string; args?: Record<string, string | number | boolean> };
 
+/** What the daemon's button can hand the router (a hold is mute; a long press is abort()). */
+export type ButtonGesture = 'tap';
+export const BUTTON_GESTURES: readonly ButtonGesture[] = ['tap'];
+
 interface RuleCommon {
   do: VerbSpec[];
   /** Only in this mode (the base frame's always-listen catch-all). */
@@ -30,6 +34,14 @@ export type RuleSpec =
   | (RuleCommon & { pattern: string })
   | (RuleCommon & { intent: string[] })
   | (RuleCommon & { 'catch-all': true })
+  /**
+   * The whole utterance is one of these phrases give or take a few misheard or extra words (see
+   * near.ts): a tolerant exit. `maxEdits` defaults to 1, `skip` to DEFAULT_NEAR_SKIP (fillers are
+   * always skipped too).
+   */
+  | (RuleCommon & { near: string[]; maxEdits?: number; skip?: string[] })
+  /** Not an utterance: a physical gesture (CommandRouter.button), seen only by the top frame. */
+  | (RuleCommon & { button: ButtonGesture })
   | { classifier: string; timeoutMs: number; do?: VerbSpec[]; labels?: Record<string, VerbSpec[]>; when?: Mode };
 
 export interface FrameSpec {
@@ -53,6 +65,9 @@ export interface VoiceSpec {
 
 /** Verbs any frame may use. */
 export const GENERIC_VERBS = ['pop', 'say-mode', 'ignore'] as const;
+
+/** Verbs that need the words of an utterance, so a button rule cannot use them (set-voice has its own check). */
+export const WORD_VERBS: readonly string[] = ['append'];
 
 /** Verbs that act on a frame's own state, by kind. */
 export const KIND_VERBS: Record<FrameKind, readonly string[]> = {

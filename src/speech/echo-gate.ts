@@ -1,7 +1,6 @@
 import './events.js';
 import type { Bus } from '../core/bus.js';
 import type { Clock } from '../core/clock.js';
-import type { Vad } from '../vad/vad.js';
 
 export interface EchoSettings {
   /** raise: lift the VAD threshold while hark plays; gate: hear nothing but the button; off: trust the VAD. */
@@ -74,12 +73,3 @@ export function bindEchoGate(bus: Bus, gate: EchoGate): () => void {
   return () => offs.forEach((off) => off());
 }
 
-/** The VAD the SegmentPipeline should be given: the same engine, its probabilities passed through the gate. */
-export function withEchoGate(vad: Vad, gate: EchoGate): Vad {
-  return {
-    name: vad.name,
-    process: async (frame) => gate.adjust(await vad.process(frame)),
-    reset: () => vad.reset(),
-    close: () => vad.close(),
-  };
-}

@@ -197,6 +197,21 @@ export class Store {
     return this.late('action', a, (seg, now) => this.writer.insertAction(seg, a, now));
   }
 
+  /**
+   * A later conflicting action superseded one already written (seed 000's last-wins): its row says
+   * so, and by what. False when the row is not there (or the store is closed or failing).
+   */
+  supersedeAction(utteranceId: string | null, name: string, by: string): boolean {
+    if (this.closedWrite('action')) return false;
+    try {
+      return this.writer.supersedeAction(utteranceId, name, by);
+    } catch (err) {
+      if (!isSqliteError(err)) throw err;
+      this.writeFailed('action', err);
+      return false;
+    }
+  }
+
   addListItem(l: ListItemInput & RowLink): number | null {
     return this.late('list-item', l, (seg, now) => this.writer.insertListItem(seg, l, now));
   }

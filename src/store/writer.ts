@@ -17,6 +17,7 @@ export class RowWriter {
   private readonly listItem: Statement;
   private readonly segmentExists: Statement;
   private readonly utteranceSegment: Statement;
+  private readonly supersede: Statement;
 
   constructor(db: Database) {
     this.segment = db.prepare(`INSERT INTO segments (created_at, started_at, source, stream_index, sample_rate, sample_count,
@@ -38,6 +39,9 @@ export class RowWriter {
       VALUES (@list, @item, @quantity, @unit, @op, @note, @segmentId, @utteranceId, @createdAt)`);
     this.segmentExists = db.prepare('SELECT 1 FROM segments WHERE id = ?').pluck();
     this.utteranceSegment = db.prepare('SELECT segment_id FROM utterances WHERE id = ?').pluck();
+    // The latest fired row of that action from that utterance (IS: a timer's action has no utterance).
+    this.supersede = db.prepare(`UPDATE actions SET outcome = 'superseded', error = @by WHERE id = (
+      SELECT id FROM actions WHERE utterance_id IS @utteranceId AND name = @name AND outcome = 'ok' ORDER BY id DESC LIMIT 1)`);
   }
 
   insertSegment(s: SegmentInput, audio: AudioState, createdAt: number): number {
@@ -135,6 +139,11 @@ export class RowWriter {
         latencyMs: a.latencyMs ?? null,
       }).lastInsertRowid,
     );
+  }
+
+  /** Mark an action already written as superseded; false when no such row was found. */
+  supersedeAction(utteranceId: string | null, name: string, by: string): boolean {
+    return this.supersede.run({ utteranceId, name, by }).changes > 0;
   }
 
   insertListItem(segmentId: number | null, l: ListItemInput, createdAt: number): number {

@@ -4,11 +4,10 @@ import { HarkError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { Secrets } from '../config/load.js';
 import type { SttConfig } from '../config/sections/stt.js';
-import { DeepgramEngine } from './deepgram/engine.js';
-import { engineOrder, type EngineId, type SttMode } from './fallback-policy.js';
-import { SttService } from './service.js';
-import { WhisperEngine } from './whisper/engine.js';
-import { resolveModelPath } from './whisper/model-file.js';
+import type { EngineSlot, SttEngine } from './engine.js';
+import { ENGINES } from './engines/registry.js';
+import { engineOrder, type SttMode } from './fallback-policy.js';
+import { Transcriber } from './transcriber.js';
 import { buildPrompt } from './whisper/params.js';
 
 export interface CreateSttOptions {
@@ -17,113 +16,86 @@ export interface CreateSttOptions {
   bus: Bus;
   logger: Logger;
   clock?: Clock;
-  /** Command-line overrides (hark transcribe). */
+  /** Command-line overrides (hark transcribe, run, replay). */
   mode?: SttMode;
   modelPath?: string;
   deepgramUrl?: string;
 }
 
-/** What the composition root holds: the service it feeds segments to, and the engines it shuts down. */
+/** What the composition root holds: the transcriber it feeds segments to, and the engines it shuts down. */
 export interface SttStack {
-  service: SttService;
-  whisper: WhisperEngine | null;
-  deepgram: DeepgramEngine | null;
+  transcriber: Transcriber;
+  /** The engines in the order they are asked, each built or missing. */
+  engines: readonly EngineSlot[];
+  /** The order in a word, for summaries: the mode ("cloud-only"), or the explicit list ("deepgram, whisper"). */
+  describe: string;
   /** The words the router is listening for: Whisper's initial prompt is built from them. */
   setVocabulary(words: readonly string[]): void;
   close(): Promise<void>;
 }
 
 /**
- * Build speech-to-text from the config: load the Whisper model (once, for the process's life) when
- * the mode uses it, set up Deepgram when the mode uses it and DEEPGRAM_API_KEY is set.
- * A missing or broken model, or a cloud mode without a key, is a HarkError at start, not a surprise
- * on the first command.
+ * Build speech-to-text from the config: each engine the mode (or stt.engines) names, in order, from
+ * the registry. A missing or broken Whisper model, a first engine that cannot be had (a cloud mode
+ * without a key) or an unknown engine name is a HarkError at start, not a surprise on the first command.
  */
 export async function createStt(o: CreateSttOptions): Promise<SttStack> {
   const cfg = o.config;
   const mode = o.mode ?? cfg.mode;
   const clock = o.clock ?? new SystemClock();
-  const order = engineOrder(mode);
-  const missing: Partial<Record<EngineId, string>> = {};
+  // A mode given on the command line wins over the config's explicit list.
+  const order = engineOrder(mode, o.mode ? [] : cfg.engines);
   let vocabulary: readonly string[] = [];
   const prompt = () => buildPrompt(cfg.whisper.initialPrompt, cfg.whisper.vocabularyPrompt ? vocabulary : []);
+  const overrides = { ...(o.modelPath ? { modelPath: o.modelPath } : {}), ...(o.deepgramUrl ? { deepgramUrl: o.deepgramUrl } : {}) };
 
-  let deepgram: DeepgramEngine | null = null;
-  if (order.includes('deepgram')) {
-    const apiKey = o.secrets.deepgramApiKey;
-    if (apiKey) {
-      const d = cfg.deepgram;
-      deepgram = new DeepgramEngine({
-        apiKey,
-        url: o.deepgramUrl ?? d.url,
-        model: d.model,
-        language: d.language,
-        interimResults: d.interimResults,
-        utteranceEndMs: d.utteranceEndMs,
-        vadEvents: d.vadEvents,
-        endpointingMs: d.endpointingMs,
-        smartFormat: d.smartFormat,
-        connectTimeoutMs: d.connectTimeoutMs,
-        finalizeTimeoutMs: d.finalizeTimeoutMs,
-        keepAliveMs: d.keepAliveMs,
-        idleCloseMs: d.idleCloseMs,
-        reconnectInitialMs: d.reconnectInitialMs,
-        reconnectMaxMs: d.reconnectMaxMs,
-        logger: o.logger.child({ engine: 'deepgram' }),
-        clock,
-      });
-    } else if (order[0] === 'deepgram') {
-      throw new HarkError(`stt.mode ${mode} needs a Deepgram API key: set DEEPGRAM_API_KEY in the environment (or use stt.mode local-only)`, { exitCode: 2 });
-    } else {
-      missing.deepgram = 'DEEPGRAM_API_KEY is not set';
+  const label = describe(mode, cfg.engines, o.mode);
+  const engines: EngineSlot[] = [];
+  try {
+    for (const [i, id] of order.entries()) {
+      const factory = ENGINES[id];
+      if (!factory) throw new HarkError(`stt.engines: unknown engine "${id}" (known: ${Object.keys(ENGINES).join(', ')})`, { exitCode: 2 });
+      const built = await factory({ config: cfg, secrets: o.secrets, logger: o.logger, clock, prompt, overrides });
+      if ('missing' in built) {
+        if (i === 0) throw new HarkError(`${label} needs ${built.needs} (or use stt.mode local-only)`, { exitCode: 2 });
+        engines.push({ id, engine: null, missing: built.missing });
+      } else engines.push({ id, engine: built });
     }
+  } catch (err) {
+    await Promise.all(engines.map((s) => s.engine?.close()));
+    throw err;
   }
 
-  let whisper: WhisperEngine | null = null;
-  if (order.includes('whisper')) {
-    const w = cfg.whisper;
-    whisper = await WhisperEngine.load({
-      modelPath: o.modelPath ?? resolveModelPath(w.model, w.modelsDir),
-      language: w.language,
-      threads: w.threads,
-      scaleAudioCtx: w.scaleAudioCtx,
-      audioCtxPad: w.audioCtxPad,
-      maxTokensPerSecond: w.maxTokensPerSecond,
-      deadlineBaseMs: w.deadlineBaseMs,
-      deadlinePerSecondMs: w.deadlinePerSecondMs,
-      temperatureFallback: w.temperatureFallback,
-      nativeLog: w.nativeLog,
-      prompt,
-      logger: o.logger.child({ engine: 'whisper' }),
-      clock,
-    });
-  }
-
-  const service = new SttService({
-    mode,
-    whisper,
-    deepgram,
-    missing,
+  const transcriber = new Transcriber({
+    engines,
     clearSpeechProb: cfg.clearSpeechProb,
     breaker: cfg.breaker,
     filter: cfg.filter,
-    utterance: { ...cfg.utterance, stabilizer: cfg.stabilizer },
+    stabilizer: cfg.stabilizer,
     clock,
     logger: o.logger.child({ component: 'stt' }),
     bus: o.bus,
   });
 
   return {
-    service,
-    whisper,
-    deepgram,
+    transcriber,
+    engines,
+    describe: o.mode || cfg.engines.length === 0 ? mode : order.join(', '),
     setVocabulary(words) {
       vocabulary = [...words];
     },
     async close() {
-      await service.close();
-      await deepgram?.close();
-      await whisper?.close();
+      await transcriber.close();
+      for (const s of engines) await s.engine?.close();
     },
   };
+}
+
+function describe(mode: SttMode, explicit: readonly string[], override: SttMode | undefined): string {
+  return !override && explicit.length > 0 ? `stt.engines: ${explicit.join(', ')}` : `stt.mode ${mode}`;
+}
+
+/** An engine of the stack by id, when built (benchmarks, tests, `hark doctor`). */
+export function engineOf<T extends SttEngine>(stack: SttStack, id: string): T | null {
+  return (stack.engines.find((s) => s.id === id)?.engine as T | undefined) ?? null;
 }

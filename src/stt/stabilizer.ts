@@ -1,11 +1,14 @@
 import { normalizeText } from './clean-text.js';
 
 export interface StabilizerOptions {
-  /** Hypotheses compared (seed 000: 3). */
+  /** Hypotheses compared (seed 000: 3); at least 2 are always compared. */
   windowSize: number;
   /** Word confidence below which a word is "low confidence" (seed 000: 0.6). */
   minConfidence: number;
-  /** Low-confidence words become stable only once two hypotheses agree on them (else never from partials). */
+  /**
+   * Low-confidence words must repeat (appear at their position in two hypotheses) to settle; false makes
+   * minConfidence a floor instead: low-confidence words never settle from partials, only from a final.
+   */
   requireRepetition: boolean;
 }
 
@@ -24,78 +27,93 @@ interface Word {
 /**
  * Seed 000's stabilizer: the text a UI may show as settled while interim hypotheses still change.
  *
- * Within the span since the last final, a word is stable when every one of the last `windowSize`
- * hypotheses (fewer at the start) agrees on it and on every word before it (longest common prefix).
- * A single hypothesis settles only high-confidence words; a low-confidence word must have repeated,
- * i.e. at least two hypotheses agree on it. A final commits its words outright.
+ * The stable text is the words of the finals so far (committed) followed by the settled prefix of
+ * the interim hypotheses since the last final (the span):
  *
- * Guarantee (property-tested): within one utterance the stable text never shrinks and never changes a
- * word it already showed — a later candidate that disagrees leaves it where it was until the
- * candidates catch up (words are compared without case and punctuation, so a final's "Lights." extends
- * an interim "lights").
+ * - **Agreement.** The window is the last `max(windowSize, 2)` hypotheses of the span. Nothing
+ *   settles until two have been seen: a word is never settled by one hypothesis, however confident.
+ *   Then the settled prefix is the longest common prefix of the window (seed 000's LCP; words are
+ *   compared without case and punctuation, shown as the latest hypothesis has them).
+ * - **Confidence.** A word whose confidence in the latest hypothesis is below `minConfidence` is
+ *   low-confidence. With `requireRepetition` (the seed's default) it must have repeated, i.e.
+ *   appear at its position in at least two hypotheses; the agreement rule already demands that of
+ *   every settled word, so a low-confidence word settles exactly like any other. Without
+ *   `requireRepetition`, `minConfidence` is a floor: the prefix stops at the first low-confidence
+ *   word, which only a final can commit.
+ * - **Monotonic.** Partials never shrink the stable text and never change a word it shows: when
+ *   the window's prefix is shorter than, or disagrees with, what is shown past the finals, the shown
+ *   text holds; as soon as the window agrees on an extension of it, that is shown.
+ * - **Finals are authoritative.** A final is the truth for its span: its words are committed, the
+ *   window starts over, and the stable text becomes exactly the finals' words. When that changes or
+ *   drops a word that was shown (compared without case and punctuation), it is one revision; the
+ *   stable text then grows again from the next agreeing interims, so it never freezes.
  */
 export class Stabilizer {
   private committed: Word[] = [];
   private window: Word[][] = [];
-  private stable: Word[] = [];
-  /** Candidates that disagreed with the stable text (the seed's stabilizer_lag signal). */
+  /** Settled interim words shown past the committed ones. */
+  private pending: Word[] = [];
+  /** Finals that changed or dropped a word already shown as stable (the seed's stabilizer lag signal). */
   revisions = 0;
 
   constructor(private readonly opts: StabilizerOptions) {}
 
   get text(): string {
-    return this.stable.map((w) => w.text).join(' ');
+    return this.shown().map((w) => w.text).join(' ');
   }
 
   get words(): StableWord[] {
-    return this.stable.map((w) => ({ text: w.text, confidence: w.confidence }));
+    return this.shown().map((w) => ({ text: w.text, confidence: w.confidence }));
   }
 
   /** An interim hypothesis for the span since the last final. Returns the stable text. */
   partial(words: readonly StableWord[]): string {
     this.window.push(toWords(words));
-    if (this.window.length > this.opts.windowSize) this.window.shift();
-    this.publish([...this.committed, ...this.settled()]);
+    if (this.window.length > Math.max(this.opts.windowSize, 2)) this.window.shift();
+    const settled = this.settled();
+    if (isPrefix(this.pending, settled)) this.pending = settled;
     return this.text;
   }
 
-  /** A final for the span: its words are committed and the hypothesis window starts over. */
+  /** A final for the span: its words are committed, replacing what interims had shown, and the window starts over. */
   final(words: readonly StableWord[]): string {
+    const before = this.shown();
     this.committed.push(...toWords(words));
     this.window = [];
-    this.publish(this.committed);
+    this.pending = [];
+    if (!isPrefix(before, this.committed)) this.revisions++;
     return this.text;
   }
 
   reset(): void {
     this.committed = [];
     this.window = [];
-    this.stable = [];
+    this.pending = [];
     this.revisions = 0;
+  }
+
+  private shown(): Word[] {
+    return [...this.committed, ...this.pending];
   }
 
   private settled(): Word[] {
     const hyps = this.window;
-    const latest = hyps[hyps.length - 1];
-    if (!latest) return [];
+    if (hyps.length < 2) return [];
+    const latest = hyps[hyps.length - 1]!;
     const out: Word[] = [];
     for (let i = 0; i < latest.length; i++) {
       const w = latest[i]!;
       if (!hyps.every((h) => h[i]?.norm === w.norm)) break;
-      if (w.confidence < this.opts.minConfidence && !(this.opts.requireRepetition && hyps.length >= 2)) break;
+      if (w.confidence < this.opts.minConfidence && !this.opts.requireRepetition) break;
       out.push(w);
     }
     return out;
   }
+}
 
-  private publish(candidate: Word[]): void {
-    const prev = this.stable;
-    if (candidate.length < prev.length || !prev.every((w, i) => w.norm === candidate[i]!.norm)) {
-      if (candidate.length > 0) this.revisions++;
-      return;
-    }
-    this.stable = candidate.slice();
-  }
+/** `a` is a prefix of `b`, word by word, compared without case and punctuation. */
+function isPrefix(a: readonly Word[], b: readonly Word[]): boolean {
+  return a.length <= b.length && a.every((w, i) => w.norm === b[i]!.norm);
 }
 
 function toWords(words: readonly StableWord[]): Word[] {

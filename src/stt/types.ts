@@ -34,7 +34,7 @@ export interface AsrWord {
 
 /** A whole-segment result from an engine, before the hallucination filter. */
 export interface Transcript {
-  engine: Exclude<SttEngineName, 'text'>;
+  engine: SttEngineName;
   /** The engine's output as it came ([BLANK_AUDIO], (music) kept). */
   rawText: string;
   /** Special tokens stripped, whitespace collapsed. */
@@ -58,8 +58,8 @@ export type EngineFailureKind =
 
 export class EngineFailure extends Error {
   readonly kind: EngineFailureKind;
-  readonly engine: Exclude<SttEngineName, 'text'>;
-  constructor(engine: Exclude<SttEngineName, 'text'>, kind: EngineFailureKind, message: string, options?: { cause?: unknown }) {
+  readonly engine: SttEngineName;
+  constructor(engine: SttEngineName, kind: EngineFailureKind, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'EngineFailure';
     this.engine = engine;

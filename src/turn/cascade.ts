@@ -62,6 +62,8 @@ export class ResponseCascade<I, M, A> {
   private readonly onEvent: (e: CascadeEvent) => void;
   private generation = 0;
   private run: Run<M, A> | null = null;
+  /** Open segments not yet known to be words: playback waits for them (a cough must not cancel the answer). */
+  private holds = 0;
 
   constructor(opts: { timings?: CascadeTimings; clock: Clock; steps: CascadeSteps<I, M, A>; onEvent?: (e: CascadeEvent) => void }) {
     this.timings = opts.timings ?? DEFAULT_CASCADE_TIMINGS;
@@ -129,6 +131,27 @@ export class ResponseCascade<I, M, A> {
   }
 
   /**
+   * Something that may be speech began (the VAD opened a segment): hold playback until it is known
+   * to be words (then interrupt()) or not (then release()). Timers, model and rendering go on, so a
+   * released answer plays at once if its time has come. Every hold() is matched by one release().
+   */
+  hold(): void {
+    this.holds++;
+  }
+
+  /** The held segment turned out not to be words (too short, noise, dropped): the answer goes on. */
+  release(): void {
+    if (this.holds === 0) return;
+    this.holds--;
+    if (this.holds === 0 && this.run) this.tryPlay(this.run);
+  }
+
+  /** Playback is being held for an open segment. */
+  get held(): boolean {
+    return this.holds > 0;
+  }
+
+  /**
    * The person spoke: clear the timers and the cached answer and audio, stop playback, and make
    * every result still in flight stale. Returns false when there was nothing to interrupt.
    */
@@ -174,7 +197,7 @@ export class ResponseCascade<I, M, A> {
   }
 
   private tryPlay(run: Run<M, A>): void {
-    if (!run.playDue || !run.audio || !run.model || run.playing) return;
+    if (!run.playDue || !run.audio || !run.model || run.playing || this.holds > 0) return;
     run.playing = true;
     const audio = run.audio.value;
     const answer = run.model.value;

@@ -7,9 +7,15 @@ import { Segmenter, type SegmenterEvent, type SegmenterOptions } from './segment
 import type { Segment } from './segment.js';
 
 export interface PipelineEvents {
-  /** A segment opened (VAD trigger or PTT press); carries pre-roll + live so far. */
+  /**
+   * A segment opened (VAD trigger or PTT press); carries pre-roll + live so far. A piece that continues
+   * a max-duration split opens with no pre-roll and empty pcm: it starts where the last one ended.
+   */
   open: [event: Extract<SegmenterEvent, { type: 'open' }>];
-  /** A frame of live audio inside an open segment (after the open event), for streaming engines. */
+  /**
+   * A frame of live audio inside an open segment (after the open event, up to and including the frame
+   * that closes it), for streaming engines: open.pcm followed by these frames is exactly segment.pcm.
+   */
   audio: [frame: Int16Array];
   segment: [segment: Segment];
   dropped: [event: Extract<SegmenterEvent, { type: 'dropped' }>];
@@ -28,12 +34,18 @@ export class SegmentPipeline extends EventEmitter<PipelineEvents> {
   private readonly framer = new Framer(FRAME_SAMPLES);
   private readonly segmenter: Segmenter;
   private readonly vad: Vad;
+  private readonly gate: { adjust(prob: number): number } | undefined;
   private tail: Promise<void> = Promise.resolve();
   private vadErrors = 0;
 
-  constructor(opts: { vad: Vad; segmenter: SegmenterOptions }) {
+  /**
+   * `gate` (the echo gate) scales each frame's probability while hark's own voice may be in the
+   * microphone; the segment's maxProb keeps the VAD's unscaled score.
+   */
+  constructor(opts: { vad: Vad; segmenter: SegmenterOptions; gate?: { adjust(prob: number): number } }) {
     super();
     this.vad = opts.vad;
+    this.gate = opts.gate;
     this.segmenter = new Segmenter(opts.segmenter);
   }
 
@@ -86,9 +98,9 @@ export class SegmentPipeline extends EventEmitter<PipelineEvents> {
   }
 
   private async processFrame(frame: Int16Array, realSamples: number): Promise<void> {
-    let prob = 0;
+    let raw = 0;
     try {
-      prob = await this.vad.process(frame);
+      raw = await this.vad.process(frame);
     } catch (err) {
       this.vadErrors++;
       // One line per burst, not per frame: a broken VAD must not flood the journal at 31 lines/s.
@@ -99,9 +111,14 @@ export class SegmentPipeline extends EventEmitter<PipelineEvents> {
     const sample = this.segmenter.position;
     const wasOpen = this.segmenter.isOpen;
     const used = realSamples === frame.length ? frame : frame.subarray(0, realSamples);
-    const events = this.segmenter.push(used, prob);
+    const prob = this.gate ? this.gate.adjust(raw) : raw;
+    const events = this.segmenter.push(used, prob, raw);
     if (this.listenerCount('frame') > 0) this.emit('frame', { sample, prob });
-    if (wasOpen && this.segmenter.isOpen && events.length === 0 && this.listenerCount('audio') > 0) this.emit('audio', used);
+    // A frame pushed while a segment was open belongs to that segment, even when it is the frame that
+    // closes it (hangover, or a max-duration split): send it before the close, so that open.pcm plus the
+    // audio frames is exactly segment.pcm. A piece reopened at a split starts after this frame, so its
+    // open event carries none of it and nothing is streamed twice.
+    if (wasOpen && this.listenerCount('audio') > 0) this.emit('audio', used);
     this.dispatch(events);
   }
 

@@ -52,6 +52,13 @@ export type SegmenterEvent =
  *
  * Every segment is pre-roll (up to prerollMs of history before the live start) + live audio,
  * copied by absolute position from the ring and the live buffer, so it is byte-identical to the input.
+ *
+ * Pre-roll never re-delivers words. It may not reach back before `prerollFloor`: the end of the last
+ * delivered segment when that one was cut (max-duration, ptt-release: it may end mid-word), or its
+ * last speech frame when it ended on hangover (what follows is silence by the VAD's own judgement, so
+ * the documented full pre-roll after a pause is kept). A piece that continues a max-duration split
+ * therefore opens at the split with no pre-roll, and the pieces of a long utterance tile it exactly:
+ * each starts at the sample where the one before ended.
  */
 export class Segmenter {
   private readonly opt: {
@@ -85,6 +92,14 @@ export class Segmenter {
   private silence = 0;
   private lastSpeechEnd = 0;
   private maxProb = 0;
+  /** This segment continues a max-duration split (opened at the split, no pre-roll). */
+  private continued = false;
+
+  /**
+   * Earliest sample the next segment's pre-roll may start at: what the last delivered segment holds
+   * from here on must not be sent again (user report: words repeated at every 12 s split).
+   */
+  private prerollFloor = 0;
 
   constructor(options: SegmenterOptions) {
     if (options.releaseThreshold > options.threshold) {
@@ -115,8 +130,12 @@ export class Segmenter {
     return this.open;
   }
 
-  /** Feed one frame (normally 512 samples; the last one of a stream may be shorter). */
-  push(frame: Int16Array, prob: number): SegmenterEvent[] {
+  /**
+   * Feed one frame (normally 512 samples; the last one of a stream may be shorter). `prob` decides
+   * speech; `peak` is what the segment's maxProb records — the VAD's own score when the echo gate
+   * scaled `prob` down while hark was talking (a command said over hark is still clear speech).
+   */
+  push(frame: Int16Array, prob: number, peak = prob): SegmenterEvent[] {
     if (frame.length > MAX_FRAME) throw new RangeError(`frame of ${frame.length} samples is longer than ${MAX_FRAME}`);
     const events: SegmenterEvent[] = [];
     const frameStart = this.pos;
@@ -128,7 +147,7 @@ export class Segmenter {
       if (prob >= this.opt.threshold) {
         if (this.runStart < 0) this.runStart = frameStart;
         this.runSamples += n;
-        if (prob > this.runMax) this.runMax = prob;
+        if (peak > this.runMax) this.runMax = peak;
         if (this.runSamples >= this.opt.minSpeech) {
           const runMax = this.runMax;
           this.openAt(this.runStart, 'vad', events);
@@ -144,9 +163,9 @@ export class Segmenter {
 
     this.live.set(frame, this.liveFill);
     this.liveFill += n;
-    if (prob > this.maxProb) this.maxProb = prob;
+    if (peak > this.maxProb) this.maxProb = peak;
     const speech = prob >= this.opt.release;
-    if (speech) this.noteSpeech(prob);
+    if (speech) this.noteSpeech(peak);
     else this.silence += n;
 
     if (!this.held && this.silence >= this.opt.hangover) {
@@ -157,8 +176,11 @@ export class Segmenter {
       const held = this.held;
       this.close('max-duration', events);
       if (continueOpen) {
+        // The floor is now this.pos, so the continuation gets no pre-roll: its audio starts at the
+        // first sample the closed piece did not hold.
         this.openAt(this.pos, by, events);
         this.held = held;
+        this.continued = true;
       }
     }
     return events;
@@ -195,7 +217,8 @@ export class Segmenter {
   }
 
   private openAt(vadStart: number, by: 'vad' | 'ptt', events: SegmenterEvent[]): void {
-    const start = Math.max(this.ring.start, vadStart - this.opt.preroll);
+    // The floor is never after vadStart: a new run or press only starts once the last segment closed.
+    const start = Math.max(this.ring.start, vadStart - this.opt.preroll, this.prerollFloor);
     // Pre-roll and any live audio already consumed (the opening run) come from the ring, by position.
     this.ring.copyRange(start, this.pos, this.live, 0);
     this.open = true;
@@ -207,6 +230,7 @@ export class Segmenter {
     this.silence = 0;
     this.lastSpeechEnd = vadStart;
     this.maxProb = 0;
+    this.continued = false;
     this.runStart = -1;
     this.runSamples = 0;
     this.runMax = 0;
@@ -226,7 +250,13 @@ export class Segmenter {
     // Judge length by speech, not by the hangover tail: a door slam plus 600 ms of silence is not speech.
     // A held button counts all of its time: the person chose that span.
     const judged = this.openedBy === 'ptt' ? end - this.vadStartSample : this.lastSpeechEnd - this.vadStartSample;
-    if (judged < this.opt.minSegment && reason !== 'max-duration') {
+    // A continuation is the tail of speech already judged long enough: dropping a short one would lose
+    // the last word of the utterance (and break the tiling). It is dropped only when it holds no speech
+    // frame and no held button time: the split fell on the last word and the tail is all hangover
+    // silence, or the button was released (or the stream ended) right at the split.
+    const heldSpan = this.held ? end - this.vadStartSample : 0;
+    const tooShort = this.continued ? Math.max(judged, heldSpan) <= 0 : judged < this.opt.minSegment;
+    if (tooShort && reason !== 'max-duration') {
       events.push({
         type: 'dropped',
         reason: 'too-short',
@@ -238,6 +268,8 @@ export class Segmenter {
       });
       return;
     }
+    // Dropped audio was never delivered, so only a delivered segment moves the floor.
+    this.prerollFloor = reason === 'hangover' ? this.lastSpeechEnd : end;
     events.push({
       type: 'segment',
       segment: {

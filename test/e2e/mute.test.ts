@@ -64,7 +64,7 @@ describe('hark run: a 5 s hold mutes and unmutes', () => {
     expect(closed.length).toBeGreaterThanOrEqual(1);
     for (const s of closed) {
       const h = await hark.waitFor((x) => x.type === 'segment.handled' && x.segment === s.index, 10_000, `segment ${String(s.index)} handled`);
-      expect(h).toMatchObject({ sttMs: 0, utterances: 0 });
+      expect(h).toMatchObject({ sttMs: 0, fate: 'cancelled', utterance: null });
     }
     expect(hark.of('utterance.final')).toEqual([]);
     expect(hark.of('stt.segment')).toEqual([]);

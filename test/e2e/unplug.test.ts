@@ -41,13 +41,16 @@ describe('hark run with the microphone unplugged mid-stream', () => {
       DEEPGRAM_API_KEY: 'e2e-key',
       HARK_CONFIG: join(dir, 'hark.yaml'),
     });
-    await hark.waitFor((e) => e.type === 'submit' && e.frame === 'dictation', 120_000, 'the dictation to be submitted');
-    const until = Date.now() + 30_000;
-    while (hark.of('segment.handled').length < hark.of('segment.closed').length && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    try {
+      await hark.waitFor((e) => e.type === 'submit' && e.frame === 'dictation', 120_000, 'the dictation to be submitted');
+      const until = Date.now() + 30_000;
+      while (hark.of('segment.handled').length < hark.of('segment.closed').length && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    } finally {
+      // kept for a look when something here fails
+      writeFileSync(join(dir, 'events.jsonl'), hark.events.map((e) => JSON.stringify(e)).join('\n') + '\n');
+      writeFileSync(join(dir, 'stderr.log'), hark.stderr.join('\n') + '\n');
+    }
     runs = mic.runs();
-    // kept for a look when something here fails
-    writeFileSync(join(dir, 'events.jsonl'), hark.events.map((e) => JSON.stringify(e)).join('\n') + '\n');
-    writeFileSync(join(dir, 'stderr.log'), hark.stderr.join('\n') + '\n');
     hark.kill('SIGTERM');
     exit = await hark.exited;
     await deepgram.close();

@@ -41,10 +41,11 @@ describe('always-listen: the two-buffer window', () => {
     expect(h.spoken()).toEqual(['Add three cases of milk to the order list? Say yes or no.']);
   });
 
-  it('the same request heard again within 30 s is not proposed twice', async () => {
+  it('a request confirmed with "yes" and heard again within 30 s is not proposed twice', async () => {
     const h = listening();
     await overheard(h, 'we need three cases of milk');
-    await h.script('no');
+    await h.script('yes');
+    expect(h.of('commit')).toHaveLength(1);
     h.clock.advanceBy(10_000);
     await overheard(h, 'yeah we really need milk, three cases');
     expect(h.of('proposal')).toHaveLength(1);
@@ -52,6 +53,35 @@ describe('always-listen: the two-buffer window', () => {
     h.clock.advanceBy(30_000);
     await overheard(h, 'milk, three cases, order it');
     expect(h.of('proposal')).toHaveLength(2);
+  });
+
+  it('a request turned down with "no" is forgotten: said again within 30 s, it is proposed again', async () => {
+    const h = listening();
+    await overheard(h, 'we need three cases of milk');
+    await h.script('no');
+    expect(h.of('discard')).toEqual([expect.objectContaining({ intent: 'add_to_list', reason: 'no' })]);
+    h.clock.advanceBy(10_000);
+    await overheard(h, 'yeah we really need milk, three cases');
+    expect(h.of('proposal')).toHaveLength(2);
+    expect(h.spoken().at(-1)).toBe('Add three cases of milk to the order list? Say yes or no.');
+    expect(h.logs()).not.toContainEqual(expect.objectContaining({ msg: 'intent proposal suppressed: the same was proposed moments ago' }));
+    // This one is confirmed, so it is remembered again.
+    await h.script('yes');
+    h.clock.advanceBy(5_000);
+    await overheard(h, 'milk, three cases, order it');
+    expect(h.of('proposal')).toHaveLength(2);
+  });
+
+  it('a proposal nobody answered is forgotten: said again within 30 s, it is proposed again', async () => {
+    const h = listening();
+    await overheard(h, 'we need three cases of milk');
+    expect(h.of('proposal')).toHaveLength(1);
+    h.clock.advanceBy(10_000);
+    await h.settle();
+    expect(h.of('discard')).toEqual([expect.objectContaining({ intent: 'add_to_list', reason: 'timeout' })]);
+    await overheard(h, 'yeah we really need milk, three cases');
+    expect(h.of('proposal')).toHaveLength(2);
+    expect(h.logs()).not.toContainEqual(expect.objectContaining({ msg: 'intent proposal suppressed: the same was proposed moments ago' }));
   });
 
   it('at most one model call per 2 s: a second submission waits, then goes with the inactivity trigger', async () => {

@@ -152,6 +152,19 @@ describe('deduplication by fingerprint (seed 000)', () => {
     expect(d.admit('add_to_list 3 cases of milk')).toBe(true);
   });
 
+  it('forgets a fingerprint it admitted (a proposal turned down), and only that one', () => {
+    const clock = new VirtualClock(0);
+    const d = new Deduper({ windowMs: 30_000, threshold: 0.7, max: 50, clock });
+    expect(d.admit('add_to_list 3 cases of milk')).toBe(true);
+    expect(d.admit('add_to_list napkins')).toBe(true);
+    clock.advanceTo(1000);
+    expect(d.forget('add_to_list 3 cases of milk')).toBe(true);
+    expect(d.size).toBe(1);
+    expect(d.forget('add_to_list 3 cases of milk')).toBe(false);
+    expect(d.admit('add_to_list 3 cases of the milk')).toBe(true);
+    expect(d.admit('add_to_list napkins')).toBe(false);
+  });
+
   it('keeps at most 50 fingerprints, dropping the oldest', () => {
     const clock = new VirtualClock(0);
     const d = new Deduper({ windowMs: 30_000, threshold: 0.7, max: 50, clock });

@@ -34,8 +34,8 @@ const kitchen: Spoken[] = [
   { at: Y + 30_000, phrase: 'eighty six the salmon', heard: 'Eighty six the salmon.' },
   { at: Y + 45_000, phrase: 'computer', heard: null, cancelled: true },
   { at: Y + 50_000, phrase: 'hmm', heard: null },
-  // "repeat" waits out the 1.5 s last-wins window, so it is stored later, without a segment.
-  { at: Y + 60_000, phrase: 'repeat', heard: 'Repeat.', later: [{ afterMs: 1_500 - 300, action: { name: 'repeat', args: {}, outcome: 'ok' } }] },
+  // "repeat" acts at once (last-wins no longer holds it back), so it is stored with its segment.
+  { at: Y + 60_000, phrase: 'repeat', heard: 'Repeat.', actions: [{ name: 'repeat', args: {}, outcome: 'ok' }] },
   { at: R, phrase: 'eighty six the chicken', heard: 'Eighty six the chicken.' },
   { at: R + 20_000, phrase: 'stop', heard: 'Stop.', actions: [{ name: 'stop', args: {}, outcome: 'ok' }], noAudio: true },
 ];
@@ -86,8 +86,8 @@ describe('hark replay --text-only', () => {
     expect(lines.slice(0, -1).map((l) => l.split(' ')[3])).toEqual(['same', 'same', 'same', 'skipped', 'skipped', 'same', 'same', 'same']);
     expect(lines[1]).toContain('actions: timer.set{seconds=600}');
     expect(lines[3]).toContain('(push-to-talk cancelled)');
-    // The repeat (after its window) and the timer ringing ten minutes on both come after "repeat".
-    expect(lines[5]).toContain('actions: repeat (later), timer.done{seconds=600} (later)');
+    // The repeat acts with its segment; the timer ringing ten minutes on comes after "repeat".
+    expect(lines[5]).toContain('actions: repeat, timer.done{seconds=600} (later)');
   });
 
   it('--since keeps only the recent segments', async () => {

@@ -67,6 +67,8 @@ export function harness(opts: HarnessOptions = {}) {
     sayAll(...texts: string[]): void {
       for (const t of texts) h.say(t, clock.now() + 1000);
     },
+    /** A button tap, as the daemon hands it over: true when the top frame took it. */
+    tap: (): boolean => core.router.button('tap'),
     stack: () => core.router.stack,
     /** Effects of one type since the start (or since the last clear). */
     of<T extends Effect['type']>(type: T): Extract<TimedEffect, { type: T }>[] {

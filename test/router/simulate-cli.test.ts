@@ -37,8 +37,8 @@ describe('hark simulate', () => {
     expect(r.lines[0]).toEqual(expect.objectContaining({ type: 'simulate', outDir: r.outDir, mode: 'wake-word', stack: ['base'] }));
     expect(r.of('stack').map((l) => l.frames)).toEqual([['base', 'query'], ['base']]);
     expect(r.of('action')).toEqual([
-      { type: 'action', name: 'timer.set', args: { seconds: 600 }, atMs: 2000 },
-      { type: 'action', name: 'timer.done', args: { seconds: 600 }, atMs: 602_000 },
+      { type: 'action', name: 'timer.set', args: { seconds: 600 }, seq: 1, atMs: 2000 },
+      { type: 'action', name: 'timer.done', args: { seconds: 600 }, seq: 2, atMs: 602_000 },
     ]);
     expect(r.of('speak').map((l) => l.text)).toEqual(['Timer set for 10 minutes.', 'Timer done.']);
     // The run ends when the last words have been said: "Timer done." after the timer earcon, played
@@ -95,6 +95,23 @@ describe('hark simulate', () => {
     expect(r.status).toBe(0);
     expect(r.of('action')).toEqual([expect.objectContaining({ name: 'menu.out', args: { item: 'the halibut' } })]);
     expect(r.of('submit').map((l) => l.text)).toEqual(['soup']);
+  });
+
+  it('[tap] presses the button: in dictation it submits and closes; in the base frame it is not consumed', () => {
+    const r = simulate('start dictation\n{"atMs": 5000}\nfirst line\n[tap]\n[tap]\n');
+    expect(r.status).toBe(0);
+    expect(r.of('button')).toEqual([
+      { type: 'button', line: 4, gesture: 'tap', consumed: true, atMs: 7000 },
+      { type: 'button', line: 5, gesture: 'tap', consumed: false, atMs: 8000 },
+    ]);
+    expect(r.of('submit')).toEqual([expect.objectContaining({ frame: 'dictation', text: 'first line', atMs: 7000 })]);
+    expect(r.of('stack').map((l) => l.frames)).toEqual([['base', 'dictation'], ['base']]);
+  });
+
+  it('a misheard exit ("and dictation.") still ends dictation', () => {
+    const r = simulate('start dictation\n{"atMs": 5000}\nfirst line\nand dictation.\n');
+    expect(r.of('submit').map((l) => l.text)).toEqual(['first line']);
+    expect(r.lines.at(-1)).toEqual(expect.objectContaining({ type: 'end', stack: ['base'] }));
   });
 
   it('--trace shows which rule took each utterance', () => {

@@ -19,12 +19,71 @@ import { WebSocketServer, type WebSocket } from 'ws';
  *  - with interim_results, interim Results as audio arrives; with vad_events, SpeechStarted; with
  *    utterance_end_ms, UtteranceEnd after a final.
  * What it says is scripted (`script`: one utterance per Finalize). It misbehaves on demand.
+ *
+ * Two cadences (`cadence`):
+ *  - 'simple' (the default, unchanged): interims of the whole segment so far, and everything final
+ *    in one from_finalize Results answering Finalize; replies go out at once.
+ *  - 'live': Deepgram's real live cadence, as its documentation describes it —
+ *    · developers.deepgram.com/docs/interim-results: "Deepgram will identify a point at which its
+ *      transcript has reached maximum accuracy and send a definitive, or final, transcript of all audio
+ *      up to that point. It will then continue to process audio." Interims (is_final: false) cover the
+ *      span since the last final and grow word by word; words carry start/end (seconds on the socket's
+ *      audio timeline), confidence, and punctuated_word when smart_format/punctuate is on.
+ *    · docs/understand-endpointing-interim-results: a finalised chunk is `is_final: true,
+ *      speech_final: false` while the speaker has not paused; "Long utterances may have multiple
+ *      is_final: true responses before speech_final: true" — concatenate the is_final transcripts.
+ *      Here a chunk is finalised after `chunkFinalAfterSec` of audio since the last final, or once
+ *      `chunkFinalAfterWords` words are heard; with `honourEndpointing`, a pause of `endpointing` ms
+ *      after heard words gives `is_final: true, speech_final: true` (Deepgram's endpointing).
+ *    · docs/finalize: Finalize makes the server "process all remaining audio data and return the final
+ *      results", a Results with `from_finalize: true` (and is_final: true) for the rest. (Whether that
+ *      reply has speech_final is not documented; this double sets it true, as the simple cadence does.)
+ *    · docs/utterance-end: UtteranceEnd ({type, channel: [0,1], last_word_end}) once there is a gap of
+ *      utterance_end_ms after the last finalised word — measured on the audio, not the wall clock.
+ *    · docs/speech-started: with vad_events, SpeechStarted ({type, channel, timestamp}) when speech
+ *      starts — here when the audio reaches the segment's first scripted word.
+ *    Scripted words sit on the audio timeline: per word from `ScriptedUtterance.timing`, or paced from
+ *    the segment's first byte (`leadInSec`, then one word every `wordSec`). A word is "heard" once the
+ *    audio received covers its end. On Finalize, words the audio never reached are squeezed into the
+ *    audio that did arrive, so every word of the utterance is final exactly once.
+ *
+ * In either cadence, `replyLagMs` / `replyJitterMs` delay each reply (in wall ms, bounded by
+ * MAX_REPLY_LAG_MS, order kept): Deepgram answers when it decides, so wall gaps between arriving
+ * messages are not silence in the audio. Both default to 0, and then replies go out synchronously.
  */
+
+export type Cadence = 'simple' | 'live';
 
 export interface ScriptedUtterance {
   /** The transcript Deepgram "hears" (words split on spaces; punctuation kept in punctuated_word). */
   text: string;
   confidence?: number;
+  /**
+   * Live cadence only: where each word is in the audio, [start, end] in seconds from the segment's
+   * first audio byte, one pair per word, in order. Without it words are paced by leadInSec / wordSec.
+   */
+  timing?: Array<[number, number]>;
+}
+
+/** What a replyLagMs function is told about the message it delays. */
+export interface ReplyInfo {
+  type: string;
+  isFinal: boolean;
+  fromFinalize: boolean;
+  /** 0-based index of this message among those sent on this connection. */
+  index: number;
+  /** Audio received on the socket (seconds) when the message was decided. */
+  audioSec: number;
+}
+
+export interface SentMessage {
+  /** performance.now() when written to the socket. */
+  at: number;
+  /** performance.now() when decided (at - decidedAt is the reply lag). */
+  decidedAt: number;
+  /** Audio received on the socket (seconds) when decided. */
+  audioSec: number;
+  msg: Record<string, unknown>;
 }
 
 export interface Misbehaviour {
@@ -40,6 +99,14 @@ export interface Misbehaviour {
   junkBeforeEachMessage?: string[];
   /** Never reply to Finalize (results still come from interim/endpointing). */
   ignoreFinalize?: boolean;
+  /**
+   * Live cadence: right after writing the first is_final chunk (not from_finalize) of a segment, fail
+   * the socket — close with `code`/`reason` (default 1011 "mid-segment drop"), or with `terminate`
+   * destroy the TCP connection without a close frame (the client sees 1006). Pending replies are
+   * lost; the segment's scripted utterance is used up. Fires `times` times (default 1) per object
+   * assigned; assign a new object to arm it again. Drops so far: `DeepgramDouble.midSegmentDrops`.
+   */
+  dropAfterFirstFinal?: { code?: number; reason?: string; terminate?: boolean; times?: number };
 }
 
 export interface ConnectionRecord {
@@ -57,7 +124,12 @@ export interface ConnectionRecord {
   openedAt: number;
   /** Wall times (ms) at which KeepAlive arrived. */
   keepAliveAt: number[];
+  /** Every JSON message written to the client, in order (junk frames not included). */
+  sent: SentMessage[];
 }
+
+/** No reply is held longer than this, whatever replyLagMs + replyJitterMs say. */
+export const MAX_REPLY_LAG_MS = 5000;
 
 const BYTES_PER_SECOND = 16000 * 2;
 
@@ -72,6 +144,26 @@ export class DeepgramDouble {
   misbehave: Misbehaviour = {};
   /** How long between interim results, in seconds of audio. */
   interimEverySec = 0.25;
+  /** 'simple' (default): today's friendly cadence. 'live': Deepgram's real one (see the top of the file). */
+  cadence: Cadence = 'simple';
+  /** Live: finalise a chunk (is_final, speech_final: false) once this much audio has passed since the last final and a word was heard. */
+  chunkFinalAfterSec = 1.5;
+  /** Live: finalise a chunk once this many words are heard since the last final (Infinity: only by time). */
+  chunkFinalAfterWords = Number.POSITIVE_INFINITY;
+  /** Live: with the query's `endpointing=<ms>`, a pause that long after heard words gives a final with speech_final: true. Off by default. */
+  honourEndpointing = false;
+  /** Live, unscripted timing: silence before a segment's first word (seconds of audio). */
+  leadInSec = 0.2;
+  /** Live, unscripted timing: each word's length, back to back (seconds of audio). */
+  wordSec = 0.3;
+  /** Wall ms each reply is held before it is written (a number, or per message); 0 = at once. */
+  replyLagMs: number | ((m: ReplyInfo) => number) = 0;
+  /** Up to this many wall ms more per reply, pseudo-random from replyJitterSeed (deterministic). */
+  replyJitterMs = 0;
+  replyJitterSeed = 1;
+  /** How many times misbehave.dropAfterFirstFinal has fired. */
+  midSegmentDrops = 0;
+  private readonly dropsFired = new WeakMap<object, number>();
   private readonly sockets = new Set<WebSocket>();
   private readonly pendingUpgrades = new Set<Duplex>();
 
@@ -144,7 +236,7 @@ export class DeepgramDouble {
   }
 
   private session(ws: WebSocket, query: Record<string, string>, authorization: string | undefined): void {
-    const rec: ConnectionRecord = { id: this.connections.length + 1, query, authorization, audioBytes: 0, keepAlives: 0, finalizes: 0, closeStreams: 0, badControl: [], closed: null, openedAt: Date.now(), keepAliveAt: [] };
+    const rec: ConnectionRecord = { id: this.connections.length + 1, query, authorization, audioBytes: 0, keepAlives: 0, finalizes: 0, closeStreams: 0, badControl: [], closed: null, openedAt: Date.now(), keepAliveAt: [], sent: [] };
     this.connections.push(rec);
     this.sockets.add(ws);
     const requestId = randomUUID();
@@ -155,15 +247,56 @@ export class DeepgramDouble {
     const interim = query.interim_results === 'true';
     const vadEvents = query.vad_events === 'true';
     const utteranceEnd = query.utterance_end_ms !== undefined && query.utterance_end_ms !== 'false';
+    const utteranceEndSec = utteranceEnd ? Number(query.utterance_end_ms) / 1000 : Number.NaN;
+    const punctuated = query.smart_format === 'true' || query.punctuate === 'true';
+    const endpointingSec = query.endpointing !== undefined && query.endpointing !== 'false' ? Number(query.endpointing) / 1000 : Number.NaN;
 
-    const send = (msg: object) => {
+    // ---- the outbox: replies in order, each held replyLagMs (+ jitter) of wall time ----
+    /** after: run once written; afterFlushed: once the frame has left for the kernel (ws.send's callback). */
+    type Out = { msg: Record<string, unknown>; due: number; decidedAt: number; audioSec: number; after?: () => void; afterFlushed?: () => void };
+    const outbox: Out[] = [];
+    let flushTimer: NodeJS.Timeout | null = null;
+    let lastDue = 0;
+    let index = 0;
+    const rand = mulberry32(this.replyJitterSeed * 7919 + rec.id);
+    const write = (o: Out) => {
       if (ws.readyState !== ws.OPEN) return;
       for (const junk of this.misbehave.junkBeforeEachMessage ?? []) ws.send(junk);
-      ws.send(JSON.stringify(msg));
+      ws.send(JSON.stringify(o.msg), o.afterFlushed && (() => o.afterFlushed!()));
+      const at = performance.now();
+      rec.sent.push({ at, decidedAt: o.decidedAt, audioSec: o.audioSec, msg: o.msg });
+      if (o.msg.from_finalize === true) this.finalSentAt.push(at);
+      o.after?.();
     };
+    const flush = () => {
+      flushTimer = null;
+      while (outbox.length > 0 && outbox[0]!.due <= performance.now()) write(outbox.shift()!);
+      if (outbox.length > 0) flushTimer = setTimeout(flush, Math.max(0, outbox[0]!.due - performance.now()));
+    };
+    const send = (msg: Record<string, unknown>, after?: () => void, afterFlushed?: () => void) => {
+      if (rec.closed || ws.readyState !== ws.OPEN) return;
+      const now = performance.now();
+      const audioSec = round(sec(rec.audioBytes));
+      const info: ReplyInfo = { type: String(msg.type), isFinal: msg.is_final === true, fromFinalize: msg.from_finalize === true, index: index++, audioSec };
+      const base = typeof this.replyLagMs === 'function' ? this.replyLagMs(info) : this.replyLagMs;
+      const lag = Math.min(MAX_REPLY_LAG_MS, Math.max(0, (Number.isFinite(base) ? base : 0) + (this.replyJitterMs > 0 ? rand() * this.replyJitterMs : 0)));
+      const o: Out = { msg, due: Math.max(lastDue, now + lag), decidedAt: now, audioSec, after, afterFlushed };
+      lastDue = o.due;
+      // No lag and nothing waiting: written at once, as the simple double always did.
+      if (outbox.length === 0 && o.due <= now) return write(o);
+      outbox.push(o);
+      if (!flushTimer) flushTimer = setTimeout(flush, Math.max(0, outbox[0]!.due - now));
+    };
+    const discardOutbox = () => {
+      outbox.length = 0;
+      if (flushTimer) clearTimeout(flushTimer);
+      flushTimer = null;
+    };
+
     const serverClose = (code: number, reason: string) => {
       if (rec.closed) return;
       rec.closed = { by: 'server', code, reason };
+      discardOutbox();
       ws.close(code, reason);
     };
     const armIdle = () => {
@@ -181,7 +314,7 @@ export class DeepgramDouble {
       const n = u.text.split(/\s+/).filter(Boolean).length;
       const span = Math.max(0.01, endSec - startSec);
       return all.map((w, i) => ({
-        word: w.toLowerCase().replace(/[^\p{L}\p{N}']/gu, ''),
+        word: bare(w),
         start: round(startSec + (span * i) / n),
         end: round(startSec + (span * (i + 1)) / n),
         confidence: u.confidence ?? 0.95,
@@ -203,6 +336,165 @@ export class DeepgramDouble {
       };
     };
 
+    // ---- the live cadence: one segment (Finalize to Finalize) at a time ----
+    type LiveWord = { word: string; punctuated: string; start: number; end: number; confidence: number };
+    const live = {
+      words: null as LiveWord[] | null,
+      /** Words already sent in a final. */
+      finalised: 0,
+      /** Start (socket seconds) of the span since the last final. */
+      chunkStart: 0,
+      lastInterimAt: 0,
+      chunkFinals: 0,
+      /** End of the last finalised word (socket seconds), and whether its UtteranceEnd went out. */
+      lastFinalWordEnd: Number.NaN,
+      utteranceEndSent: true,
+    };
+    const liveWords = (): LiveWord[] => {
+      if (live.words) return live.words;
+      const u = current();
+      if (!u) return [];
+      const base = sec(segStartBytes);
+      const texts = u.text.split(/\s+/).filter(Boolean);
+      live.words = texts.map((w, i) => {
+        const t = u.timing?.[i];
+        const start = t ? base + t[0] : base + this.leadInSec + i * this.wordSec;
+        const end = t ? base + t[1] : start + this.wordSec;
+        return { word: bare(w), punctuated: w, start, end, confidence: u.confidence ?? 0.95 };
+      });
+      return live.words;
+    };
+    const liveResults = (kind: 'interim' | 'chunk' | 'endpoint' | 'finalize', ws2: LiveWord[], endSec: number) => {
+      const conf = ws2.length ? ws2.reduce((s, w) => s + w.confidence, 0) / ws2.length : 0;
+      return {
+        type: 'Results',
+        channel_index: [0, 1],
+        duration: round(endSec - live.chunkStart),
+        start: round(live.chunkStart),
+        is_final: kind !== 'interim',
+        speech_final: kind === 'endpoint' || kind === 'finalize',
+        from_finalize: kind === 'finalize',
+        channel: {
+          alternatives: [
+            {
+              transcript: ws2.map((w) => (punctuated ? w.punctuated : w.word)).join(' '),
+              confidence: round(conf),
+              words: ws2.map((w) => ({ word: w.word, start: round(w.start), end: round(w.end), confidence: w.confidence, ...(punctuated ? { punctuated_word: w.punctuated } : {}) })),
+            },
+          ],
+        },
+        metadata: { request_id: requestId, model_info: { name: query.model, version: 'double', arch: 'double' }, model_uuid: 'double' },
+      };
+    };
+    /**
+     * Fail the socket mid-segment (misbehave.dropAfterFirstFinal), right after the first chunk final was
+     * written: nothing more is sent or heard on it. A terminate waits for that final to leave (ws.send's
+     * callback) so the client surely has it before the TCP connection is destroyed.
+     */
+    const dropAfter = (d: NonNullable<Misbehaviour['dropAfterFirstFinal']>) => {
+      const code = d.code ?? 1011;
+      const terminate = d.terminate === true || code === 1006;
+      const stop = () => {
+        if (rec.closed) return false;
+        this.midSegmentDrops++;
+        if (current()) this.script.shift();
+        live.words = null;
+        return true;
+      };
+      if (!terminate) return { after: () => stop() && serverClose(code, d.reason ?? 'mid-segment drop') };
+      return {
+        after: () => {
+          if (!stop()) return;
+          rec.closed = { by: 'server', code: 1006, reason: '' };
+          discardOutbox();
+        },
+        afterFlushed: () => ws.terminate(),
+      };
+    };
+    const liveFinal = (n: number, kind: 'chunk' | 'endpoint', now: number) => {
+      const all = liveWords();
+      const fin = all.slice(live.finalised, live.finalised + n);
+      const next = all[live.finalised + n];
+      // The chunk ends where the audio is, or where the next word begins if it is under way.
+      const cut = Math.max(fin[fin.length - 1]!.end, next && next.start < now ? next.start : now);
+      let drop: { after: () => void; afterFlushed?: () => void } | undefined;
+      const d = this.misbehave.dropAfterFirstFinal;
+      if (d && live.chunkFinals === 0 && (this.dropsFired.get(d) ?? 0) < (d.times ?? 1)) {
+        this.dropsFired.set(d, (this.dropsFired.get(d) ?? 0) + 1);
+        drop = dropAfter(d);
+      }
+      send(liveResults(kind, fin, cut), drop?.after, drop?.afterFlushed);
+      live.finalised += n;
+      live.chunkFinals++;
+      live.chunkStart = cut;
+      live.lastInterimAt = now;
+      live.lastFinalWordEnd = fin[fin.length - 1]!.end;
+      live.utteranceEndSent = false;
+    };
+    /** UtteranceEnd once the audio holds utterance_end_ms with no word after the last finalised one. */
+    const liveUtteranceEnd = (now: number) => {
+      if (!utteranceEnd || live.utteranceEndSent || !Number.isFinite(live.lastFinalWordEnd) || !Number.isFinite(utteranceEndSec)) return;
+      const gapEnd = live.lastFinalWordEnd + utteranceEndSec;
+      if (now + 1e-9 < gapEnd) return;
+      const next = live.words?.[live.finalised];
+      if (next && next.start < gapEnd) return;
+      live.utteranceEndSent = true;
+      send({ type: 'UtteranceEnd', channel: [0, 1], last_word_end: round(live.lastFinalWordEnd) });
+    };
+    const liveAudio = () => {
+      const now = sec(rec.audioBytes);
+      const all = liveWords();
+      if (vadEvents && !spoke && all.length > 0 && now >= all[0]!.start) {
+        spoke = true;
+        send({ type: 'SpeechStarted', channel: [0], timestamp: round(all[0]!.start) });
+      }
+      const pending = all.slice(live.finalised);
+      let heard = 0;
+      while (heard < pending.length && pending[heard]!.end <= now + 1e-9) heard++;
+      if (heard > 0) {
+        const next = pending[heard];
+        const pause = (next ? Math.min(next.start, now) : now) - pending[heard - 1]!.end;
+        if (this.honourEndpointing && Number.isFinite(endpointingSec) && pause + 1e-9 >= endpointingSec) liveFinal(heard, 'endpoint', now);
+        else if (heard >= this.chunkFinalAfterWords) liveFinal(Math.max(1, Math.floor(this.chunkFinalAfterWords)), 'chunk', now);
+        else if (now - live.chunkStart + 1e-9 >= this.chunkFinalAfterSec) liveFinal(heard, 'chunk', now);
+        else if (interim && now - live.lastInterimAt + 1e-9 >= this.interimEverySec) {
+          live.lastInterimAt = now;
+          send(liveResults('interim', pending.slice(0, heard), now));
+        }
+      }
+      liveUtteranceEnd(now);
+    };
+    const liveFinalize = () => {
+      const now = sec(rec.audioBytes);
+      const all = liveWords();
+      const rest = all.slice(live.finalised);
+      // Words the audio never reached are squeezed, in order, into the audio that did arrive.
+      const late = rest.findIndex((w) => w.end > now + 1e-9);
+      if (late >= 0) {
+        const from = Math.min(now, late > 0 ? rest[late - 1]!.end : Math.max(live.chunkStart, Math.min(rest[late]!.start, now)));
+        const n = rest.length - late;
+        const step = (now - from) / n;
+        rest.slice(late).forEach((w, i) => {
+          w.start = from + i * step;
+          w.end = from + (i + 1) * step;
+        });
+      }
+      send(liveResults('finalize', rest, now));
+      live.finalised = all.length;
+      if (rest.length > 0) {
+        live.lastFinalWordEnd = rest[rest.length - 1]!.end;
+        live.utteranceEndSent = false;
+      }
+      if (current()) this.script.shift();
+      // The next segment starts here, on the same socket timeline.
+      live.words = null;
+      live.finalised = 0;
+      live.chunkStart = now;
+      live.lastInterimAt = now;
+      live.chunkFinals = 0;
+      liveUtteranceEnd(now);
+    };
+
     ws.on('message', (data, isBinary) => {
       if (rec.closed) return;
       if (isBinary) {
@@ -211,6 +503,7 @@ export class DeepgramDouble {
         armIdle();
         if (this.misbehave.closeOnAudio) return serverClose(this.misbehave.closeOnAudio.code, this.misbehave.closeOnAudio.reason);
         if (this.misbehave.stall) return;
+        if (this.cadence === 'live') return liveAudio();
         if (!spoke && vadEvents && current()) {
           spoke = true;
           send({ type: 'SpeechStarted', channel: [0], timestamp: round(sec(segStartBytes)) });
@@ -239,11 +532,13 @@ export class DeepgramDouble {
         case 'Finalize': {
           rec.finalizes++;
           if (this.misbehave.stall || this.misbehave.ignoreFinalize) return;
-          const all = words(1000, sec(segStartBytes), sec(rec.audioBytes));
-          send(results(true, true, all));
-          this.finalSentAt.push(performance.now());
-          if (utteranceEnd && all.length > 0) send({ type: 'UtteranceEnd', channel: [0, 1], last_word_end: all[all.length - 1]!.end });
-          if (current()) this.script.shift();
+          if (this.cadence === 'live') liveFinalize();
+          else {
+            const all = words(1000, sec(segStartBytes), sec(rec.audioBytes));
+            send(results(true, true, all));
+            if (utteranceEnd && all.length > 0) send({ type: 'UtteranceEnd', channel: [0, 1], last_word_end: all[all.length - 1]!.end });
+            if (current()) this.script.shift();
+          }
           segStartBytes = rec.audioBytes;
           lastInterimAt = 0;
           spoke = false;
@@ -251,19 +546,38 @@ export class DeepgramDouble {
         }
         case 'CloseStream':
           rec.closeStreams++;
-          send({ type: 'Metadata', transaction_key: 'deprecated', request_id: requestId, sha256: '0'.repeat(64), created: new Date().toISOString(), duration: round(sec(rec.audioBytes)), channels: 1 });
-          return serverClose(1000, '');
+          // After any replies still held back: Metadata, then close 1000.
+          if (ws.readyState !== ws.OPEN) return serverClose(1000, '');
+          send({ type: 'Metadata', transaction_key: 'deprecated', request_id: requestId, sha256: '0'.repeat(64), created: new Date().toISOString(), duration: round(sec(rec.audioBytes)), channels: 1 }, () => serverClose(1000, ''));
+          return;
         default:
           rec.badControl.push(JSON.stringify(msg).slice(0, 80));
       }
     });
     ws.on('close', (code, reason) => {
       if (idle) clearTimeout(idle);
+      discardOutbox();
       this.sockets.delete(ws);
       if (!rec.closed) rec.closed = { by: 'client', code, reason: reason.toString() };
     });
     ws.on('error', () => {});
   }
+}
+
+function bare(w: string): string {
+  return w.toLowerCase().replace(/[^\p{L}\p{N}']/gu, '');
+}
+
+/** A small seeded PRNG, so jitter is the same on every run. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
 
 function round(x: number): number {

@@ -76,13 +76,6 @@ const stabilizerSection = section({
   requireRepetition: flag(true),
 });
 
-const utteranceSection = section({
-  silenceGapMs: ms(750, 50, 60_000),
-  punctuationPauseMs: ms(300, 0, 60_000),
-  maxDurationMs: ms(12_000, 500, 600_000),
-  maxChars: intBetween(10, 100_000, 500),
-});
-
 const filterSection = section({
   /**
    * Whole transcripts dropped as known Whisper hallucinations (compared without case or punctuation).
@@ -95,6 +88,11 @@ export const sttSection = section({
   /** local-first (default), cloud-first, local-only, cloud-only. */
   mode: oneOf(STT_MODES, 'local-first'),
   /**
+   * An explicit engine order (e.g. [deepgram, whisper]) instead of the mode's; empty: the mode decides.
+   * The first engine whose transcript stands is used; a later one redoes the whole segment.
+   */
+  engines: z.array(z.string({ error: 'must be an engine name' }).min(1, 'must not be empty'), { error: 'must be a list of engine names' }).default([]),
+  /**
    * A segment whose VAD peak is at least this counts as clear speech: a blank or filtered Whisper
    * result for it is treated as a failure and the cloud is asked.
    */
@@ -103,7 +101,6 @@ export const sttSection = section({
   deepgram: deepgramSection,
   breaker: breakerSection,
   stabilizer: stabilizerSection,
-  utterance: utteranceSection,
   filter: filterSection,
 });
 

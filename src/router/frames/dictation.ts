@@ -3,12 +3,16 @@ import { Frame, type VerbContext } from '../frame.js';
 /**
  * Raw dictation (seed 001's escape mode): everything is content, verbatim, until the exit phrase.
  * Command words and repeats ("cancel", "zero zero zero") are kept as said; no silence timer.
+ * The ways out are rules like any other (defaults.ts): the exit phrase heard tolerantly (a `near`
+ * rule) and a button tap (a `button` rule), both `submit, pop`; CommandRouter.abort() drops it.
  */
 export class DictationFrame extends Frame {
   private parts: string[] = [];
   private ids: string[] = [];
 
   override enter(): void {
+    // Kept short: the person starts dictating right away, and a long prompt talks over (and, through
+    // the echo gate, muffles) their first words. The tap is in the README and in the "Still dictating" hint.
     this.host.speak('Dictating. Say end dictation when you are done.');
   }
 

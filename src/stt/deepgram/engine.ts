@@ -4,6 +4,7 @@ import { SystemClock, type Clock, type TimerHandle } from '../../core/clock.js';
 import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
 import { AsrEventSource } from '../asr-event-source.js';
+import type { LiveStream, SttEngine } from '../engine.js';
 import { EngineFailure, type AsrEvent, type SegmentAudio, type Transcript } from '../types.js';
 import { listenParams, type DeepgramListenOptions } from './options.js';
 import { DeepgramStream, type StreamHost } from './stream.js';
@@ -57,8 +58,10 @@ const SEND_CHUNK = 4096;
  * 30 times. Reconnection is ours — lazily, on the next segment, after an exponential backoff when
  * connecting failed — and the service's circuit breaker decides whether to try at all.
  */
-export class DeepgramEngine implements StreamHost {
-  readonly name = 'deepgram' as const;
+export class DeepgramEngine implements StreamHost, SttEngine {
+  readonly id = 'deepgram';
+  readonly remote = true;
+  readonly trustBlank = true;
   readonly clock: Clock;
   readonly finalizeTimeoutMs: number;
   readonly stats: DeepgramStats = { connects: 0, keepAlives: 0, skipped: 0 };
@@ -103,6 +106,11 @@ export class DeepgramEngine implements StreamHost {
     if (failure) stream.fail(failure);
     else this.streams.push(stream);
     return stream;
+  }
+
+  /** SttEngine: stream a segment while it is open. */
+  openLive(segmentId: string, onEvent: (e: AsrEvent) => void): LiveStream {
+    return this.openStream(segmentId, onEvent);
   }
 
   /** A whole segment in one go (the fallback path, `hark transcribe`): stream it, then finish. */

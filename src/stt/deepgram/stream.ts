@@ -1,6 +1,7 @@
 import { SAMPLE_RATE } from '../../audio/pcm.js';
 import type { Clock, TimerHandle } from '../../core/clock.js';
 import { cleanText } from '../clean-text.js';
+import type { LiveStream } from '../engine.js';
 import { EngineFailure, type AsrEvent, type AsrWord, type Transcript } from '../types.js';
 
 /** What a stream needs from the engine that owns its socket. */
@@ -25,7 +26,7 @@ const COVERAGE_SLACK_S = 0.05;
  * Times in the events handed on are relative to the segment's first sample: the socket's timeline
  * runs on across segments, the utterance builder's does not.
  */
-export class DeepgramStream {
+export class DeepgramStream implements LiveStream {
   /** Position of this segment's first sample on the socket's audio timeline. */
   readonly offsetSamples: number;
   samples = 0;
@@ -100,6 +101,11 @@ export class DeepgramStream {
     this.onEvent(rel);
     if (rel.kind !== 'final' || !this.finalizeSent) return;
     if (rel.fromFinalize || end >= this.endSec - COVERAGE_SLACK_S) this.complete();
+  }
+
+  /** The segment will not be transcribed: flush what was sent and forget the answer. */
+  cancel(): void {
+    this.finish().catch(() => {});
   }
 
   fail(f: EngineFailure): void {

@@ -4,6 +4,7 @@ import { SystemClock, type Clock } from '../../core/clock.js';
 import { HarkError, errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
 import { cleanText } from '../clean-text.js';
+import type { SttEngine } from '../engine.js';
 import { EngineFailure, type SegmentAudio, type SttToken, type Transcript } from '../types.js';
 import { loadBinding, type NativeBinding, type NativeModel, type NativeParams, type NativeResult } from './binding.js';
 import { checkModelFile, fetchHint, type ModelInfo } from './model-file.js';
@@ -42,8 +43,11 @@ export interface WhisperStats {
  * same cores); a call that passes its deadline fails at once with `deadline` while the native work
  * finishes in the background (whisper.cpp cannot be interrupted) and its result is discarded.
  */
-export class WhisperEngine {
-  readonly name = 'whisper' as const;
+export class WhisperEngine implements SttEngine {
+  readonly id = 'whisper';
+  readonly remote = false;
+  /** Whisper says [BLANK_AUDIO] or invents a subtitle credit when it fails quietly: not believed on clear speech. */
+  readonly trustBlank = false;
   readonly info: ModelInfo;
   readonly stats: WhisperStats = { loads: 1, calls: 0, late: 0 };
   private model: NativeModel | null;

@@ -3,11 +3,12 @@ import { Bus } from '../../src/core/bus.js';
 import { VirtualClock } from '../../src/core/clock.js';
 import { memoryLogger } from '../../src/core/log.js';
 import type { Utterance } from '../../src/core/utterance.js';
-import type { SegmentStt } from '../../src/stt/events.js';
-import type { SttMode } from '../../src/stt/fallback-policy.js';
+import type { EngineSlot, LiveStream, SttEngine } from '../../src/stt/engine.js';
+import type { SegmentTranscript } from '../../src/stt/events.js';
+import { engineOrder, type SttMode } from '../../src/stt/fallback-policy.js';
 import { DEFAULT_HALLUCINATIONS } from '../../src/stt/hallucination-filter.js';
-import { SttService, type CloudEngine, type LocalEngine } from '../../src/stt/service.js';
-import { EngineFailure, type AsrEvent, type Transcript } from '../../src/stt/types.js';
+import { Transcriber } from '../../src/stt/transcriber.js';
+import { EngineFailure, type AsrEvent, type SegmentAudio, type Transcript } from '../../src/stt/types.js';
 
 type Behaviour = 'ok' | 'blank' | 'thanks' | 'error' | 'deadline' | 'connect' | 'auth' | 'no-final' | 'closed';
 
@@ -30,7 +31,10 @@ function outcome(engine: 'whisper' | 'deepgram', b: Behaviour, said: string): Pr
   }
 }
 
-class FakeWhisper implements LocalEngine {
+class FakeWhisper implements SttEngine {
+  readonly id = 'whisper';
+  readonly remote = false;
+  readonly trustBlank = false;
   calls = 0;
   constructor(public behaviour: Behaviour[]) {}
   transcribe(): Promise<Transcript> {
@@ -38,49 +42,79 @@ class FakeWhisper implements LocalEngine {
     this.calls++;
     return outcome('whisper', b, 'turn on the lights');
   }
+  async close(): Promise<void> {}
 }
 
-class FakeDeepgram implements CloudEngine {
+const final = (text: string, start: number, end: number, fromFinalize: boolean): AsrEvent => ({
+  kind: 'final',
+  text,
+  words: text.split(' ').map((w, i, all) => ({ word: w, start: start + ((end - start) * i) / all.length, end: start + ((end - start) * (i + 1)) / all.length, confidence: 0.95 })),
+  confidence: 0.95,
+  start,
+  duration: end - start,
+  speechFinal: fromFinalize,
+  fromFinalize,
+  receivedAt: 0,
+});
+
+/** A cloud engine that streams: its behaviour decides what finish() does; 'part-way' sends a final first. */
+class FakeDeepgram implements SttEngine {
+  readonly id = 'deepgram';
+  readonly remote = true;
+  readonly trustBlank = true;
   calls = 0;
-  constructor(public behaviour: Behaviour[]) {}
-  openStream(_id: number | string, onEvent: (e: AsrEvent) => void) {
+  constructor(public behaviour: (Behaviour | 'part-way')[]) {}
+  openLive(_id: string, onEvent: (e: AsrEvent) => void): LiveStream {
     const b = this.behaviour[Math.min(this.calls, this.behaviour.length - 1)]!;
     this.calls++;
     return {
       write: () => {},
+      cancel: () => {},
       finish: () => {
+        if (b === 'part-way') {
+          // Deepgram finalised the first words during the speech, then the socket died.
+          onEvent(final('Turn on', 0, 0.6, false));
+          return Promise.reject(new EngineFailure('deepgram', 'closed', 'socket closed (1006)'));
+        }
         if (b === 'ok') {
           onEvent({ kind: 'partial', text: 'turn on', words: [], confidence: 0.9, start: 0, duration: 0.5, speechFinal: false, fromFinalize: false, receivedAt: 0 });
-          onEvent({ kind: 'final', text: 'Turn on the lights.', words: [], confidence: 0.97, start: 0, duration: 1, speechFinal: true, fromFinalize: true, receivedAt: 0 });
+          onEvent(final('Turn on the lights.', 0, 1, true));
         }
         return outcome('deepgram', b, 'Turn on the lights.');
       },
     };
   }
+  transcribe(audio: SegmentAudio, onEvent?: (e: AsrEvent) => void): Promise<Transcript> {
+    const s = this.openLive(String(audio.id), onEvent ?? (() => {}));
+    return s.finish();
+  }
+  async close(): Promise<void> {}
 }
 
 function service(mode: SttMode, whisper: FakeWhisper | null, deepgram: FakeDeepgram | null, clock = new VirtualClock()) {
   const bus = new Bus();
-  const finals: Utterance[] = [];
-  const dropped: Utterance[] = [];
+  const heard: Utterance[] = [];
+  const dropped: { reason: string; engine: string | null }[] = [];
   const fallbacks: unknown[] = [];
-  bus.on('utterance.final', (u) => finals.push(u));
+  bus.on('utterance.final', (u) => heard.push(u));
   bus.on('utterance.dropped', (u) => dropped.push(u));
   bus.on('stt.fallback', (f) => fallbacks.push(f));
-  const svc = new SttService({
-    mode,
-    whisper,
-    deepgram,
-    missing: deepgram ? {} : { deepgram: 'DEEPGRAM_API_KEY is not set' },
+  const available: Record<string, SttEngine | null> = { whisper, deepgram };
+  const engines: EngineSlot[] = engineOrder(mode).map((id) => {
+    const engine = available[id];
+    return engine ? { id, engine } : { id, engine: null, missing: id === 'deepgram' ? 'DEEPGRAM_API_KEY is not set' : 'no model' };
+  });
+  const svc = new Transcriber({
+    engines,
     clearSpeechProb: 0.8,
     breaker: { failures: 3, openMs: 30_000 },
     filter: { phrases: DEFAULT_HALLUCINATIONS },
-    utterance: { silenceGapMs: 750, punctuationPauseMs: 300, maxDurationMs: 12_000, maxChars: 500, stabilizer: { windowSize: 3, minConfidence: 0.6, requireRepetition: true } },
+    stabilizer: { windowSize: 3, minConfidence: 0.6, requireRepetition: true },
     clock,
     logger: memoryLogger(),
     bus,
   });
-  return { svc, bus, finals, dropped, fallbacks, clock };
+  return { svc, bus, heard, dropped, fallbacks, clock };
 }
 
 const seg = (index: number, maxProb = 0.95) => ({ index, pcm: new Int16Array(16000), maxProb });
@@ -123,29 +157,34 @@ describe('fallback policy: every mode and failure', () => {
   it.each(MATRIX.map((r) => [`${r.mode}: whisper ${r.whisper ?? 'absent'}, deepgram ${r.deepgram ?? 'absent'}${r.peak ? ` (VAD peak ${r.peak})` : ''}`, r] as const))('%s', async (_name, r) => {
     const whisper = r.whisper ? new FakeWhisper([r.whisper]) : null;
     const deepgram = r.deepgram ? new FakeDeepgram([r.deepgram]) : null;
-    const { svc, finals, dropped } = service(r.mode, whisper, deepgram);
-    const result = await svc.handleSegment(seg(3, r.peak ?? 0.95));
-    const all = [...finals, ...dropped];
-    expect(all).toHaveLength(1);
-    const u = all[0]!;
-    expect(u.engine).toBe(r.engine);
-    expect(u.segmentId).toBe(3);
-    expect(u.text).toBe(r.text);
-    if (r.text) expect(finals).toHaveLength(1);
-    else expect(u.dropReason).toMatch(r.drop!);
-    if (r.fallback) expect(u.fallbackReason).toMatch(r.fallback);
-    else expect(u.fallbackReason).toBeUndefined();
+    const { svc, heard, dropped } = service(r.mode, whisper, deepgram);
+    const result = await svc.transcribe(seg(3, r.peak ?? 0.95));
+    // One result per segment, heard or dropped, never both.
+    expect(heard.length + dropped.length).toBe(1);
+    const h = result.hearing;
+    if (r.text) {
+      expect(h.kind).toBe('heard');
+      if (h.kind !== 'heard') return;
+      expect(heard).toEqual([h.utterance]);
+      expect(h.utterance).toMatchObject({ engine: r.engine, segmentId: 3, text: r.text });
+      if (r.fallback) expect(h.utterance.fallbackReason).toMatch(r.fallback);
+      else expect(h.utterance.fallbackReason).toBeUndefined();
+    } else {
+      expect(h.kind).toBe('dropped');
+      if (h.kind !== 'dropped') return;
+      expect(h.reason).toMatch(r.drop!);
+      if (r.fallback) expect(result.attempts.at(-1)!.fallbackReason).toMatch(r.fallback);
+    }
     expect([whisper?.calls ?? 0, deepgram?.calls ?? 0]).toEqual(r.calls);
-    expect(result.utterances).toEqual(all);
   });
 
   it('records every attempt in order for the store, the fallback engine after the one that failed', async () => {
     const { svc, bus } = service('local-first', new FakeWhisper(['blank']), new FakeDeepgram(['ok']));
-    const seen: SegmentStt[] = [];
+    const seen: SegmentTranscript[] = [];
     bus.on('stt.segment', (s) => seen.push(s));
-    const r = await svc.handleSegment(seg(0));
+    const r = await svc.transcribe(seg(0));
     expect(seen).toEqual([r]);
-    expect(r.engine).toBe('deepgram');
+    expect(r.hearing).toMatchObject({ kind: 'heard', utterance: { engine: 'deepgram' } });
     expect(r.attempts.map((a) => [a.engine, a.outcome, a.rawText])).toEqual([
       ['whisper', 'ok', '[BLANK_AUDIO]'],
       ['deepgram', 'ok', 'Turn on the lights.'],
@@ -156,35 +195,79 @@ describe('fallback policy: every mode and failure', () => {
 
   it('publishes stt.fallback with from, to and reason', async () => {
     const { svc, fallbacks } = service('cloud-first', new FakeWhisper(['ok']), new FakeDeepgram(['connect']));
-    await svc.handleSegment(seg(5));
+    await svc.transcribe(seg(5));
     expect(fallbacks).toEqual([{ segmentId: 5, from: 'deepgram', to: 'whisper', reason: 'deepgram connect: connect happened' }]);
   });
 });
 
-describe('circuit breaker in the service', () => {
+describe('circuit breaker in the transcriber', () => {
   it('after 3 cloud failures the cloud is skipped for 30 s, then one probe', async () => {
     const clock = new VirtualClock();
     const whisper = new FakeWhisper(['error']);
     const deepgram = new FakeDeepgram(['connect', 'connect', 'connect', 'ok']);
-    const { svc, dropped, finals } = service('local-first', whisper, deepgram, clock);
-    for (let i = 0; i < 4; i++) await svc.handleSegment(seg(i));
+    const { svc, dropped, heard } = service('local-first', whisper, deepgram, clock);
+    for (let i = 0; i < 4; i++) await svc.transcribe(seg(i));
     expect(deepgram.calls).toBe(3);
-    expect(svc.breaker.state).toBe('open');
-    expect(dropped[3]!.dropReason).toMatch(/whisper error: boom; deepgram unavailable: circuit open after deepgram connect/);
+    expect(svc.breaker('deepgram')!.state).toBe('open');
+    expect(dropped[3]!.reason).toMatch(/whisper error: boom; deepgram unavailable: circuit open after deepgram connect/);
     clock.advanceBy(30_000);
-    await svc.handleSegment(seg(4));
+    await svc.transcribe(seg(4));
     expect(deepgram.calls).toBe(4);
-    expect(svc.breaker.state).toBe('closed');
-    expect(finals.map((u) => [u.segmentId, u.engine])).toEqual([[4, 'deepgram']]);
+    expect(svc.breaker('deepgram')!.state).toBe('closed');
+    expect(heard.map((u) => [u.segmentId, u.engine])).toEqual([[4, 'deepgram']]);
   });
 
   it('a rejected key opens the circuit on the first failure: the next segment goes straight to Whisper', async () => {
     const deepgram = new FakeDeepgram(['auth', 'ok']);
     const whisper = new FakeWhisper(['ok']);
-    const { svc, finals } = service('cloud-first', whisper, deepgram);
-    await svc.handleSegment(seg(0));
-    await svc.handleSegment(seg(1));
+    const { svc, heard } = service('cloud-first', whisper, deepgram);
+    await svc.transcribe(seg(0));
+    await svc.transcribe(seg(1));
     expect(deepgram.calls).toBe(1);
-    expect(finals.map((u) => u.fallbackReason)).toEqual([expect.stringMatching(/^deepgram auth/), expect.stringMatching(/^deepgram unavailable: circuit open after deepgram auth/)]);
+    expect(heard.map((u) => u.fallbackReason)).toEqual([expect.stringMatching(/^deepgram auth/), expect.stringMatching(/^deepgram unavailable: circuit open after deepgram auth/)]);
+  });
+});
+
+describe('one segment, one transcript: the seams where words were lost, split or doubled', () => {
+  it('a cloud stream that fails after a final: Whisper redoes the whole segment, the partial is recorded but never heard', async () => {
+    const whisper = new FakeWhisper(['ok']);
+    const deepgram = new FakeDeepgram(['part-way']);
+    const { svc, heard } = service('cloud-first', whisper, deepgram);
+    const live = svc.open('@0', new Int16Array(8000));
+    expect(live).not.toBeNull();
+    const r = await svc.transcribe(seg(7), live);
+    // Exactly one utterance, from the engine that transcribed the whole segment.
+    expect(heard.map((u) => [u.engine, u.text])).toEqual([['whisper', 'turn on the lights']]);
+    expect(r.hearing).toMatchObject({ kind: 'heard', utterance: { text: 'turn on the lights', fallbackReason: expect.stringMatching(/^deepgram closed/) } });
+    // The viewer still shows what the cloud had heard before it failed, as a failed attempt.
+    expect(r.attempts.map((a) => [a.engine, a.outcome, a.rawText])).toEqual([
+      ['deepgram', 'failed', 'Turn on'],
+      ['whisper', 'ok', 'turn on the lights'],
+    ]);
+    expect(r.attempts[0]!.droppedReason).toMatch(/failed part-way, not used/);
+  });
+
+  it('a transcript the hallucination filter drops carries no utterance at all', async () => {
+    // Unclear audio (VAD peak under clearSpeechProb): Whisper's answer stands, and is dropped.
+    const { svc, heard, dropped } = service('local-only', new FakeWhisper(['thanks']), null);
+    const r = await svc.transcribe(seg(1, 0.5));
+    expect(heard).toEqual([]);
+    expect(r.hearing).toEqual({ kind: 'dropped', reason: 'hallucination: "thanks for watching"', rawText: 'Thanks for watching!', engine: 'whisper' });
+    expect(dropped).toHaveLength(1);
+  });
+
+  it('a live stream opened for a segment that is then cancelled is thrown away, and a probe does not hang the circuit', async () => {
+    const clock = new VirtualClock();
+    const deepgram = new FakeDeepgram(['connect', 'connect', 'connect', 'ok']);
+    const { svc } = service('cloud-only', null, deepgram, clock);
+    for (let i = 0; i < 3; i++) await svc.transcribe(seg(i));
+    expect(svc.breaker('deepgram')!.state).toBe('open');
+    expect(svc.open('@1', new Int16Array(10))).toBeNull();
+    clock.advanceBy(30_000);
+    const probe = svc.open('@2', new Int16Array(10));
+    expect(probe).not.toBeNull();
+    svc.cancel(probe, 'too short');
+    // The probe never completed: the circuit is open again, not stuck half-open.
+    expect(svc.breaker('deepgram')!.state).toBe('open');
   });
 });

@@ -1,0 +1,353 @@
+import type { HarkConfig } from '../config/schema.js';
+import type { Bus } from '../core/bus.js';
+import type { Clock } from '../core/clock.js';
+import { errorMessage } from '../core/errors.js';
+import type { Logger } from '../core/log.js';
+import type { Utterance } from '../core/utterance.js';
+import type { Effect } from '../router/effects.js';
+import type { Speech } from '../speech/create.js';
+import type { SttStack } from '../stt/create.js';
+import type { SegmentTranscript } from '../stt/events.js';
+import type { LiveHearing } from '../stt/live-hearing.js';
+import type { LiveSegment } from '../stt/transcriber.js';
+import type { Store } from '../store/store.js';
+import type { ActionInput } from '../store/records.js';
+import type { FilterDecision, InterruptionFilter } from '../turn/interruption.js';
+import type { ResponseCascade } from '../turn/cascade.js';
+import type { Segment } from '../vad/segment.js';
+import { detectIntent } from '../intent/rules.js';
+import { buildCommands, type Commands } from './commands.js';
+import { applySpeechEffect } from './effects.js';
+import { actionRow, segmentWrite } from './segment-record.js';
+
+export interface SegmentPathDeps {
+  config: HarkConfig;
+  bus: Bus;
+  clock: Clock;
+  log: Logger;
+  stt: SttStack | null;
+  speech: Speech | null;
+  barge: InterruptionFilter | null;
+  cascade: ResponseCascade<string, string, Int16Array> | null;
+  store: () => Store | null;
+  voices?: readonly { id: string; say?: string[] }[];
+  source: 'mic' | 'file';
+}
+
+/** A segment between the VAD opening it and its close. */
+interface OpenSegment {
+  startSample: number;
+  /** Its name until it closes and gets an index. */
+  key: string;
+  live: LiveSegment | null;
+  /** hark was speaking at some point while this was said: the interruption filter applies. */
+  speaking: boolean;
+  /** The answer cascade's playback is held for it until it is known to be words. */
+  held: boolean;
+  /** Final chunks of the live hearing already decided on by the interruption filter. */
+  spans: number;
+  /** The last intent hint given for it. */
+  candidate: string | null;
+}
+
+/**
+ * What became of a segment's speech — one per segment, by construction:
+ * dispatched (routed as a command), filtered (a backchannel over hark's voice), dropped (nothing
+ * heard: blank, non-speech, hallucination, no engine), or cancelled (a push-to-talk tap or mute).
+ */
+export type Fate =
+  | { kind: 'dispatched'; utterance: Utterance }
+  | { kind: 'filtered'; utterance: Utterance; reason: string }
+  | { kind: 'dropped'; reason: string }
+  | { kind: 'cancelled'; reason: string };
+
+/** One segment's handling, collected while it is handled and written in one transaction at the end. */
+export interface SegmentRecord {
+  segment: Segment;
+  transcript: SegmentTranscript | null;
+  fate: Fate;
+  actions: ActionInput[];
+  /** Clock ms when it closed; wall ms for the store's times. */
+  closedAt: number;
+  closedWallAt: number;
+  /** When the person stopped speaking: the close, less the hangover for a VAD close. */
+  speechEndAt: number;
+  /** Clock ms of its first fired action. */
+  firstActionAt: number | null;
+  /** Its rows are in the store (a later change to them is an update). */
+  written: boolean;
+}
+
+declare module '../core/bus.js' {
+  interface HarkEvents {
+    /** Seed 000: a tentative intent from the settled words of the open segment — a hint for the page, never acted on. */
+    'intent.candidate': { segmentId: string; candidate: string; stableText: string };
+    /**
+     * A segment has been through speech-to-text and the router. `fate` says what became of its words;
+     * `latencyMs` is close-to-done, `actionMs` close-to-first-action.
+     */
+    'segment.handled': {
+      segment: number;
+      fate: Fate['kind'];
+      reason: string | null;
+      utterance: { id: string; text: string; engine: string } | null;
+      actions: string[];
+      sttMs: number;
+      latencyMs: number;
+      actionMs: number | null;
+    };
+  }
+}
+
+/**
+ * The path of a segment after the segmenter, with one owner: this class. A closed segment goes
+ *   transcript (every engine's attempt, one result) → fate (dispatched / filtered / dropped /
+ *   cancelled) → the response cascade (interrupted by words, released otherwise) → the router
+ *   (only a dispatched fate reaches it) → the segment's record,
+ * one segment at a time in the order they closed. While a segment is open its live hearing (cloud
+ * partials) feeds the interruption filter, so "stop" cuts hark off before the segment closes.
+ */
+export class SegmentPath {
+  readonly commands: Commands;
+  private readonly d: SegmentPathDeps;
+  private open: OpenSegment | null = null;
+  private work: Promise<void> = Promise.resolve();
+  /** The segment being routed: actions fired now belong to it. */
+  private current: SegmentRecord | null = null;
+  /** Recently fired actions by seq, so a later last-wins action can mark the row it superseded. */
+  private readonly fired = new Map<number, { row: ActionInput; rec: SegmentRecord | null }>();
+  private topFrame: string | undefined = 'base';
+
+  constructor(d: SegmentPathDeps) {
+    this.d = d;
+    this.commands = buildCommands({ config: d.config, clock: d.clock, log: d.log, bus: d.bus, store: d.store(), ...(d.voices ? { voices: d.voices } : {}), onEffect: (e) => this.onEffect(e) });
+    d.stt?.setVocabulary(this.commands.vocabulary);
+  }
+
+  // ---- the segmenter's events ----
+
+  opened(e: { startSample: number; pcm: Int16Array }): void {
+    const speaking = this.d.speech?.queue.isSpeaking ?? false;
+    const key = `@${e.startSample}`;
+    const seg: OpenSegment = { startSample: e.startSample, key, live: null, speaking, held: false, spans: 0, candidate: null };
+    // Seed 003: an answer being prepared waits while the person may be talking; a cough gives it back.
+    if (this.d.cascade) {
+      this.d.cascade.hold();
+      seg.held = true;
+    }
+    seg.live = this.d.stt?.transcriber.open(key, e.pcm, (h) => this.hearing(seg, h)) ?? null;
+    this.open = seg;
+  }
+
+  audio(frame: Int16Array): void {
+    const seg = this.open;
+    if (!seg) return;
+    if (!seg.speaking && this.d.speech?.queue.isSpeaking) seg.speaking = true;
+    seg.live?.write(frame);
+  }
+
+  /** The segmenter dropped the open segment (too short): its stream goes, and a held answer plays. */
+  dropped(startSample: number): void {
+    const seg = this.open;
+    if (!seg || seg.startSample !== startSample) return;
+    this.open = null;
+    this.d.stt?.transcriber.cancel(seg.live, 'the segment was too short');
+    this.release(seg);
+  }
+
+  /** Queue a closed segment; resolves when it (and every one before it) is handled. */
+  closed(segment: Segment, cancelled = false): Promise<void> {
+    const seg = this.open?.startSample === segment.startSample ? this.open : null;
+    if (seg) this.open = null;
+    const closedAt = this.d.clock.now();
+    const closedWallAt = Date.now();
+    const hangover = segment.closeReason === 'hangover' ? this.d.config.vad.hangoverMs : 0;
+    const rec: SegmentRecord = { segment, transcript: null, fate: { kind: 'cancelled', reason: '' }, actions: [], closedAt, closedWallAt, speechEndAt: closedAt - hangover, firstActionAt: null, written: false };
+    this.work = this.work
+      .then(() => this.handle(rec, seg, cancelled))
+      .catch((err) => this.d.log.error('segment handling failed', { segment: segment.index, error: errorMessage(err) }));
+    return this.work;
+  }
+
+  /** The top frame ends on a button tap (dictation, inventory). */
+  takesTap(): boolean {
+    return this.commands.core.router.handlesButton('tap');
+  }
+
+  /** Give the top frame its tap, after every segment closed before it. */
+  buttonTap(): Promise<void> {
+    this.work = this.work
+      .then(async () => {
+        this.commands.core.router.button('tap');
+        await this.commands.core.router.idle();
+      })
+      .catch((err) => this.d.log.error('button tap failed', { error: errorMessage(err) }));
+    return this.work;
+  }
+
+  idle(): Promise<void> {
+    return this.work;
+  }
+
+  /** At shutdown: every queued segment, then every delivery in flight (file appends, webhooks, the model). */
+  async drain(): Promise<void> {
+    await this.work;
+    await this.commands.core.idle();
+  }
+
+  dispose(): void {
+    this.commands.core.dispose();
+  }
+
+  // ---- one segment, start to end ----
+
+  private async handle(rec: SegmentRecord, seg: OpenSegment | null, cancelled: boolean): Promise<void> {
+    try {
+      // 1. Words: one transcript for the whole segment (a cancelled one is not transcribed).
+      if (cancelled) this.d.stt?.transcriber.cancel(seg?.live ?? null, 'push-to-talk cancelled');
+      else if (this.d.stt) rec.transcript = await this.d.stt.transcriber.transcribe(rec.segment, seg?.live ?? null);
+      // 2. What becomes of them.
+      rec.fate = this.fate(rec, seg, cancelled);
+      // 3. Seed 003: words take the floor from an answer being prepared; anything else gives it back.
+      if (rec.fate.kind === 'dispatched' && !seg?.speaking) this.d.cascade?.interrupt('speech');
+      if (seg) this.release(seg);
+      // 4. Only a dispatched utterance reaches the router.
+      if (rec.fate.kind === 'dispatched') {
+        this.current = rec;
+        this.commands.core.dispatch(rec.fate.utterance);
+        // The router, not its deliveries: a model call or a slow webhook must not hold up the next
+        // segment — "stop" has to act while Ollama is still thinking.
+        await this.commands.core.router.idle();
+      }
+    } finally {
+      this.current = null;
+    }
+    // 5. The record, after the action: no write sits between speech and action.
+    rec.written = true;
+    this.report(rec);
+    const store = this.d.store();
+    if (store) store.recordSegment(segmentWrite(rec, this.d.source));
+  }
+
+  private fate(rec: SegmentRecord, seg: OpenSegment | null, cancelled: boolean): Fate {
+    if (cancelled) return { kind: 'cancelled', reason: 'push-to-talk cancelled (tap or mute hold)' };
+    const t = rec.transcript;
+    if (!t) return { kind: 'dropped', reason: 'no speech-to-text' };
+    if (t.hearing.kind === 'dropped') return { kind: 'dropped', reason: t.hearing.reason };
+    const u = t.hearing.utterance;
+    const decision = this.barge(seg?.key ?? `#${rec.segment.index}`, u.text, true, seg?.speaking ?? false);
+    if (decision?.action === 'filter') return { kind: 'filtered', utterance: u, reason: decision.reason };
+    return { kind: 'dispatched', utterance: u };
+  }
+
+  /**
+   * Seed 002 on what has been heard so far of the open segment (cloud partials): while hark speaks,
+   * command words stop it at once; a backchannel-only span waits for its final chunk. Each final chunk
+   * of the segment gets its own decision, so "yeah … stop" still stops. Seed 003: words cancel an
+   * answer being prepared.
+   */
+  private hearing(seg: OpenSegment, h: LiveHearing): void {
+    const speakingNow = this.d.speech?.queue.isSpeaking ?? false;
+    if (speakingNow) seg.speaking = true;
+    if (h.text && !seg.speaking) this.d.cascade?.interrupt('speech');
+    this.hint(seg, h.stableText);
+    const chunks = h.finalChunks;
+    while (seg.spans < chunks.length) this.barge(`${seg.key}#${seg.spans}`, chunks[seg.spans++]!, true, seg.speaking);
+    if (h.partialText) this.barge(`${seg.key}#${seg.spans}`, h.partialText, false, seg.speaking);
+  }
+
+  /** Seed 000's two-stage detection: the settled words' intent as a hint (UI, pre-warming); only the final acts. */
+  private hint(seg: OpenSegment, stableText: string): void {
+    if (!stableText) return;
+    const intent = detectIntent(stableText);
+    const candidate = intent.name === 'other' || intent.name === 'statement' ? null : intent.name;
+    if (!candidate || candidate === seg.candidate) return;
+    seg.candidate = candidate;
+    this.d.bus.emit('intent.candidate', { segmentId: seg.key, candidate, stableText });
+  }
+
+  /** The interruption filter, never while hark waits for a yes or no (a "yes" over its question is the answer). */
+  private barge(id: string, text: string, final: boolean, speaking: boolean): FilterDecision | null {
+    if (!this.d.barge) return null;
+    const during = this.topFrame !== 'confirm' && (speaking || (this.d.speech?.queue.isSpeaking ?? false));
+    try {
+      return this.d.barge.transcript({ id, text, final }, during);
+    } catch (err) {
+      // Seed 002: an error in the filter falls back to letting the person through.
+      this.d.log.error('interruption filter failed; allowing', { error: errorMessage(err) });
+      return null;
+    }
+  }
+
+  private release(seg: OpenSegment): void {
+    if (!seg.held) return;
+    seg.held = false;
+    this.d.cascade?.release();
+  }
+
+  private remember(seq: number, row: ActionInput): void {
+    this.fired.set(seq, { row, rec: this.current });
+    // Only the last few can still be superseded (the conflict window is seconds).
+    for (const k of this.fired.keys()) {
+      if (this.fired.size <= 16) break;
+      this.fired.delete(k);
+    }
+  }
+
+  /** Seed 000's last-wins: the earlier action's row says it was superseded, written or not. */
+  private superseded(seq: number, by: string): void {
+    const f = this.fired.get(seq);
+    if (!f) return;
+    this.fired.delete(seq);
+    f.row.outcome = 'superseded';
+    f.row.error = `by ${by}`;
+    if (!f.rec || f.rec.written) {
+      const fate = f.rec?.fate;
+      const utteranceId = fate && (fate.kind === 'dispatched' || fate.kind === 'filtered') ? fate.utterance.id : null;
+      this.d.store()?.supersedeAction(utteranceId, f.row.name, f.row.error);
+    }
+  }
+
+  private report(rec: SegmentRecord): void {
+    const firstActionAt = rec.firstActionAt;
+    const now = this.d.clock.now();
+    const f = rec.fate;
+    const u = f.kind === 'dispatched' || f.kind === 'filtered' ? f.utterance : null;
+    this.d.bus.emit('segment.handled', {
+      segment: rec.segment.index,
+      fate: f.kind,
+      reason: f.kind === 'dispatched' ? null : f.reason,
+      utterance: u ? { id: u.id, text: u.text, engine: u.engine } : null,
+      actions: rec.actions.map((a) => a.name),
+      sttMs: rec.transcript?.sttMs ?? 0,
+      latencyMs: Math.round((now - rec.closedAt) * 1000) / 1000,
+      actionMs: firstActionAt === null ? null : Math.round((firstActionAt - rec.closedAt) * 1000) / 1000,
+    });
+  }
+
+  private onEffect(e: Effect): void {
+    const atMs = this.d.clock.now();
+    if (e.type === 'stack') this.topFrame = e.frames[e.frames.length - 1];
+    this.d.bus.emit('router.effect', { ...e, atMs });
+    try {
+      applySpeechEffect(e, this.d.speech, this.d.cascade, this.topFrame, this.current?.speechEndAt);
+    } catch (err) {
+      this.d.log.error('speaking failed', { error: errorMessage(err) });
+    }
+    if (e.type === 'action.superseded') {
+      this.superseded(e.seq, e.by);
+      return;
+    }
+    const row = actionRow(e);
+    if (!row) return;
+    if (e.type === 'action' && e.seq !== undefined) this.remember(e.seq, row);
+    if (this.current) {
+      if (e.type === 'action' && this.current.firstActionAt === null) this.current.firstActionAt = atMs;
+      row.latencyMs = Math.round(atMs - this.current.closedAt);
+      this.current.actions.push(row);
+    } else {
+      // A timer that rang, a confirmation timeout: not part of any segment's handling.
+      this.d.store()?.addAction(row);
+    }
+  }
+}

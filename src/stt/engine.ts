@@ -1,0 +1,40 @@
+import type { AsrEvent, SegmentAudio, Transcript } from './types.js';
+
+/**
+ * An engine's name as configured and recorded ("whisper", "deepgram", ...). A string, not a closed
+ * union: a new engine is one file that implements SttEngine plus its entry in engines/registry.ts.
+ */
+export type EngineId = string;
+
+/** A segment streaming to an engine while it is still open (cloud engines). */
+export interface LiveStream {
+  /** Audio for the segment, in order (pre-roll first). */
+  write(pcm: Int16Array): void;
+  /** The segment is complete: resolves with its whole transcript, or rejects with an EngineFailure. */
+  finish(): Promise<Transcript>;
+  /** The segment will not be transcribed (too short, cancelled): flush and forget it. */
+  cancel(): void;
+}
+
+/**
+ * One speech-to-text engine as the segment transcriber uses it. Engines are a list ordered by
+ * stt.mode (or stt.engines): the first that gives a transcript that stands is used.
+ */
+export interface SttEngine {
+  readonly id: EngineId;
+  /** Reached over the network: its failures go through a circuit breaker. */
+  readonly remote: boolean;
+  /**
+   * Its blank answer is believed. A local Whisper blank (or hallucination) on audio the VAD was sure
+   * held speech is Whisper failing quietly, and the next engine is asked; a cloud model's blank is not.
+   */
+  readonly trustBlank: boolean;
+  /** Stream a segment while it is open; absent for engines that only take whole segments. */
+  openLive?(segmentId: string, onEvent: (e: AsrEvent) => void): LiveStream;
+  /** A whole closed segment. Rejects with an EngineFailure; `onEvent` gets interim results, if any. */
+  transcribe(audio: SegmentAudio, onEvent?: (e: AsrEvent) => void): Promise<Transcript>;
+  close(): Promise<void>;
+}
+
+/** A configured engine, or why it is not there (no API key, ...): the records say which. */
+export type EngineSlot = { id: EngineId; engine: SttEngine } | { id: EngineId; engine: null; missing: string };

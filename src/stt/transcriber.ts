@@ -1,0 +1,293 @@
+import { randomUUID } from 'node:crypto';
+import type { Bus } from '../core/bus.js';
+import type { Clock } from '../core/clock.js';
+import { errorMessage } from '../core/errors.js';
+import type { Logger } from '../core/log.js';
+import type { Utterance } from '../core/utterance.js';
+import { CircuitBreaker, type CircuitBreakerOptions, type Permit } from '../core/circuit-breaker.js';
+import type { EngineId, EngineSlot, LiveStream, SttEngine } from './engine.js';
+import type { SegmentHearing, SegmentTranscript, SttAttempt } from './events.js';
+import { judge } from './fallback-policy.js';
+import { HallucinationFilter, type FilterOptions } from './hallucination-filter.js';
+import { LiveHearing } from './live-hearing.js';
+import type { StabilizerOptions } from './stabilizer.js';
+import { cleanText } from './clean-text.js';
+import { EngineFailure, type AsrEvent, type SegmentAudio, type Transcript } from './types.js';
+import './events.js';
+
+export interface TranscriberOptions {
+  /** The engines in the order they are asked (stt.mode or stt.engines); a missing one says why. */
+  engines: readonly EngineSlot[];
+  clearSpeechProb: number;
+  /** One circuit breaker per remote engine, all with these settings. */
+  breaker: CircuitBreakerOptions;
+  filter: FilterOptions;
+  stabilizer: StabilizerOptions;
+  clock: Clock;
+  logger: Logger;
+  bus: Bus;
+  newId?: () => string;
+}
+
+/** A segment as the transcriber takes it: the VAD's Segment fits. */
+export interface SttSegment {
+  index: number | string;
+  pcm: Int16Array;
+  maxProb?: number;
+}
+
+/**
+ * A segment that is streaming to the first engine while it is still open. Its hearing is for showing
+ * and early decisions only; the words acted on are the engine's whole-segment transcript.
+ */
+export interface LiveSegment {
+  readonly id: string;
+  readonly engine: EngineId;
+  readonly hearing: LiveHearing;
+  write(pcm: Int16Array): void;
+}
+
+interface Live extends LiveSegment {
+  stream: LiveStream;
+  permit: Permit & { allowed: true };
+  done: boolean;
+}
+
+type Outcome = { transcript: Transcript } | { failure: EngineFailure };
+
+/**
+ * Speech-to-text for one segment at a time: the engines in order, a circuit breaker on each remote
+ * one, the hallucination filter, and one result per segment — the whole transcript of the first
+ * engine whose answer stands, or the reason nothing was heard. An engine that fails part-way (the
+ * cloud socket dies after a final) never contributes words: the next engine transcribes the whole
+ * segment, and what the failed one had heard is kept only as its attempt's record.
+ *
+ * With a streaming first engine, open() starts the segment's stream when the VAD opens it, so
+ * interim results (LiveHearing) arrive while the person speaks and the close only has to flush.
+ */
+export class Transcriber {
+  private readonly filter: HallucinationFilter;
+  private readonly breakers = new Map<EngineId, CircuitBreaker>();
+  private readonly log: Logger;
+  private readonly newId: () => string;
+
+  constructor(private readonly o: TranscriberOptions) {
+    this.log = o.logger;
+    this.newId = o.newId ?? randomUUID;
+    this.filter = new HallucinationFilter(o.filter);
+    for (const slot of o.engines) {
+      if (!slot.engine) this.log.warn(`speech-to-text: ${slot.id} is not available`, { reason: slot.missing });
+      else if (slot.engine.remote) {
+        const id = slot.id;
+        this.breakers.set(
+          id,
+          new CircuitBreaker(o.breaker, o.clock, (state, reason) => {
+            (state === 'open' ? this.log.warn : this.log.info)(`${id} circuit ${state}`, { reason });
+            o.bus.emit('stt.circuit', { engine: id, state, reason });
+          }),
+        );
+      }
+    }
+  }
+
+  /** The circuit breaker of a remote engine (status pages, tests). */
+  breaker(id: EngineId): CircuitBreaker | undefined {
+    return this.breakers.get(id);
+  }
+
+  /** The engines' ids in order, available or not. */
+  get order(): EngineId[] {
+    return this.o.engines.map((s) => s.id);
+  }
+
+  /**
+   * A segment opened (its pre-roll and first frames in `pcm`): if the first engine streams and its
+   * circuit allows, start streaming it. `key` names it until it closes ("@<first sample>").
+   * `onHearing` is called whenever what is heard so far changes. Null when nothing streams.
+   */
+  open(key: string, pcm: Int16Array, onHearing?: (h: LiveHearing) => void): LiveSegment | null {
+    const first = this.o.engines[0];
+    const engine = first?.engine;
+    if (!engine?.openLive) return null;
+    const permit = this.permit(engine);
+    if (!permit.allowed) return null;
+    const hearing = new LiveHearing(this.o.stabilizer);
+    const stream = engine.openLive(key, (e) => this.onEvent(key, engine.id, hearing, e, onHearing));
+    const live: Live = {
+      id: key,
+      engine: engine.id,
+      hearing,
+      stream,
+      permit,
+      done: false,
+      write: (p) => {
+        if (!live.done) stream.write(p);
+      },
+    };
+    live.write(pcm);
+    return live;
+  }
+
+  /** The segment will not be transcribed (too short, cancelled): its stream is thrown away. */
+  cancel(segment: LiveSegment | null, why: string): void {
+    const live = segment as Live | null;
+    if (!live || live.done) return;
+    live.done = true;
+    live.stream.cancel();
+    // A probe that never finished must not leave the circuit half-open for ever.
+    if (live.permit.probe) this.breakers.get(live.engine)?.failure(`probe not completed: ${why}`);
+  }
+
+  /** Transcribe a closed segment, using its live stream when there is one. */
+  async transcribe(segment: SttSegment, liveSegment: LiveSegment | null = null): Promise<SegmentTranscript> {
+    const live = liveSegment as Live | null;
+    const startedAt = this.o.clock.now();
+    const audio: SegmentAudio = { id: segment.index, pcm: segment.pcm, ...(segment.maxProb !== undefined ? { maxProb: segment.maxProb } : {}) };
+    const attempts: SttAttempt[] = [];
+    const reasons: string[] = [];
+    let fallbackReason: string | undefined;
+    let hearing: SegmentHearing | null = null;
+    try {
+      for (const slot of this.o.engines) {
+        if (!slot.engine) {
+          reasons.push(`no ${slot.id}: ${slot.missing}`);
+          continue;
+        }
+        const engine = slot.engine;
+        if (fallbackReason) {
+          const from = attempts[attempts.length - 1]?.engine ?? this.o.engines[0]!.id;
+          this.o.bus.emit('stt.fallback', { segmentId: segment.index, from, to: engine.id, reason: fallbackReason });
+        }
+        const useLive = live && !live.done && live.engine === engine.id ? live : null;
+        if (live && live !== useLive && !live.done) this.cancel(live, 'another engine is transcribing the segment');
+        const heardSoFar = useLive?.hearing ?? new LiveHearing(this.o.stabilizer);
+        const outcome = await this.attempt(engine, audio, useLive, heardSoFar);
+        const verdict = judge(engine, outcome, segment.maxProb, { filter: this.filter, clearSpeechProb: this.o.clearSpeechProb });
+        attempts.push(record(engine.id, outcome, heardSoFar, fallbackReason, verdict.accept ? undefined : verdict.reason, this.filter));
+        if (verdict.accept || (engine === this.lastEngine && 'transcript' in outcome)) {
+          hearing = this.hearing(segment, engine.id, (outcome as { transcript: Transcript }).transcript, fallbackReason, startedAt);
+          break;
+        }
+        reasons.push(verdict.reason);
+        fallbackReason = verdict.reason;
+      }
+    } catch (err) {
+      // A bug, not an engine failure: report it with the segment and keep the daemon going.
+      this.log.error('speech-to-text failed on a segment', { segment: segment.index, error: errorMessage(err) });
+      reasons.push(`internal error: ${errorMessage(err)}`);
+    } finally {
+      if (live && !live.done) this.cancel(live, 'the segment was not transcribed');
+    }
+    hearing ??= { kind: 'dropped', reason: reasons.join('; ') || 'no speech-to-text engine is available', rawText: '', engine: null };
+    const result: SegmentTranscript = { segmentId: segment.index, attempts, hearing, sttMs: Math.round(this.o.clock.now() - startedAt) };
+    this.report(result);
+    return result;
+  }
+
+  /** Shut down: engines belong to the caller. */
+  async close(): Promise<void> {}
+
+  /** The last available engine: its transcript is final even when it would otherwise hand over. */
+  private get lastEngine(): SttEngine | null {
+    for (let i = this.o.engines.length - 1; i >= 0; i--) {
+      const e = this.o.engines[i]!.engine;
+      if (e) return e;
+    }
+    return null;
+  }
+
+  private permit(engine: SttEngine): Permit {
+    return this.breakers.get(engine.id)?.acquire() ?? { allowed: true, probe: false };
+  }
+
+  private async attempt(engine: SttEngine, audio: SegmentAudio, live: Live | null, heard: LiveHearing): Promise<Outcome> {
+    const breaker = this.breakers.get(engine.id);
+    let permit: Permit;
+    if (live) {
+      live.done = true;
+      permit = live.permit;
+    } else {
+      permit = this.permit(engine);
+      if (!permit.allowed) return { failure: new EngineFailure(engine.id, 'unavailable', permit.reason) };
+    }
+    try {
+      const onEvent = (e: AsrEvent) => this.onEvent(String(audio.id), engine.id, heard, e);
+      const transcript = await (live ? live.stream.finish() : engine.transcribe(audio, onEvent));
+      breaker?.success();
+      return { transcript };
+    } catch (err) {
+      const f = err instanceof EngineFailure ? err : new EngineFailure(engine.id, 'error', errorMessage(err));
+      if (f.kind !== 'unavailable') breaker?.failure(f.reason, { trip: f.kind === 'auth' });
+      else if (permit.allowed && permit.probe) breaker?.failure(f.reason);
+      return { failure: f };
+    }
+  }
+
+  /** The words of the transcript that stood, through the hallucination filter: heard, or dropped with why. */
+  private hearing(segment: SttSegment, engine: EngineId, t: Transcript, fallbackReason: string | undefined, startedAt: number): SegmentHearing {
+    const drop = this.filter.check(t.rawText, t.text);
+    if (drop) return { kind: 'dropped', reason: drop.reason, rawText: t.rawText, engine };
+    const now = this.o.clock.now();
+    const u: Utterance = {
+      id: this.newId(),
+      text: t.text,
+      rawText: t.rawText,
+      engine,
+      segmentId: segment.index,
+      sttMs: Math.max(0, Math.round(now - startedAt)),
+      atMs: now,
+      closeReason: 'segment-end',
+    };
+    if (fallbackReason) u.fallbackReason = fallbackReason;
+    if (t.tokens) u.tokens = t.tokens;
+    return { kind: 'heard', utterance: u };
+  }
+
+  private onEvent(segmentId: string, engine: EngineId, hearing: LiveHearing, e: AsrEvent, onHearing?: (h: LiveHearing) => void): void {
+    if (e.kind === 'partial' || e.kind === 'final') {
+      const { kind, ...rest } = e;
+      this.o.bus.emit(kind === 'final' ? 'asr.final' : 'asr.partial', { ...rest, segmentId });
+      if (hearing.result(e)) {
+        this.o.bus.emit('hearing.update', { segmentId, engine, stableText: hearing.stableText, rawText: hearing.rawText, atMs: this.o.clock.now() });
+        try {
+          onHearing?.(hearing);
+        } catch (err) {
+          this.log.error('live hearing listener failed', { error: errorMessage(err) });
+        }
+      }
+    } else if (e.kind === 'utterance-end' || e.kind === 'speech-started') {
+      this.o.bus.emit('asr.boundary', { segmentId, kind: e.kind, atSec: e.kind === 'utterance-end' ? e.lastWordEnd : e.timestamp, receivedAt: e.receivedAt });
+    }
+  }
+
+  private report(r: SegmentTranscript): void {
+    const h = r.hearing;
+    if (h.kind === 'heard') {
+      const u = h.utterance;
+      this.log.info('utterance', { id: u.id, segment: u.segmentId, engine: u.engine, text: u.text, sttMs: u.sttMs, fallback: u.fallbackReason });
+      this.o.bus.emit('utterance.final', u);
+    } else {
+      this.log.info('nothing heard', { segment: r.segmentId, engine: h.engine, reason: h.reason, raw: h.rawText });
+      this.o.bus.emit('utterance.dropped', { segmentId: r.segmentId, engine: h.engine, rawText: h.rawText, reason: h.reason });
+    }
+    this.o.bus.emit('stt.segment', r);
+  }
+}
+
+/** One attempt as the records keep it; a failed one keeps what its engine had finalised before failing. */
+function record(engine: EngineId, outcome: Outcome, heard: LiveHearing, fallbackReason: string | undefined, rejected: string | undefined, filter: HallucinationFilter): SttAttempt {
+  if ('failure' in outcome) {
+    const partial = heard.finalText;
+    const a: SttAttempt = { engine, outcome: outcome.failure.kind === 'unavailable' ? 'skipped' : 'failed', rawText: partial, text: cleanText(partial), sttMs: 0, error: outcome.failure.reason };
+    if (partial) a.droppedReason = `failed part-way, not used: ${outcome.failure.reason}`;
+    if (fallbackReason) a.fallbackReason = fallbackReason;
+    return a;
+  }
+  const t = outcome.transcript;
+  const a: SttAttempt = { engine, outcome: 'ok', rawText: t.rawText, text: t.text, sttMs: t.ms };
+  if (t.tokens) a.tokens = t.tokens;
+  if (fallbackReason) a.fallbackReason = fallbackReason;
+  const drop = rejected ?? filter.check(t.rawText, t.text)?.reason;
+  if (drop) a.droppedReason = drop;
+  return a;
+}
