@@ -195,6 +195,20 @@ describe('the viewer page in headless Chromium', () => {
     await page.waitForFunction((segId) => document.querySelector(`#seg-${segId} canvas[data-drawn="1"]`), id, { timeout: 5000 });
   });
 
+  it('shows what the open segment sounds like while it is said: settled words, the rest, the hint — then clears', async () => {
+    h.bus.emit('hearing.update', { segmentId: '@4000', engine: 'deepgram', stableText: 'what is a', rawText: `what is a lock ${XSS}`, atMs: 0 });
+    h.bus.emit('intent.candidate', { segmentId: '@4000', candidate: 'definition', stableText: 'what is a' });
+    await page.waitForSelector('#hearing:not([hidden])', { timeout: 5000 });
+    await page.waitForFunction(() => document.querySelector('#hearing-intent')?.textContent === 'maybe: definition', null, { timeout: 5000 });
+    expect(await page.textContent('#hearing-stable')).toBe('what is a');
+    // What was heard is text, never markup.
+    expect(await page.textContent('#hearing-rest')).toBe(` lock ${XSS}`);
+    expect(await page.$$('#hearing img')).toEqual([]);
+    await page.screenshot({ path: join(shots, 'hearing.png'), clip: { x: 0, y: 0, width: 1400, height: 160 } });
+    h.bus.emit('segment.dropped', { reason: 'too-short', openedBy: 'vad', vadStartMs: 0, endMs: 100, speechMs: 90 });
+    await page.waitForSelector('#hearing[hidden]', { state: 'attached', timeout: 5000 });
+  });
+
   it('renders without script errors, and looks right (screenshot kept under test-output/debug-browser/)', async () => {
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: join(shots, 'viewer.png'), fullPage: false });

@@ -170,6 +170,45 @@ describe('button wired to hark', () => {
     expect(() => driver.apply({ state: 'pressed' })).toThrow('button state must be "down" or "up", got "pressed"');
   });
 
+  it('a tap on a quiet hark is offered to the top frame (dictation ends on it); a tap that silenced hark is not', () => {
+    const driver = new SimulatedGpio();
+    const clock = new VirtualClock();
+    const calls: string[] = [];
+    let speaking = false;
+    wireButton({
+      driver,
+      clock,
+      bus: new Bus(),
+      settings: SETTINGS,
+      targets: {
+        isSpeaking: () => speaking,
+        stopSpeaking: () => {
+          speaking = false;
+          calls.push('stop');
+        },
+        pttDown: () => calls.push('pttDown'),
+        pttUp: (c) => calls.push(`pttUp${c ? ' cancelled' : ''}`),
+        setMuted: () => {},
+        tap: () => {
+          calls.push('tap');
+          return true;
+        },
+      },
+    });
+    driver.press();
+    clock.advanceBy(100);
+    driver.release();
+    clock.advanceBy(100);
+    // Offered before the release closes the push-to-talk segment, so the frame can wait for it.
+    expect(calls).toEqual(['pttDown', 'tap', 'pttUp']);
+    speaking = true;
+    driver.press();
+    clock.advanceBy(100);
+    driver.release();
+    clock.advanceBy(100);
+    expect(calls.slice(3)).toEqual(['stop', 'pttDown', 'pttUp cancelled']);
+  });
+
   it('warns when the button reads pressed at start-up', () => {
     const driver = new SimulatedGpio();
     driver.press();
