@@ -146,9 +146,12 @@ if [ "$WITH_NPM" = 1 ]; then
   # Full install first: the TypeScript compiler (a dev dependency) builds dist/ in `prepare`; the
   # dev dependencies are pruned afterwards so the Pi keeps only what runs.
   do_ bash -c "cd '$PREFIX' && npm ci --no-audit --no-fund"
+  # npm ci builds whisper.cpp with no CPU-specific flags (ggml's scalar code: several times slower);
+  # rebuild it here, on the Pi itself, for this CPU (-mcpu=native: dotprod and fp16 on a Pi 5).
+  do_ bash "$PREFIX/scripts/build-whisper.sh"
   do_ bash -c "cd '$PREFIX' && npm prune --omit=dev --no-audit --no-fund"
 else
-  note "npm ci skipped (--no-npm or --root)"
+  note "npm ci and the whisper.cpp build for this CPU (scripts/build-whisper.sh) skipped (--no-npm or --root)"
 fi
 
 # 6. Config (never overwrite an edited one)

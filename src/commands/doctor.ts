@@ -5,6 +5,7 @@ import type { LoadedConfig } from '../config/load.js';
 import type { Check, CheckResult, DoctorContext } from '../doctor/check.js';
 import { execForDoctor } from '../doctor/exec.js';
 import { allChecks } from '../doctor/registry.js';
+import { assessWhisperBuild, whisperBuildFacts } from '../doctor/whisper-build.js';
 
 interface DoctorOpts {
   config?: string;
@@ -59,6 +60,22 @@ export function register(program: Command): Command {
       action(async (opts: DoctorOpts) => {
         const { ctx } = doctorContext(opts);
         report(await runChecks(allChecks(), ctx), opts.json);
+      }),
+    );
+  doctor
+    .command('whisper')
+    .description('compare the SIMD features whisper.cpp was compiled with to those this CPU has, and name the rebuild command; exits 1 if it cannot run here')
+    .option('--json', 'print the result as JSON')
+    .action(
+      action((_opts: { json?: boolean }, cmd: Command) => {
+        const opts = cmd.optsWithGlobals<{ json?: boolean }>();
+        const a = assessWhisperBuild(whisperBuildFacts());
+        if (opts.json) out(JSON.stringify(a, null, 2));
+        else {
+          out(`[${MARK[a.status]}] whisper.cpp build: ${a.detail}`);
+          if (a.fix) out(`       fix: ${a.fix}`);
+        }
+        if (a.status === 'fail') process.exitCode = 1;
       }),
     );
   return doctor;

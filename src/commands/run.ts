@@ -3,6 +3,7 @@ import { createLogger } from '../core/log.js';
 import { HarkError } from '../core/errors.js';
 import { Daemon } from '../daemon/daemon.js';
 import { createNotifier } from '../daemon/sd-notify.js';
+import { warnIfWhisperBuildDiffers } from '../doctor/whisper-build.js';
 import { action, loadConfigFor } from './common.js';
 import { sttOverrides } from './stt-options.js';
 
@@ -89,6 +90,7 @@ export function register(program: Command): void {
           // with --json, stdout carries events only
           sink: opts.json ? (l) => process.stderr.write(l + '\n') : (l) => process.stdout.write(l + '\n'),
         });
+        warnIfWhisperBuildDiffers(config, logger);
         const notifier = createNotifier(process.env, (msg) => logger.warn('systemd notify', { error: msg }));
         const daemon = new Daemon({
           config,

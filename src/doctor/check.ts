@@ -8,6 +8,8 @@ export interface CheckResult {
   detail: string;
   /** What to do about it (for warn and fail). */
   fix?: string;
+  /** Structured findings for `hark doctor --json` (optional). */
+  data?: Record<string, unknown>;
 }
 
 export interface DoctorContext {

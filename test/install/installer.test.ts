@@ -90,6 +90,20 @@ describe('scripts/install.sh', () => {
     expect(readFileSync(join(root, 'etc/hark/hark.yaml.dist'), 'utf8')).toBe(readFileSync(join(ROOT, 'config', 'hark.yaml'), 'utf8'));
   });
 
+  it('builds whisper.cpp for the Pi it runs on, right after npm ci (the plan, with --with-npm)', async () => {
+    const root = freshRoot('plan-npm');
+    const { stdout } = await run('bash', [INSTALL, '--root', root, '--with-npm', '--dry-run'], { env });
+    const lines = stdout.split('\n');
+    const ci = lines.findIndex((l) => /would run: .*npm ci/.test(l));
+    const build = lines.findIndex((l) => l.includes(`would run: bash ${root}/opt/hark/scripts/build-whisper.sh`));
+    const prune = lines.findIndex((l) => /would run: .*npm prune --omit=dev/.test(l));
+    expect(ci).toBeGreaterThan(0);
+    expect(build).toBe(ci + 1);
+    expect(prune).toBe(build + 1);
+    const { stdout: noNpm } = await run('bash', [INSTALL, '--root', root, '--dry-run'], { env });
+    expect(noNpm).toMatch(/npm ci and the whisper\.cpp build for this CPU \(scripts\/build-whisper\.sh\) skipped/);
+  });
+
   it('rejects an unknown option with a clear message', async () => {
     const err = (await run('bash', [INSTALL, '--frobnicate']).catch((e) => e)) as { code: number; stderr: string };
     expect(err.code).toBe(2);

@@ -26,10 +26,12 @@ describe('whisper call plan', () => {
     expect(planCall(32_000, { ...o, maxTokensPerSecond: 0 }).maxTokens).toBe(0);
   });
 
-  it('builds the initial prompt from fixed text and the router\'s words, without repeats, bounded', () => {
-    expect(buildPrompt('Kitchen commands.', ['lights on', 'Lights On', 'timer', ' ', 'stop'])).toBe('Kitchen commands. lights on, timer, stop.');
+  it('builds the initial prompt from fixed text and the router\'s distinct words, common ones left out, bounded', () => {
+    expect(buildPrompt('Kitchen commands.', ['lights on', 'Lights On', 'timer', ' ', 'stop', 'say that again'])).toBe('Kitchen commands. lights, timer, stop.');
     expect(buildPrompt('', [])).toBe('');
     const many = Array.from({ length: 400 }, (_, i) => `word${i}`);
+    // Every prompt token is decoded before the segment's own: a short prompt keeps Whisper fast.
+    expect(buildPrompt('', many).split(',').length).toBe(32);
     expect(buildPrompt('', many, 150).split(',').length).toBe(150);
   });
 });
