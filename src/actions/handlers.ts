@@ -1,6 +1,8 @@
+import { itemKey, type ListBook } from '../kitchen/lists.js';
+import type { TimerPick } from '../kitchen/timer-language.js';
 import type { EffectSink } from '../router/effects.js';
-import type { ActionRouter } from './action-router.js';
-import type { KitchenTimers } from './timers.js';
+import type { ActionRouter, FiredAction } from './action-router.js';
+import { ringText, type KitchenTimers } from './timers.js';
 
 /**
  * The actions hark carries out itself. Others (voice.set, continue, generate) are for the speech
@@ -8,9 +10,12 @@ import type { KitchenTimers } from './timers.js';
  * whose effect can be cut short registers an `undo` beside its handler: the ActionRouter runs it
  * when a conflicting action supersedes it (the one place "stop what it started" lives).
  */
-export function registerBuiltInHandlers(actions: ActionRouter, deps: { timers: KitchenTimers; emit: EffectSink; lastSpoken: () => string | undefined }): void {
+export function registerBuiltInHandlers(actions: ActionRouter, deps: { timers: KitchenTimers; lists: ListBook; emit: EffectSink; lastSpoken: () => string | undefined }): void {
   const { timers, emit } = deps;
-  actions.on('stop', () => emit({ type: 'stop-speaking' }));
+  // "stop" silences a ringing timer first; otherwise it stops hark talking.
+  actions.on('stop', () => {
+    if (!timers.stopRinging('voice')) emit({ type: 'stop-speaking' });
+  });
   // Stop has nothing to undo (what it stopped stays stopped). A superseded repeat is cut off before
   // the correction speaks ("repeat number 3. no, number 5").
   actions.on(
@@ -24,12 +29,72 @@ export function registerBuiltInHandlers(actions: ActionRouter, deps: { timers: K
   actions.on('timer.set', (a) => {
     const seconds = Number(a.args.seconds);
     if (!Number.isFinite(seconds) || seconds <= 0) throw new Error(`timer.set needs a positive number of seconds, got ${JSON.stringify(a.args.seconds)}`);
-    timers.set(seconds, typeof a.args.label === 'string' && a.args.label ? a.args.label : undefined);
+    timers.set(seconds, str(a.args.label), str(a.args.command));
   });
-  actions.on('timer.cancel', (a) => timers.cancel({ ...(typeof a.args.label === 'string' ? { label: a.args.label } : {}), all: a.args.all === true }));
-  actions.on('timer.status', (a) => timers.status(typeof a.args.label === 'string' ? a.args.label : undefined));
+  for (const op of ['cancel', 'status', 'pause', 'resume'] as const) {
+    actions.on(`timer.${op}`, (a) => timers.act(op, pickOf(a), a.args.all === true));
+  }
+  for (const op of ['add', 'remove'] as const) {
+    actions.on(`timer.${op}`, (a) => {
+      const seconds = Number(a.args.seconds);
+      if (!Number.isFinite(seconds) || seconds <= 0) throw new Error(`timer.${op} needs a positive number of seconds, got ${JSON.stringify(a.args.seconds)}`);
+      timers.act(op, pickOf(a), false, seconds);
+    });
+  }
   actions.on('timer.done', (a) => {
-    const label = typeof a.args.label === 'string' && a.args.label ? a.args.label : undefined;
-    emit({ type: 'speak', text: label ? `${label.charAt(0).toUpperCase()}${label.slice(1)} timer done.` : 'Timer done.', earcon: 'timer' });
+    emit({ type: 'speak', text: ringText(str(a.args.label), Number(a.args.lateSeconds ?? 0) * 1000), earcon: 'timer' });
   });
+  registerListHandlers(actions, deps.lists, emit);
+}
+
+/**
+ * Lists by rule, no model needed. The intent pass, when it runs, registers its own list.add,
+ * list.remove and list.read over the same ListBook (so both keep the same lists); list.clear is
+ * only here.
+ */
+function registerListHandlers(actions: ActionRouter, lists: ListBook, emit: EffectSink): void {
+  const say = (text: string) => emit({ type: 'speak', text });
+  actions.on('list.add', (a) => {
+    const list = String(a.args.list);
+    const item = String(a.args.item);
+    lists.record({ list, item, op: 'add' });
+    emit({ type: 'list', op: 'add', list, item });
+    say(`Added ${item} to the ${list} list.`);
+  });
+  actions.on('list.remove', (a) => {
+    const list = String(a.args.list);
+    const item = String(a.args.item);
+    if (!lists.lines(list).some((l) => itemKey(l.item) === itemKey(item))) return say(`${item.charAt(0).toUpperCase()}${item.slice(1)} is not on the ${list} list.`);
+    lists.record({ list, item, op: 'remove' });
+    emit({ type: 'list', op: 'remove', list, item });
+    say(`Removed ${item} from the ${list} list.`);
+  });
+  actions.on('list.read', (a) => {
+    const list = String(a.args.list);
+    const lines = lists.lines(list);
+    emit({ type: 'speak', text: lines.length ? `The ${list} list: ${lines.map((l) => l.item).join(', ')}.` : `The ${list} list is empty.`, answer: true });
+  });
+  actions.on('list.clear', (a) => {
+    const list = String(a.args.list);
+    const lines = lists.lines(list);
+    // Cleared as removals, so the log still shows what was on it (lists are never edited in place).
+    for (const l of lines) lists.record({ list, item: l.item, op: 'remove' });
+    emit({ type: 'list', op: 'clear', list });
+    say(lines.length ? `Cleared the ${list} list.` : `The ${list} list was already empty.`);
+  });
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v ? v : undefined;
+}
+
+function pickOf(a: FiredAction): TimerPick {
+  const pick: TimerPick = {};
+  const label = str(a.args.label);
+  if (label) pick.name = label;
+  if (typeof a.args.startSeconds === 'number') pick.startSeconds = a.args.startSeconds;
+  const room = str(a.args.room);
+  if (room) pick.area = { room, here: a.args.here !== false };
+  if (a.args.latest === true) pick.latest = true;
+  return pick;
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { mkdtempSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, isAbsolute, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -45,7 +45,8 @@ export function register(program: Command): void {
       `
 Input, one per line:
   plain text                      an utterance, 1 s after the previous line
-  [tap]                           a button tap, 1 s after the previous line ({"button": "tap", "atMs": N})
+  [tap]                           a button tap, 1 s after the previous line ({"button": "tap", "atMs": N});
+                                  a ringing timer takes it first (as do "stop", "ok", "thanks", no wake word)
   {"text": "...", "atMs": 5000}   an utterance at a virtual time (atMs optional)
   {"atMs": 65000}                 only move the clock (timers fire on the way)
 
@@ -58,6 +59,9 @@ Example:
     )
     .action(action(simulate));
 }
+
+/** A virtual clock past a year is a typo (1e300 would spin the timer loop forever). */
+const MAX_SIM_MS = 365 * 24 * 3600 * 1000;
 
 async function simulate(opts: SimulateOpts): Promise<void> {
   const { config } = loadConfigFor(opts);
@@ -100,7 +104,8 @@ async function simulate(opts: SimulateOpts): Promise<void> {
     actions: config.actions,
     log,
     onEffect: print,
-    ...(intent ? { classifiers: intent.classifiers, plugins: [intent.pass] } : {}),
+    ...(config.device.area ? { area: config.device.area } : {}),
+    ...(intent ? { classifiers: intent.classifiers, plugins: [intent.pass], lists: intent.lists } : {}),
     targets: (emit) =>
       buildTargets(config.actions.targets, {
         dataDir: outDir,
@@ -158,15 +163,23 @@ async function simulate(opts: SimulateOpts): Promise<void> {
       process.stderr.write(`hark simulate: line ${lineNo}: ${parsed.message} (line skipped)\n`);
       continue;
     }
+    if (parsed.atMs > MAX_SIM_MS) {
+      rejected++;
+      process.stderr.write(`hark simulate: line ${lineNo}: atMs must be at most ${MAX_SIM_MS} (a year) (line skipped)\n`);
+      continue;
+    }
     await advanceTo(parsed.atMs);
     previous = parsed.atMs;
     if (parsed.button !== undefined) {
       // As the appliance's button: a tap while hark plays something silences it (that was a
       // "stop"); otherwise the top frame takes it if it has a rule for it (dictation, inventory).
-      const silencing = speech.queue.isPlaying;
-      const consumed = !silencing && core.router.handlesButton(parsed.button);
-      out(JSON.stringify({ type: 'button', line: lineNo, gesture: parsed.button, consumed, atMs: clock.now() }));
-      if (silencing) speech.queue.stop('button');
+      // A ringing timer takes the tap before anything else.
+      const ringing = core.timers.ringing;
+      const silencing = !ringing && speech.queue.isPlaying;
+      const consumed = !ringing && !silencing && core.router.handlesButton(parsed.button);
+      out(JSON.stringify({ type: 'button', line: lineNo, gesture: parsed.button, consumed: consumed || ringing, atMs: clock.now() }));
+      if (ringing) core.tapStopsRinging();
+      else if (silencing) speech.queue.stop('button');
       else if (consumed) core.router.button(parsed.button);
       await settle();
       continue;
@@ -175,7 +188,8 @@ async function simulate(opts: SimulateOpts): Promise<void> {
     out(JSON.stringify({ type: 'heard', line: lineNo, text: parsed.text, atMs: clock.now() }));
     // As on the appliance: while hark speaks, "yeah" is a backchannel and playback goes on; a yes or
     // no to hark's own question is an answer.
-    const speaking = topFrame !== 'confirm' && speech.queue.isSpeaking;
+    // A ring is not a conversation: "ok" or "thanks" over it stops it rather than being a backchannel.
+    const speaking = topFrame !== 'confirm' && !core.timers.ringing && speech.queue.isSpeaking;
     if (barge.transcript({ id: `line-${lineNo}`, text: parsed.text, final: true }, speaking).action === 'filter') continue;
     core.dispatch({ id: `line-${lineNo}`, text: parsed.text, rawText: parsed.text, engine: 'text', atMs: parsed.atMs });
     await settle();
@@ -191,6 +205,14 @@ async function simulate(opts: SimulateOpts): Promise<void> {
   }
   out(JSON.stringify({ type: 'end', atMs: clock.now(), stack: core.router.stack, pendingTimers: clock.pending(), rejectedLines: rejected }));
   core.dispose();
+  // A temp directory nothing was written to is not left behind (rmdir refuses a non-empty one).
+  if (!opts.outDir) {
+    try {
+      rmdirSync(outDir);
+    } catch {
+      /* kept: a target wrote into it, and its name was printed first */
+    }
+  }
   if (rejected) process.exitCode = 1;
 }
 

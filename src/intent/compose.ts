@@ -7,7 +7,7 @@ import type { Logger } from '../core/log.js';
 import type { Classifier } from '../router/classifier.js';
 import type { RouterConfig } from '../config/sections/router.js';
 import { IntentPass, type IntentRecordStore } from './intent-pass.js';
-import { MemoryListBook, StoreListBook, type ListBook, type ListStore } from './lists.js';
+import { MemoryListBook, StoreListBook, type ListBook, type ListStore } from '../kitchen/lists.js';
 import { OllamaClient } from './ollama-client.js';
 import type { ProposalModel } from './proposal-model.js';
 
@@ -43,7 +43,11 @@ export interface IntentRuntimeOptions {
 /** The classifier name YAML rules use: {classifier: ollama, timeoutMs: 7000, do: [pop]}. */
 export const INTENT_CLASSIFIER = 'ollama';
 
-/** Point each of `frames` at the intent target; returns the new frames and where each pointed before. */
+/**
+ * Point each of `frames` at the intent target; returns the new frames and where each pointed before.
+ * Their kitchen rules keep timers but leave lists to the model, which reads quantities and units
+ * ("three cases of milk") and asks before it writes; both keep the same lists (one ListBook).
+ */
 export function routeToIntent(router: RouterConfig, frames: readonly string[]): { router: RouterConfig; fallbacks: Record<string, string> } {
   const fallbacks: Record<string, string> = {};
   const routed = { ...router.frames };
@@ -51,7 +55,8 @@ export function routeToIntent(router: RouterConfig, frames: readonly string[]): 
     const f = routed[name];
     if (!f) continue;
     if (f.target && f.target !== INTENT_TARGET) fallbacks[name] = f.target;
-    routed[name] = { ...f, target: INTENT_TARGET };
+    const rules = f.rules.map((r) => (typeof r === 'object' && 'kitchen' in r ? { ...r, kitchen: r.kitchen.filter((k) => k !== 'list') } : r)).filter((r) => !(typeof r === 'object' && 'kitchen' in r && r.kitchen.length === 0));
+    routed[name] = { ...f, rules, target: INTENT_TARGET };
   }
   return { router: { ...router, frames: routed }, fallbacks };
 }

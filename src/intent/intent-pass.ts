@@ -15,7 +15,7 @@ import { Deduper } from './fingerprint.js';
 import { registerIntentActions } from './intent-actions.js';
 import type { IntentSpec } from './intent-spec.js';
 import { ListenWindow, type Batch } from './listen-window.js';
-import type { ListBook } from './lists.js';
+import type { ListBook } from '../kitchen/lists.js';
 import { OutageBreaker } from './outage.js';
 import { proposalFormat, renderPrompt } from './prompt.js';
 import { NOT_RECOGNISED, readProposal } from './proposal.js';

@@ -1,8 +1,8 @@
-import { readDuration, sayDuration } from './duration.js';
+import { readDuration, sayDuration } from '../kitchen/duration.js';
 import type { IntentSpec } from './intent-spec.js';
-import { readNumber } from './numbers.js';
+import { readNumber } from '../kitchen/numbers.js';
 import { sayQuantity, spokenNumbers } from './spoken.js';
-import { parseTimerRequest } from './timer-request.js';
+import { parseTimerRequest } from '../kitchen/timer-request.js';
 import { normalise } from '../router/text.js';
 
 /**

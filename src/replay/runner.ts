@@ -49,6 +49,8 @@ export async function runReplay(o: RunOptions): Promise<void> {
     clock,
     router: o.config.router,
     actions: o.config.actions,
+    // Room words ("the kitchen timer") mean what they mean on the device.
+    ...(o.config.device.area ? { area: o.config.device.area } : {}),
     log: o.log,
     onEffect: (e: Effect) => {
       if (current) addEffect(current.out, e, !handling);

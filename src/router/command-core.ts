@@ -4,13 +4,16 @@ import { createLogger, type Logger } from '../core/log.js';
 import type { Utterance } from '../core/utterance.js';
 import { ActionRouter, type ActionPolicy } from '../actions/action-router.js';
 import { registerBuiltInHandlers } from '../actions/handlers.js';
-import { KitchenTimers } from '../actions/timers.js';
+import { KitchenTimers, type TimerKeeper } from '../actions/timers.js';
+import { MemoryListBook, type ListBook } from '../kitchen/lists.js';
 import { DeliveryError, type Delivery, type Target } from '../actions/targets/target.js';
 import type { ActionsConfig } from '../config/sections/actions.js';
 import type { RouterConfig } from '../config/sections/router.js';
 import type { Classifier } from './classifier.js';
 import type { Effect, EffectSink } from './effects.js';
 import { CommandRouter } from './router.js';
+import { said } from './text.js';
+import { parseTimerAnswer, stopsRinging } from '../kitchen/timer-language.js';
 import type { VoiceSpec } from './spec.js';
 
 export interface CommandCoreOptions {
@@ -27,7 +30,14 @@ export interface CommandCoreOptions {
   onEffect: EffectSink;
   /** Parts that ride on the core (the intent pass): attached once the router exists. */
   plugins?: readonly CorePlugin[];
+  /** Where lists live (the store on the appliance; the intent pass shares it). Memory if omitted. */
+  lists?: ListBook;
+  /** Where timers are kept across restarts (the store). */
+  timerKeeper?: TimerKeeper;
+  /** This device's room (device.area). */
+  area?: string;
 }
+
 
 /** What a plugin gets: the router (to ask yes/no), the action router (to act) and the core's sink. */
 export interface CoreHost {
@@ -59,6 +69,8 @@ export class CommandCore {
   readonly router: CommandRouter;
   readonly actions: ActionRouter;
   readonly timers: KitchenTimers;
+  /** The lists rules (and the intent pass) keep: for the debug page and the lists API. */
+  readonly lists: ListBook;
   private readonly clock: Clock;
   private readonly log: Logger;
   private readonly onEffect: EffectSink;
@@ -67,12 +79,14 @@ export class CommandCore {
   private readonly deliveries = new Set<Promise<void>>();
   private readonly plugins: readonly CorePlugin[];
   private lastSpoken: string | undefined;
+  private readonly area: string | undefined;
 
   constructor(opts: CommandCoreOptions) {
     this.clock = opts.clock;
     this.log = opts.log ?? createLogger({ level: 'warn' });
     this.onEffect = opts.onEffect;
     this.forward = opts.actions.forward;
+    this.area = opts.area?.toLowerCase();
     const out: EffectSink = (e) => this.out(e);
     this.targets = opts.targets?.(out) ?? new Map();
     // actions.immediate is still accepted in config but no longer means anything: every action fires at once.
@@ -85,9 +99,19 @@ export class CommandCore {
     this.timers = new KitchenTimers({
       clock: this.clock,
       emit: out,
-      onDone: (t) => this.actions.submit({ name: 'timer.done', args: t.label ? { label: t.label, seconds: t.seconds } : { seconds: t.seconds } }),
+      settings: { ringIntervalMs: opts.actions.timers.ringEveryMs, giveUpMs: opts.actions.timers.giveUpMs },
+      ...(opts.timerKeeper ? { keeper: opts.timerKeeper } : {}),
+      ...(opts.area ? { deviceArea: opts.area.toLowerCase() } : {}),
+      onDone: (t, lateMs) => {
+        const late = lateMs >= 60_000 ? { lateSeconds: Math.round(lateMs / 1000) } : {};
+        this.actions.submit({ name: 'timer.done', args: { ...(t.label ? { label: t.label } : {}), seconds: t.seconds, ...late } });
+      },
+      // A delayed command's words, handled now as if just heard.
+      onCommand: (t) => this.router.command({ id: `timer-${t.id}`, text: t.command!, rawText: t.command!, engine: 'text', atMs: this.clock.now() }),
+      onGiveUp: (t) => this.log.warn('timer rang unanswered; gave up', { timer: t.label ?? `${t.seconds} s`, giveUpMs: opts.actions.timers.giveUpMs }),
     });
-    registerBuiltInHandlers(this.actions, { timers: this.timers, emit: out, lastSpoken: () => this.lastSpoken });
+    this.lists = opts.lists ?? new MemoryListBook();
+    registerBuiltInHandlers(this.actions, { timers: this.timers, lists: this.lists, emit: out, lastSpoken: () => this.lastSpoken });
     this.router = new CommandRouter({
       clock: this.clock,
       emit: (e) => this.fromRouter(e),
@@ -97,13 +121,33 @@ export class CommandCore {
       fillers: opts.router.fillers,
       classifiers: opts.classifiers ?? {},
       log: this.log,
+      ...(opts.area ? { area: opts.area } : {}),
     });
     this.plugins = opts.plugins ?? [];
     for (const p of this.plugins) p.attach({ clock: this.clock, router: this.router, actions: this.actions, emit: out });
   }
 
   dispatch(utterance: Utterance): void {
+    // While a timer rings, "stop", "ok", "thanks" silence it without the wake word, whatever frame
+    // is open (a cook across the room will not say "computer" first).
+    if (this.timers.ringing && stopsRinging(said(utterance.text).words)) {
+      this.timers.stopRinging('voice');
+      return;
+    }
+    // The answer to hark's own "Which timer?" needs no wake word either (as a yes to a question).
+    if (this.timers.asking) {
+      const pick = parseTimerAnswer(said(utterance.text).words, this.area ? { area: this.area } : {});
+      if (pick && this.timers.answer(pick)) return;
+    }
     this.router.dispatch(utterance);
+  }
+
+  /**
+   * A button tap: a ringing timer takes it first (true), before the top frame or "stop speaking".
+   * The daemon and simulate call this before their own meaning of the tap.
+   */
+  tapStopsRinging(): boolean {
+    return this.timers.stopRinging('button');
   }
 
   /** Resolves when nothing is in flight: queued utterances, async handlers, deliveries. */

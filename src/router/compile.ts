@@ -1,5 +1,6 @@
 import { HarkError } from '../core/errors.js';
 import type { Intent } from '../intent/types.js';
+import type { KitchenRequest } from './kitchen-verb.js';
 import type { Classifier } from './classifier.js';
 import type { Mode } from './effects.js';
 import { DEFAULT_NEAR_MAX_EDITS, DEFAULT_NEAR_SKIP, nearPhrase } from './near.js';
@@ -22,6 +23,8 @@ export type Verb =
   | { v: 'say'; text: string }
   | { v: 'earcon'; name: string }
   | { v: 'timer'; op: 'set' | 'cancel' | 'status' }
+  /** Carry out the kitchen request a kitchen rule matched. */
+  | { v: 'kitchen' }
   | { v: 'action'; name: string; args: Record<string, string | number | boolean> }
   /** A verb acting on the frame's own state (append, submit, undo, yes ...). */
   | { v: 'op'; op: string };
@@ -31,11 +34,13 @@ export interface MatchInput {
   said: Said;
   fillers: ReadonlySet<string>;
   intent(): Intent;
+  /** The utterance in the kitchen language (timers, lists), computed at most once. */
+  kitchen(): KitchenRequest | null;
   /** Vocabulary by name: normalised phrase → id. */
   vocab(name: string): ReadonlyMap<string, string>;
 }
 
-export type RuleKind = 'exact' | 'prefix' | 'pattern' | 'intent' | 'near' | 'catch-all' | 'check-parent' | 'classifier' | 'button';
+export type RuleKind = 'exact' | 'prefix' | 'pattern' | 'intent' | 'kitchen' | 'near' | 'catch-all' | 'check-parent' | 'classifier' | 'button';
 
 export interface CompiledRule {
   index: number;
@@ -103,7 +108,7 @@ export function literalStart(source: string): string | undefined {
 
 export function compileVerb(spec: VerbSpec): Verb {
   if (typeof spec === 'string') {
-    if (spec === 'pop' || spec === 'say-mode' || spec === 'ignore') return { v: spec };
+    if (spec === 'pop' || spec === 'say-mode' || spec === 'ignore' || spec === 'kitchen') return { v: spec };
     return { v: 'op', op: spec };
   }
   if ('push' in spec) return { v: 'push', frame: spec.push };
@@ -176,6 +181,13 @@ function compileRule(spec: RuleSpec, index: number, path: string, classifiers: R
       if (m.groups) for (const [k, v] of Object.entries(m.groups)) if (v !== undefined) slots[k] = v;
       return slots;
     }, { literalStart: literalStart(spec.pattern) });
+  }
+  if ('kitchen' in spec) {
+    const families = new Set(spec.kitchen);
+    return rule(index, 'kitchen', when, verbs, (input) => {
+      const k = input.kitchen();
+      return k && families.has(k.family) ? { kitchen: k.family, op: k.command.op } : null;
+    });
   }
   if ('intent' in spec) {
     const names = new Set(spec.intent);

@@ -7,18 +7,12 @@ import type { FramesSpec, VoiceSpec } from './spec.js';
  * Patterns match normalised text: lower case, no punctuation, "what's" → "whats".
  */
 
-// Timer sentences are parsed in code (intent/timer-request.ts) from `spec`, because "a ten minute
-// timer", "a pasta timer for ten minutes" and "a timer for ten minutes for the rice" put the
-// duration and the label in different places.
-export const TIMER_SET = String.raw`^(?:please )?(?:(?:set|start|make)(?: me)? (?=(?:\S+ ){0,4}?timer\b)|(?=timer (?:for|of) ))(?<spec>.+)$`;
-export const TIMER_CANCEL = String.raw`^(?:please )?(?:cancel|stop|delete|clear|remove|turn off|kill|end) (?:the |my )?(?<all>all (?:the |my |of the )?)?(?:(?<label>.+?) )?timers?$`;
-export const TIMER_STATUS = String.raw`^(?:how much (?:time|longer)(?: is)?(?: (?:left|remaining|to go))?|how long(?: is)? (?:left|remaining|to go)|time (?:left|remaining)|whats left|check (?:the |my )?timers?)(?: (?:on|for) (?:the |my )?(?:(?<label>.+?) )?timer)?$`;
-
-const TIMER_RULES = [
-  { pattern: TIMER_CANCEL, do: [{ timer: 'cancel' as const }, 'pop'] },
-  { pattern: TIMER_STATUS, do: [{ timer: 'status' as const }, 'pop'] },
-  { pattern: TIMER_SET, do: [{ timer: 'set' as const }, 'pop'] },
-];
+// Timers and lists are read by the kitchen language (src/kitchen/), not by patterns here: "a ten
+// minute timer", "timer called pizza for 5 minutes" and "how long is left on my 1 hour timer" put
+// the duration, the name and the verb in different places, which one rule per phrasing would not
+// keep up with. `kitchen: [timer, list]` matches when the utterance is such a request; the
+// `kitchen` verb carries it out.
+const KITCHEN_RULES = [{ kitchen: ['timer' as const, 'list' as const], do: ['kitchen', 'pop'] }];
 
 export const DEFAULT_FRAMES: FramesSpec = {
   base: {
@@ -47,7 +41,7 @@ export const DEFAULT_FRAMES: FramesSpec = {
       { exact: ['cancel', 'abort', 'cancel that', 'never mind', 'nevermind'], do: [{ earcon: 'cancelled' }, 'pop'] },
       { exact: ['go', 'done', 'send', 'send it', 'over'], do: ['submit', 'pop'] },
       { exact: ['read back', 'read it back', 'read that back'], do: ['read-back'] },
-      ...TIMER_RULES,
+      ...KITCHEN_RULES,
       // Before the catch-all: the base frame gets first refusal (mode words, "switch voice",
       // "stop"), and the catch-all keeps only what the base frame did not take (seed 001).
       'check-parent',

@@ -42,7 +42,24 @@ export type Effect =
   | { type: 'matched'; frame: string; rule: number; kind: string; text: string }
   /** An async classifier rule answered (or did not, in time). */
   | { type: 'classifier'; name: string; frame: string; outcome: 'label' | 'none' | 'timeout' | 'error'; label?: string; ms: number }
-  | { type: 'timer'; event: 'set' | 'cancelled' | 'done'; id: number; label?: string; seconds: number; dueAtMs: number }
+  /**
+   * A kitchen timer changed. `seconds` is the duration it was set for; `done` is when it came due
+   * (it rings until `stopped`, by voice or button, or `gave-up`); `changed` carries `bySeconds`
+   * added (or, negative, taken off); `restored` is one kept across a restart.
+   */
+  | {
+      type: 'timer';
+      event: 'set' | 'cancelled' | 'done' | 'paused' | 'resumed' | 'changed' | 'stopped' | 'gave-up' | 'restored';
+      id: number;
+      label?: string;
+      seconds: number;
+      dueAtMs: number;
+      command?: string;
+      bySeconds?: number;
+      by?: 'voice' | 'button';
+    }
+  /** A list changed by rule (the intent pass reports its own through commit). */
+  | { type: 'list'; op: 'add' | 'remove' | 'clear'; list: string; item?: string }
   | { type: 'delivered'; target: string; kind: 'submit' | 'action'; detail?: string }
   /**
    * The intent pass (seed 004). A proposal is non-binding: hark asks yes or no. Ambiguous replies

@@ -8,11 +8,13 @@ import {
   GENERIC_VERBS,
   KIND_FIELDS,
   KIND_VERBS,
+  KITCHEN_FAMILIES,
   VOCABULARIES,
   WORD_VERBS,
   type ButtonGesture,
   type FrameKind,
   type FrameSpec,
+  type KitchenFamily,
   type FramesSpec,
   type RuleSpec,
   type VerbSpec,
@@ -34,8 +36,8 @@ export interface SpecIssue {
 }
 
 type Path = (string | number)[];
-const MATCHERS = ['exact', 'prefix', 'pattern', 'intent', 'near', 'catch-all', 'classifier', 'button'] as const;
-const MATCHER_LIST = 'exact, prefix, pattern, intent, near, catch-all, classifier or button';
+const MATCHERS = ['exact', 'prefix', 'pattern', 'intent', 'kitchen', 'near', 'catch-all', 'classifier', 'button'] as const;
+const MATCHER_LIST = 'exact, prefix, pattern, intent, kitchen, near, catch-all, classifier or button';
 const RULE_KEYS = new Set<string>([...MATCHERS, 'do', 'when', 'timeoutMs', 'labels', 'maxEdits', 'skip']);
 const FRAME_NAME = /^[a-z][a-z0-9-]*$/;
 const ACTION_NAME = /^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)*$/;
@@ -241,6 +243,13 @@ class Checker {
         }
         const verbs = this.verbs(raw.do, [...path, 'do'], kind, raw);
         return verbs ? withWhen({ pattern: p, do: verbs }) : undefined;
+      }
+      case 'kitchen': {
+        const fams = Array.isArray(raw.kitchen) ? raw.kitchen : [raw.kitchen];
+        const ok = fams.length > 0 && fams.every((f) => KITCHEN_FAMILIES.includes(f as KitchenFamily));
+        if (!ok) this.add([...path, 'kitchen'], `must list one or more of: ${KITCHEN_FAMILIES.join(', ')}`);
+        const verbs = this.verbs(raw.do, [...path, 'do'], kind, raw);
+        return ok && verbs ? withWhen({ kitchen: fams as KitchenFamily[], do: verbs }) : undefined;
       }
       case 'near': {
         const phrases = this.phrases(raw.near, [...path, 'near'], false);

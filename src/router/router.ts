@@ -17,6 +17,7 @@ import { VoiceFrame } from './frames/voice.js';
 import type { ButtonGesture, FramesSpec, VoiceSpec } from './spec.js';
 import { DEFAULT_FILLERS, hasRealWords, normalise, said as toSaid, type Said } from './text.js';
 import { timerVerb } from './timer-verb.js';
+import { kitchenVerb, parseKitchen, type KitchenRequest } from './kitchen-verb.js';
 
 export interface CommandRouterOptions {
   clock: Clock;
@@ -30,6 +31,8 @@ export interface CommandRouterOptions {
   /** Classifiers by the name classifier rules use. */
   classifiers?: Record<string, Classifier>;
   log?: Logger;
+  /** This device's room (device.area): "the kitchen timer" on a kitchen device is its own. */
+  area?: string;
 }
 
 type Outcome = 'handled' | 'unhandled';
@@ -75,6 +78,7 @@ export class CommandRouter {
   private pending: Promise<void> | null = null;
   private readonly queue: (Utterance | Press)[] = [];
   private presses = 0;
+  private readonly area: string | undefined;
 
   constructor(opts: CommandRouterOptions) {
     this.clock = opts.clock;
@@ -83,6 +87,7 @@ export class CommandRouter {
     this.specs = opts.frames ?? DEFAULT_FRAMES;
     this.fillers = new Set(opts.fillers ?? DEFAULT_FILLERS);
     this.currentMode = opts.mode ?? 'wake-word';
+    this.area = opts.area?.toLowerCase();
     const classifiers = opts.classifiers ?? {};
     if (this.specs.base?.kind !== 'base') throw new HarkError('router.frames.base: there must be a frame named base of kind base', { exitCode: 2 });
     for (const [name, spec] of Object.entries(this.specs)) this.compiled.set(name, compileFrame(name, spec, classifiers));
@@ -186,6 +191,19 @@ export class CommandRouter {
   /** Clear every frame timer (shutdown). */
   dispose(): void {
     for (const f of this.frames) f.exit();
+  }
+
+  /**
+   * Words to handle as if just said to hark (a delayed command coming due: "in 5 minutes, turn
+   * off the oven"). In wake-word mode they are heard inside the query frame, as they were when
+   * first said, so they need no wake phrase now.
+   */
+  command(utterance: Utterance): void {
+    if (this.frames.length === 1 && this.currentMode === 'wake-word') {
+      const query = Object.entries(this.specs).find(([, s]) => s.kind === 'query')?.[0];
+      if (query) this.open(query);
+    }
+    this.dispatch(utterance);
   }
 
   dispatch(utterance: Utterance): void {
@@ -316,10 +334,12 @@ export class CommandRouter {
 
   private matchInput(said: Said): MatchInput {
     let intent: Intent | undefined;
+    let kitchen: KitchenRequest | null | undefined;
     return {
       said,
       fillers: this.fillers,
       intent: () => (intent ??= detectIntent(said)),
+      kitchen: () => (kitchen === undefined ? (kitchen = parseKitchen(said.words, this.area)) : kitchen),
       vocab: (name) => (name === 'voices' ? this.voiceVocab : EMPTY),
     };
   }
@@ -430,6 +450,11 @@ export class CommandRouter {
         case 'timer':
           timerVerb(verb.op, ctx.slots, (e) => this.emit(e));
           break;
+        case 'kitchen': {
+          const request = parseKitchen(ctx.said.words, this.area);
+          if (request) kitchenVerb(request, (e) => this.emit(e));
+          break;
+        }
         case 'action': {
           const args: Record<string, unknown> = {};
           for (const [k, v] of Object.entries(verb.args)) args[k] = typeof v === 'string' ? fill(v, ctx.slots) : v;

@@ -5,6 +5,10 @@ import type { Mode } from './effects.js';
  * them: `do` is always a list, `exact`/`prefix`/`intent` always lists. This same shape is what
  * `hark config` prints, so a technician can copy a default frame out, edit it and load it back.
  */
+/** What a kitchen rule listens for: timer requests (set, cancel, status, pause, resume, add, take off, in N minutes do X), list requests. */
+export type KitchenFamily = 'timer' | 'list';
+export const KITCHEN_FAMILIES: readonly KitchenFamily[] = ['timer', 'list'];
+
 export type FrameKind = 'base' | 'query' | 'dictation' | 'voice' | 'confirm' | 'inventory';
 export const FRAME_KINDS: readonly FrameKind[] = ['base', 'query', 'dictation', 'voice', 'confirm', 'inventory'];
 
@@ -33,6 +37,8 @@ export type RuleSpec =
   | (RuleCommon & { prefix: string[] })
   | (RuleCommon & { pattern: string })
   | (RuleCommon & { intent: string[] })
+  /** The kitchen language (src/kitchen/) reads the utterance as a timer or list request; `do: [kitchen]` carries it out. */
+  | (RuleCommon & { kitchen: KitchenFamily[] })
   | (RuleCommon & { 'catch-all': true })
   /**
    * The whole utterance is one of these phrases give or take a few misheard or extra words (see
@@ -64,10 +70,10 @@ export interface VoiceSpec {
 }
 
 /** Verbs any frame may use. */
-export const GENERIC_VERBS = ['pop', 'say-mode', 'ignore'] as const;
+export const GENERIC_VERBS = ['pop', 'say-mode', 'ignore', 'kitchen'] as const;
 
 /** Verbs that need the words of an utterance, so a button rule cannot use them (set-voice has its own check). */
-export const WORD_VERBS: readonly string[] = ['append'];
+export const WORD_VERBS: readonly string[] = ['append', 'kitchen'];
 
 /** Verbs that act on a frame's own state, by kind. */
 export const KIND_VERBS: Record<FrameKind, readonly string[]> = {

@@ -2,7 +2,8 @@
  * What the router matches on. Speech-to-text engines disagree about case and punctuation
  * ("Computer, set a timer." vs "computer set a timer"), so every rule sees one normalised form:
  * lower case, punctuation stripped, hyphens split ("twenty-five" → "twenty five"), whitespace
- * collapsed. Decimal points and clock colons between digits survive ("1.5 hours", "1:30").
+ * collapsed. Decimal points, clock colons and fraction slashes between digits survive ("1.5 hours",
+ * "1:30", "1/2 an hour").
  *
  * The original text is kept beside it: a query frame appends what was said, not its normalised
  * shadow, and dictation must be verbatim.
@@ -30,7 +31,7 @@ function isDigitAt(s: string, i: number): boolean {
 
 /**
  * One pass over the text (this runs for every utterance, so no chain of regex replaces):
- * ASCII letters and digits are kept (lower-cased), apostrophes vanish, "." and ":" survive only
+ * ASCII letters and digits are kept (lower-cased), apostrophes vanish, ".", ":" and "/" survive only
  * between digits, any other letter or digit in any script is kept lower-cased, everything else
  * breaks words. Whitespace also splits the original into tokens, tracked for restAfter().
  */
@@ -63,7 +64,7 @@ export function said(text: string): Said {
     if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) cur += original[i];
     else if (c >= 65 && c <= 90) cur += String.fromCharCode(c + 32);
     else if (c === 39 || c === 0x2019) continue;
-    else if ((c === 46 || c === 58) && cur && i > 0 && isDigitAt(original, i - 1) && isDigitAt(original, i + 1)) cur += original[i];
+    else if ((c === 46 || c === 58 || c === 47) && cur && i > 0 && isDigitAt(original, i - 1) && isDigitAt(original, i + 1)) cur += original[i];
     else if (c > 127) {
       const ch = String.fromCodePoint(original.codePointAt(i)!);
       if (ch.length === 2) i++;

@@ -1,15 +1,15 @@
-import { parseTimerRequest } from '../intent/timer-request.js';
+import { parseTimerCommand } from '../kitchen/timer-language.js';
 import type { Slots } from './compile.js';
 import type { EffectSink } from './effects.js';
+import { kitchenVerb } from './kitchen-verb.js';
 import { normalise } from './text.js';
 
-/** Kitchen timers run from one second to a day; anything else is a mishearing. */
-export const TIMER_MAX_SECONDS = 86_400;
+export { TIMER_MAX_SECONDS } from './kitchen-verb.js';
 
 /**
- * The `timer:` verb: turns a matched timer sentence into a timer action request. Slots, from the
- * default patterns or a technician's own: `spec` (the whole request after "set"), or `duration`
- * and `label`; `all` for "cancel all timers".
+ * The older `timer:` verb, for technicians' own pattern rules: slots `spec` (the whole request
+ * after "set"), or `duration` and `label`; `all` for "cancel all timers". The default frames use
+ * the `kitchen` rule and verb instead, which read the whole utterance.
  */
 export function timerVerb(op: 'set' | 'cancel' | 'status', slots: Slots, emit: EffectSink): void {
   const label = slots.label ? normalise(slots.label) : undefined;
@@ -21,16 +21,9 @@ export function timerVerb(op: 'set' | 'cancel' | 'status', slots: Slots, emit: E
     emit({ type: 'action', name: 'timer.status', args: label ? { label } : {} });
     return;
   }
-  const words = normalise(slots.spec ?? slots.duration ?? '').split(' ').filter(Boolean);
-  const request = parseTimerRequest(words);
-  if (!request) {
-    emit({ type: 'speak', text: 'For how long? For example: set a timer for ten minutes.' });
-    return;
-  }
-  if (request.seconds < 1 || request.seconds > TIMER_MAX_SECONDS) {
-    emit({ type: 'speak', text: 'A timer can run from 1 second to 24 hours.' });
-    return;
-  }
-  const finalLabel = label ?? request.label;
-  emit({ type: 'action', name: 'timer.set', args: finalLabel ? { seconds: request.seconds, label: finalLabel } : { seconds: request.seconds } });
+  const words = normalise(`${slots.spec ?? slots.duration ?? ''} timer`).split(' ').filter(Boolean);
+  const c = parseTimerCommand(words);
+  const seconds = c && c.op === 'start' ? c.seconds : null;
+  const name = label ?? (c && c.op === 'start' ? c.name : undefined);
+  kitchenVerb({ family: 'timer', command: name ? { op: 'start', seconds, name } as never : ({ op: 'start', seconds } as never) }, emit);
 }

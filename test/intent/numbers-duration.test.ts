@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseNumber, readNumber } from '../../src/intent/numbers.js';
-import { parseDuration, readDuration, sayDuration } from '../../src/intent/duration.js';
-import { parseTimerRequest } from '../../src/intent/timer-request.js';
+import { parseNumber, readNumber } from '../../src/kitchen/numbers.js';
+import { parseDuration, readDuration, sayDuration } from '../../src/kitchen/duration.js';
+import { parseTimerRequest } from '../../src/kitchen/timer-request.js';
 import { normalise } from '../../src/router/text.js';
 
 const words = (s: string) => normalise(s).split(' ').filter(Boolean);

@@ -44,6 +44,7 @@ export function harness(opts: HarnessOptions = {}) {
     actions: cfg.actions,
     log,
     onEffect: (e) => effects.push({ ...e, atMs: clock.now() }),
+    ...(cfg.device.area ? { area: cfg.device.area } : {}),
     ...(opts.classifiers ? { classifiers: opts.classifiers } : {}),
     ...(opts.voices ? { voices: opts.voices } : {}),
     targets: () => {

@@ -31,8 +31,8 @@ function configFile(yaml: string): string {
 }
 
 describe('hark simulate', () => {
-  it('runs a kitchen session end to end: stack, timer, speech, ringing at the right virtual time', () => {
-    const r = simulate('computer\nset a timer for ten minutes\n');
+  it('runs a kitchen session end to end: stack, timer, speech, ringing at the right virtual time until "thanks"', () => {
+    const r = simulate('computer\nset a timer for ten minutes\n{"atMs": 620000}\nthanks\n');
     expect(r.status).toBe(0);
     expect(r.lines[0]).toEqual(expect.objectContaining({ type: 'simulate', outDir: r.outDir, mode: 'wake-word', stack: ['base'] }));
     expect(r.of('stack').map((l) => l.frames)).toEqual([['base', 'query'], ['base']]);
@@ -40,13 +40,33 @@ describe('hark simulate', () => {
       { type: 'action', name: 'timer.set', args: { seconds: 600 }, seq: 1, atMs: 2000 },
       { type: 'action', name: 'timer.done', args: { seconds: 600 }, seq: 2, atMs: 602_000 },
     ]);
-    expect(r.of('speak').map((l) => l.text)).toEqual(['Timer set for 10 minutes.', 'Timer done.']);
-    // The run ends when the last words have been said: "Timer done." after the timer earcon, played
-    // at 70 ms a character on the virtual clock.
+    // It rings (earcon and words) every 6 s until someone says "thanks", with no wake word.
+    expect(r.of('speak').map((l) => [l.text, l.atMs])).toEqual([
+      ['Timer set for 10 minutes.', 2000],
+      ['Timer done.', 602_000],
+      ['Timer done.', 608_000],
+      ['Timer done.', 614_000],
+      ['Timer done.', 620_000],
+    ]);
+    expect(r.of('timer').at(-1)).toEqual(expect.objectContaining({ event: 'stopped', by: 'voice', atMs: 621_000 }));
     const end = r.lines.at(-1)!;
-    expect(end).toEqual({ type: 'end', atMs: expect.any(Number), stack: ['base'], pendingTimers: 0, rejectedLines: 0 });
-    expect(end.atMs as number).toBeGreaterThanOrEqual(602_000 + 'Timer done.'.length * 70);
-    expect(end.atMs as number).toBeLessThan(602_000 + 2000);
+    expect(end).toEqual({ type: 'end', atMs: 621_000, stack: ['base'], pendingTimers: 0, rejectedLines: 0 });
+  });
+
+  it('a [tap] silences a ringing timer first; two due timers ring in turn, each named', () => {
+    const r = simulate('computer set a pasta timer for 1 minute\ncomputer set a rice timer for 1 minute\n{"atMs": 75000}\n[tap]\n{"atMs": 200000}\n');
+    expect(r.status).toBe(0);
+    expect(r.of('speak').filter((s) => s.earcon === 'timer').map((s) => [s.text, s.atMs])).toEqual([
+      ['Pasta timer done.', 61_000],
+      ['Rice timer done.', 62_000],
+      ['Pasta timer done.', 67_000],
+      ['Rice timer done.', 73_000],
+    ]);
+    expect(r.of('button')).toEqual([expect.objectContaining({ consumed: true, atMs: 76_000 })]);
+    expect(r.of('timer').filter((t) => t.event === 'stopped').map((t) => [t.label, t.by])).toEqual([
+      ['pasta', 'button'],
+      ['rice', 'button'],
+    ]);
   });
 
   it('takes JSON lines with atMs, and {atMs} alone only moves the clock', () => {

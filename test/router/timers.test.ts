@@ -113,11 +113,20 @@ describe('cancel the timer', () => {
     expect(h.core.timers.list()).toEqual([]);
   });
 
-  it('without a label, the most recent one', () => {
+  it('without a label and with several running, asks which rather than guess', () => {
     const h = kitchen();
     h.say('set a timer for 8 minutes', 0);
     h.say('set a timer for 12 minutes', 1000);
     h.say('stop the timer', 2000);
+    expect(h.spoken().at(-1)).toBe('Which timer: the 8 minute timer or the 12 minute timer?');
+    expect(h.core.timers.list().map((t) => t.seconds)).toEqual([480, 720]);
+  });
+
+  it('"the last timer" is the one set most recently', () => {
+    const h = kitchen();
+    h.say('set a timer for 8 minutes', 0);
+    h.say('set a timer for 12 minutes', 1000);
+    h.say('cancel the last timer', 2000);
     expect(h.core.timers.list().map((t) => t.seconds)).toEqual([480]);
   });
 
@@ -142,7 +151,7 @@ describe('how much time is left', () => {
     h.say('set a timer for ten minutes', 0);
     h.say('how much time is left', 100_500);
     expect(h.actions().at(-1)).toEqual({ name: 'timer.status', args: {} });
-    expect(h.spoken().at(-1)).toBe('8 minutes and 20 seconds left.');
+    expect(h.spoken().at(-1)).toBe('8 minutes and 20 seconds left on the 10 minute timer.');
   });
 
   it('lists several timers, soonest first', () => {
@@ -150,7 +159,7 @@ describe('how much time is left', () => {
     h.say('set a rice timer for 12 minutes', 0);
     h.say('set a pasta timer for 8 minutes', 0);
     h.say('how long is left', 60_000);
-    expect(h.spoken().at(-1)).toBe('Pasta: 7 minutes. Rice: 11 minutes.');
+    expect(h.spoken().at(-1)).toBe('2 timers. Pasta timer: 7 minutes left. Rice timer: 11 minutes left.');
   });
 
   it('for one label', () => {
@@ -171,7 +180,28 @@ describe('how much time is left', () => {
     const h = harness();
     h.say('computer, set a timer for 1 minute', 0);
     h.say('computer how much time is left', 30_000);
-    expect(h.spoken().at(-1)).toBe('30 seconds left.');
+    expect(h.spoken().at(-1)).toBe('30 seconds left on the 1 minute timer.');
     expect(h.stack()).toEqual(['base']);
+  });
+});
+
+describe('the same words everywhere', () => {
+  it('inside a query: "computer" … "set a pizza timer for 8 minutes"', () => {
+    const h = harness();
+    h.say('computer', 0);
+    h.say('set a pizza timer for 8 minutes', 1500);
+    expect(h.actions()).toEqual([{ name: 'timer.set', args: { seconds: 480, label: 'pizza' } }]);
+    expect(h.stack()).toEqual(['base']);
+  });
+
+  it('a room word names this device only when device.area says so', () => {
+    const here = harness({ config: { router: { mode: 'always-listen' }, device: { area: 'Kitchen' } } });
+    here.say('set a timer for 5 minutes', 0);
+    here.say('cancel the kitchen timer', 1000);
+    expect(here.spoken().at(-1)).toBe('Cancelled the 5 minute timer.');
+    const garage = harness({ config: { router: { mode: 'always-listen' }, device: { area: 'garage' } } });
+    garage.say('set a timer for 5 minutes', 0);
+    garage.say('cancel the timer in the kitchen', 1000);
+    expect(garage.spoken().at(-1)).toBe('I only keep the garage timers; there are no kitchen timers here.');
   });
 });

@@ -50,6 +50,11 @@ export const actionsSection = section({
     .record(z.string().regex(/^[a-z][a-z0-9-]*$/, 'a target name is lower case letters, digits and hyphens'), target)
     .default({})
     .transform((given) => ({ ...DEFAULT_TARGETS, ...given })),
+  /** Kitchen timers: a due timer rings (earcon and name) every ringEveryMs until stopped, or until giveUpMs (logged). */
+  timers: section({
+    ringEveryMs: ms(6000, 2000, 60_000),
+    giveUpMs: ms(300_000, 10_000, 3_600_000),
+  }),
   /** Fired actions also sent to targets: {"timer.done": [kitchen-display]}. */
   forward: z.record(actionName, z.array(z.string({ error: 'must name a target' }))).default({}),
 });

@@ -44,6 +44,8 @@ export interface ListBook {
   describe(): string;
   record(op: ListItemInput & RowLink): void;
   lines(list: string): ListLine[];
+  /** Every list that has ever had a line, for the debug page and the lists API. */
+  names(): string[];
 }
 
 /** The SQLite store (Store satisfies this). */
@@ -66,6 +68,9 @@ export class StoreListBook implements ListBook {
   lines(list: string): ListLine[] {
     return foldList(this.store.listItems(list).map((r) => ({ item: r.item, quantity: r.quantity, unit: r.unit, op: r.op, note: r.note })));
   }
+  names(): string[] {
+    return [...new Set(this.store.listItems().map((r) => r.list))].sort();
+  }
 }
 
 /** Lists that last as long as the process: `hark simulate`, which has no store. */
@@ -79,5 +84,8 @@ export class MemoryListBook implements ListBook {
   }
   lines(list: string): ListLine[] {
     return foldList(this.ops.filter((o) => o.list === list));
+  }
+  names(): string[] {
+    return [...new Set(this.ops.map((o) => o.list))].sort();
   }
 }

@@ -25,6 +25,9 @@ export function readNumber(words: readonly string[], i: number): NumberMatch | n
   const first = words[i];
   if (first === undefined) return null;
   if (/^\d+(\.\d+)?$/.test(first)) return { value: Number(first), next: i + 1 };
+  // "1/2", "3/4" as some engines write a spoken fraction.
+  const frac = /^(\d+)\/(\d+)$/.exec(first);
+  if (frac && Number(frac[2]) > 0) return { value: Number(frac[1]) / Number(frac[2]), next: i + 1 };
   let total = 0;
   let current = 0;
   let j = i;

@@ -24,11 +24,21 @@ function unitAt(words: readonly string[], i: number): number | null {
   return w !== undefined && w in UNIT_SECONDS ? UNIT_SECONDS[w]! : null;
 }
 
-/** "and a half" / "and a quarter" at i: the fraction and the index after it. */
+/** "half", "quarter", "1/2", "3/4" as the fraction it names, or null. */
+function fractionWord(w: string | undefined): number | null {
+  if (w === 'half' || w === '1/2') return 0.5;
+  if (w === 'quarter' || w === '1/4') return 0.25;
+  if (w === '3/4') return 0.75;
+  return null;
+}
+
+/** "and a half", "and a 1/2", "and 1/2", "and a quarter", "and three quarters" at i: the fraction and the index after it. */
 function fractionAt(words: readonly string[], i: number): { frac: number; next: number } | null {
-  if (words[i] !== 'and' || words[i + 1] !== 'a') return null;
-  if (words[i + 2] === 'half') return { frac: 0.5, next: i + 3 };
-  if (words[i + 2] === 'quarter') return { frac: 0.25, next: i + 3 };
+  if (words[i] !== 'and') return null;
+  const j = words[i + 1] === 'a' ? i + 2 : i + 1;
+  const f = fractionWord(words[j]);
+  if (f !== null && (j === i + 2 || words[j] !== 'half')) return { frac: f, next: j + 1 };
+  if (words[i + 1] === 'three' && words[i + 2] === 'quarters') return { frac: 0.75, next: i + 3 };
   return null;
 }
 
@@ -45,10 +55,15 @@ function partAt(words: readonly string[], i: number): DurationMatch | null {
     // "1:30 minutes" still means one and a half minutes in m:ss.
     return { seconds, next: unit !== null ? i + 2 : i + 1 };
   }
-  // "half an hour", "half a minute"
-  if (w === 'half' && (words[i + 1] === 'an' || words[i + 1] === 'a')) {
-    const unit = unitAt(words, i + 2);
-    if (unit !== null) return { seconds: unit / 2, next: i + 3 };
+  // "half an hour", "half a minute", "1/2 an hour", "a half hour", "half hour"
+  {
+    const j = w === 'a' && fractionWord(words[i + 1]) === 0.5 ? i + 1 : i;
+    const f = fractionWord(words[j]);
+    if (f !== null && !(w === 'quarter' || words[j] === 'quarter')) {
+      const k = words[j + 1] === 'an' || words[j + 1] === 'a' || words[j + 1] === 'of' ? (words[j + 2] === 'an' || words[j + 2] === 'a' ? j + 3 : j + 2) : j + 1;
+      const unit = unitAt(words, k);
+      if (unit !== null) return { seconds: unit * f, next: k + 1 };
+    }
   }
   // "a quarter of an hour", "quarter hour", "three quarters of an hour"
   {
@@ -94,12 +109,14 @@ function partAt(words: readonly string[], i: number): DurationMatch | null {
     if (unit !== null) return { seconds: (n.value + pre.frac) * unit, next: pre.next + 1 };
     return null;
   }
-  const unit = unitAt(words, n.next);
+  // "2 more minutes", "5 extra minutes" (adding time to a timer)
+  const at = (words[n.next] === 'more' || words[n.next] === 'extra') && unitAt(words, n.next + 1) !== null ? n.next + 1 : n.next;
+  const unit = unitAt(words, at);
   if (unit === null) return null;
   // "one minute and a half"
-  const post = fractionAt(words, n.next + 1);
+  const post = fractionAt(words, at + 1);
   if (post) return { seconds: (n.value + post.frac) * unit, next: post.next };
-  return { seconds: n.value * unit, next: n.next + 1 };
+  return { seconds: n.value * unit, next: at + 1 };
 }
 
 /**

@@ -1,0 +1,39 @@
+import type { Database } from 'better-sqlite3';
+
+/**
+ * Kitchen timers kept across restarts: one row per timer that is running, paused or ringing,
+ * written on every change and deleted when it is cancelled, stopped or gives up. Times are wall
+ * clock (epoch ms); the daemon converts to and from its own clock (daemon/timer-keeper.ts).
+ */
+export interface TimerRow {
+  id: number;
+  label: string | null;
+  seconds: number;
+  state: 'running' | 'paused' | 'ringing';
+  /** Epoch ms it is (or was) due; null while paused. */
+  dueAt: number | null;
+  remainingMs: number | null;
+  command: string | null;
+}
+
+export class TimerTable {
+  constructor(private readonly db: Database, private readonly wallNow: () => number = Date.now) {}
+
+  save(t: TimerRow): void {
+    this.db
+      .prepare(
+        `INSERT INTO timers (id, label, seconds, state, due_at, remaining_ms, command, updated_at) VALUES (@id, @label, @seconds, @state, @dueAt, @remainingMs, @command, @now)
+         ON CONFLICT (id) DO UPDATE SET label = excluded.label, seconds = excluded.seconds, state = excluded.state, due_at = excluded.due_at,
+           remaining_ms = excluded.remaining_ms, command = excluded.command, updated_at = excluded.updated_at`,
+      )
+      .run({ ...t, now: this.wallNow() });
+  }
+
+  remove(id: number): void {
+    this.db.prepare('DELETE FROM timers WHERE id = ?').run(id);
+  }
+
+  all(): TimerRow[] {
+    return (this.db.prepare('SELECT id, label, seconds, state, due_at AS dueAt, remaining_ms AS remainingMs, command FROM timers ORDER BY id').all() as TimerRow[]).map((r) => ({ ...r }));
+  }
+}
