@@ -1,0 +1,52 @@
+import { createRequire } from 'node:module';
+import type { Secrets } from '../config/load.js';
+import type { HarkConfig } from '../config/schema.js';
+import type { Bus } from '../core/bus.js';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/log.js';
+import type { Component } from '../daemon/lifecycle.js';
+import type { SegmentPath } from '../daemon/segment-path.js';
+import type { Speech } from '../speech/create.js';
+import { Fleet, type FleetHooks } from './client.js';
+
+const pkg = createRequire(import.meta.url)('../../package.json') as { version: string };
+
+/** The fleet's hooks into hark, read when a command arrives (the path is built after the fleet starts). */
+export function fleetHooks(path: () => SegmentPath | null, speech: () => Speech | null): FleetHooks {
+  const timers = () => path()?.commands.core.timers;
+  return {
+    heardText: (text, from) => path()?.heardText(text, from) ?? Promise.resolve(),
+    say: (text) => {
+      const s = speech();
+      if (!s) throw new Error('speech output is off on this device');
+      s.queue.say(text);
+    },
+    timers: () => timers()?.list() ?? [],
+    setTimer: (seconds, label) => void timers()?.set(seconds, label),
+    timerAct: (op, label, all) => timers()?.act(op, label ? { name: label } : {}, all),
+  };
+}
+
+/**
+ * The daemon's fleet component: nothing unless mqtt.url is set. Started after the store and before
+ * the router (which takes its arbiter) and capture; stopped before the store, saying "offline".
+ */
+export function fleetComponent(o: { config: HarkConfig; secrets: Secrets; bus: Bus; clock: Clock; log: Logger; hooks: FleetHooks }, keep: (f: Fleet | null) => void): Component {
+  let fleet: Fleet | null = null;
+  return {
+    name: 'fleet',
+    start: () => {
+      if (!o.config.mqtt.url) return;
+      // One room setting: devices that hear each other are the ones in the same area, unless mqtt.room says otherwise.
+      const mqtt = { ...o.config.mqtt, room: o.config.mqtt.room || (o.config.device.area ?? '') };
+      fleet = new Fleet({ config: mqtt, secrets: o.secrets, bus: o.bus, clock: o.clock, log: o.log, hooks: o.hooks, version: pkg.version, initialMode: o.config.router.mode });
+      keep(fleet);
+      fleet.start();
+    },
+    stop: async () => {
+      await fleet?.stop();
+      fleet = null;
+      keep(null);
+    },
+  };
+}
