@@ -11,7 +11,9 @@ deps:
 run: deps
 	@mkdir -p $(STATE)/models
 	@test -f $(STATE)/models/ggml-$(MODEL).bin || node bin/hark.js model fetch $(MODEL) --dir $(STATE)/models
-	node bin/hark.js run --db $(STATE)/hark.db --model $(STATE)/models/ggml-$(MODEL).bin $(ARGS)
+	@# the same malloc settings as the systemd unit: Whisper's per-inference buffers go back after each segment
+	MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=65536 MALLOC_TRIM_THRESHOLD_=131072 \
+	  node bin/hark.js run --db $(STATE)/hark.db --model $(STATE)/models/ggml-$(MODEL).bin $(ARGS)
 
 test: deps
 	npm run -s typecheck

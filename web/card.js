@@ -1,7 +1,7 @@
 // One segment as a card: header with badges, waveform with its tools, transcripts, what hark did
 // about it, and the metadata. Built with el() only: no data ever passes through innerHTML.
 
-import { bytes, clockTime, count, dbfs, el, jsonText, msText } from './dom.js';
+import { bytes, clockTime, count, isoTime, dbfs, el, jsonText, msText } from './dom.js';
 import { parseWav } from './wav.js';
 import { Waveform } from './waveform.js';
 
@@ -33,7 +33,10 @@ async function fetchWave(box, seg) {
   const canvas = box.querySelector('canvas');
   const note = box.querySelector('.wave-note');
   if (!seg.audioUrl) {
-    note.textContent = seg.audio === 'disk-full' ? 'no audio stored: the disk was full when this was logged' : 'no audio stored (store.audio is off)';
+    note.textContent =
+      seg.audio === 'disk-full' ? 'no audio stored: the disk was full when this was logged'
+      : seg.audio === 'reclaimed' ? 'audio deleted to make room for text when the disk was full (oldest first)'
+      : 'no audio stored (store.audio is off)';
     box.classList.add('no-audio');
     return null;
   }
@@ -67,13 +70,14 @@ function head(seg) {
     'header',
     { class: 'seg-head' },
     el('a', { class: 'seg-id', href: `#seg-${seg.id}`, title: 'link to this segment' }, `#${seg.id}`),
-    el('time', { datetime: new Date(seg.startedAt).toISOString(), title: 'first sample (pre-roll included)' }, clockTime(seg.startedAt)),
+    el('time', { datetime: isoTime(seg.startedAt), title: 'first sample (pre-roll included)' }, clockTime(seg.startedAt)),
     el('span', { class: 'dur' }, msText(seg.durationMs)),
     seg.closeReason && el('span', { class: 'muted' }, seg.closeReason),
     seg.source !== 'mic' && el('span', { class: 'badge' }, seg.source),
     dropped.map((d) => el('span', { class: 'badge bad', title: `${d.engine} transcript was dropped` }, `dropped: ${d.droppedReason}`)),
     seg.splice?.warning && el('span', { class: 'badge bad', title: 'the level jumps across the pre-roll / live splice' }, `splice jump (${seg.splice.reason})`),
     seg.audio === 'disk-full' && el('span', { class: 'badge warn' }, 'no audio: disk full'),
+    seg.audio === 'reclaimed' && el('span', { class: 'badge warn' }, 'audio reclaimed: disk full'),
     el('span', { class: 'spacer' }),
     t && el('span', { class: 'engine' }, `${t.engine} · ${msText(t.sttMs)}`),
   );

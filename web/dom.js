@@ -23,8 +23,16 @@ export function el(tag, props = {}, ...children) {
 
 const pad = (n, w = 2) => String(n).padStart(w, '0');
 
+/** ISO time, or '' for a date JavaScript cannot represent (a row stored with a bad timestamp). */
+export function isoTime(ms) {
+  const d = new Date(ms);
+  return Number.isNaN(d.getTime()) ? '' : d.toISOString();
+}
+
 export function clockTime(ms) {
   const d = new Date(ms);
+  // A bad stored timestamp must cost one label, not the whole page.
+  if (Number.isNaN(d.getTime())) return `(bad time ${String(ms)})`;
   const time = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
   const today = new Date();
   if (d.toDateString() === today.toDateString()) return time;

@@ -108,7 +108,10 @@ function showStore(store) {
   if (store.audioStorage === 'paused-disk-full') {
     pill('pill-store', 'DISK FULL', 'bad');
     banner.hidden = false;
-    banner.textContent = `Disk full since ${clockTime(store.pausedAt)}: audio is not being stored; segments are logged without it until space is freed. (${store.pausedReason})`;
+    banner.textContent = `Disk full since ${clockTime(store.pausedAt)}: audio is not being stored; segments are logged without it until space is freed. (${store.pausedReason})`
+      + (store.reclaimedSegments ? ` The audio of the ${store.reclaimedSegments} oldest segments was deleted to keep the text.` : '')
+      + (store.pendingRows ? ` ${store.pendingRows} rows wait in memory for room.` : '')
+      + (store.rowsLost ? ` ${store.rowsLost} rows were lost (the waiting queue was full).` : '');
   } else {
     pill('pill-store', `store ${bytes(store.fileBytes)} · ${store.segments} segments`, store.recovered ? 'warn' : 'good');
     banner.hidden = !store.recovered;
@@ -137,6 +140,7 @@ function showCapture(c, mode) {
   if (mode === 'viewer') return pill('pill-capture', 'no microphone (viewer)', 'muted');
   if (c.state === 'up') pill('pill-capture', `mic up · ${c.device ?? ''}`, 'good');
   else if (c.state === 'down') pill('pill-capture', `mic DOWN · ${c.reason ?? ''}`, 'bad');
+  else if (c.state === 'starting') pill('pill-capture', 'mic starting: no audio yet', 'warn');
   else pill('pill-capture', 'mic ?', 'muted');
 }
 

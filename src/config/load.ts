@@ -11,6 +11,9 @@ export const SYSTEM_CONFIG = '/etc/hark/hark.yaml';
 export interface Secrets {
   deepgramApiKey?: string;
   debugToken?: string;
+  /** The MQTT broker's credentials (the fleet). */
+  mqttUsername?: string;
+  mqttPassword?: string;
 }
 
 export interface LoadedConfig {
@@ -37,6 +40,8 @@ export function readSecrets(env: NodeJS.ProcessEnv): Secrets {
   const s: Secrets = {};
   if (env.DEEPGRAM_API_KEY?.trim()) s.deepgramApiKey = env.DEEPGRAM_API_KEY.trim();
   if (env.HARK_DEBUG_TOKEN?.trim()) s.debugToken = env.HARK_DEBUG_TOKEN.trim();
+  if (env.HARK_MQTT_USERNAME?.trim()) s.mqttUsername = env.HARK_MQTT_USERNAME.trim();
+  if (env.HARK_MQTT_PASSWORD) s.mqttPassword = env.HARK_MQTT_PASSWORD;
   return s;
 }
 
@@ -72,7 +77,14 @@ export function parseConfigText(text: string, sourceName: string): HarkConfig {
     const where = first.linePos?.[0] ? ` (line ${first.linePos[0].line}, column ${first.linePos[0].col})` : '';
     throw new HarkError(`${sourceName}: not valid YAML${where}: ${first.message.split('\n')[0]}`, { exitCode: CONFIG_EXIT });
   }
-  return validateConfig(doc.toJS(), sourceName);
+  let raw: unknown;
+  try {
+    // toJS() expands aliases: a "billion laughs" file throws here (yaml's alias limit), not above.
+    raw = doc.toJS();
+  } catch (err) {
+    throw new HarkError(`${sourceName}: not valid YAML: ${errorMessage(err).split('\n')[0]}`, { exitCode: CONFIG_EXIT });
+  }
+  return validateConfig(raw, sourceName);
 }
 
 export function loadConfig(opts: { path?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {}): LoadedConfig {

@@ -1,4 +1,4 @@
-import { errorMessage } from '../core/errors.js';
+import { HarkError, errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 
 /** One started thing the daemon owns (store, server, speech, GPIO, STT, capture...). */
@@ -24,9 +24,12 @@ export class Lifecycle {
         this.started.push(c);
         this.logger.debug('started', { component: c.name });
       } catch (err) {
-        this.logger.error('start failed', { component: c.name, error: errorMessage(err) });
+        // Not logged here: the command prints the error once (it was printed twice). A bug (not a
+        // HarkError) keeps the name of the component it came from.
+        this.logger.debug('start failed', { component: c.name, error: errorMessage(err) });
         await this.stop(3000);
-        throw err;
+        if (err instanceof HarkError) throw err;
+        throw new Error(`${c.name} failed to start: ${errorMessage(err)}`, { cause: err });
       }
     }
   }

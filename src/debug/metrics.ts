@@ -6,7 +6,7 @@ import type { StoreHealth } from '../store/store.js';
 export const STT_BUCKETS_S = [0.1, 0.25, 0.5, 1, 2, 4, 8, 16];
 
 export interface CaptureStatus {
-  state: 'unknown' | 'up' | 'down';
+  state: 'unknown' | 'starting' | 'up' | 'down';
   device: string | null;
   /** Wall-clock ms of the last change. */
   since: number | null;
@@ -28,6 +28,11 @@ export class Metrics {
   readonly dropped = new Map<string, number>();
   readonly fallbacks = new Map<string, number>();
   readonly stt = new Map<string, Histogram>();
+  /** Speculative Whisper runs at a pause: started, used at the close, thrown away (speech resumed). */
+  readonly preemptive = new Map<string, number>();
+  /** The fleet's MQTT queue: events dropped while the broker was away (the bound was reached). */
+  fleetDropped = 0;
+  fleetQueued = 0;
   captureRestarts = 0;
   writeFailures = 0;
   capture: CaptureStatus = { state: 'unknown', device: null, since: null, reason: null };
@@ -56,8 +61,20 @@ export class Metrics {
           if (this.captureUps++ > 0) this.captureRestarts++;
           this.capture = { state: 'up', device: str(p.device), since: this.wallNow(), reason: null };
           break;
+        case 'capture.starting':
+          this.capture = { state: 'starting', device: str(p.device), since: this.wallNow(), reason: null };
+          break;
         case 'capture.down':
           this.capture = { state: 'down', device: str(p.device), since: this.wallNow(), reason: str(p.reason) };
+          break;
+        case 'stt.preemptive': {
+          const outcome = String(p.outcome);
+          this.preemptive.set(outcome, (this.preemptive.get(outcome) ?? 0) + 1);
+          break;
+        }
+        case 'fleet.state':
+          if (typeof p.dropped === 'number') this.fleetDropped = p.dropped;
+          if (typeof p.queued === 'number') this.fleetQueued = p.queued;
           break;
       }
     });
@@ -96,6 +113,9 @@ export class Metrics {
       out.push(`hark_stt_duration_seconds_sum${fmtLabels({ engine })} ${fmtNumber(h.sum)}`);
       out.push(`hark_stt_duration_seconds_count${fmtLabels({ engine })} ${h.count}`);
     }
+    family('hark_stt_preemptive_total', 'counter', 'Speculative transcriptions at a pause in speech, by outcome (started, used, discarded).', byLabel(this.preemptive, 'outcome'));
+    family('hark_fleet_queued_events', 'gauge', 'Fleet (MQTT) events waiting for the broker.', [[{}, this.fleetQueued]]);
+    family('hark_fleet_dropped_events_total', 'counter', 'Fleet (MQTT) events dropped because the broker was away longer than the queue could hold.', [[{}, this.fleetDropped]]);
     family('hark_capture_restarts_total', 'counter', 'Times the microphone recorder came back after going down.', [[{}, this.captureRestarts]]);
     family('hark_capture_up', 'gauge', '1 while the microphone delivers audio, 0 when down, -1 when unknown.', [
       [{}, this.capture.state === 'up' ? 1 : this.capture.state === 'down' ? 0 : -1],

@@ -8,6 +8,8 @@ import { SAMPLE_RATE, float32ToInt16 } from '../audio/pcm.js';
  */
 export const MAX_TRANSCRIPT_CHARS = 10_000;
 export const MAX_SEGMENT_SECONDS = 120;
+const MIN_TIMESTAMP_MS = Date.UTC(2000, 0, 1);
+const MAX_FUTURE_MS = 24 * 3600 * 1000;
 const KNOWN = new Set(['samples', 'preroll_length', 'transcript', 'timestamp', 'sample_rate', 'engine', 'text', 'dropped_reason']);
 
 export interface PostedSegment {
@@ -72,6 +74,10 @@ export function validatePostedSegment(body: unknown, nowMs: number): Checked<Pos
     }
     // Seed 001 sends seconds (1234567890); a value past the year 5138 in seconds can only be ms.
     startedAt = b.timestamp < 1e11 ? Math.round(b.timestamp * 1000) : Math.round(b.timestamp);
+    // A time far off (9e15, nanoseconds) breaks date rendering and would sit at the young end of retention.
+    if (startedAt < MIN_TIMESTAMP_MS || startedAt > nowMs + MAX_FUTURE_MS) {
+      return fail('timestamp', `must be between 2000-01-01 and one day from now, in seconds or ms since the epoch (got ${describe(b.timestamp)})`);
+    }
   }
 
   const value: PostedSegment = {

@@ -18,6 +18,8 @@ import { PAGE_CSP, readAsset } from './static.js';
 
 export const DEFAULT_PORT = 8080;
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+/** POST bodies read at once; more get a 503 with Retry-After before anything is read. */
+export const MAX_CONCURRENT_UPLOADS = 2;
 
 export interface DebugServerOptions {
   store: Store;
@@ -32,6 +34,7 @@ export interface DebugServerOptions {
   wallNow?: () => number;
   heartbeatMs?: number;
   maxBodyBytes?: number;
+  maxConcurrentUploads?: number;
   maxSseClients?: number;
   /** Shown on the page and in /healthz: the daemon, or `hark viewer` serving a file. */
   mode?: 'daemon' | 'viewer';
@@ -57,6 +60,7 @@ export class DebugServer {
   private readonly startedAt: number;
   private readonly unsubscribe: (() => void)[] = [];
   private address: AddressInfo | null = null;
+  private uploads = 0;
 
   constructor(opts: DebugServerOptions) {
     this.opts = opts;
@@ -138,7 +142,10 @@ export class DebugServer {
       const auth = authorize(url, req.headers, this.opts.token);
       if (!auth.ok) return sendJson(res, auth.status, { error: auth.message });
       if (auth.setCookie) res.setHeader('Set-Cookie', auth.setCookie);
-      if (auth.redirect && method === 'GET' && path === '/') {
+      // The token leaves the address bar (and history, and Referer) wherever it was given: any GET is
+      // sent to the same URL without it, now that the cookie carries it.
+      if (auth.redirect && (method === 'GET' || method === 'HEAD')) {
+        req.resume();
         res.writeHead(303, { Location: auth.redirect }).end();
         return;
       }
@@ -163,7 +170,7 @@ export class DebugServer {
         sendJson(res, 404, { error: `no such page: ${path.slice(0, 200)}` });
       }
     } catch (err) {
-      this.opts.logger?.error('debug server request failed', { url: req.url, error: errorMessage(err) });
+      this.opts.logger?.error('debug server request failed', { method: req.method, path: withoutToken(req.url), error: errorMessage(err) });
       if (!res.headersSent) sendJson(res, 500, { error: `internal error: ${errorMessage(err)}` });
       else res.destroy();
     }
@@ -254,7 +261,22 @@ export class DebugServer {
       req.resume();
       return sendJson(res, 415, { error: `Content-Type: must be application/json (got ${JSON.stringify(type || '(none)')})`, field: 'Content-Type' });
     }
-    const body = await readBody(req, this.opts.maxBodyBytes ?? MAX_BODY_BYTES);
+    const limit = this.opts.maxBodyBytes ?? MAX_BODY_BYTES;
+    const declared = Number(req.headers['content-length'] ?? NaN);
+    // Refused before a byte is read: a declared size over the limit, or too many uploads at once (each
+    // body is held and parsed in memory, so 20 parallel 10 MB posts would take hundreds of MB).
+    if (declared > limit) return refuse(res, 413, `request body is larger than the ${Math.round(limit / 1048576)} MB limit (Content-Length ${declared})`);
+    if (this.uploads >= (this.opts.maxConcurrentUploads ?? MAX_CONCURRENT_UPLOADS)) {
+      res.setHeader('Retry-After', '1');
+      return refuse(res, 503, `too many uploads at once (at most ${this.opts.maxConcurrentUploads ?? MAX_CONCURRENT_UPLOADS}); try again`);
+    }
+    this.uploads++;
+    let body: Awaited<ReturnType<typeof readBody>>;
+    try {
+      body = await readBody(req, limit);
+    } finally {
+      this.uploads--;
+    }
     if (!body.ok) {
       if (body.status === 413) res.setHeader('Connection', 'close');
       return sendJson(res, body.status, { error: body.message, field: '(body)' });
@@ -289,12 +311,17 @@ export class DebugServer {
     const store = this.opts.store.health();
     const problems: string[] = [];
     if (store.audioStorage === 'paused-disk-full') problems.push(`disk full: audio is not being stored (${store.pausedReason})`);
+    if (store.reclaimedSegments > 0) problems.push(`disk full: the audio of the ${store.reclaimedSegments} oldest segments was deleted to keep the text rows`);
+    if (store.pendingRows > 0) problems.push(`disk full: ${store.pendingRows} rows wait in memory until there is room`);
+    if (store.rowsLost > 0) problems.push(`disk full: ${store.rowsLost} rows were lost because the queue of waiting rows was full`);
     if (store.recovered) problems.push(`the database was corrupt at start and was moved to ${store.recovered.movedTo}`);
     if (this.metrics.capture.state === 'down') problems.push(`microphone down: ${this.metrics.capture.reason ?? 'unknown reason'}`);
+    if (this.metrics.capture.state === 'starting') problems.push('microphone: no audio yet since it was (re)started');
     // Only a full disk or a dead microphone make hark unhealthy; a past corruption is recovered, so it is a notice.
-    const degraded = store.audioStorage === 'paused-disk-full' || this.metrics.capture.state === 'down';
-    sendJson(res, degraded ? 503 : 200, {
-      status: degraded ? 'degraded' : 'ok',
+    const starting = this.metrics.capture.state === 'starting';
+    const degraded = store.audioStorage === 'paused-disk-full' || store.pendingRows > 0 || this.metrics.capture.state === 'down';
+    sendJson(res, degraded || starting ? 503 : 200, {
+      status: degraded ? 'degraded' : starting ? 'starting' : 'ok',
       mode: this.opts.mode ?? 'daemon',
       uptimeS: Math.round((this.wallNow() - this.startedAt) / 1000),
       problems,
@@ -331,6 +358,7 @@ export class DebugServer {
           case 'store.row':
             this.sse.send(String(p.kind), { kind: p.kind, id: p.id, segmentId: p.segmentId, segment: segmentData(p.segmentId as number | null) });
             break;
+          case 'capture.starting':
           case 'capture.up':
           case 'capture.down':
             this.sse.send('capture', this.metrics.capture);
@@ -350,6 +378,8 @@ export class DebugServer {
             break;
           case 'store.audio-paused':
           case 'store.audio-resumed':
+          case 'store.audio-reclaimed':
+          case 'store.row-queued':
           case 'store.write-failed':
           case 'store.corrupt':
             this.sse.send('store', this.opts.store.health());
@@ -358,6 +388,22 @@ export class DebugServer {
       }),
     );
   }
+}
+
+/** A request URL fit for a log line: the token (and any other query value) never reaches the journal. */
+function withoutToken(raw: string | undefined): string {
+  try {
+    const u = new URL(raw ?? '/', 'http://localhost');
+    return u.pathname.slice(0, 200) + (u.search ? '?' + [...u.searchParams.keys()].map((k) => `${k}=…`).join('&') : '');
+  } catch {
+    return '(unparsable URL)';
+  }
+}
+
+/** Answer without reading the body; the connection closes after it, so the unread body is never kept. */
+function refuse(res: ServerResponse, status: 413 | 503, message: string): void {
+  res.setHeader('Connection', 'close');
+  sendJson(res, status, { error: message, field: '(body)' });
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {

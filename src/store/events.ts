@@ -26,6 +26,10 @@ declare module '../core/bus.js' {
     'store.write-failed': { what: string; error: string };
     /** The file failed its start-up check and was moved aside; a fresh one is in use. */
     'store.corrupt': { path: string; movedTo: string; detail: string };
+    /** Disk full: the audio of the oldest segments was deleted to make room for text rows (their rows stay). */
+    'store.audio-reclaimed': { segments: number; bytes: number };
+    /** Disk full: a row that fits nowhere yet waits in memory (`pending` rows now) until there is room. */
+    'store.row-queued': { what: string; pending: number };
     'store.retention': { deleted: number; byAge: number; bySize: number; freedBytes: number };
   }
 }

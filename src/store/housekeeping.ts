@@ -10,6 +10,7 @@ export const VACUUM_PAGES_PER_RUN = 2000;
  */
 export class Housekeeping {
   private readonly oldest: Statement;
+  private readonly aged: Statement;
   private readonly totalAudio: Statement;
   private readonly deleteSegments: Statement;
   private readonly orphanDeletes: Statement[];
@@ -19,6 +20,8 @@ export class Housekeeping {
     private readonly policy: RetentionPolicy,
   ) {
     this.oldest = db.prepare('SELECT id, started_at AS startedAt, audio_bytes AS audioBytes FROM segments ORDER BY id LIMIT ?');
+    // By time, through the started_at index: old rows are found wherever their id is.
+    this.aged = db.prepare('SELECT id, started_at AS startedAt, audio_bytes AS audioBytes FROM segments WHERE started_at < ? ORDER BY started_at LIMIT ?');
     this.totalAudio = db.prepare('SELECT COALESCE(SUM(audio_bytes), 0) FROM segments').pluck();
     this.deleteSegments = db.prepare('DELETE FROM segments WHERE id IN (SELECT value FROM json_each(?))');
     // Rows that never had a segment (typed text, `hark simulate`) age out on their own clock.
@@ -34,7 +37,10 @@ export class Housekeeping {
         nowMs,
         policy: this.policy,
         totalAudioBytes: this.totalAudio.get() as number,
-        oldest: this.oldest.all(this.policy.batchSize) as RetentionCandidate[],
+        oldest: [
+          ...(this.oldest.all(this.policy.batchSize) as RetentionCandidate[]),
+          ...(this.aged.all(nowMs - this.policy.maxAgeMs, this.policy.batchSize) as RetentionCandidate[]),
+        ],
       });
       if (p.deleteIds.length > 0) this.deleteSegments.run(JSON.stringify(p.deleteIds));
       let orphans = 0;

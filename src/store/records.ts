@@ -8,8 +8,11 @@
 export type IntentKind = 'proposal' | 'ambiguous' | 'commit' | 'discard';
 export const INTENT_KINDS: readonly IntentKind[] = ['proposal', 'ambiguous', 'commit', 'discard'];
 
-/** Whether a segment's PCM is in the file: `disk-full` means it was dropped to keep the text rows. */
-export type AudioState = 'stored' | 'disk-full' | 'off';
+/**
+ * Whether a segment's PCM is in the file: `disk-full` means it was dropped to keep the text rows;
+ * `reclaimed` means it was stored, then deleted (oldest first) to make room on a full disk.
+ */
+export type AudioState = 'stored' | 'disk-full' | 'off' | 'reclaimed';
 
 /**
  * One segment of audio. A VAD `Segment` (src/vad/segment.ts) plus `startedAt` fits as it is.

@@ -28,8 +28,10 @@ export interface RetentionPlan {
 }
 
 /**
- * `oldest` is in insertion order (id), not by timestamp: a Pi has no real-time clock and its time can
- * jump at boot, and the size bound must still remove the oldest audio whatever the clock said.
+ * `oldest` holds the first rows in insertion order (id) and, merged in, the rows older than the age
+ * limit by their time, whatever their id. Age is judged by time, so one row stamped in the future (a
+ * clock that jumped, a bad POST) can no longer shield every older row behind it; size is judged in id
+ * order, so the size bound removes the oldest audio whatever the clock said.
  */
 export function planRetention(input: {
   nowMs: number;
@@ -41,11 +43,12 @@ export function planRetention(input: {
   const cutoff = nowMs - policy.maxAgeMs;
   let remaining = input.totalAudioBytes;
   const plan: RetentionPlan = { deleteIds: [], byAge: 0, bySize: 0, freedBytes: 0, more: false };
-  for (const row of input.oldest) {
+  const rows = [...new Map(input.oldest.map((r) => [r.id, r])).values()].sort((a, b) => a.id - b.id);
+  for (const row of rows) {
     if (plan.deleteIds.length >= policy.batchSize) break;
     const tooOld = row.startedAt < cutoff;
     const overSize = remaining > policy.maxAudioBytes;
-    if (!tooOld && !overSize) break; // everything after this is newer
+    if (!tooOld && !overSize) continue; // a young row: later ones may still be old or over the budget
     plan.deleteIds.push(row.id);
     if (tooOld) plan.byAge++;
     else plan.bySize++;

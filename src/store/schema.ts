@@ -125,6 +125,24 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX list_items_segment ON list_items (segment_id);
     `,
   },
+  {
+    version: 2,
+    name: 'kitchen timers',
+    // Running, paused and ringing timers, so a restart or power cut loses none (store/timers.ts).
+    // Times are wall-clock epoch ms: the process clock does not survive a restart.
+    sql: `
+      CREATE TABLE timers (
+        id INTEGER PRIMARY KEY,
+        label TEXT,
+        seconds REAL NOT NULL,
+        state TEXT NOT NULL,
+        due_at INTEGER,
+        remaining_ms INTEGER,
+        command TEXT,
+        updated_at INTEGER NOT NULL
+      );
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

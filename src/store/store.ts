@@ -27,7 +27,8 @@ import type {
 } from './records.js';
 import type { RetentionPlan, RetentionPolicy } from './retention.js';
 import { schemaVersion } from './schema.js';
-import { RowWriter } from './writer.js';
+import { RowWriter, segmentRow } from './writer.js';
+import { TimerTable } from './timers.js';
 
 export interface HousekeepingOptions extends RetentionPolicy {
   /** Time between retention runs; a full batch runs again after `batchPauseMs`. */
@@ -57,6 +58,10 @@ export interface StoreOptions {
   resumeAfterMs?: number;
   /** Default true: WAL checkpoints run in a worker thread instead of inside a commit. */
   backgroundCheckpoint?: boolean;
+  /** Full disk: rows that fit nowhere wait in memory, at most this many (default 1000); then the oldest is lost. */
+  maxPendingRows?: number;
+  /** Full disk: the oldest stored audio given up per attempt to make room (default 16 MB). */
+  reclaimBytes?: number;
 }
 
 export interface StoreHealth {
@@ -73,11 +78,24 @@ export interface StoreHealth {
   /** The most recent write that failed, if any since start. */
   lastWriteError: { at: number; what: string; error: string } | null;
   writeFailures: number;
+  /** Rows waiting for room on a full disk, and rows lost because that queue was full. */
+  pendingRows: number;
+  rowsLost: number;
+  /** Segments whose audio was deleted (oldest first) to make room for text. */
+  reclaimedSegments: number;
+}
+
+/** A write that could not be done yet (full disk): done later, in order, from these few values. */
+interface PendingWrite {
+  what: string;
+  run: () => void;
 }
 
 const PAGE_BYTES = 4096;
 const DEFAULT_RESUME_FREE_BYTES = 64 * 1024 * 1024;
 const DEFAULT_RESUME_AFTER_MS = 5 * 60_000;
+const DEFAULT_MAX_PENDING = 1000;
+const DEFAULT_RECLAIM_BYTES = 16 * 1024 * 1024;
 
 /**
  * The segment log. The daemon calls recordSegment() once per segment, after its action has been
@@ -105,6 +123,9 @@ export class Store {
   private lastWriteError: StoreHealth['lastWriteError'] = null;
   private writeFailures = 0;
   private closed = false;
+  private readonly pending: PendingWrite[] = [];
+  private rowsLost = 0;
+  private reclaimed = 0;
 
   constructor(opts: StoreOptions) {
     this.opts = opts;
@@ -137,44 +158,58 @@ export class Store {
 
   // ---- writes ----
 
-  /** One transaction: the segment, its PCM, and whatever transcripts/utterance/intents/actions it has. */
+  /**
+   * One transaction: the segment, its PCM, and whatever transcripts/utterance/intents/actions it has.
+   * A full disk never costs the text: audio storage stops, the oldest stored audio is given up to make
+   * room, and a row that still does not fit waits in a bounded queue (null is returned) until it does.
+   */
   recordSegment(w: SegmentWrite): RecordedSegment | null {
     if (this.closedWrite('segment')) return null;
-    const attempt = (audio: AudioState): RecordedSegment => {
-      const createdAt = this.wallNow();
+    const createdAt = this.wallNow();
+    // What a queued write keeps: the text rows and segmentRow()'s few numbers, never the PCM.
+    const rest = { transcripts: w.transcripts ?? [], utterance: w.utterance, intents: w.intents ?? [], actions: w.actions ?? [], listItems: w.listItems ?? [] };
+    const row = segmentRow(w.segment, !this.audioOn);
+    const pcmBytes = w.segment.pcm.byteLength;
+    const attempt = (pcm: Int16Array | null): RecordedSegment => {
       const id = this.db.transaction(() => {
-        const segId = this.writer.insertSegment(w.segment, audio, createdAt);
-        for (const t of w.transcripts ?? []) this.writer.insertTranscript(segId, t, createdAt);
-        if (w.utterance) this.writer.insertUtterance(segId, w.utterance, createdAt);
-        for (const i of w.intents ?? []) this.writer.insertIntent(segId, { utteranceId: w.utterance?.id, ...i }, createdAt);
-        for (const a of w.actions ?? []) this.writer.insertAction(segId, { utteranceId: w.utterance?.id, ...a }, createdAt);
-        for (const l of w.listItems ?? []) this.writer.insertListItem(segId, { utteranceId: w.utterance?.id, ...l }, createdAt);
+        const segId = this.writer.insertSegmentRow(row, pcm, createdAt);
+        const utteranceId = rest.utterance?.id;
+        for (const t of rest.transcripts) this.writer.insertTranscript(segId, t, createdAt);
+        if (rest.utterance) this.writer.insertUtterance(segId, rest.utterance, createdAt);
+        for (const i of rest.intents) this.writer.insertIntent(segId, { utteranceId, ...i }, createdAt);
+        for (const a of rest.actions) this.writer.insertAction(segId, { utteranceId, ...a }, createdAt);
+        for (const l of rest.listItems) this.writer.insertListItem(segId, { utteranceId, ...l }, createdAt);
         return segId;
       })();
-      return { id, audio };
+      return { id, audio: pcm ? 'stored' : this.audioOn ? 'disk-full' : 'off' };
     };
-    const audio: AudioState = !this.audioOn ? 'off' : this.paused ? 'disk-full' : 'stored';
+    const announce = (r: RecordedSegment) => {
+      this.checkpointer?.wrote(PAGE_BYTES + (r.audio === 'stored' ? pcmBytes : 0));
+      this.bus?.emit('store.segment', { id: r.id, audio: r.audio, transcripts: rest.transcripts.map(summary) });
+    };
+    const later = () => announce(attempt(null));
+    // Earlier rows still waiting go first: the log keeps the order things happened in.
+    if (!this.flushPending()) {
+      this.enqueue('segment', later);
+      return null;
+    }
     let result: RecordedSegment | null = null;
     try {
-      result = attempt(audio);
+      result = attempt(this.audioOn && !this.paused ? w.segment.pcm : null);
     } catch (err) {
       if (!isSqliteError(err)) throw err;
-      if (isDiskFull(err) && audio === 'stored') {
-        this.pauseAudio(errorMessage(err));
-        try {
-          result = attempt('disk-full');
-        } catch (again) {
-          if (!isSqliteError(again)) throw again;
-          this.writeFailed('segment', again);
-        }
-      } else {
+      if (!isDiskFull(err)) {
         this.writeFailed('segment', err);
+        return null;
+      }
+      this.pauseAudio(errorMessage(err));
+      result = this.retryAfterReclaim(() => attempt(null));
+      if (!result) {
+        this.enqueue('segment', later);
+        return null;
       }
     }
-    if (result) {
-      this.checkpointer?.wrote(PAGE_BYTES + (result.audio === 'stored' ? w.segment.pcm.byteLength : 0));
-      this.bus?.emit('store.segment', { id: result.id, audio: result.audio, transcripts: (w.transcripts ?? []).map(summary) });
-    }
+    announce(result);
     return result;
   }
 
@@ -203,10 +238,20 @@ export class Store {
    */
   supersedeAction(utteranceId: string | null, name: string, by: string): boolean {
     if (this.closedWrite('action')) return false;
+    const run = () => this.writer.supersedeAction(utteranceId, name, by);
+    if (!this.flushPending()) {
+      this.enqueue('action', () => void run());
+      return false;
+    }
     try {
-      return this.writer.supersedeAction(utteranceId, name, by);
+      return run();
     } catch (err) {
       if (!isSqliteError(err)) throw err;
+      if (isDiskFull(err)) {
+        const done = this.retryAfterReclaim(run);
+        if (done === null) this.enqueue('action', () => void run());
+        return done ?? false;
+      }
       this.writeFailed('action', err);
       return false;
     }
@@ -235,6 +280,12 @@ export class Store {
     return this.reader.listItems(list);
   }
 
+  /** Kitchen timers kept across restarts (issue 14; store/timers.ts). */
+  timers(): TimerTable {
+    return (this.timerTable ??= new TimerTable(this.db, this.wallNow));
+  }
+  private timerTable: TimerTable | undefined;
+
   health(): StoreHealth {
     const totals = this.db.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(audio_bytes), 0) AS bytes FROM segments').get() as { n: number; bytes: number };
     return {
@@ -249,6 +300,9 @@ export class Store {
       recovered: this.recovered,
       lastWriteError: this.lastWriteError,
       writeFailures: this.writeFailures,
+      pendingRows: this.pending.length,
+      rowsLost: this.rowsLost,
+      reclaimedSegments: this.reclaimed,
     };
   }
 
@@ -257,6 +311,7 @@ export class Store {
   /** One retention batch plus the disk-space check; the timer calls this, tests may too. */
   runHousekeeping(): RetentionPlan | null {
     if (this.closed) return null;
+    this.flushPending();
     this.maybeResumeAudio();
     if (!this.housekeeping) return null;
     let plan: RetentionPlan;
@@ -281,6 +336,7 @@ export class Store {
     this.closed = true;
     this.clock.clearTimer(this.timer);
     this.timer = null;
+    if (!this.flushPending()) this.logger?.error('store closed with rows still waiting for disk space; they are lost', { path: this.path, rows: this.pending.length });
     void this.checkpointer?.close();
     try {
       this.db.pragma('wal_checkpoint(TRUNCATE)');
@@ -310,19 +366,117 @@ export class Store {
     transcript?: TranscriptSummary,
   ): T | null {
     if (this.closedWrite(kind)) return null;
-    try {
-      const { id, segmentId } = this.db.transaction(() => {
+    const createdAt = this.wallNow();
+    const run = () =>
+      this.db.transaction(() => {
         const seg = this.writer.resolveSegment(link.segmentId, link.utteranceId);
-        return { id: insert(seg, this.wallNow()), segmentId: seg };
+        return { id: insert(seg, createdAt), segmentId: seg };
       })();
+    const done = (r: { id: T; segmentId: number | null }) => {
       this.checkpointer?.wrote(PAGE_BYTES);
-      this.bus?.emit('store.row', { kind, id, segmentId, ...(transcript ? { transcript } : {}) });
-      return id;
-    } catch (err) {
-      if (!isSqliteError(err)) throw err;
-      this.writeFailed(kind, err);
+      this.bus?.emit('store.row', { kind, id: r.id, segmentId: r.segmentId, ...(transcript ? { transcript } : {}) });
+      return r.id;
+    };
+    if (!this.flushPending()) {
+      this.enqueue(kind, () => void done(run()));
       return null;
     }
+    try {
+      return done(run());
+    } catch (err) {
+      if (!isSqliteError(err)) throw err;
+      if (!isDiskFull(err)) {
+        this.writeFailed(kind, err);
+        return null;
+      }
+      this.pauseAudio(errorMessage(err));
+      const r = this.retryAfterReclaim(run);
+      if (r) return done(r);
+      this.enqueue(kind, () => void done(run()));
+      return null;
+    }
+  }
+
+  // ---- full disk: reclaim, queue, flush ----
+
+  /** Give up the oldest stored audio, then try once more; null if it still does not fit. */
+  private retryAfterReclaim<R>(run: () => R): R | null {
+    if (this.reclaimAudio() === 0) return null;
+    try {
+      return run();
+    } catch (err) {
+      if (!isSqliteError(err) || !isDiskFull(err)) throw err;
+      return null;
+    }
+  }
+
+  /**
+   * Delete the audio (only the audio: rows, transcripts and actions stay) of the oldest segments that
+   * still have it, up to reclaimBytes. Their pages go on SQLite's free list, where the next rows land,
+   * so this makes room even when the file system has not one byte left. Returns the segments reclaimed.
+   */
+  private reclaimAudio(): number {
+    const want = this.opts.reclaimBytes ?? DEFAULT_RECLAIM_BYTES;
+    try {
+      const { ids, bytes } = this.db.transaction(() => {
+        const rows = this.db
+          .prepare('SELECT a.segment_id AS id, s.audio_bytes AS bytes FROM segment_audio a JOIN segments s ON s.id = a.segment_id ORDER BY a.segment_id LIMIT 500')
+          .all() as { id: number; bytes: number }[];
+        const ids: number[] = [];
+        let bytes = 0;
+        for (const r of rows) {
+          if (bytes >= want) break;
+          ids.push(r.id);
+          bytes += r.bytes;
+        }
+        if (ids.length === 0) return { ids, bytes };
+        const list = JSON.stringify(ids);
+        this.db.prepare('DELETE FROM segment_audio WHERE segment_id IN (SELECT value FROM json_each(?))').run(list);
+        this.db.prepare("UPDATE segments SET audio_state = 'reclaimed', audio_bytes = 0 WHERE id IN (SELECT value FROM json_each(?))").run(list);
+        return { ids, bytes };
+      })();
+      if (ids.length === 0) return 0;
+      this.reclaimed += ids.length;
+      this.logger?.warn('store disk full: deleted the oldest stored audio to keep the text rows', { path: this.path, segments: ids.length, bytes, firstId: ids[0], lastId: ids.at(-1) });
+      this.bus?.emit('store.audio-reclaimed', { segments: ids.length, bytes });
+      return ids.length;
+    } catch (err) {
+      if (!isSqliteError(err)) throw err;
+      this.logger?.error('store disk full: could not delete old audio to make room', { path: this.path, error: errorMessage(err) });
+      return 0;
+    }
+  }
+
+  private enqueue(what: string, run: () => void): void {
+    const max = this.opts.maxPendingRows ?? DEFAULT_MAX_PENDING;
+    if (this.pending.length >= max) {
+      const lost = this.pending.shift()!;
+      this.rowsLost++;
+      this.writeFailures++;
+      this.lastWriteError = { at: this.wallNow(), what: lost.what, error: `the queue of rows waiting for disk space is full (${max})` };
+      this.logger?.error('store: the queue of rows waiting for disk space is full; the oldest waiting row is lost', { path: this.path, what: lost.what, max });
+      this.bus?.emit('store.write-failed', { what: lost.what, error: 'pending queue full' });
+    }
+    this.pending.push({ what, run });
+    if (this.pending.length === 1) this.logger?.warn('store disk full: rows wait in memory until there is room', { path: this.path, what });
+    this.bus?.emit('store.row-queued', { what, pending: this.pending.length });
+  }
+
+  /** Write waiting rows in order; true when none is left waiting. */
+  private flushPending(): boolean {
+    while (this.pending.length > 0) {
+      const next = this.pending[0]!;
+      try {
+        next.run();
+      } catch (err) {
+        if (!isSqliteError(err)) throw err;
+        if (isDiskFull(err) && this.retryAfterReclaim(next.run) === null) return false;
+        if (!isDiskFull(err)) this.writeFailed(next.what, err);
+      }
+      this.pending.shift();
+      if (this.pending.length === 0) this.logger?.info('store: rows that waited for disk space are written', { path: this.path });
+    }
+    return true;
   }
 
   /** A write that arrives after close (a straggler during shutdown) is dropped with a note, not a crash. */

@@ -45,37 +45,16 @@ export class RowWriter {
   }
 
   insertSegment(s: SegmentInput, audio: AudioState, createdAt: number): number {
-    const sampleRate = s.sampleRate ?? SAMPLE_RATE;
-    const splice = checkSplice(s.pcm, s.prerollSamples, sampleRate);
-    const id = Number(
-      this.segment.run({
-        createdAt,
-        startedAt: s.startedAt,
-        source: s.source ?? 'mic',
-        index: s.index ?? null,
-        sampleRate,
-        sampleCount: s.pcm.length,
-        prerollSamples: s.prerollSamples,
-        startSample: s.startSample ?? null,
-        vadStartSample: s.vadStartSample ?? null,
-        endSample: s.endSample ?? null,
-        closeReason: s.closeReason ?? null,
-        openedBy: s.openedBy ?? null,
-        maxProb: s.maxProb ?? null,
-        rms: rms(s.pcm),
-        peak: peak(s.pcm),
-        spliceWarning: splice ? (splice.warning ? 1 : 0) : null,
-        spliceReason: splice?.reason ?? null,
-        spliceStep: splice?.step ?? null,
-        spliceTypicalStep: splice?.typicalStep ?? null,
-        spliceLevelBefore: splice?.levelBefore ?? null,
-        spliceLevelAfter: splice?.levelAfter ?? null,
-        audio,
-        audioBytes: audio === 'stored' ? s.pcm.byteLength : 0,
-      }).lastInsertRowid,
-    );
+    return this.insertSegmentRow(segmentRow(s), audio === 'stored' ? s.pcm : null, createdAt);
+  }
+
+  /** A row made by segmentRow(): `pcm` null stores it without audio (its row says 'disk-full'). */
+  insertSegmentRow(row: SegmentRow, pcm: Int16Array | null, createdAt: number): number {
+    const audio: AudioState = pcm ? 'stored' : row.audioOff ? 'off' : 'disk-full';
+    const { audioOff: _off, ...values } = row;
+    const id = Number(this.segment.run({ ...values, createdAt, audio, audioBytes: pcm ? pcm.byteLength : 0 }).lastInsertRowid);
     // Little-endian bytes, the host order on every Pi; the blob is bound (copied) by SQLite here.
-    if (audio === 'stored') this.audio.run(id, int16ToBuffer(s.pcm));
+    if (pcm) this.audio.run(id, int16ToBuffer(pcm));
     return id;
   }
 
@@ -175,6 +154,40 @@ export class RowWriter {
     return null;
   }
 }
+
+/**
+ * A segment's row values, computed from its PCM once: a row waiting in the store's queue (full disk)
+ * keeps these few numbers, not the audio.
+ */
+export function segmentRow(s: SegmentInput, audioOff = false) {
+  const sampleRate = s.sampleRate ?? SAMPLE_RATE;
+  const splice = checkSplice(s.pcm, s.prerollSamples, sampleRate);
+  return {
+    startedAt: s.startedAt,
+    source: s.source ?? 'mic',
+    index: s.index ?? null,
+    sampleRate,
+    sampleCount: s.pcm.length,
+    prerollSamples: s.prerollSamples,
+    startSample: s.startSample ?? null,
+    vadStartSample: s.vadStartSample ?? null,
+    endSample: s.endSample ?? null,
+    closeReason: s.closeReason ?? null,
+    openedBy: s.openedBy ?? null,
+    maxProb: s.maxProb ?? null,
+    rms: rms(s.pcm),
+    peak: peak(s.pcm),
+    spliceWarning: splice ? (splice.warning ? 1 : 0) : null,
+    spliceReason: splice?.reason ?? null,
+    spliceStep: splice?.step ?? null,
+    spliceTypicalStep: splice?.typicalStep ?? null,
+    spliceLevelBefore: splice?.levelBefore ?? null,
+    spliceLevelAfter: splice?.levelAfter ?? null,
+    audioOff,
+  };
+}
+
+export type SegmentRow = ReturnType<typeof segmentRow>;
 
 function peak(pcm: Int16Array): number {
   let p = 0;

@@ -97,6 +97,9 @@ describe('the segment API', () => {
     h.bus.emit('capture.up', { device: 'hw:1' });
     h.bus.emit('capture.down', { device: 'hw:1', reason: 'arecord exited 1', restartInMs: 1000 });
     h.bus.emit('capture.up', { device: 'hw:1' });
+    // speculative transcriptions (issue 13) and the fleet's queue while the broker is away (issue 16)
+    for (const outcome of ['started', 'used', 'started', 'discarded'] as const) h.bus.emit('stt.preemptive', { segmentId: '@0', outcome });
+    h.bus.emit('fleet.state', { state: 'reconnecting', url: 'mqtt://127.0.0.1:1', device: 'k1', room: null, queued: 3, dropped: 7, lastError: 'ECONNREFUSED' });
     const res = await fetch(new URL('/metrics', h.url));
     expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0.0.4/);
     const text = await res.text();
@@ -111,6 +114,10 @@ describe('the segment API', () => {
     expect(text).toContain('hark_capture_restarts_total 1');
     expect(text).toContain('hark_capture_up 1');
     expect(text).toContain('hark_store_segments 5');
+    expect(text).toContain('hark_stt_preemptive_total{outcome="started"} 2');
+    expect(text).toContain('hark_stt_preemptive_total{outcome="discarded"} 1');
+    expect(text).toContain('hark_fleet_queued_events 3');
+    expect(text).toContain('hark_fleet_dropped_events_total 7');
     // every sample line is `name{labels} number`
     for (const line of text.trim().split('\n').filter((l) => !l.startsWith('#'))) expect(line).toMatch(/^[a-z_]+(\{[^}]*\})? (-?[0-9.e+]+|\+Inf)$/);
   });

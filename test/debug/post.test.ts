@@ -63,6 +63,8 @@ describe('POST /api/segments (seed 001 protocol)', () => {
     ['transcript 10,001 characters', JSON.stringify({ ...good, transcript: longText }), 400, 'transcript'],
     ['timestamp a word', JSON.stringify({ ...good, timestamp: 'yesterday' }), 400, 'timestamp'],
     ['timestamp negative', JSON.stringify({ ...good, timestamp: -5 }), 400, 'timestamp'],
+    ['timestamp far in the future (9e15)', JSON.stringify({ ...good, timestamp: 9e15 }), 400, 'timestamp'],
+    ['timestamp in nanoseconds', JSON.stringify({ ...good, timestamp: 1_736_150_400_000_000_000 }), 400, 'timestamp'],
     ['sample_rate fractional', JSON.stringify({ ...good, sample_rate: 44_100.5 }), 400, 'sample_rate'],
     ['engine not a string', JSON.stringify({ ...good, engine: 5 }), 400, 'engine'],
     ['more than 10 MB', big(1_600_000), 413, '(body)'],
@@ -118,13 +120,22 @@ describe('POST /api/segments (seed 001 protocol)', () => {
 
 describe('validatePostedSegment (pure)', () => {
   it('reads seconds and milliseconds timestamps, defaults to now', () => {
+    const now = 1_800_000_000_000;
     const at = (timestamp: unknown) => {
-      const r = validatePostedSegment({ ...good, timestamp }, 42);
+      const r = validatePostedSegment({ ...good, timestamp }, now);
       return r.ok ? r.value.startedAt : r.field;
     };
     expect(at(1_736_150_400)).toBe(1_736_150_400_000);
     expect(at(1_736_150_400_123)).toBe(1_736_150_400_123);
-    expect(at(undefined)).toBe(42);
+    expect(at(undefined)).toBe(now);
+  });
+
+  it('refuses timestamps outside 2000 .. now + 1 day (issue 15): 9e15 ms, nanoseconds, the year 1971', () => {
+    const now = 1_800_000_000_000;
+    for (const timestamp of [9e15, 1_736_150_400_123_456_789, 3e7, now / 1000 + 2 * 86_400]) {
+      const r = validatePostedSegment({ ...good, timestamp }, now);
+      expect(r, String(timestamp)).toMatchObject({ ok: false, field: 'timestamp', message: expect.stringMatching(/between 2000-01-01 and one day from now/) });
+    }
   });
 
   it('never echoes a whole hostile value back in the message', () => {

@@ -14,7 +14,7 @@ describe('a full disk', () => {
     const bus = new Bus();
     const events: string[] = [];
     bus.onAny((name) => {
-      if (name.startsWith('store.audio') || name === 'store.write-failed') events.push(name);
+      if (name === 'store.audio-paused' || name === 'store.audio-resumed' || name === 'store.write-failed' || name === 'store.row-queued') events.push(name);
     });
     const logger = memoryLogger();
     const wall = { now: Date.UTC(2025, 0, 1) };
@@ -49,18 +49,23 @@ describe('a full disk', () => {
       // while paused, audio is not even attempted
       expect(s.recordSegment(writes[2]!)!.audio).toBe('disk-full');
 
-      // completely full: the segment is lost, but nothing throws and what was stored stays
+      // completely full: the oldest audio is given up for the text (issue 15); when even that is not
+      // enough, the row waits in memory, nothing throws, and it is written once there is room
       s.db.pragma(`max_page_count = ${s.db.pragma('page_count', { simple: true })}`);
-      const big = { ...writes[3]!, transcripts: [{ engine: 'whisper', rawText: 'x'.repeat(20_000), text: 'x' }] };
+      const big = { ...writes[3]!, transcripts: [{ engine: 'whisper', rawText: 'x'.repeat(200_000), text: 'x' }] };
       expect(s.recordSegment(big)).toBeNull();
-      expect(events).toEqual(['store.audio-paused', 'store.write-failed']);
-      expect(Buffer.from(s.getAudio(first.id)!.pcm.buffer).equals(Buffer.from(writes[0]!.segment.pcm.buffer))).toBe(true);
+      expect(events).toEqual(['store.audio-paused', 'store.row-queued']);
+      expect(s.getAudio(first.id)).toBeNull();
+      expect(s.getSegment(first.id)!.audio).toBe('reclaimed');
       expect(s.listSegments({ limit: 10 }).segments).toHaveLength(3);
+      expect(s.health()).toMatchObject({ pendingRows: 1, reclaimedSegments: 1 });
 
       // space comes back: not before resumeAfterMs, not without enough free bytes
       s.db.pragma('max_page_count = 1073741823');
       free.bytes = 1024 * 1024 * 1024;
       s.runHousekeeping();
+      expect(s.health().pendingRows).toBe(0);
+      expect(s.listSegments({ limit: 10 }).segments).toHaveLength(4);
       expect(s.health().audioStorage).toBe('paused-disk-full');
       wall.now += 61_000;
       free.bytes = 10 * 1024 * 1024;

@@ -18,7 +18,8 @@ describe('planRetention (pure)', () => {
     { name: 'over the audio budget: delete oldest until it fits', total: 1250, rows: [row(1, 1), row(2, 1), row(3, 1), row(4, 0)], ids: [1, 2, 3], more: true, byAge: 0, bySize: 3 },
     { name: 'exactly at budget: keep', total: 1000, rows: [row(1, 1)], ids: [], more: false, byAge: 0, bySize: 0 },
     { name: 'a full batch says more', total: 100, rows: [row(1, 30), row(2, 20), row(3, 10), row(4, 9)], ids: [1, 2, 3], more: true, byAge: 3, bySize: 0 },
-    { name: 'stops at the first row to keep (insertion order, whatever the clock said)', total: 300, rows: [row(1, 8), row(2, 1), row(3, 9)], ids: [1], more: false, byAge: 1, bySize: 0 },
+    // issue 15: one row stamped young (or in the future) must not shield the old rows after it
+    { name: 'age is by time: old rows after a young one go too', total: 300, rows: [row(1, 8), row(2, -1e4), row(3, 9)], ids: [1, 3], more: false, byAge: 2, bySize: 0 },
     { name: 'segments without audio do not count toward size', total: 1100, rows: [row(1, 1, 0), row(2, 1, 200)], ids: [1, 2], more: false, byAge: 0, bySize: 2 },
   ];
   it.each(cases)('$name', ({ total, rows, ids, more, byAge, bySize }) => {
@@ -66,6 +67,19 @@ describe('retention on a real file', () => {
     expect(s.db.prepare('SELECT COUNT(*) FROM transcripts').pluck().get()).toBe(2);
     clock.advanceBy(59_000);
     expect(runs).toHaveLength(2); // nothing more until the interval
+  });
+
+  it('ages rows out by their time, not behind a row stamped in the future (issue 15)', async () => {
+    const { s, clock, add } = await setup({ batchSize: 10 });
+    const future = s.recordSegment({ segment: { pcm: new Int16Array(160), prerollSamples: 0, startedAt: NOW + 3650 * DAY }, transcripts: [{ engine: 'x', rawText: 'x', text: 'x' }] })!.id;
+    const old = Array.from({ length: 12 }, () => add(30));
+    const recent = add(1);
+    s.start();
+    clock.advanceBy(100);
+    clock.advanceBy(100);
+    clock.advanceBy(100);
+    expect(s.listSegments({ limit: 50 }).segments.map((x) => x.id).sort((a, b) => a - b)).toEqual([future, recent]);
+    for (const id of old) expect(s.getSegment(id)).toBeUndefined();
   });
 
   it('deletes the oldest audio until the total fits the size limit, and gives the space back', async () => {
