@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what building and testing hark needs on a Debian/Raspberry Pi OS machine:
-# the apt packages (only those missing) and the npm dependencies (only when the lockfile changed).
+# the apt packages (only those missing), the npm dependencies (only when the lockfile changed) and
+# whisper.cpp built for this CPU (only when not yet done: scripts/build-whisper.sh).
 # Used by `make run`, `make test` and .ci/run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(alsa-utils sox libsox-fmt-all espeak-ng pocketsphinx-testdata build-essential python3 chromium)
+APT_PACKAGES=(alsa-utils sox libsox-fmt-all espeak-ng pocketsphinx-testdata build-essential python3 chromium mosquitto mosquitto-clients)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
@@ -29,3 +30,7 @@ if [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
 else
   npm run -s build
 fi
+
+# whisper.cpp for this CPU (-march=native / -mcpu=native, -O3, NDEBUG): npm ci builds it without, and
+# it then runs several times slower. Does nothing when already done (a stamp keyed on the CPU).
+bash scripts/build-whisper.sh

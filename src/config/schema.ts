@@ -12,6 +12,13 @@ import { cascadeSection } from './sections/cascade.js';
 import { gpioSection } from './sections/gpio.js';
 import { sttSection } from './sections/stt.js';
 import { intentSection, checkIntentConfig } from './sections/intent.js';
+import { mqttSection } from './sections/mqtt.js';
+import { section } from './fields.js';
+
+/** device: where this appliance stands. `area` (e.g. kitchen) makes "the kitchen timer" this device's own. */
+const deviceSection = section({
+  area: z.string({ error: 'must be a room name such as kitchen' }).trim().min(1, 'must not be empty').toLowerCase().optional(),
+});
 
 /**
  * The whole config. Every setting has a default, so an empty file is a working config.
@@ -32,6 +39,8 @@ export const configSchema = z
     gpio: gpioSection,
     stt: sttSection,
     intent: intentSection,
+    device: deviceSection,
+    mqtt: mqttSection,
   })
   .superRefine((cfg, ctx) => {
     checkRouterTargets(cfg, ctx);
@@ -41,6 +50,9 @@ export const configSchema = z
     }
     if (cfg.capture.restartMaxMs < cfg.capture.restartInitialMs) {
       ctx.addIssue({ code: 'custom', path: ['capture', 'restartMaxMs'], message: 'must not be below capture.restartInitialMs' });
+    }
+    if (cfg.mqtt.reconnectMaxMs < cfg.mqtt.reconnectInitialMs) {
+      ctx.addIssue({ code: 'custom', path: ['mqtt', 'reconnectMaxMs'], message: 'must not be below mqtt.reconnectInitialMs' });
     }
     if (cfg.stt.deepgram.reconnectMaxMs < cfg.stt.deepgram.reconnectInitialMs) {
       ctx.addIssue({ code: 'custom', path: ['stt', 'deepgram', 'reconnectMaxMs'], message: 'must not be below stt.deepgram.reconnectInitialMs' });

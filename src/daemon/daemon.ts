@@ -16,6 +16,7 @@ import { openGpio } from '../gpio/open.js';
 import { wireButton } from '../gpio/button-controller.js';
 import { StatusLed } from '../gpio/status-led.js';
 import { createSpeech, type Speech } from '../speech/create.js';
+import { restoreTimers } from './commands.js';
 import { installedVoiceIds, onlyInstalled } from '../speech/voices.js';
 import { Store } from '../store/store.js';
 import { storeOptions } from '../store/from-config.js';
@@ -29,6 +30,8 @@ import { SegmentPipeline } from '../vad/pipeline.js';
 import { segmentSummary } from '../vad/summary.js';
 import type { Vad } from '../vad/vad.js';
 import { SegmentPath } from './segment-path.js';
+import type { Fleet } from '../fleet/client.js';
+import { fleetComponent, fleetHooks } from '../fleet/component.js';
 import { Lifecycle, type Component } from './lifecycle.js';
 import { audioLoopAlive, type AudioHealth } from './health.js';
 import type { Notifier } from './sd-notify.js';
@@ -46,6 +49,12 @@ export interface DaemonOptions {
   /** Overrides for `hark run` flags and tests. */
   deepgramUrl?: string;
 }
+
+/**
+ * Of the 2.5 s stop budget, what speech-to-text may still take for segments already closed; a
+ * segment not transcribed by then is stored untranscribed (its audio is kept for `hark replay`).
+ */
+const STOP_STT_MS = 1500;
 
 /** Audio not processed for this long while capture is up means the loop is wedged. */
 const AUDIO_STALE_MS = 10_000;
@@ -77,6 +86,8 @@ export class Daemon {
   private barge: InterruptionFilter | null = null;
   private stt: SttStack | null = null;
   private path: SegmentPath | null = null;
+  /** MQTT (issue 16): events out, commands in, the room arbiter; null unless mqtt.url is set. */
+  private fleet: Fleet | null = null;
   private led: StatusLed | null = null;
   private muted = false;
   /**
@@ -86,6 +97,7 @@ export class Daemon {
    */
   private dropNextPtt: boolean | 'ptt-only' = false;
   private ready = false;
+  private stopping = false;
   private watchdog: NodeJS.Timeout | null = null;
   private endResolve!: () => void;
   /** Resolves when an --input recording has been played and every segment of it handled. */
@@ -105,6 +117,10 @@ export class Daemon {
     this.watchSystemd();
     await this.lifecycle.start([
       this.storeComponent(),
+      fleetComponent(
+        { config: this.opts.config, secrets: this.opts.secrets, bus: this.bus, clock: this.clock, log: this.log.child({ component: 'fleet' }), hooks: fleetHooks(() => this.path, () => this.speech) },
+        (f) => (this.fleet = f),
+      ),
       this.debugComponent(),
       this.speechComponent(),
       this.gpioComponent(),
@@ -116,6 +132,7 @@ export class Daemon {
   }
 
   async stop(reason = 'stop requested'): Promise<void> {
+    this.stopping = true;
     this.bus.emit('daemon.stopping', { reason });
     this.opts.notifier?.send(`STOPPING=1\nSTATUS=stopping: ${reason}`);
     if (this.watchdog) clearInterval(this.watchdog);
@@ -137,6 +154,11 @@ export class Daemon {
    * segment this release closes has been handled, so the last words said are in what it submits.
    */
   private buttonTap(): boolean {
+    // A ringing timer takes the tap first (the push-to-talk segment the tap opened is dropped).
+    if (this.path?.commands.core.tapStopsRinging()) {
+      this.dropNextPtt = 'ptt-only';
+      return true;
+    }
     const path = this.path;
     if (!path?.takesTap()) return false;
     this.dropNextPtt = 'ptt-only';
@@ -257,6 +279,8 @@ export class Daemon {
           targets: {
             isSpeaking: () => this.speech?.queue.isPlaying ?? false,
             stopSpeaking: (r) => {
+              // A press over a ring silences the ringing timer, not just this ring.
+              this.path?.commands.core.tapStopsRinging();
               this.speech?.queue.stop(r);
               this.cascade?.interrupt(r);
             },
@@ -320,7 +344,11 @@ export class Daemon {
           store: () => this.store,
           ...(voices ? { voices } : {}),
           source: this.opts.input ? 'file' : 'mic',
+          setHangoverMs: (ms) => this.pipeline?.setHangoverMs(ms),
+          closeEarly: () => void this.pipeline?.closeEarly(),
+          ...(this.fleet?.arbiter ? { arbiter: this.fleet.arbiter } : {}),
         });
+        restoreTimers(this.path.commands);
         this.bus.on('router.effect', (e) => {
           if (e.type === 'stack') this.led?.setFlag('confirm', e.frames[e.frames.length - 1] === 'confirm');
         });
@@ -342,17 +370,25 @@ export class Daemon {
       start: async () => {
         vad = await createVad(config.vad);
         // While hark plays, its own voice reaches the mic: the echo gate raises (or closes) the VAD.
-        const pipeline = new SegmentPipeline({ vad, segmenter: segmenterOptions(config.vad), ...(this.speech ? { gate: this.speech.gate } : {}) });
+        // Preemptive transcription only helps an engine that takes whole segments (Whisper first).
+        const batchFirst = this.stt?.engines[0]?.engine && !this.stt.engines[0].engine.openLive;
+        const segmenter = { ...segmenterOptions(config.vad), pauseMs: batchFirst ? config.stt.preemptiveMs : 0 };
+        const pipeline = new SegmentPipeline({ vad, segmenter, ...(this.speech ? { gate: this.speech.gate } : {}) });
         this.pipeline = pipeline;
         pipeline.on('open', (e) => {
           this.bus.emit('segment.open', { openedBy: e.openedBy, startMs: ms(e.startSample), vadStartMs: ms(e.vadStartSample), prerollMs: ms(e.prerollSamples) });
           this.path?.opened(e);
         });
         pipeline.on('audio', (frame) => this.path?.audio(frame));
+        pipeline.on('pause', (e) => this.path?.paused(e));
+        pipeline.on('resume', (e) => this.path?.resumed(e.startSample));
         pipeline.on('segment', (s) => {
-          this.bus.emit('segment.closed', { ...segmentSummary(s), openedBy: s.openedBy });
-          const cancelled = s.closeReason === 'ptt-release' && (this.dropNextPtt === true || (this.dropNextPtt === 'ptt-only' && s.openedBy === 'ptt'));
-          if (s.closeReason === 'ptt-release') this.dropNextPtt = false;
+          this.bus.emit('segment.closed', { ...segmentSummary(s), openedBy: s.openedBy, ...(s.closeReason === 'capture-lost' ? { outage: this.health.downReason ?? 'capture down' } : {}) });
+          // A mute hold closes the mic while the button is still down: the held segment may then end
+          // 'capture-lost' rather than 'ptt-release', and is cancelled all the same.
+          const released = s.closeReason === 'ptt-release' || s.closeReason === 'capture-lost';
+          const cancelled = released && (this.dropNextPtt === true || (this.dropNextPtt === 'ptt-only' && s.openedBy === 'ptt'));
+          if (released) this.dropNextPtt = false;
           void this.path?.closed(s, cancelled);
         });
         pipeline.on('dropped', (d) => {
@@ -368,8 +404,10 @@ export class Daemon {
       },
       stop: async () => {
         await this.source?.stop();
-        await this.pipeline?.idle();
-        await this.path?.idle();
+        // The segment being said is closed and kept, not lost with the process.
+        await this.pipeline?.end();
+        // Every closed segment is stored; speech-to-text gets what the stop budget allows.
+        await this.path?.finish(STOP_STT_MS);
         await vad?.close();
       },
     };
@@ -385,18 +423,23 @@ export class Daemon {
     source.on('data', (chunk) => {
       void pipeline.push(chunk).then(() => (this.health.lastProcessedAt = this.clock.now()));
     });
+    // The capture adapter logs its own up/down lines; logging them here too printed each twice.
     source.on('up', (i) => {
       this.health.capture = 'up';
       this.health.captureSince = this.clock.now();
-      this.log.info('capture up', { device: i.device });
       this.bus.emit('capture.up', i);
     });
     source.on('down', (i) => {
       this.health.capture = 'down';
       this.health.captureSince = this.clock.now();
-      this.log.warn('capture down', { device: i.device, reason: i.reason, restartInMs: i.restartInMs });
+      this.health.restartInMs = i.restartInMs;
+      this.health.downReason = i.reason;
       this.bus.emit('capture.down', i);
+      // The audio after a restart is another stream: the open segment ends here, never glued to it.
+      if (!this.stopping) void pipeline.captureLost();
     });
+    // Until the first audio, /healthz must not say "ok": a stalled mic looks exactly like this at first.
+    this.bus.emit('capture.starting', { device: source.description });
     source.on('end', () => {
       void pipeline.end().then(async () => {
         await this.path?.idle();
@@ -423,24 +466,35 @@ export class Daemon {
     }
   }
 
-  /** READY=1 once the microphone delivers audio; WATCHDOG=1 only while the audio loop is alive. */
+  /**
+   * READY=1 once hark is up — store, debug page, speech-to-text and the capture supervisor started —
+   * whether or not a microphone is there: waiting for audio made a missing mic a systemd restart loop
+   * (no READY within TimeoutStartSec), which never brings a mic back. STATUS= says what the mic is
+   * doing; WATCHDOG=1 only while the audio loop is alive (see audioLoopAlive).
+   */
   private watchSystemd(): void {
     const n = this.opts.notifier;
     if (!n) return;
-    this.bus.on('capture.up', (i) => {
-      if (!this.ready) {
-        this.ready = true;
-        n.send(`READY=1\nSTATUS=listening on ${i.device}`);
-      } else n.send(`STATUS=listening on ${i.device}`);
+    this.bus.on('daemon.ready', () => {
+      this.ready = true;
+      n.send(`READY=1\nSTATUS=${this.captureStatus()}`);
     });
-    this.bus.on('capture.down', (i) => n.send(`STATUS=microphone down (${i.reason}); retrying`));
+    this.bus.on('capture.up', () => this.ready && n.send(`STATUS=${this.captureStatus()}`));
+    this.bus.on('capture.down', () => this.ready && n.send(`STATUS=${this.captureStatus()}`));
     this.bus.on('mute', (m) => n.send(`STATUS=${m.muted ? 'muted' : 'listening'}`));
     if (n.watchdogMs) {
       this.watchdog = setInterval(() => {
         if (this.muted || audioLoopAlive(this.health, this.clock.now(), AUDIO_STALE_MS)) n.send('WATCHDOG=1');
-        else this.log.error('audio loop stalled: not feeding the systemd watchdog', { lastProcessedAt: this.health.lastProcessedAt });
+        else this.log.error('audio loop stalled: not feeding the systemd watchdog', { capture: this.health.capture, lastProcessedAt: this.health.lastProcessedAt });
       }, n.watchdogMs);
       this.watchdog.unref();
     }
+  }
+
+  private captureStatus(): string {
+    const device = this.source?.description ?? 'microphone';
+    if (this.health.capture === 'up') return `listening on ${device}`;
+    if (this.health.capture === 'down') return `microphone down (${this.health.downReason ?? 'unknown'}); retrying`;
+    return `waiting for audio from ${device}`;
   }
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { HarkConfig } from '../config/schema.js';
 import type { Bus } from '../core/bus.js';
 import type { Clock } from '../core/clock.js';
@@ -16,6 +17,7 @@ import type { FilterDecision, InterruptionFilter } from '../turn/interruption.js
 import type { ResponseCascade } from '../turn/cascade.js';
 import type { Segment } from '../vad/segment.js';
 import { detectIntent } from '../intent/rules.js';
+import { completeCommand } from '../router/complete.js';
 import { buildCommands, type Commands } from './commands.js';
 import { applySpeechEffect } from './effects.js';
 import { actionRow, segmentWrite } from './segment-record.js';
@@ -32,6 +34,20 @@ export interface SegmentPathDeps {
   store: () => Store | null;
   voices?: readonly { id: string; say?: string[] }[];
   source: 'mic' | 'file';
+  /** Change the VAD hangover from the next frame on (the segment pipeline's setHangoverMs). */
+  setHangoverMs?: (ms: number) => void;
+  /** Close the open segment now (the segment pipeline's closeEarly). */
+  closeEarly?: () => void;
+  /**
+   * Between a segment's transcript and its dispatch: may another device that heard the same command
+   * act instead (fleet arbitration)? Must answer within its own bounded window and never throw.
+   */
+  arbiter?: Arbiter;
+}
+
+/** Decides whether this device acts on a heard command, or yields to a device that heard it better. */
+export interface Arbiter {
+  decide(segment: Segment, utterance: Utterance): Promise<{ act: true } | { act: false; to: string }>;
 }
 
 /** A segment between the VAD opening it and its close. */
@@ -48,6 +64,8 @@ interface OpenSegment {
   spans: number;
   /** The last intent hint given for it. */
   candidate: string | null;
+  /** Pauses so far (each may start a speculative transcript). */
+  pauses: number;
 }
 
 /**
@@ -58,8 +76,12 @@ interface OpenSegment {
 export type Fate =
   | { kind: 'dispatched'; utterance: Utterance }
   | { kind: 'filtered'; utterance: Utterance; reason: string }
+  /** Another device heard the same command better and acted on it (fleet arbitration). */
+  | { kind: 'yielded'; utterance: Utterance; reason: string }
   | { kind: 'dropped'; reason: string }
-  | { kind: 'cancelled'; reason: string };
+  | { kind: 'cancelled'; reason: string }
+  /** hark was stopping before speech-to-text could finish: stored untranscribed, to be replayed. */
+  | { kind: 'untranscribed'; reason: string };
 
 /** One segment's handling, collected while it is handled and written in one transaction at the end. */
 export interface SegmentRecord {
@@ -114,12 +136,20 @@ export class SegmentPath {
   private work: Promise<void> = Promise.resolve();
   /** The segment being routed: actions fired now belong to it. */
   private current: SegmentRecord | null = null;
+  /** The VAD hangover in force: shorter while the top frame waits for a short answer (vad.frameHangoverMs). */
+  private hangoverMs: number;
+  /** Resolves when hark is stopping and its speech-to-text time is up (finish()). */
+  private readonly outOfTime: Promise<void>;
+  private timeUp!: () => void;
+  private stopBy: number | null = null;
   /** Recently fired actions by seq, so a later last-wins action can mark the row it superseded. */
   private readonly fired = new Map<number, { row: ActionInput; rec: SegmentRecord | null }>();
   private topFrame: string | undefined = 'base';
 
   constructor(d: SegmentPathDeps) {
     this.d = d;
+    this.hangoverMs = d.config.vad.hangoverMs;
+    this.outOfTime = new Promise((r) => (this.timeUp = r));
     this.commands = buildCommands({ config: d.config, clock: d.clock, log: d.log, bus: d.bus, store: d.store(), ...(d.voices ? { voices: d.voices } : {}), onEffect: (e) => this.onEffect(e) });
     d.stt?.setVocabulary(this.commands.vocabulary);
   }
@@ -129,7 +159,7 @@ export class SegmentPath {
   opened(e: { startSample: number; pcm: Int16Array }): void {
     const speaking = this.d.speech?.queue.isSpeaking ?? false;
     const key = `@${e.startSample}`;
-    const seg: OpenSegment = { startSample: e.startSample, key, live: null, speaking, held: false, spans: 0, candidate: null };
+    const seg: OpenSegment = { startSample: e.startSample, key, live: null, speaking, held: false, spans: 0, candidate: null, pauses: 0 };
     // Seed 003: an answer being prepared waits while the person may be talking; a cough gives it back.
     if (this.d.cascade) {
       this.d.cascade.hold();
@@ -152,7 +182,34 @@ export class SegmentPath {
     if (!seg || seg.startSample !== startSample) return;
     this.open = null;
     this.d.stt?.transcriber.cancel(seg.live, 'the segment was too short');
+    this.d.stt?.transcriber.discardPreempt(seg.key);
     this.release(seg);
+  }
+
+  /**
+   * The open segment fell silent (stt.preemptiveMs): the person may have stopped, so local Whisper
+   * starts on what was said; the close then finds the transcript ready instead of waiting for it.
+   */
+  paused(e: { startSample: number; pcm: Int16Array }): void {
+    const seg = this.open;
+    if (seg?.startSample !== e.startSample) return;
+    const n = ++seg.pauses;
+    this.d.stt?.transcriber.preempt(seg.key, e.pcm, (t) => {
+      if (this.open !== seg) return;
+      // Said over hark's voice: decide barge-in on these words now, not after the hangover and another
+      // inference. A whole transcript of the words so far, so "yeah" is settled as a backchannel here
+      // (never timing out into an interruption) and "stop" stops hark at once.
+      if (t.text) this.barge(`${seg.key}#pause${n}`, t.text, true, seg.speaking);
+      // Already a whole command of the top frame ("yes", "stop"): act now, not after the rest of the hangover.
+      if (!this.d.config.stt.actOnCompleteCommand) return;
+      if (completeCommand(this.d.config.router.frames, this.topFrame, t.text)) this.d.closeEarly?.();
+    });
+  }
+
+  /** They went on: the speculative transcript is stale. */
+  resumed(startSample: number): void {
+    const seg = this.open;
+    if (seg?.startSample === startSample) this.d.stt?.transcriber.discardPreempt(seg.key);
   }
 
   /** Queue a closed segment; resolves when it (and every one before it) is handled. */
@@ -161,7 +218,9 @@ export class SegmentPath {
     if (seg) this.open = null;
     const closedAt = this.d.clock.now();
     const closedWallAt = Date.now();
-    const hangover = segment.closeReason === 'hangover' ? this.d.config.vad.hangoverMs : 0;
+    // When the person stopped: a hangover ago for a VAD close; for an early close, as long ago as the
+    // pause that started the transcript it acted on; at once for a release.
+    const hangover = segment.closeReason === 'hangover' ? this.hangoverMs : segment.closeReason === 'complete-command' ? this.d.config.stt.preemptiveMs : 0;
     const rec: SegmentRecord = { segment, transcript: null, fate: { kind: 'cancelled', reason: '' }, actions: [], closedAt, closedWallAt, speechEndAt: closedAt - hangover, firstActionAt: null, written: false };
     this.work = this.work
       .then(() => this.handle(rec, seg, cancelled))
@@ -172,6 +231,25 @@ export class SegmentPath {
   /** The top frame ends on a button tap (dictation, inventory). */
   takesTap(): boolean {
     return this.commands.core.router.handlesButton('tap');
+  }
+
+  /**
+   * Words that did not come from the microphone (a fleet `cmd/utterance`, a phone, a central system):
+   * handled exactly as if heard — the same router, after every segment closed before them.
+   */
+  heardText(text: string, from: string): Promise<void> {
+    this.work = this.work
+      .then(async () => {
+        const now = this.d.clock.now();
+        const u: Utterance = { id: randomUUID(), text: text.trim(), rawText: text, engine: 'text', atMs: now };
+        if (!u.text) return;
+        this.d.log.info('utterance', { id: u.id, engine: 'text', from, text: u.text });
+        this.d.bus.emit('utterance.final', u);
+        this.commands.core.dispatch(u);
+        await this.commands.core.router.idle();
+      })
+      .catch((err) => this.d.log.error('text utterance failed', { from, error: errorMessage(err) }));
+    return this.work;
   }
 
   /** Give the top frame its tap, after every segment closed before it. */
@@ -186,6 +264,19 @@ export class SegmentPath {
   }
 
   idle(): Promise<void> {
+    return this.work;
+  }
+
+  /**
+   * hark is stopping: every segment already closed is still handled and stored, but speech-to-text
+   * gets at most `withinMs` more; a segment whose transcript is not ready by then is stored
+   * untranscribed (its audio and a row saying why), never lost. Resolves when all are stored.
+   */
+  finish(withinMs: number): Promise<void> {
+    if (this.stopBy === null) {
+      this.stopBy = this.d.clock.now() + withinMs;
+      this.d.clock.setTimer(withinMs, () => this.timeUp());
+    }
     return this.work;
   }
 
@@ -204,10 +295,20 @@ export class SegmentPath {
   private async handle(rec: SegmentRecord, seg: OpenSegment | null, cancelled: boolean): Promise<void> {
     try {
       // 1. Words: one transcript for the whole segment (a cancelled one is not transcribed).
+      let late = false;
       if (cancelled) this.d.stt?.transcriber.cancel(seg?.live ?? null, 'push-to-talk cancelled');
-      else if (this.d.stt) rec.transcript = await this.d.stt.transcriber.transcribe(rec.segment, seg?.live ?? null);
+      else if (this.d.stt) {
+        const words = this.d.stt.transcriber.transcribe(rec.segment, seg?.live ?? null, seg?.key);
+        const t = await Promise.race([words, this.outOfTime.then(() => null)]);
+        if (t) rec.transcript = t;
+        else late = true;
+      }
       // 2. What becomes of them.
-      rec.fate = this.fate(rec, seg, cancelled);
+      rec.fate = late ? { kind: 'untranscribed', reason: 'not transcribed: hark was stopping (replay it with hark replay)' } : this.fate(rec, seg, cancelled);
+      if (rec.fate.kind === 'dispatched' && this.d.arbiter) {
+        const verdict = await this.d.arbiter.decide(rec.segment, rec.fate.utterance);
+        if (!verdict.act) rec.fate = { kind: 'yielded', utterance: rec.fate.utterance, reason: `yielded to ${verdict.to}` };
+      }
       // 3. Seed 003: words take the floor from an answer being prepared; anything else gives it back.
       if (rec.fate.kind === 'dispatched' && !seg?.speaking) this.d.cascade?.interrupt('speech');
       if (seg) this.release(seg);
@@ -221,6 +322,8 @@ export class SegmentPath {
       }
     } finally {
       this.current = null;
+      // Whatever went wrong, a held answer is never left waiting for this segment.
+      if (seg) this.release(seg);
     }
     // 5. The record, after the action: no write sits between speech and action.
     rec.written = true;
@@ -256,6 +359,16 @@ export class SegmentPath {
     if (h.partialText) this.barge(`${seg.key}#${seg.spans}`, h.partialText, false, seg.speaking);
   }
 
+  /** The router knows what it waits for: a one-word answer closes after a shorter silence. */
+  private topChanged(top: string | undefined): void {
+    this.topFrame = top;
+    const v = this.d.config.vad;
+    const ms = (top !== undefined ? v.frameHangoverMs[top] : undefined) ?? v.hangoverMs;
+    if (ms === this.hangoverMs) return;
+    this.hangoverMs = ms;
+    this.d.setHangoverMs?.(ms);
+  }
+
   /** Seed 000's two-stage detection: the settled words' intent as a hint (UI, pre-warming); only the final acts. */
   private hint(seg: OpenSegment, stableText: string): void {
     if (!stableText) return;
@@ -266,10 +379,13 @@ export class SegmentPath {
     this.d.bus.emit('intent.candidate', { segmentId: seg.key, candidate, stableText });
   }
 
-  /** The interruption filter, never while hark waits for a yes or no (a "yes" over its question is the answer). */
+  /** The interruption filter, never while hark waits for an answer (a "yes" over its question, an "ok" over a ring). */
   private barge(id: string, text: string, final: boolean, speaking: boolean): FilterDecision | null {
     if (!this.d.barge) return null;
-    const during = this.topFrame !== 'confirm' && (speaking || (this.d.speech?.queue.isSpeaking ?? false));
+    // Not while hark waits for a yes or no, nor while a timer rings: "ok" or "thanks" over the ring is
+    // how a cook stops it, not a backchannel to let pass.
+    const waiting = this.topFrame === 'confirm' || this.commands.core.timers.ringing;
+    const during = !waiting && (speaking || (this.d.speech?.queue.isSpeaking ?? false));
     try {
       return this.d.barge.transcript({ id, text, final }, during);
     } catch (err) {
@@ -312,7 +428,8 @@ export class SegmentPath {
     const firstActionAt = rec.firstActionAt;
     const now = this.d.clock.now();
     const f = rec.fate;
-    const u = f.kind === 'dispatched' || f.kind === 'filtered' ? f.utterance : null;
+    const u = 'utterance' in f ? f.utterance : null;
+    if (f.kind === 'untranscribed') this.d.log.warn('segment stored untranscribed: hark was stopping', { segment: rec.segment.index });
     this.d.bus.emit('segment.handled', {
       segment: rec.segment.index,
       fate: f.kind,
@@ -327,7 +444,7 @@ export class SegmentPath {
 
   private onEffect(e: Effect): void {
     const atMs = this.d.clock.now();
-    if (e.type === 'stack') this.topFrame = e.frames[e.frames.length - 1];
+    if (e.type === 'stack') this.topChanged(e.frames[e.frames.length - 1]);
     this.d.bus.emit('router.effect', { ...e, atMs });
     try {
       applySpeechEffect(e, this.d.speech, this.d.cascade, this.topFrame, this.current?.speechEndAt);

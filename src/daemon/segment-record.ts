@@ -19,7 +19,7 @@ export function actionRow(e: Effect): ActionInput | null {
 
 /**
  * A handled segment as one store write: its audio, every engine's attempt (a failed one with what
- * it had heard), the utterance when one was heard (dispatched or filtered), and its actions.
+ * it had heard), the utterance when one was heard (dispatched, filtered or yielded), and its actions.
  */
 export function segmentWrite(rec: SegmentRecord, source: string): SegmentWrite {
   const { segment, transcript, fate } = rec;
@@ -32,8 +32,9 @@ export function segmentWrite(rec: SegmentRecord, source: string): SegmentWrite {
     fallbackReason: a.fallbackReason ?? null,
     droppedReason: a.droppedReason ?? a.error ?? (a.outcome === 'skipped' ? 'skipped' : null),
   }));
-  if (fate.kind === 'cancelled') transcripts.push({ engine: 'none', rawText: '', text: '', droppedReason: fate.reason });
-  const u = fate.kind === 'dispatched' || fate.kind === 'filtered' ? fate.utterance : null;
+  if (fate.kind === 'cancelled' || fate.kind === 'untranscribed') transcripts.push({ engine: 'none', rawText: '', text: '', droppedReason: fate.reason });
+  const u = 'utterance' in fate ? fate.utterance : null;
+  if (fate.kind === 'yielded') transcripts.push({ engine: 'none', rawText: '', text: '', droppedReason: fate.reason });
   return {
     // From the close, not from now: the row is written after speech-to-text, which takes seconds.
     segment: { ...segment, startedAt: rec.closedWallAt - Math.round(samplesToMs(segment.pcm.length)), source },

@@ -54,6 +54,8 @@ declare module '../core/bus.js' {
     'utterance.dropped': { segmentId: number | string; engine: EngineId | null; rawText: string; reason: string };
     'stt.fallback': { segmentId: number | string; from: EngineId; to: EngineId; reason: string };
     'stt.circuit': { engine: EngineId; state: CircuitState; reason: string };
+    /** A speculative transcription at a pause in an open segment: started, used at the close, or thrown away (speech resumed). */
+    'stt.preemptive': { segmentId: string; outcome: 'started' | 'used' | 'discarded' };
     /** A segment is done with speech-to-text: every attempt and what was heard, for the records. */
     'stt.segment': SegmentTranscript;
   }

@@ -55,6 +55,15 @@ interface Live extends LiveSegment {
 
 type Outcome = { transcript: Transcript } | { failure: EngineFailure };
 
+/** A speculative transcription of an open segment that may have ended (see preempt()). */
+interface Speculation {
+  key: string;
+  engine: SttEngine;
+  promise: Promise<Outcome>;
+  settled: boolean;
+  discarded: boolean;
+}
+
 /**
  * Speech-to-text for one segment at a time: the engines in order, a circuit breaker on each remote
  * one, the hallucination filter, and one result per segment — the whole transcript of the first
@@ -70,6 +79,9 @@ export class Transcriber {
   private readonly breakers = new Map<EngineId, CircuitBreaker>();
   private readonly log: Logger;
   private readonly newId: () => string;
+  private speculation: Speculation | null = null;
+  /** Speculative transcriptions started, used at the close, and thrown away because speech resumed. */
+  readonly preemptive = { started: 0, used: 0, discarded: 0 };
 
   constructor(private readonly o: TranscriberOptions) {
     this.log = o.logger;
@@ -138,8 +150,54 @@ export class Transcriber {
     if (live.permit.probe) this.breakers.get(live.engine)?.failure(`probe not completed: ${why}`);
   }
 
-  /** Transcribe a closed segment, using its live stream when there is one. */
-  async transcribe(segment: SttSegment, liveSegment: LiveSegment | null = null): Promise<SegmentTranscript> {
+  /**
+   * The open segment `key` has gone quiet (the VAD hangover is running): start the first engine on
+   * what was said so far, so that if the person has stopped the transcript is ready at the close.
+   * Only for an engine that takes whole segments (a streaming one is already done at the close), and
+   * at most one in flight — a discarded one still occupies the engine until it finishes.
+   */
+  preempt(key: string, pcm: Int16Array, onReady?: (t: Transcript) => void): boolean {
+    const engine = this.o.engines[0]?.engine;
+    if (!engine || engine.openLive || (this.speculation && !this.speculation.settled)) return false;
+    const spec: Speculation = { key, engine, settled: false, discarded: false, promise: Promise.resolve({ failure: new EngineFailure(engine.id, 'error', 'not started') }) };
+    spec.promise = this.attempt(engine, { id: key, pcm }, null, new LiveHearing(this.o.stabilizer)).finally(() => (spec.settled = true));
+    if (onReady) {
+      void spec.promise.then((o) => {
+        // Only news while it still stands: not after speech resumed or the segment closed.
+        if (!spec.discarded && 'transcript' in o) onReady(o.transcript);
+      });
+    }
+    this.speculation = spec;
+    this.preemptive.started++;
+    this.o.bus.emit('stt.preemptive', { segmentId: key, outcome: 'started' });
+    return true;
+  }
+
+  /** Speech resumed in segment `key` (or it was dropped): its speculative transcript is stale. */
+  discardPreempt(key: string): void {
+    const spec = this.speculation;
+    if (!spec || spec.key !== key || spec.discarded) return;
+    spec.discarded = true;
+    this.preemptive.discarded++;
+    this.o.bus.emit('stt.preemptive', { segmentId: key, outcome: 'discarded' });
+  }
+
+  /** The speculative outcome for this segment's first engine, when it is still good. */
+  private takeSpeculation(key: string | undefined, engine: SttEngine): Promise<Outcome> | null {
+    const spec = this.speculation;
+    if (!spec || key === undefined || spec.key !== key || spec.discarded || spec.engine !== engine) return null;
+    this.speculation = spec.settled ? null : spec;
+    spec.discarded = true; // used once
+    this.preemptive.used++;
+    this.o.bus.emit('stt.preemptive', { segmentId: key, outcome: 'used' });
+    return spec.promise;
+  }
+
+  /**
+   * Transcribe a closed segment, using its live stream when there is one, or the speculative
+   * transcript started at its pause (`key` names the open segment it was started for).
+   */
+  async transcribe(segment: SttSegment, liveSegment: LiveSegment | null = null, key?: string): Promise<SegmentTranscript> {
     const live = liveSegment as Live | null;
     const startedAt = this.o.clock.now();
     const audio: SegmentAudio = { id: segment.index, pcm: segment.pcm, ...(segment.maxProb !== undefined ? { maxProb: segment.maxProb } : {}) };
@@ -161,7 +219,8 @@ export class Transcriber {
         const useLive = live && !live.done && live.engine === engine.id ? live : null;
         if (live && live !== useLive && !live.done) this.cancel(live, 'another engine is transcribing the segment');
         const heardSoFar = useLive?.hearing ?? new LiveHearing(this.o.stabilizer);
-        const outcome = await this.attempt(engine, audio, useLive, heardSoFar);
+        const preempted = attempts.length === 0 && !useLive ? this.takeSpeculation(key, engine) : null;
+        const outcome = await (preempted ?? this.attempt(engine, audio, useLive, heardSoFar));
         const verdict = judge(engine, outcome, segment.maxProb, { filter: this.filter, clearSpeechProb: this.o.clearSpeechProb });
         attempts.push(record(engine.id, outcome, heardSoFar, fallbackReason, verdict.accept ? undefined : verdict.reason, this.filter));
         if (verdict.accept || (engine === this.lastEngine && 'transcript' in outcome)) {
@@ -177,6 +236,7 @@ export class Transcriber {
       reasons.push(`internal error: ${errorMessage(err)}`);
     } finally {
       if (live && !live.done) this.cancel(live, 'the segment was not transcribed');
+      if (key !== undefined) this.discardPreempt(key);
     }
     hearing ??= { kind: 'dropped', reason: reasons.join('; ') || 'no speech-to-text engine is available', rawText: '', engine: null };
     const result: SegmentTranscript = { segmentId: segment.index, attempts, hearing, sttMs: Math.round(this.o.clock.now() - startedAt) };

@@ -19,6 +19,10 @@ export interface PipelineEvents {
   audio: [frame: Int16Array];
   segment: [segment: Segment];
   dropped: [event: Extract<SegmenterEvent, { type: 'dropped' }>];
+  /** The open segment fell silent for pauseMs (it may be over): its audio so far, for a preemptive transcription. */
+  pause: [event: Extract<SegmenterEvent, { type: 'pause' }>];
+  /** Speech came back after a pause. */
+  resume: [event: Extract<SegmenterEvent, { type: 'resume' }>];
   /** Every frame's VAD result; `sample` is the frame's absolute start. */
   frame: [info: { sample: number; prob: number }];
   /** The VAD failed on a frame; the frame is treated as silence and the stream goes on. */
@@ -32,7 +36,13 @@ export interface PipelineEvents {
  */
 export class SegmentPipeline extends EventEmitter<PipelineEvents> {
   private readonly framer = new Framer(FRAME_SAMPLES);
-  private readonly segmenter: Segmenter;
+  private segmenter: Segmenter;
+  private readonly segmenterOptions: SegmenterOptions;
+  /** Positions and indexes of segmenters before the last capture restart (see captureLost). */
+  private base = 0;
+  private indexBase = 0;
+  private delivered = 0;
+  private hangoverMs: number | null = null;
   private readonly vad: Vad;
   private readonly gate: { adjust(prob: number): number } | undefined;
   private tail: Promise<void> = Promise.resolve();
@@ -46,6 +56,7 @@ export class SegmentPipeline extends EventEmitter<PipelineEvents> {
     super();
     this.vad = opts.vad;
     this.gate = opts.gate;
+    this.segmenterOptions = opts.segmenter;
     this.segmenter = new Segmenter(opts.segmenter);
   }
 
@@ -55,7 +66,7 @@ export class SegmentPipeline extends EventEmitter<PipelineEvents> {
 
   /** Absolute sample position consumed by the segmenter. */
   get position(): number {
-    return this.segmenter.position;
+    return this.base + this.segmenter.position;
   }
 
   push(chunk: Int16Array): Promise<void> {
@@ -83,7 +94,39 @@ export class SegmentPipeline extends EventEmitter<PipelineEvents> {
     });
   }
 
+  /**
+   * The capture stream broke (recorder died, stalled, was restarted). What is open closes now with
+   * 'capture-lost', and what comes after the restart starts fresh: a new segmenter (no pre-roll or
+   * opening run reaching back across the gap) and a reset VAD. Positions and indexes carry on from
+   * where this stream ended, so they stay unique and increasing.
+   */
+  captureLost(): Promise<void> {
+    return this.enqueue(async () => {
+      const rest = this.framer.flush();
+      if (rest) await this.processFrame(rest.frame, rest.realSamples);
+      const events = this.segmenter.end();
+      for (const e of events) if (e.type === 'segment') e.segment.closeReason = 'capture-lost';
+      this.dispatch(events);
+      if (this.segmenter.position === 0) return;
+      this.base += this.segmenter.position;
+      this.indexBase = this.delivered;
+      this.segmenter = new Segmenter(this.hangoverMs === null ? this.segmenterOptions : { ...this.segmenterOptions, hangoverMs: this.hangoverMs });
+      this.vad.reset();
+    });
+  }
+
   /** Resolves when everything queued so far has been processed. */
+  /** Close the open segment now: its words are already a whole command (Segmenter.closeEarly). */
+  closeEarly(): Promise<void> {
+    return this.enqueue(async () => this.dispatch(this.segmenter.closeEarly()));
+  }
+
+  /** The hangover that closes a segment, from the next frame on (see Segmenter.setHangoverMs). */
+  setHangoverMs(ms: number): void {
+    this.hangoverMs = ms; // kept for the segmenter a capture restart starts
+    this.segmenter.setHangoverMs(ms);
+  }
+
   idle(): Promise<void> {
     return this.tail;
   }
@@ -108,7 +151,7 @@ export class SegmentPipeline extends EventEmitter<PipelineEvents> {
         this.emit('error', new Error(`VAD (${this.vad.name}) failed on a frame (${this.vadErrors} so far): ${errorMessage(err)}`));
       }
     }
-    const sample = this.segmenter.position;
+    const sample = this.position;
     const wasOpen = this.segmenter.isOpen;
     const used = realSamples === frame.length ? frame : frame.subarray(0, realSamples);
     const prob = this.gate ? this.gate.adjust(raw) : raw;
@@ -124,11 +167,31 @@ export class SegmentPipeline extends EventEmitter<PipelineEvents> {
 
   private dispatch(events: SegmenterEvent[]): void {
     for (const e of events) {
+      if (this.base > 0) shift(e, this.base, this.indexBase);
       if (e.type === 'open') this.emit('open', e);
-      else if (e.type === 'segment') this.emit('segment', e.segment);
+      else if (e.type === 'segment') {
+        this.delivered++;
+        this.emit('segment', e.segment);
+      } else if (e.type === 'pause') this.emit('pause', e);
+      else if (e.type === 'resume') this.emit('resume', e);
       else this.emit('dropped', e);
     }
   }
+}
+
+/** Make a fresh segmenter's positions absolute in the whole capture (its events are fresh objects). */
+function shift(e: SegmenterEvent, base: number, indexBase: number): void {
+  if (e.type === 'segment') {
+    const s = e.segment;
+    s.startSample += base;
+    s.vadStartSample += base;
+    s.endSample += base;
+    s.index += indexBase;
+    return;
+  }
+  e.startSample += base;
+  if ('vadStartSample' in e) e.vadStartSample += base;
+  if ('endSample' in e) e.endSample += base;
 }
 
 /** Segment a whole recording (already 16 kHz mono s16) as fast as the VAD allows. */

@@ -1,5 +1,8 @@
-/** Why a segment ended. */
-export type CloseReason = 'hangover' | 'max-duration' | 'ptt-release' | 'end-of-stream';
+/**
+ * Why a segment ended. 'capture-lost': the recorder died or stalled mid-segment; the audio after its
+ * restart is another stream and is never glued on.
+ */
+export type CloseReason = 'hangover' | 'max-duration' | 'ptt-release' | 'end-of-stream' | 'capture-lost' | 'complete-command';
 
 /**
  * One stretch of speech, ready for speech-to-text.

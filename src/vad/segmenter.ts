@@ -15,6 +15,11 @@ export interface SegmenterOptions {
   hangoverMs: number;
   maxSegmentMs: number;
   minSegmentMs: number;
+  /**
+   * Silence inside an open VAD segment after which a `pause` event offers the segment so far for a
+   * preemptive transcription (the person may have stopped); 0: never. Speech after it gives `resume`.
+   */
+  pauseMs?: number;
 }
 
 export type SegmenterEvent =
@@ -28,6 +33,10 @@ export type SegmenterEvent =
       prerollSamples: number;
     }
   | { type: 'segment'; segment: Segment }
+  /** The open segment has been silent for pauseMs: `pcm` is all of it so far (a copy). */
+  | { type: 'pause'; startSample: number; pcm: Int16Array; silenceSamples: number }
+  /** Speech came back after a pause: whatever was done with the paused audio is stale. */
+  | { type: 'resume'; startSample: number }
   | {
       type: 'dropped';
       reason: 'too-short';
@@ -69,6 +78,7 @@ export class Segmenter {
     hangover: number;
     maxLive: number;
     minSegment: number;
+    pause: number;
   };
   private readonly ring: PreRollRing;
   /** Pre-roll + live for the open segment; allocated once at the largest size a segment can reach. */
@@ -94,6 +104,8 @@ export class Segmenter {
   private maxProb = 0;
   /** This segment continues a max-duration split (opened at the split, no pre-roll). */
   private continued = false;
+  /** A `pause` was given for the current silence (a `resume` follows if speech comes back). */
+  private paused = false;
 
   /**
    * Earliest sample the next segment's pre-roll may start at: what the last delivered segment holds
@@ -113,6 +125,7 @@ export class Segmenter {
       hangover: msToSamples(options.hangoverMs),
       maxLive: msToSamples(options.maxSegmentMs),
       minSegment: msToSamples(options.minSegmentMs),
+      pause: msToSamples(options.pauseMs ?? 0),
     };
     // The ring must reach back over the pre-roll plus the opening run (live starts at the run's first
     // frame, which is already history when the run completes) plus one frame of slack.
@@ -128,6 +141,14 @@ export class Segmenter {
 
   get isOpen(): boolean {
     return this.open;
+  }
+
+  /**
+   * The silence that closes a segment, from now on (the open segment included): the daemon shortens
+   * it while the top frame waits for a one-word answer (yes/no, a voice name).
+   */
+  setHangoverMs(ms: number): void {
+    this.opt.hangover = msToSamples(ms);
   }
 
   /**
@@ -165,11 +186,18 @@ export class Segmenter {
     this.liveFill += n;
     if (peak > this.maxProb) this.maxProb = peak;
     const speech = prob >= this.opt.release;
-    if (speech) this.noteSpeech(peak);
-    else this.silence += n;
+    if (speech) {
+      if (this.paused) events.push({ type: 'resume', startSample: this.startSample });
+      this.paused = false;
+      this.noteSpeech(peak);
+    } else this.silence += n;
 
     if (!this.held && this.silence >= this.opt.hangover) {
       this.close('hangover', events);
+    } else if (!this.held && !this.paused && this.opt.pause > 0 && this.silence >= this.opt.pause && this.pos - this.vadStartSample < this.opt.maxLive) {
+      // Only a segment the VAD will close on its own: a held button closes at once on release.
+      this.paused = true;
+      events.push({ type: 'pause', startSample: this.startSample, pcm: this.live.slice(0, this.liveFill), silenceSamples: this.silence });
     } else if (this.pos - this.vadStartSample >= this.opt.maxLive) {
       const continueOpen = this.held || speech;
       const by = this.openedBy;
@@ -202,6 +230,16 @@ export class Segmenter {
     return events;
   }
 
+  /**
+   * Close the open segment now, before its hangover ends: the words so far are a whole command of
+   * the top frame (see router/complete.ts). Not while the button is held: the release decides then.
+   */
+  closeEarly(): SegmenterEvent[] {
+    const events: SegmenterEvent[] = [];
+    if (this.open && !this.held) this.close('complete-command', events);
+    return events;
+  }
+
   /** End of stream: close what is open. */
   end(): SegmenterEvent[] {
     const events: SegmenterEvent[] = [];
@@ -231,6 +269,7 @@ export class Segmenter {
     this.lastSpeechEnd = vadStart;
     this.maxProb = 0;
     this.continued = false;
+    this.paused = false;
     this.runStart = -1;
     this.runSamples = 0;
     this.runMax = 0;
@@ -269,7 +308,7 @@ export class Segmenter {
       return;
     }
     // Dropped audio was never delivered, so only a delivered segment moves the floor.
-    this.prerollFloor = reason === 'hangover' ? this.lastSpeechEnd : end;
+    this.prerollFloor = reason === 'hangover' || reason === 'complete-command' ? this.lastSpeechEnd : end;
     events.push({
       type: 'segment',
       segment: {

@@ -7,7 +7,7 @@ import { Bus } from '../../src/core/bus.js';
 import { VirtualClock } from '../../src/core/clock.js';
 import { memoryLogger } from '../../src/core/log.js';
 import { validateConfig } from '../../src/config/load.js';
-import { SegmentPath } from '../../src/daemon/segment-path.js';
+import { SegmentPath, type Arbiter } from '../../src/daemon/segment-path.js';
 import type { Speech } from '../../src/speech/create.js';
 import type { SttStack } from '../../src/stt/create.js';
 import type { EngineSlot, LiveStream, SttEngine } from '../../src/stt/engine.js';
@@ -17,6 +17,7 @@ import { Store } from '../../src/store/store.js';
 import { ResponseCascade } from '../../src/turn/cascade.js';
 import { createBargeIn } from '../../src/turn/wiring.js';
 import type { Segment } from '../../src/vad/segment.js';
+import { asrResult } from '../support/asr-events.js';
 
 /**
  * The path of a segment, owned by one class: transcript → fate → cascade → router → record. Engines
@@ -38,17 +39,7 @@ class ScriptedWhisper implements SttEngine {
   async close(): Promise<void> {}
 }
 
-const result = (kind: 'partial' | 'final', text: string, start: number, end: number, fromFinalize = false): AsrEvent => ({
-  kind,
-  text,
-  words: text.split(' ').map((w, i, all) => ({ word: w, start: start + ((end - start) * i) / all.length, end: start + ((end - start) * (i + 1)) / all.length, confidence: 0.95 })),
-  confidence: 0.95,
-  start,
-  duration: end - start,
-  speechFinal: fromFinalize,
-  fromFinalize,
-  receivedAt: 0,
-});
+const result = asrResult;
 
 /** A streaming engine the test drives: it pushes interim results while the segment is open, then decides how the close goes. */
 class DrivenCloud implements SttEngine {
@@ -95,7 +86,7 @@ afterEach(() => {
   dirs = [];
 });
 
-function rig(opts: { engines: SttEngine[]; mode?: 'wake-word' | 'always-listen'; store?: boolean }) {
+function rig(opts: { engines: SttEngine[]; mode?: 'wake-word' | 'always-listen'; store?: boolean; hangovers?: number[]; earlyCloses?: number[]; arbiter?: Arbiter }) {
   const clock = new VirtualClock(100_000);
   const bus = new Bus();
   const log = memoryLogger();
@@ -119,7 +110,7 @@ function rig(opts: { engines: SttEngine[]; mode?: 'wake-word' | 'always-listen';
     store = new Store({ path: join(dir, 'hark.db'), housekeeping: null });
     store.start();
   }
-  const path = new SegmentPath({ config, bus, clock, log, stt, speech, barge, cascade, store: () => store, source: 'mic' });
+  const path = new SegmentPath({ config, bus, clock, log, stt, speech, barge, cascade, store: () => store, source: 'mic', setHangoverMs: (ms) => opts.hangovers?.push(ms), closeEarly: () => opts.earlyCloses?.push(clock.now()), ...(opts.arbiter ? { arbiter: opts.arbiter } : {}) });
   const events: { type: string; payload: Record<string, unknown> }[] = [];
   bus.onAny((type, payload) => events.push({ type, payload: payload as Record<string, unknown> }));
   const of = (type: string) => events.filter((e) => e.type === type).map((e) => e.payload);
@@ -185,7 +176,7 @@ describe('the path of a segment: one owner, one fate per segment', () => {
 });
 
 describe('the answer being prepared (seed 003): words take the floor, a cough does not', () => {
-  const answer = (r: ReturnType<typeof rig>) => r.cascade.start('The order list has milk.', { endOfSpeechAt: r.clock.now() });
+  const answer = (r: ReturnType<typeof rig>) => r.cascade.start('The earlier answer.', { endOfSpeechAt: r.clock.now() });
 
   it('a segment dropped as too short gives the answer back: it plays when due', async () => {
     const r = rig({ engines: [new ScriptedWhisper([''])] });
@@ -209,7 +200,7 @@ describe('the answer being prepared (seed 003): words take the floor, a cough do
     await r.settle(400);
     await noise.close(0.5);
     await r.settle(2000);
-    expect(r.said.filter((l) => l.startsWith('play'))).toEqual([`play The order list has milk. @${100_000 + 2000}`]);
+    expect(r.said.filter((l) => l.startsWith('play'))).toEqual([`play The earlier answer. @${100_000 + 2000}`]);
     r.close();
   });
 
@@ -221,7 +212,7 @@ describe('the answer being prepared (seed 003): words take the floor, a cough do
     await r.settle(400);
     await speech.close();
     await r.settle(4000);
-    expect(r.said.filter((l) => l.startsWith('play The order list'))).toEqual([]);
+    expect(r.said.filter((l) => l.startsWith('play The earlier answer'))).toEqual([]);
     expect(r.cascade.busy).toBe(false);
     r.close();
   });
@@ -260,6 +251,41 @@ describe('barge-in decided on partial transcripts (seed 002), before the segment
     expect(r.queue.isSpeaking).toBe(true);
     expect(r.of('segment.handled')).toMatchObject([{ fate: 'filtered', utterance: { text: 'Yeah.' } }]);
     expect(r.effects('matched')).toEqual([]);
+    r.close();
+  });
+
+  it('with Whisper alone, the transcript made at the pause decides: "stop" stops hark before the segment closes', async () => {
+    const r = rig({ engines: [new ScriptedWhisper(['stop'])] });
+    r.queue.isSpeaking = true;
+    const seg = r.open();
+    r.path.paused({ startSample: seg.startSample, pcm: new Int16Array(12_000) });
+    await r.settle(50);
+    expect(r.said.filter((l) => l.startsWith('stop (barge-in)'))).toHaveLength(1);
+    await seg.close();
+    r.close();
+  });
+
+  it('with Whisper alone, "yeah" over hark at the pause is settled as a backchannel: hark goes on', async () => {
+    const r = rig({ engines: [new ScriptedWhisper(['yeah'])] });
+    r.queue.isSpeaking = true;
+    const seg = r.open();
+    r.path.paused({ startSample: seg.startSample, pcm: new Int16Array(12_000) });
+    await r.settle(1000);
+    await seg.close();
+    expect(r.said).toEqual([]);
+    expect(r.of('segment.handled')).toMatchObject([{ fate: 'filtered' }]);
+    r.close();
+  });
+
+  it('"ok" said over a ringing timer stops the ring: it is an answer, not a backchannel', async () => {
+    const r = rig({ engines: [new ScriptedWhisper(['computer set a timer for thirty seconds', 'ok'])] });
+    await r.open().close();
+    await r.settle(31_000);
+    expect(r.path.commands.core.timers.ringing).toBe(true);
+    r.queue.isSpeaking = true; // the ring's name being said
+    await r.open().close();
+    expect(r.of('segment.handled').at(-1)).toMatchObject({ fate: 'dispatched', utterance: { text: 'ok' } });
+    expect(r.path.commands.core.timers.ringing).toBe(false);
     r.close();
   });
 
@@ -350,6 +376,131 @@ describe('the live hearing of an open segment (seed 000)', () => {
     // A hint is never an action.
     expect(r.effects('action')).toEqual([]);
     await seg.close();
+    r.close();
+  });
+});
+
+describe('from the end of speech to the transcript (issue 13)', () => {
+  it('a pause starts Whisper on the segment so far; the close uses that transcript, not a second inference', async () => {
+    const whisper = new ScriptedWhisper(['computer set a timer for five minutes']);
+    const r = rig({ engines: [whisper] });
+    const seg = r.open();
+    r.path.paused({ startSample: seg.startSample, pcm: new Int16Array(12_000) });
+    await seg.close();
+    expect(whisper.calls).toBe(1);
+    expect(r.of('stt.preemptive').map((e) => e.outcome)).toEqual(['started', 'used']);
+    expect(r.effects('action').map((a) => [a.name, a.args])).toEqual([['timer.set', { seconds: 300 }]]);
+    r.close();
+  });
+
+  it('speech after the pause throws the speculative transcript away (counted), and the whole segment is transcribed', async () => {
+    const whisper = new ScriptedWhisper(['computer set a timer', 'computer set a timer for five minutes']);
+    const r = rig({ engines: [whisper] });
+    const seg = r.open();
+    r.path.paused({ startSample: seg.startSample, pcm: new Int16Array(12_000) });
+    r.path.resumed(seg.startSample);
+    await seg.close();
+    expect(whisper.calls).toBe(2);
+    expect(r.of('stt.preemptive').map((e) => e.outcome)).toEqual(['started', 'discarded']);
+    expect(r.of('segment.handled')).toMatchObject([{ utterance: { text: 'computer set a timer for five minutes' } }]);
+    r.close();
+  });
+
+  it('while the voice picker waits for a name, a segment closes after the short hangover; back to the default after', async () => {
+    const hangovers: number[] = [];
+    const r = rig({ engines: [new ScriptedWhisper(['switch voice', 'never mind'])], hangovers });
+    await r.open().close();
+    expect(r.effects('stack').at(-1)).toMatchObject({ frames: ['base', 'voice'] });
+    expect(hangovers).toEqual([250]);
+    await r.open().close();
+    expect(r.effects('stack').at(-1)).toMatchObject({ frames: ['base'] });
+    expect(hangovers).toEqual([250, 600]);
+    r.close();
+  });
+});
+
+describe('acting on a whole command without the rest of the hangover', () => {
+  it('"stop" heard at the pause closes the segment at once; "computer set a timer" does not', async () => {
+    const earlyCloses: number[] = [];
+    const r = rig({ engines: [new ScriptedWhisper(['stop', 'computer set a timer'])], earlyCloses });
+    const a = r.open();
+    r.path.paused({ startSample: a.startSample, pcm: new Int16Array(12_000) });
+    await r.settle(50);
+    expect(earlyCloses).toHaveLength(1);
+    await a.close();
+    const b = r.open();
+    r.path.paused({ startSample: b.startSample, pcm: new Int16Array(12_000) });
+    await r.settle(50);
+    expect(earlyCloses).toHaveLength(1);
+    await b.close();
+    r.close();
+  });
+});
+
+describe('a stop loses no speech (issue 15)', () => {
+  /** Whisper that answers only when told: a stop can catch it mid-inference. */
+  class HeldWhisper extends ScriptedWhisper {
+    go: (() => void)[] = [];
+    override async transcribe(): Promise<Transcript> {
+      const t = await super.transcribe();
+      await new Promise<void>((r) => this.go.push(r));
+      return t;
+    }
+  }
+
+  it('segments still waiting for speech-to-text when time is up are stored untranscribed, with why', async () => {
+    const whisper = new HeldWhisper(['computer set a timer for five minutes']);
+    const r = rig({ engines: [whisper], store: true });
+    const first = r.open().close();
+    const second = r.open().close();
+    const finished = r.path.finish(1500);
+    await r.settle(1600);
+    await Promise.all([first, second, finished]);
+    expect(r.of('segment.handled').map((h) => h.fate)).toEqual(['untranscribed', 'untranscribed']);
+    const db = new Database((r.store as unknown as { path: string }).path, { readonly: true });
+    const rows = db.prepare('SELECT s.id, length(a.pcm) AS bytes, t.engine, t.dropped_reason FROM segments s JOIN segment_audio a ON a.segment_id = s.id JOIN transcripts t ON t.segment_id = s.id ORDER BY s.id').all();
+    expect(rows).toEqual([
+      { id: 1, bytes: 32_000, engine: 'none', dropped_reason: 'not transcribed: hark was stopping (replay it with hark replay)' },
+      { id: 2, bytes: 32_000, engine: 'none', dropped_reason: 'not transcribed: hark was stopping (replay it with hark replay)' },
+    ]);
+    db.close();
+    // Nothing acted on late.
+    expect(r.effects('action')).toEqual([]);
+    r.close();
+  });
+
+  it('a transcript ready within the stop budget is acted on and stored as usual', async () => {
+    const whisper = new HeldWhisper(['computer set a timer for five minutes']);
+    const r = rig({ engines: [whisper] });
+    const seg = r.open().close();
+    const finished = r.path.finish(1500);
+    await r.settle(200);
+    whisper.go.shift()!();
+    await Promise.all([seg, finished]);
+    expect(r.of('segment.handled').map((h) => h.fate)).toEqual(['dispatched']);
+    expect(r.effects('action').map((a) => a.name)).toEqual(['timer.set']);
+    r.close();
+  });
+});
+
+describe('the fleet seams: arbitration before dispatch, and words from outside', () => {
+  it('a command another device heard better is recorded as yielded and not acted on', async () => {
+    const asked: string[] = [];
+    const arbiter: Arbiter = { decide: async (_s, u) => (asked.push(u.text), { act: false, to: 'kitchen-2' }) };
+    const r = rig({ engines: [new ScriptedWhisper(['computer set a timer for five minutes'])], arbiter });
+    await r.open().close();
+    expect(asked).toEqual(['computer set a timer for five minutes']);
+    expect(r.of('segment.handled')).toMatchObject([{ fate: 'yielded', reason: 'yielded to kitchen-2', actions: [] }]);
+    expect(r.effects('action')).toEqual([]);
+    r.close();
+  });
+
+  it('text from outside is handled as if heard, after the segments before it', async () => {
+    const r = rig({ engines: [new ScriptedWhisper(['computer set a timer for five minutes'])] });
+    const seg = r.open().close();
+    const typed = r.path.heardText('computer set a timer for ten minutes', 'mqtt');
+    await Promise.all([seg, typed]);
+    expect(r.effects('action').map((a) => a.args)).toEqual([{ seconds: 300 }, { seconds: 600 }]);
     r.close();
   });
 });

@@ -9,6 +9,7 @@ import { engineOrder, type SttMode } from '../../src/stt/fallback-policy.js';
 import { DEFAULT_HALLUCINATIONS } from '../../src/stt/hallucination-filter.js';
 import { Transcriber } from '../../src/stt/transcriber.js';
 import { EngineFailure, type AsrEvent, type SegmentAudio, type Transcript } from '../../src/stt/types.js';
+import { asrResult } from '../support/asr-events.js';
 
 type Behaviour = 'ok' | 'blank' | 'thanks' | 'error' | 'deadline' | 'connect' | 'auth' | 'no-final' | 'closed';
 
@@ -45,17 +46,7 @@ class FakeWhisper implements SttEngine {
   async close(): Promise<void> {}
 }
 
-const final = (text: string, start: number, end: number, fromFinalize: boolean): AsrEvent => ({
-  kind: 'final',
-  text,
-  words: text.split(' ').map((w, i, all) => ({ word: w, start: start + ((end - start) * i) / all.length, end: start + ((end - start) * (i + 1)) / all.length, confidence: 0.95 })),
-  confidence: 0.95,
-  start,
-  duration: end - start,
-  speechFinal: fromFinalize,
-  fromFinalize,
-  receivedAt: 0,
-});
+const final = (text: string, start: number, end: number, fromFinalize: boolean): AsrEvent => asrResult('final', text, start, end, fromFinalize);
 
 /** A cloud engine that streams: its behaviour decides what finish() does; 'part-way' sends a final first. */
 class FakeDeepgram implements SttEngine {
@@ -269,5 +260,55 @@ describe('one segment, one transcript: the seams where words were lost, split or
     svc.cancel(probe, 'too short');
     // The probe never completed: the circuit is open again, not stuck half-open.
     expect(svc.breaker('deepgram')!.state).toBe('open');
+  });
+});
+
+describe('preemptive transcription (issue 13): Whisper starts at a pause, the close finds it ready', () => {
+  class SlowWhisper extends FakeWhisper {
+    release: (() => void)[] = [];
+    heard: number[] = [];
+    override transcribe(audio?: { pcm: Int16Array }): Promise<Transcript> {
+      this.heard.push(audio?.pcm.length ?? 0);
+      const p = super.transcribe();
+      return new Promise((resolve) => this.release.push(() => resolve(p)));
+    }
+  }
+
+  it('the person had stopped: the speculative transcript is used, with no second inference', async () => {
+    const whisper = new SlowWhisper(['ok']);
+    const { svc, bus } = service('local-only', whisper, null);
+    const seen: string[] = [];
+    bus.on('stt.preemptive', (e) => seen.push(e.outcome));
+    expect(svc.preempt('@0', new Int16Array(12_000))).toBe(true);
+    const r = svc.transcribe({ index: 0, pcm: new Int16Array(16_000), maxProb: 0.95 }, null, '@0');
+    whisper.release.shift()!();
+    const done = await r;
+    expect(whisper.calls).toBe(1);
+    expect(whisper.heard).toEqual([12_000]);
+    expect(done.hearing).toMatchObject({ kind: 'heard', utterance: { text: 'turn on the lights' } });
+    expect(seen).toEqual(['started', 'used']);
+    expect(svc.preemptive).toEqual({ started: 1, used: 1, discarded: 0 });
+  });
+
+  it('they went on: the speculative transcript is thrown away and the whole segment transcribed', async () => {
+    const whisper = new SlowWhisper(['ok']);
+    const { svc } = service('local-only', whisper, null);
+    svc.preempt('@0', new Int16Array(12_000));
+    svc.discardPreempt('@0');
+    // At most one in flight: a second pause while the first still runs starts nothing.
+    expect(svc.preempt('@0', new Int16Array(20_000))).toBe(false);
+    whisper.release.shift()!();
+    await new Promise((r) => setImmediate(r));
+    const r = svc.transcribe({ index: 0, pcm: new Int16Array(30_000), maxProb: 0.95 }, null, '@0');
+    await new Promise((r) => setImmediate(r));
+    whisper.release.shift()!();
+    await r;
+    expect(whisper.heard).toEqual([12_000, 30_000]);
+    expect(svc.preemptive).toEqual({ started: 1, used: 0, discarded: 1 });
+  });
+
+  it('nothing speculative for a streaming first engine (it is already done at the close)', () => {
+    const { svc } = service('cloud-first', new FakeWhisper(['ok']), new FakeDeepgram(['ok']));
+    expect(svc.preempt('@0', new Int16Array(100))).toBe(false);
   });
 });

@@ -97,6 +97,18 @@ export const sttSection = section({
    * result for it is treated as a failure and the cloud is asked.
    */
   clearSpeechProb: between(0, 1, 0.8),
+  /**
+   * Start local Whisper on a segment after this much silence inside it, while the VAD hangover still
+   * runs: if the person has stopped, the transcript is ready when the segment closes; if they go on,
+   * it is thrown away. 0 turns it off. Only when the first engine takes whole segments (Whisper).
+   */
+  preemptiveMs: ms(200, 0, 5000),
+  /**
+   * When that early transcript is already a whole command of the top frame (one of its exact phrases:
+   * "yes", "stop", "repeat"), close the segment then and act, without waiting out the rest of the
+   * hangover. false: always wait for the hangover.
+   */
+  actOnCompleteCommand: flag(true),
   whisper: whisperSection,
   deepgram: deepgramSection,
   breaker: breakerSection,

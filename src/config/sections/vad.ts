@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { between, ms, oneOf, section, intBetween } from '../fields.js';
 
 export const vadSection = section({
@@ -14,6 +15,14 @@ export const vadSection = section({
   minSpeechMs: ms(96, 0, 5000),
   /** Silence after speech before a segment closes. */
   hangoverMs: ms(600, 0, 10_000),
+  /**
+   * A shorter hangover while the top frame waits for a one- or two-word answer (confirm: yes/no; the
+   * voice picker: a name): the router already knows the answer is short. Frame name → ms; a frame not
+   * listed uses hangoverMs.
+   */
+  frameHangoverMs: z
+    .record(z.string(), z.number({ error: 'must be a number of milliseconds' }).int('must be a whole number of milliseconds').min(100, 'must be at least 100 ms').max(10_000, 'must be at most 10000 ms'), { error: 'must map frame names to milliseconds' })
+    .default({ confirm: 250, voice: 250 }),
   /** A segment is split here (seed 000's 12 s guard). */
   maxSegmentMs: ms(12_000, 500, 120_000),
   /** Segments shorter than this (pre-roll excluded) are dropped as clicks and bumps. */
