@@ -144,6 +144,16 @@ function showCapture(c, mode) {
   else pill('pill-capture', 'mic ?', 'muted');
 }
 
+// The fleet's broker connection: hidden when MQTT is off.
+function showMqtt(m) {
+  const el = document.getElementById('pill-mqtt');
+  el.hidden = !m;
+  if (!m) return;
+  const where = m.room ? ` · room ${m.room}` : '';
+  if (m.state === 'connected') pill('pill-mqtt', `mqtt ${m.device}${where}`, 'good');
+  else pill('pill-mqtt', `mqtt ${m.state}${m.lastError ? ` · ${m.lastError}` : ''}`, 'warn');
+}
+
 let mode = 'daemon';
 async function health() {
   try {
@@ -153,6 +163,7 @@ async function health() {
     pill('pill-mode', h.mode === 'viewer' ? 'viewer (file)' : 'live daemon', 'muted');
     showStore(h.store);
     showCapture(h.capture, h.mode);
+    showMqtt(h.mqtt);
   } catch {
     pill('pill-store', 'store ?', 'bad');
   }
@@ -188,6 +199,7 @@ function connect() {
     });
   }
   es.addEventListener('capture', (e) => showCapture(JSON.parse(e.data), mode));
+  es.addEventListener('mqtt', (e) => showMqtt(JSON.parse(e.data)));
   es.addEventListener('hearing', (e) => showHearing(JSON.parse(e.data)));
   es.addEventListener('store', (e) => showStore(JSON.parse(e.data)));
 }

@@ -33,6 +33,8 @@ export class Metrics {
   /** The fleet's MQTT queue: events dropped while the broker was away (the bound was reached). */
   fleetDropped = 0;
   fleetQueued = 0;
+  /** The fleet's last reported state (null: MQTT is off), for /healthz and the page. */
+  fleet: { state: string; url: string | null; device: string | null; room: string | null; lastError: string | null } | null = null;
   captureRestarts = 0;
   writeFailures = 0;
   capture: CaptureStatus = { state: 'unknown', device: null, since: null, reason: null };
@@ -75,6 +77,7 @@ export class Metrics {
         case 'fleet.state':
           if (typeof p.dropped === 'number') this.fleetDropped = p.dropped;
           if (typeof p.queued === 'number') this.fleetQueued = p.queued;
+          this.fleet = { state: String(p.state), url: str(p.url), device: str(p.device), room: str(p.room), lastError: str(p.lastError) };
           break;
       }
     });

@@ -317,6 +317,9 @@ export class DebugServer {
     if (store.recovered) problems.push(`the database was corrupt at start and was moved to ${store.recovered.movedTo}`);
     if (this.metrics.capture.state === 'down') problems.push(`microphone down: ${this.metrics.capture.reason ?? 'unknown reason'}`);
     if (this.metrics.capture.state === 'starting') problems.push('microphone: no audio yet since it was (re)started');
+    // The broker away is a notice, not ill health: the device acts alone and queues its events.
+    const mqtt = this.metrics.fleet;
+    if (mqtt && mqtt.state !== 'connected') problems.push(`mqtt ${mqtt.state}${mqtt.lastError ? `: ${mqtt.lastError}` : ''} (this device acts alone; events wait in a queue)`);
     // Only a full disk or a dead microphone make hark unhealthy; a past corruption is recovered, so it is a notice.
     const starting = this.metrics.capture.state === 'starting';
     const degraded = store.audioStorage === 'paused-disk-full' || store.pendingRows > 0 || this.metrics.capture.state === 'down';
@@ -327,6 +330,7 @@ export class DebugServer {
       problems,
       store,
       capture: this.metrics.capture,
+      mqtt: this.metrics.fleet,
       sseClients: this.sse.size,
     });
   }
@@ -362,6 +366,9 @@ export class DebugServer {
           case 'capture.up':
           case 'capture.down':
             this.sse.send('capture', this.metrics.capture);
+            break;
+          case 'fleet.state':
+            this.sse.send('mqtt', this.metrics.fleet);
             break;
           // The open segment as it is being heard (cloud partials), and the page's cue that it closed.
           case 'hearing.update':

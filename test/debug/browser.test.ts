@@ -209,6 +209,17 @@ describe('the viewer page in headless Chromium', () => {
     await page.waitForSelector('#hearing[hidden]', { state: 'attached', timeout: 5000 });
   });
 
+  it('shows the fleet broker state once MQTT reports it, live and in /healthz', async () => {
+    expect(await page.$eval('#pill-mqtt', (e) => (e as HTMLElement).hidden)).toBe(true);
+    h.bus.emit('fleet.state', { state: 'reconnecting', url: 'mqtt://10.0.0.5:1883', device: 'kitchen-1', room: 'kitchen', queued: 2, dropped: 0, lastError: 'connect ECONNREFUSED' });
+    await page.waitForFunction(() => document.querySelector('#pill-mqtt')?.textContent === 'mqtt reconnecting · connect ECONNREFUSED', null, { timeout: 5000 });
+    const health = (await (await fetch(new URL('/healthz', h.url))).json()) as { mqtt: { state: string }; problems: string[] };
+    expect(health.mqtt).toMatchObject({ state: 'reconnecting', device: 'kitchen-1' });
+    expect(health.problems).toContain('mqtt reconnecting: connect ECONNREFUSED (this device acts alone; events wait in a queue)');
+    h.bus.emit('fleet.state', { state: 'connected', url: 'mqtt://10.0.0.5:1883', device: 'kitchen-1', room: 'kitchen', queued: 0, dropped: 0, lastError: null });
+    await page.waitForFunction(() => document.querySelector('#pill-mqtt')?.textContent === 'mqtt kitchen-1 · room kitchen', null, { timeout: 5000 });
+  });
+
   it('renders without script errors, and looks right (screenshot kept under test-output/debug-browser/)', async () => {
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: join(shots, 'viewer.png'), fullPage: false });
