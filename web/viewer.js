@@ -144,6 +144,28 @@ function showCapture(c, mode) {
   else pill('pill-capture', 'mic ?', 'muted');
 }
 
+// Running timers (with time left) and the lists: text only, what was said is never markup.
+const mmss = (s) => `${Math.floor(s / 60)}:${String(Math.round(s % 60)).padStart(2, '0')}`;
+function showKitchen(k) {
+  const box = document.getElementById('kitchen');
+  box.replaceChildren();
+  if (!k) return (box.hidden = true);
+  for (const t of k.timers ?? []) {
+    const line = document.createElement('div');
+    line.className = 'row small';
+    line.textContent = `timer ${t.label ?? `${mmss(t.seconds)}`} · ${t.state === 'ringing' ? 'RINGING' : `${mmss(t.leftSeconds)} left`}${t.state === 'paused' ? ' (paused)' : ''}`;
+    box.append(line);
+  }
+  for (const l of k.lists ?? []) {
+    if (!l.items.length) continue;
+    const line = document.createElement('div');
+    line.className = 'row small';
+    line.textContent = `${l.name} list · ${l.items.map((i) => (i.quantity ? `${i.quantity}${i.unit ? ` ${i.unit}` : ''} ${i.item}` : i.item)).join(', ')}`;
+    box.append(line);
+  }
+  box.hidden = box.childElementCount === 0;
+}
+
 // The fleet's broker connection: hidden when MQTT is off.
 function showMqtt(m) {
   const el = document.getElementById('pill-mqtt');
@@ -164,6 +186,7 @@ async function health() {
     showStore(h.store);
     showCapture(h.capture, h.mode);
     showMqtt(h.mqtt);
+    if (h.mode !== 'viewer') showKitchen(await (await fetch('/api/kitchen')).json());
   } catch {
     pill('pill-store', 'store ?', 'bad');
   }
@@ -200,6 +223,7 @@ function connect() {
   }
   es.addEventListener('capture', (e) => showCapture(JSON.parse(e.data), mode));
   es.addEventListener('mqtt', (e) => showMqtt(JSON.parse(e.data)));
+  es.addEventListener('kitchen', (e) => showKitchen(JSON.parse(e.data)));
   es.addEventListener('hearing', (e) => showHearing(JSON.parse(e.data)));
   es.addEventListener('store', (e) => showStore(JSON.parse(e.data)));
 }
@@ -234,6 +258,10 @@ const initial = new URLSearchParams(location.search);
 for (const k of ['q', 'engine', 'dropped']) if (initial.get(k)) form.elements[k].value = initial.get(k);
 
 await health();
+// Time left on running timers moves on its own: refresh the kitchen line now and then.
+setInterval(() => {
+  if (mode !== 'viewer' && !document.hidden) fetch('/api/kitchen').then((r) => r.json()).then(showKitchen, () => {});
+}, 5000);
 await loadPage(true);
 connect();
 setInterval(health, 30_000);

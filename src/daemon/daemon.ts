@@ -205,6 +205,11 @@ export class Daemon {
           logger: this.log.child({ component: 'debug' }),
           clock: this.clock,
           mode: 'daemon',
+          kitchen: () => {
+            const core = this.path?.commands.core;
+            if (!core) return null;
+            return { timers: core.timers.view(), lists: core.lists.names().map((name) => ({ name, items: core.lists.lines(name) })) };
+          },
           // Only a simulated button can be pressed over HTTP; real GPIO answers 404.
           button: (body) => {
             const g = this.gpio as (GpioDriver & { apply?: (b: unknown) => void }) | null;

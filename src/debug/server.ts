@@ -43,6 +43,14 @@ export interface DebugServerOptions {
    * Throws a TypeError naming what was wrong with the body; absent → 404.
    */
   button?: (body: unknown) => void;
+  /** The kitchen now: running timers and the lists (the daemon's command core); absent in `hark viewer`. */
+  kitchen?: () => KitchenView | null;
+}
+
+/** What /healthz, /api/kitchen and the page show of the kitchen: timers with their time left, the lists. */
+export interface KitchenView {
+  timers: { id: number; label: string | null; seconds: number; state: string; leftSeconds: number; command: string | null }[];
+  lists: { name: string; items: { item: string; quantity: number | null; unit: string | null; note: string | null }[] }[];
 }
 
 /**
@@ -160,6 +168,8 @@ export class DebugServer {
         if (this.only(method, ['GET', 'POST'], res)) this.listSegments(url, res);
       } else if (segment) {
         if (this.only(method, ['GET'], res)) this.segment(segment[1]!, Boolean(segment[2]), res);
+      } else if (path === '/api/kitchen') {
+        if (this.only(method, ['GET'], res)) sendJson(res, 200, this.opts.kitchen?.() ?? { timers: [], lists: [] });
       } else if (path === '/api/events') {
         if (this.only(method, ['GET'], res)) this.events(req, res);
       } else if (path === '/metrics') {
@@ -331,6 +341,7 @@ export class DebugServer {
       store,
       capture: this.metrics.capture,
       mqtt: this.metrics.fleet,
+      timers: this.opts.kitchen?.()?.timers ?? [],
       sseClients: this.sse.size,
     });
   }
@@ -369,6 +380,10 @@ export class DebugServer {
             break;
           case 'fleet.state':
             this.sse.send('mqtt', this.metrics.fleet);
+            break;
+          // A timer or a list changed: the page's kitchen line follows.
+          case 'router.effect':
+            if ((p.type === 'timer' || p.type === 'action') && this.opts.kitchen) this.sse.send('kitchen', this.opts.kitchen());
             break;
           // The open segment as it is being heard (cloud partials), and the page's cue that it closed.
           case 'hearing.update':

@@ -5,6 +5,7 @@ import { nonSpeechMarkers } from '../../src/stt/clean-text.js';
 import { JFK_PHRASES, cutSegment, jfkPcm, jfkWrites, splicedWithJump } from '../store/fixtures.js';
 import { outputDir } from '../support/paths.js';
 import { startHarness, type Harness } from './harness.js';
+import type { KitchenView } from '../../src/debug/server.js';
 
 const XSS = '<img src=x onerror=alert(1)>';
 const shots = outputDir('debug-browser');
@@ -15,10 +16,12 @@ let page: Page;
 const dialogs: string[] = [];
 const pageErrors: string[] = [];
 let jumpId: number;
+/** What the daemon's command core would report: changed by a test, announced by a timer effect. */
+let kitchen: KitchenView = { timers: [], lists: [] };
 let xssId: number;
 
 beforeAll(async () => {
-  h = await startHarness({ suite: 'debug-browser' });
+  h = await startHarness({ suite: 'debug-browser', server: { kitchen: () => kitchen } });
   for (const w of await jfkWrites(Date.now() - 60_000)) h.store.recordSegment(w);
   const pcm = await jfkPcm();
   const jump = splicedWithJump(pcm);
@@ -218,6 +221,22 @@ describe('the viewer page in headless Chromium', () => {
     expect(health.problems).toContain('mqtt reconnecting: connect ECONNREFUSED (this device acts alone; events wait in a queue)');
     h.bus.emit('fleet.state', { state: 'connected', url: 'mqtt://10.0.0.5:1883', device: 'kitchen-1', room: 'kitchen', queued: 0, dropped: 0, lastError: null });
     await page.waitForFunction(() => document.querySelector('#pill-mqtt')?.textContent === 'mqtt kitchen-1 · room kitchen', null, { timeout: 5000 });
+  });
+
+  it('shows running timers and the lists, live, and serves them at /api/kitchen and in /healthz', async () => {
+    kitchen = {
+      timers: [{ id: 1, label: 'pizza', seconds: 480, state: 'running', leftSeconds: 250, command: null }],
+      lists: [{ name: 'shopping', items: [{ item: 'olive oil', quantity: null, unit: null, note: null }, { item: `eggs ${XSS}`, quantity: 12, unit: null, note: null }] }],
+    };
+    h.bus.emit('router.effect', { type: 'timer', event: 'set', id: 1, label: 'pizza', seconds: 480, dueAtMs: 0, atMs: 0 });
+    await page.waitForSelector('#kitchen:not([hidden])', { timeout: 5000 });
+    expect(await page.$$eval('#kitchen > div', (d) => d.map((x) => x.textContent))).toEqual(['timer pizza · 4:10 left', `shopping list · olive oil, 12 eggs ${XSS}`]);
+    expect(await page.$$('#kitchen img')).toEqual([]);
+    expect(await (await fetch(new URL('/api/kitchen', h.url))).json()).toEqual(kitchen);
+    expect(((await (await fetch(new URL('/healthz', h.url))).json()) as { timers: unknown }).timers).toEqual(kitchen.timers);
+    kitchen = { timers: [], lists: [] };
+    h.bus.emit('router.effect', { type: 'timer', event: 'cancelled', id: 1, label: 'pizza', seconds: 480, dueAtMs: 0, atMs: 0 });
+    await page.waitForSelector('#kitchen[hidden]', { state: 'attached', timeout: 5000 });
   });
 
   it('renders without script errors, and looks right (screenshot kept under test-output/debug-browser/)', async () => {
