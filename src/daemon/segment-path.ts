@@ -141,7 +141,7 @@ export class SegmentPath {
   /** Resolves when hark is stopping and its speech-to-text time is up (finish()). */
   private readonly outOfTime: Promise<void>;
   private timeUp!: () => void;
-  private stopBy: number | null = null;
+  private finishing = false;
   /** Recently fired actions by seq, so a later last-wins action can mark the row it superseded. */
   private readonly fired = new Map<number, { row: ActionInput; rec: SegmentRecord | null }>();
   private topFrame: string | undefined = 'base';
@@ -222,10 +222,7 @@ export class SegmentPath {
     // pause that started the transcript it acted on; at once for a release.
     const hangover = segment.closeReason === 'hangover' ? this.hangoverMs : segment.closeReason === 'complete-command' ? this.d.config.stt.preemptiveMs : 0;
     const rec: SegmentRecord = { segment, transcript: null, fate: { kind: 'cancelled', reason: '' }, actions: [], closedAt, closedWallAt, speechEndAt: closedAt - hangover, firstActionAt: null, written: false };
-    this.work = this.work
-      .then(() => this.handle(rec, seg, cancelled))
-      .catch((err) => this.d.log.error('segment handling failed', { segment: segment.index, error: errorMessage(err) }));
-    return this.work;
+    return this.enqueue(() => this.handle(rec, seg, cancelled), 'segment handling failed', { segment: segment.index });
   }
 
   /** The top frame ends on a button tap (dictation, inventory). */
@@ -238,32 +235,35 @@ export class SegmentPath {
    * handled exactly as if heard — the same router, after every segment closed before them.
    */
   heardText(text: string, from: string): Promise<void> {
-    this.work = this.work
-      .then(async () => {
-        const now = this.d.clock.now();
-        const u: Utterance = { id: randomUUID(), text: text.trim(), rawText: text, engine: 'text', atMs: now };
+    return this.enqueue(
+      async () => {
+        const u: Utterance = { id: randomUUID(), text: text.trim(), rawText: text, engine: 'text', atMs: this.d.clock.now() };
         if (!u.text) return;
         this.d.log.info('utterance', { id: u.id, engine: 'text', from, text: u.text });
         this.d.bus.emit('utterance.final', u);
         this.commands.core.dispatch(u);
         await this.commands.core.router.idle();
-      })
-      .catch((err) => this.d.log.error('text utterance failed', { from, error: errorMessage(err) }));
-    return this.work;
+      },
+      'text utterance failed',
+      { from },
+    );
   }
 
   /** Give the top frame its tap, after every segment closed before it. */
   buttonTap(): Promise<void> {
-    this.work = this.work
-      .then(async () => {
-        this.commands.core.router.button('tap');
-        await this.commands.core.router.idle();
-      })
-      .catch((err) => this.d.log.error('button tap failed', { error: errorMessage(err) }));
-    return this.work;
+    return this.enqueue(async () => {
+      this.commands.core.router.button('tap');
+      await this.commands.core.router.idle();
+    }, 'button tap failed');
   }
 
   idle(): Promise<void> {
+    return this.work;
+  }
+
+  /** Everything that reaches the router goes through here, one at a time, in order; a failure is logged and the next goes on. */
+  private enqueue(run: () => Promise<void>, failed: string, fields: Record<string, unknown> = {}): Promise<void> {
+    this.work = this.work.then(run).catch((err) => this.d.log.error(failed, { ...fields, error: errorMessage(err) }));
     return this.work;
   }
 
@@ -273,8 +273,8 @@ export class SegmentPath {
    * untranscribed (its audio and a row saying why), never lost. Resolves when all are stored.
    */
   finish(withinMs: number): Promise<void> {
-    if (this.stopBy === null) {
-      this.stopBy = this.d.clock.now() + withinMs;
+    if (!this.finishing) {
+      this.finishing = true;
       this.d.clock.setTimer(withinMs, () => this.timeUp());
     }
     return this.work;

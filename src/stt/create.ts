@@ -85,7 +85,6 @@ export async function createStt(o: CreateSttOptions): Promise<SttStack> {
       vocabulary = [...words];
     },
     async close() {
-      await transcriber.close();
       for (const s of engines) await s.engine?.close();
     },
   };

@@ -80,8 +80,6 @@ export class Transcriber {
   private readonly log: Logger;
   private readonly newId: () => string;
   private speculation: Speculation | null = null;
-  /** Speculative transcriptions started, used at the close, and thrown away because speech resumed. */
-  readonly preemptive = { started: 0, used: 0, discarded: 0 };
 
   constructor(private readonly o: TranscriberOptions) {
     this.log = o.logger;
@@ -105,11 +103,6 @@ export class Transcriber {
   /** The circuit breaker of a remote engine (status pages, tests). */
   breaker(id: EngineId): CircuitBreaker | undefined {
     return this.breakers.get(id);
-  }
-
-  /** The engines' ids in order, available or not. */
-  get order(): EngineId[] {
-    return this.o.engines.map((s) => s.id);
   }
 
   /**
@@ -168,7 +161,6 @@ export class Transcriber {
       });
     }
     this.speculation = spec;
-    this.preemptive.started++;
     this.o.bus.emit('stt.preemptive', { segmentId: key, outcome: 'started' });
     return true;
   }
@@ -178,7 +170,6 @@ export class Transcriber {
     const spec = this.speculation;
     if (!spec || spec.key !== key || spec.discarded) return;
     spec.discarded = true;
-    this.preemptive.discarded++;
     this.o.bus.emit('stt.preemptive', { segmentId: key, outcome: 'discarded' });
   }
 
@@ -188,7 +179,6 @@ export class Transcriber {
     if (!spec || key === undefined || spec.key !== key || spec.discarded || spec.engine !== engine) return null;
     this.speculation = spec.settled ? null : spec;
     spec.discarded = true; // used once
-    this.preemptive.used++;
     this.o.bus.emit('stt.preemptive', { segmentId: key, outcome: 'used' });
     return spec.promise;
   }
@@ -243,9 +233,6 @@ export class Transcriber {
     this.report(result);
     return result;
   }
-
-  /** Shut down: engines belong to the caller. */
-  async close(): Promise<void> {}
 
   /** The last available engine: its transcript is final even when it would otherwise hand over. */
   private get lastEngine(): SttEngine | null {
