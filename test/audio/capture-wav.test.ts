@@ -47,7 +47,9 @@ describe('WavFileSource', () => {
     let seenWhenTimerRan = -1;
     let seen = 0;
     src.on('data', () => {
-      if (seen++ === 0) setTimeout(() => (seenWhenTimerRan = seen), 0);
+      // Other macrotask work queued during the first chunk must run before the last one. A
+      // setTimeout(0) probe was flaky: 200 chunks can all go out within its 1 ms on a fast run.
+      if (seen++ === 0) setImmediate(() => (seenWhenTimerRan = seen));
     });
     await src.start();
     await src.finished;
