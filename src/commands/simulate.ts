@@ -16,6 +16,8 @@ import { applySpeechEffect } from '../daemon/effects.js';
 import type { Effect } from '../router/effects.js';
 import { parseSimLine } from '../router/simulate-input.js';
 import { createIntentRuntime, type IntentRuntime } from '../intent/compose.js';
+import { HA_TARGET } from '../actions/targets/home-assistant.js';
+import { createHaConversation, routeToHa, type HaConversationRuntime } from '../ha/conversation/compose.js';
 import { action, loadConfigFor, out } from './common.js';
 
 interface SimulateOpts {
@@ -25,6 +27,7 @@ interface SimulateOpts {
   liveWebhooks?: boolean;
   drainMs?: string;
   ollama?: string;
+  ha?: string | true;
 }
 
 /** Effects only shown with --trace: which rule took what, and classifier answers. */
@@ -40,6 +43,7 @@ export function register(program: Command): void {
     .option('--live-webhooks', 'really POST to webhook targets (by default they are reported, not called)')
     .option('--drain-ms <ms>', 'at end of input, run pending timers for at most this much virtual time', '3600000')
     .option('--ollama <url>', 'run the intent pass against this Ollama (e.g. http://127.0.0.1:11434); each model call is real and waited for')
+    .option('--ha [url]', "really ask Home Assistant's conversation agent (ha.conversation, or at this URL; token from HARK_HA_TOKEN); by default it is reported, not called")
     .addHelpText(
       'after',
       `
@@ -49,6 +53,9 @@ Input, one per line:
                                   a ringing timer takes it first (as do "stop", "ok", "thanks", no wake word)
   {"text": "...", "atMs": 5000}   an utterance at a virtual time (atMs optional)
   {"atMs": 65000}                 only move the clock (timers fire on the way)
+
+With ha.conversation.url set (or --ha URL), query submissions go to Home Assistant's conversation
+agent; with --ha each call is real and waited for, and its reply is spoken.
 
 With --ollama, query submissions go to the intent pass (lists are kept in memory) and these lines
 are added: {"type":"proposal",...}, {"type":"ambiguous",...}, {"type":"commit",...}, {"type":"discard",...}
@@ -64,7 +71,7 @@ Example:
 const MAX_SIM_MS = 365 * 24 * 3600 * 1000;
 
 async function simulate(opts: SimulateOpts): Promise<void> {
-  const { config } = loadConfigFor(opts);
+  const { config, secrets } = loadConfigFor(opts);
   const drainMs = Number(opts.drainMs);
   if (!Number.isInteger(drainMs) || drainMs < 0) throw new HarkError(`--drain-ms must be a whole number of milliseconds, got ${JSON.stringify(opts.drainMs)}`, { exitCode: 2 });
   const outDir = opts.outDir ? resolve(opts.outDir) : mkdtempSync(resolve(tmpdir(), 'hark-simulate-'));
@@ -92,20 +99,27 @@ async function simulate(opts: SimulateOpts): Promise<void> {
     out(JSON.stringify({ ...e, atMs: clock.now() }));
   };
   const log = createLogger({ level: config.log.level === 'debug' ? 'debug' : 'warn', json: config.log.json });
+  // Home Assistant: called only with --ha (a simulated "turn on the fan" must not turn on the real one).
+  const haUrl = typeof opts.ha === 'string' ? opts.ha : config.ha.conversation.url;
+  if (typeof opts.ha === 'string' && !/^https?:\/\/[^/\s]+/.test(opts.ha)) throw new HarkError(`--ha must be an http:// URL such as http://homeassistant.local:8123, got ${JSON.stringify(opts.ha)}`, { exitCode: 2 });
+  if (opts.ha === true && !haUrl) throw new HarkError('--ha needs a URL, or ha.conversation.url in the config', { exitCode: 2 });
+  const ha: HaConversationRuntime | null = opts.ha !== undefined ? createHaConversation({ config, secrets, clock, log, url: haUrl }) : null;
+  const haRouter = ha?.router ?? (haUrl ? routeToHa(config.router, config.ha.conversation.frames) : config.router);
   let intent: IntentRuntime | null = null;
   if (opts.ollama !== undefined) {
     if (!/^https?:\/\/[^/\s]+/.test(opts.ollama)) throw new HarkError(`--ollama must be an http:// URL such as http://127.0.0.1:11434, got ${JSON.stringify(opts.ollama)}`, { exitCode: 2 });
     // No store in simulate: lists live in memory for the run (the header line says so).
-    intent = createIntentRuntime({ config, clock, log, host: opts.ollama });
+    intent = createIntentRuntime({ config, clock, log, host: opts.ollama, router: haRouter, ...(haUrl ? { handOverTo: HA_TARGET } : {}) });
   }
   const core = new CommandCore({
     clock,
-    router: intent?.router ?? config.router,
+    router: intent?.router ?? haRouter,
     actions: config.actions,
     log,
     onEffect: print,
     ...(config.device.area ? { area: config.device.area } : {}),
-    ...(intent ? { classifiers: intent.classifiers, plugins: [intent.pass], lists: intent.lists } : {}),
+    ...(intent ? { classifiers: intent.classifiers, lists: intent.lists } : {}),
+    plugins: [...(intent ? [intent.pass] : []), ...(ha ? [ha.agent] : [])],
     targets: (emit) =>
       buildTargets(config.actions.targets, {
         dataDir: outDir,
@@ -113,7 +127,8 @@ async function simulate(opts: SimulateOpts): Promise<void> {
         // Simulate never writes outside its out dir, whatever the config says.
         filePath: (p) => (isAbsolute(p) ? resolve(outDir, basename(p)) : resolve(outDir, p)),
         ...(opts.liveWebhooks ? {} : { webhook: (name: string, cfg: { url: string }) => notCalled(name, cfg.url) }),
-        ...(intent ? { intent: intent.target } : {}),
+        ...(intent ? { intent: { ...intent.target, ...(ha ? { direct: () => ha.agent.awaitingAnswer } : {}) } } : {}),
+        ...(haUrl ? { homeAssistant: ha?.sink ?? { describe: () => `Home Assistant ${haUrl} (not called; pass --ha)`, converse: async () => `not called: ${haUrl} (pass --ha)` } } : {}),
       }),
   });
 

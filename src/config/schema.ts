@@ -13,6 +13,7 @@ import { gpioSection } from './sections/gpio.js';
 import { sttSection } from './sections/stt.js';
 import { intentSection, checkIntentConfig } from './sections/intent.js';
 import { mqttSection } from './sections/mqtt.js';
+import { haConversationSection, checkHaConversationConfig } from './sections/ha-conversation.js';
 import { section } from './fields.js';
 
 /** device: where this appliance stands. `area` (e.g. kitchen) makes "the kitchen timer" this device's own. */
@@ -41,10 +42,12 @@ export const configSchema = z
     intent: intentSection,
     device: deviceSection,
     mqtt: mqttSection,
+    ha: section({ conversation: haConversationSection }),
   })
   .superRefine((cfg, ctx) => {
     checkRouterTargets(cfg, ctx);
     checkIntentConfig(cfg, ctx);
+    checkHaConversationConfig(cfg, ctx);
     if (cfg.vad.releaseThreshold > cfg.vad.threshold) {
       ctx.addIssue({ code: 'custom', path: ['vad', 'releaseThreshold'], message: 'must not be above vad.threshold' });
     }

@@ -339,6 +339,7 @@ export class Daemon {
         }
         this.path = new SegmentPath({
           config,
+          secrets: this.opts.secrets,
           bus: this.bus,
           clock: this.clock,
           log: this.log,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { HarkConfig } from '../config/schema.js';
+import type { Secrets } from '../config/load.js';
 import type { Bus } from '../core/bus.js';
 import type { Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
@@ -24,6 +25,8 @@ import { actionRow, segmentWrite } from './segment-record.js';
 
 export interface SegmentPathDeps {
   config: HarkConfig;
+  /** Secrets from the environment (Home Assistant's token). */
+  secrets?: Secrets;
   bus: Bus;
   clock: Clock;
   log: Logger;
@@ -150,7 +153,7 @@ export class SegmentPath {
     this.d = d;
     this.hangoverMs = d.config.vad.hangoverMs;
     this.outOfTime = new Promise((r) => (this.timeUp = r));
-    this.commands = buildCommands({ config: d.config, clock: d.clock, log: d.log, bus: d.bus, store: d.store(), ...(d.voices ? { voices: d.voices } : {}), onEffect: (e) => this.onEffect(e) });
+    this.commands = buildCommands({ config: d.config, ...(d.secrets ? { secrets: d.secrets } : {}), clock: d.clock, log: d.log, bus: d.bus, store: d.store(), ...(d.voices ? { voices: d.voices } : {}), onEffect: (e) => this.onEffect(e) });
     d.stt?.setVocabulary(this.commands.vocabulary);
   }
 

@@ -38,6 +38,10 @@ export interface IntentRuntimeOptions {
   host?: string;
   /** Override the model adapter (never needed on the device; the client is built from config). */
   model?: ProposalModel;
+  /** The router config to route from (config.router when omitted): Home Assistant's routing comes first. */
+  router?: RouterConfig;
+  /** A target that takes what the model cannot place among hark's intents (Home Assistant's agent), for frames routed to it. */
+  handOverTo?: string;
 }
 
 /** The classifier name YAML rules use: {classifier: ollama, timeoutMs: 7000, do: [pop]}. */
@@ -68,6 +72,8 @@ export function createIntentRuntime(opts: IntentRuntimeOptions): IntentRuntime {
     opts.model ??
     new OllamaClient({ host: opts.host ?? c.host, model: c.model, keepAlive: c.keepAlive, timeoutMs: c.timeoutMs, retries: c.retries, backoffMs: c.backoffMs, warmUpTimeoutMs: c.warmUpTimeoutMs });
   const lists = opts.store ? new StoreListBook(opts.store) : new MemoryListBook();
+  const { router, fallbacks } = routeToIntent(opts.router ?? config.router, c.frames);
+  const handOverTo = opts.handOverTo;
   const pass = new IntentPass({
     config: c,
     model,
@@ -77,7 +83,7 @@ export function createIntentRuntime(opts: IntentRuntimeOptions): IntentRuntime {
     ...(opts.store ? { store: opts.store } : {}),
     ...(opts.bus ? { bus: opts.bus } : {}),
     forwarded: (action) => (config.actions.forward[action]?.length ?? 0) > 0,
+    ...(handOverTo ? { handOver: (frame: string | undefined) => frame !== undefined && fallbacks[frame] === handOverTo } : {}),
   });
-  const { router, fallbacks } = routeToIntent(config.router, c.frames);
   return { pass, router, target: { sink: pass, fallbacks }, classifiers: { [INTENT_CLASSIFIER]: pass }, lists };
 }

@@ -55,6 +55,11 @@ export interface IntentPassOptions {
   bus?: Bus;
   /** True when actions.forward sends the action to a target (the manager pager). */
   forwarded?: (action: string) => boolean;
+  /**
+   * True when the frame's own target takes what the model cannot place among hark's intents (Home
+   * Assistant's conversation agent): then the pass hands it over instead of asking to rephrase.
+   */
+  handOver?: (frame: string | undefined) => boolean;
 }
 
 type Judged =
@@ -184,6 +189,13 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
       this.propose(j, heard, r.reply);
       return { detail: `proposed ${j.intent.name}` };
     }
+    // Not one of hark's intents at all ("turn on the extractor fan"): the house may know it. One of
+    // them with a part missing ("add to the list") is still hark's to ask about.
+    if (!j.intent && this.opts.handOver?.(frame)) {
+      this.memory.dropUnanswered();
+      this.ambiguous(j, heard, r.reply, undefined, false);
+      return { handOver: j.reason };
+    }
     this.ambiguous(j, heard, r.reply, frame);
     return { detail: `ambiguous: ${j.reason}` };
   }
@@ -295,14 +307,15 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
     });
   }
 
-  private ambiguous(j: Extract<Judged, { status: 'AMBIGUOUS' }>, heard: Heard, reply: ModelReply, reopen: string | undefined): void {
+  /** `ask`: say the clarifying question (false when the text is handed over to another agent). */
+  private ambiguous(j: Extract<Judged, { status: 'AMBIGUOUS' }>, heard: Heard, reply: ModelReply, reopen: string | undefined, ask = true): void {
     this.emit({ type: 'ambiguous', text: heard.text, reason: j.reason });
     this.record({ kind: 'ambiguous', intent: j.intent?.name ?? null, target: null, text: heard.text, reason: j.reason, model: reply.model, latencyMs: reply.latencyMs, utteranceIds: [...heard.ids] });
     const fields = { reason: j.reason, text: heard.text, reply: reply.content.slice(0, 200) };
     // "unknown" is the model doing its job; anything else is a reply hark could not use.
     if (j.reason === NOT_RECOGNISED || j.intent) this.opts.log.info('intent ambiguous', fields);
     else this.opts.log.warn('intent reply unusable', fields);
-    if (this.listening) return;
+    if (this.listening || !ask) return;
     const question = j.intent?.clarify ?? this.cfg.clarify;
     this.emit({ type: 'speak', text: question });
     this.memory.add('assistant', question);

@@ -2,9 +2,10 @@ import { isAbsolute, resolve } from 'node:path';
 import type { TargetConfig } from '../../config/sections/actions.js';
 import type { EffectSink } from '../../router/effects.js';
 import { FileTarget } from './file.js';
+import { HA_TARGET, HomeAssistantTarget, type ConversationSink } from './home-assistant.js';
 import { INTENT_TARGET, IntentTarget, type IntentSink } from './intent.js';
 import { SpeakTarget } from './speak.js';
-import type { Target } from './target.js';
+import type { Delivery, Target } from './target.js';
 import { WebhookTarget } from './webhook.js';
 
 export interface BuildTargetsOptions {
@@ -20,7 +21,9 @@ export interface BuildTargetsOptions {
    * The intent pass, when it runs: added as the target named "intent". `fallbacks` maps a frame to
    * the target its text goes to when the model cannot be reached (its own configured target).
    */
-  intent?: { sink: IntentSink; fallbacks: Record<string, string> };
+  intent?: { sink: IntentSink; fallbacks: Record<string, string>; direct?: (d: Delivery) => boolean };
+  /** Home Assistant's conversation agent, when ha.conversation is configured: the target named "home-assistant". */
+  homeAssistant?: ConversationSink;
 }
 
 export function buildTargets(targets: Record<string, TargetConfig>, opts: BuildTargetsOptions): Map<string, Target> {
@@ -44,9 +47,10 @@ export function buildTargets(targets: Record<string, TargetConfig>, opts: BuildT
         break;
     }
   }
+  if (opts.homeAssistant) out.set(HA_TARGET, new HomeAssistantTarget(HA_TARGET, opts.homeAssistant));
   if (opts.intent) {
-    const { sink, fallbacks } = opts.intent;
-    out.set(INTENT_TARGET, new IntentTarget(INTENT_TARGET, sink, (frame) => (frame && fallbacks[frame] ? out.get(fallbacks[frame]) : undefined)));
+    const { sink, fallbacks, direct } = opts.intent;
+    out.set(INTENT_TARGET, new IntentTarget(INTENT_TARGET, sink, (frame) => (frame && fallbacks[frame] ? out.get(fallbacks[frame]) : undefined), direct));
   }
   return out;
 }
@@ -54,3 +58,4 @@ export function buildTargets(targets: Record<string, TargetConfig>, opts: BuildT
 export type { Target, Delivery } from './target.js';
 export { DeliveryError } from './target.js';
 export { INTENT_TARGET, type IntentSink, type IntentOutcome } from './intent.js';
+export { HA_TARGET, type ConversationSink } from './home-assistant.js';

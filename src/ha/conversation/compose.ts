@@ -1,0 +1,41 @@
+import { HA_TARGET, type ConversationSink } from '../../actions/targets/home-assistant.js';
+import type { Secrets } from '../../config/load.js';
+import type { HarkConfig } from '../../config/schema.js';
+import type { RouterConfig } from '../../config/sections/router.js';
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/log.js';
+import { HaConversation, type HaActionStore } from './agent.js';
+import { HaClient } from './client.js';
+
+/**
+ * Everything the command core needs to hand what hark's rules do not take to Home Assistant:
+ * the agent (a CommandCore plugin), the router config with ha.conversation.frames' submissions
+ * pointed at the `home-assistant` target, and the sink for that target. The daemon and
+ * `hark simulate --ha` both build it here. Null when ha.conversation.url is not set.
+ */
+export interface HaConversationRuntime {
+  agent: HaConversation;
+  router: RouterConfig;
+  /** For buildTargets({ homeAssistant }). */
+  sink: ConversationSink;
+}
+
+export function createHaConversation(opts: { config: HarkConfig; secrets: Secrets; clock: Clock; log: Logger; store?: HaActionStore; url?: string; router?: RouterConfig }): HaConversationRuntime | null {
+  const c = { ...opts.config.ha.conversation, ...(opts.url ? { url: opts.url.replace(/\/+$/, '') } : {}) };
+  if (!c.url) return null;
+  const log = opts.log.child({ component: 'home-assistant' });
+  if (!opts.secrets.haToken) log.warn('ha.conversation.url is set but HARK_HA_TOKEN is not: every request will be refused (hark doctor)');
+  const client = new HaClient({ url: c.url, token: opts.secrets.haToken, timeoutMs: c.timeoutMs });
+  const agent = new HaConversation({ config: c, client, clock: opts.clock, log, ...(opts.store ? { store: opts.store } : {}) });
+  return { agent, router: routeToHa(opts.router ?? opts.config.router, c.frames), sink: agent };
+}
+
+/** Point each of `frames` at the Home Assistant target (the intent pass, when it runs, is put in front of it). */
+export function routeToHa(router: RouterConfig, frames: readonly string[]): RouterConfig {
+  const routed = { ...router.frames };
+  for (const name of frames) {
+    const f = routed[name];
+    if (f) routed[name] = { ...f, target: HA_TARGET };
+  }
+  return { ...router, frames: routed };
+}
