@@ -104,7 +104,8 @@ async function simulate(opts: SimulateOpts): Promise<void> {
   if (typeof opts.ha === 'string' && !/^https?:\/\/[^/\s]+/.test(opts.ha)) throw new HarkError(`--ha must be an http:// URL such as http://homeassistant.local:8123, got ${JSON.stringify(opts.ha)}`, { exitCode: 2 });
   if (opts.ha === true && !haUrl) throw new HarkError('--ha needs a URL, or ha.conversation.url in the config', { exitCode: 2 });
   const ha: HaConversationRuntime | null = opts.ha !== undefined ? createHaConversation({ config, secrets, clock, log, url: haUrl }) : null;
-  const haRouter = ha?.router ?? (haUrl ? routeToHa(config.router, config.ha.conversation.frames) : config.router);
+  const haRouting = ha ? { router: ha.router, fallbacks: ha.target.fallbacks } : haUrl ? routeToHa(config.router, config.ha.conversation.frames) : null;
+  const haRouter = haRouting?.router ?? config.router;
   let intent: IntentRuntime | null = null;
   if (opts.ollama !== undefined) {
     if (!/^https?:\/\/[^/\s]+/.test(opts.ollama)) throw new HarkError(`--ollama must be an http:// URL such as http://127.0.0.1:11434, got ${JSON.stringify(opts.ollama)}`, { exitCode: 2 });
@@ -128,7 +129,14 @@ async function simulate(opts: SimulateOpts): Promise<void> {
         filePath: (p) => (isAbsolute(p) ? resolve(outDir, basename(p)) : resolve(outDir, p)),
         ...(opts.liveWebhooks ? {} : { webhook: (name: string, cfg: { url: string }) => notCalled(name, cfg.url) }),
         ...(intent ? { intent: { ...intent.target, ...(ha ? { direct: () => ha.agent.awaitingAnswer } : {}) } } : {}),
-        ...(haUrl ? { homeAssistant: ha?.sink ?? { describe: () => `Home Assistant ${haUrl} (not called; pass --ha)`, converse: async () => `not called: ${haUrl} (pass --ha)` } } : {}),
+        ...(haRouting
+          ? {
+              homeAssistant: {
+                sink: ha?.agent ?? { describe: () => `Home Assistant ${haUrl} (not called; pass --ha)`, converse: async () => `not called: ${haUrl} (pass --ha)`, declines: () => null },
+                fallbacks: haRouting.fallbacks,
+              },
+            }
+          : {}),
       }),
   });
 

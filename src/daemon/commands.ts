@@ -59,7 +59,7 @@ export function buildCommands(o: { config: HarkConfig; secrets?: Secrets; clock:
         dataDir: config.actions.dataDir,
         emit,
         ...(intent ? { intent: { ...intent.target, ...(ha ? { direct: () => ha.agent.awaitingAnswer } : {}) } } : {}),
-        ...(ha ? { homeAssistant: ha.sink } : {}),
+        ...(ha ? { homeAssistant: ha.target } : {}),
       }),
   });
   // Load the model now, so the first request does not pay for it. Never throws.

@@ -71,6 +71,18 @@ describe("what hark's rules leave goes to Home Assistant's conversation agent", 
     expect(ids[2]).toBeUndefined();
   });
 
+  it('always-listen chatter stays with the query frame\'s own target unless inAlwaysListen', async () => {
+    const h = haHarness({ url: ha.url, token: ha.token });
+    await h.script('always listen', 'the soup needs more salt', 'go');
+    expect(ha.requests).toEqual([]);
+    expect(h.of('delivered')).toEqual([expect.objectContaining({ target: 'home-assistant', detail: expect.stringMatching(/^not sent to Home Assistant \(always-listen mode.*\); kept in file .*submissions\.jsonl/) })]);
+
+    const all = haHarness({ url: ha.url, token: ha.token, config: { ha: { conversation: { inAlwaysListen: true } } } });
+    await all.script('always listen', 'turn on the extractor fan', 'go');
+    expect(ha.conversationsAsked.map((b) => b.text)).toEqual(['turn on the extractor fan']);
+    expect(all.spoken()).toContain('Turned on the extractor fan');
+  });
+
   describe('failures: a short spoken notice, a log line naming what failed, and the router goes on', () => {
     const cases: [string, (h: HaDouble) => void, string, RegExp][] = [
       ['a 401', (d) => (d.token = 'rotated'), 'Home Assistant refused my access token.', /HTTP 401.*HARK_HA_TOKEN/],

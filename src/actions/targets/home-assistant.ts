@@ -9,6 +9,8 @@ export interface ConversationSink {
   describe(): string;
   /** Resolves with a short detail once the reply is spoken; rejects with a DeliveryError naming what failed (the notice already said). */
   converse(d: Delivery): Promise<string>;
+  /** Why this submission is not for Home Assistant now (always-listen chatter), or null. */
+  declines(d: Delivery): string | null;
 }
 
 /**
@@ -17,11 +19,20 @@ export interface ConversationSink {
  */
 export class HomeAssistantTarget implements Target {
   readonly type = 'home-assistant';
-  constructor(readonly name: string, private readonly sink: ConversationSink) {}
+  constructor(
+    readonly name: string,
+    private readonly sink: ConversationSink,
+    /** The frame's own target before it was pointed here: it keeps what Home Assistant declines. */
+    private readonly fallback: (frame: string | undefined) => Target | undefined = () => undefined,
+  ) {}
   describe(): string {
     return this.sink.describe();
   }
-  deliver(d: Delivery): Promise<string | undefined> {
-    return this.sink.converse(d);
+  async deliver(d: Delivery): Promise<string | undefined> {
+    const why = this.sink.declines(d);
+    if (!why) return this.sink.converse(d);
+    const other = this.fallback(d.frame);
+    if (!other) return `not sent to Home Assistant: ${why}`;
+    return `not sent to Home Assistant (${why}); kept in ${other.describe()}: ${(await other.deliver(d)) ?? 'delivered'}`;
   }
 }

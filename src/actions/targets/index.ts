@@ -22,8 +22,12 @@ export interface BuildTargetsOptions {
    * the target its text goes to when the model cannot be reached (its own configured target).
    */
   intent?: { sink: IntentSink; fallbacks: Record<string, string>; direct?: (d: Delivery) => boolean };
-  /** Home Assistant's conversation agent, when ha.conversation is configured: the target named "home-assistant". */
-  homeAssistant?: ConversationSink;
+  /**
+   * Home Assistant's conversation agent, when ha.conversation is configured: the target named
+   * "home-assistant". `fallbacks` maps a frame to the target it had before (it keeps what Home
+   * Assistant declines).
+   */
+  homeAssistant?: { sink: ConversationSink; fallbacks: Record<string, string> };
 }
 
 export function buildTargets(targets: Record<string, TargetConfig>, opts: BuildTargetsOptions): Map<string, Target> {
@@ -47,7 +51,10 @@ export function buildTargets(targets: Record<string, TargetConfig>, opts: BuildT
         break;
     }
   }
-  if (opts.homeAssistant) out.set(HA_TARGET, new HomeAssistantTarget(HA_TARGET, opts.homeAssistant));
+  if (opts.homeAssistant) {
+    const { sink, fallbacks } = opts.homeAssistant;
+    out.set(HA_TARGET, new HomeAssistantTarget(HA_TARGET, sink, (frame) => (frame && fallbacks[frame] ? out.get(fallbacks[frame]) : undefined)));
+  }
   if (opts.intent) {
     const { sink, fallbacks, direct } = opts.intent;
     out.set(INTENT_TARGET, new IntentTarget(INTENT_TARGET, sink, (frame) => (frame && fallbacks[frame] ? out.get(fallbacks[frame]) : undefined), direct));

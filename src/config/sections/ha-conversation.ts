@@ -31,6 +31,12 @@ export const haConversationSection = section({
    * reopened frame within this long goes straight to Home Assistant (past the intent pass).
    */
   followUpMs: ms(15_000, 1000, 120_000),
+  /**
+   * In always-listen mode everything said is gathered by the query frame, most of it not meant for
+   * anyone: false (the default) keeps it with the frame's own target (the submissions file), and
+   * only an answer Home Assistant asked for goes to it. True sends it all.
+   */
+  inAlwaysListen: flag(false),
   /** Frames whose submissions go to Home Assistant (after the intent pass, when it runs). */
   frames: z.array(z.string({ error: 'must be a frame name' }).regex(/^[a-z][a-z0-9-]*$/, 'must be a frame name'), { error: 'must be a list of frame names' }).default(['query']),
   /** Say the notice out loud when Home Assistant fails (the log line is always written). */

@@ -75,6 +75,11 @@ export class HaConversation implements CorePlugin, ConversationSink {
 
   // ---- ConversationSink ----
 
+  declines(_d: Delivery): string | null {
+    if (this.opts.config.inAlwaysListen || this.session.awaitingAnswer) return null;
+    return this.host?.router.mode === 'always-listen' ? 'always-listen mode (ha.conversation.inAlwaysListen is off)' : null;
+  }
+
   converse(d: Delivery): Promise<string> {
     this.pending++;
     const run = this.chain.then(() => this.exchange(d));

@@ -17,7 +17,7 @@ export interface HaConversationRuntime {
   agent: HaConversation;
   router: RouterConfig;
   /** For buildTargets({ homeAssistant }). */
-  sink: ConversationSink;
+  target: { sink: ConversationSink; fallbacks: Record<string, string> };
 }
 
 export function createHaConversation(opts: { config: HarkConfig; secrets: Secrets; clock: Clock; log: Logger; store?: HaActionStore; url?: string; router?: RouterConfig }): HaConversationRuntime | null {
@@ -27,15 +27,22 @@ export function createHaConversation(opts: { config: HarkConfig; secrets: Secret
   if (!opts.secrets.haToken) log.warn('ha.conversation.url is set but HARK_HA_TOKEN is not: every request will be refused (hark doctor)');
   const client = new HaClient({ url: c.url, token: opts.secrets.haToken, timeoutMs: c.timeoutMs });
   const agent = new HaConversation({ config: c, client, clock: opts.clock, log, ...(opts.store ? { store: opts.store } : {}) });
-  return { agent, router: routeToHa(opts.router ?? opts.config.router, c.frames), sink: agent };
+  const { router, fallbacks } = routeToHa(opts.router ?? opts.config.router, c.frames);
+  return { agent, router, target: { sink: agent, fallbacks } };
 }
 
-/** Point each of `frames` at the Home Assistant target (the intent pass, when it runs, is put in front of it). */
-export function routeToHa(router: RouterConfig, frames: readonly string[]): RouterConfig {
+/**
+ * Point each of `frames` at the Home Assistant target (the intent pass, when it runs, is put in
+ * front of it); returns the new frames and where each pointed before.
+ */
+export function routeToHa(router: RouterConfig, frames: readonly string[]): { router: RouterConfig; fallbacks: Record<string, string> } {
   const routed = { ...router.frames };
+  const fallbacks: Record<string, string> = {};
   for (const name of frames) {
     const f = routed[name];
-    if (f) routed[name] = { ...f, target: HA_TARGET };
+    if (!f) continue;
+    if (f.target && f.target !== HA_TARGET) fallbacks[name] = f.target;
+    routed[name] = { ...f, target: HA_TARGET };
   }
-  return { ...router, frames: routed };
+  return { router: { ...router, frames: routed }, fallbacks };
 }
