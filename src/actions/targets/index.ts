@@ -32,6 +32,8 @@ export interface BuildTargetsOptions {
 
 export function buildTargets(targets: Record<string, TargetConfig>, opts: BuildTargetsOptions): Map<string, Target> {
   const out = new Map<string, Target>();
+  /** A frame's own target, looked up when it is needed (the map is complete by then). */
+  const ownTarget = (fallbacks: Record<string, string>) => (frame: string | undefined) => (frame && fallbacks[frame] ? out.get(fallbacks[frame]) : undefined);
   for (const [name, cfg] of Object.entries(targets)) {
     switch (cfg.type) {
       case 'file': {
@@ -53,11 +55,11 @@ export function buildTargets(targets: Record<string, TargetConfig>, opts: BuildT
   }
   if (opts.homeAssistant) {
     const { sink, fallbacks } = opts.homeAssistant;
-    out.set(HA_TARGET, new HomeAssistantTarget(HA_TARGET, sink, (frame) => (frame && fallbacks[frame] ? out.get(fallbacks[frame]) : undefined)));
+    out.set(HA_TARGET, new HomeAssistantTarget(HA_TARGET, sink, ownTarget(fallbacks)));
   }
   if (opts.intent) {
     const { sink, fallbacks, direct } = opts.intent;
-    out.set(INTENT_TARGET, new IntentTarget(INTENT_TARGET, sink, (frame) => (frame && fallbacks[frame] ? out.get(fallbacks[frame]) : undefined), direct));
+    out.set(INTENT_TARGET, new IntentTarget(INTENT_TARGET, sink, ownTarget(fallbacks), direct));
   }
   return out;
 }

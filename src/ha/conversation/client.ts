@@ -32,13 +32,9 @@ export class HaClient {
     this.fetch = opts.fetch ?? fetch;
   }
 
-  get url(): string {
-    return this.opts.url;
-  }
-
   /** POST /api/conversation/process. Throws HaCallError naming what failed. */
-  async process(req: ConversationRequest, signal?: AbortSignal): Promise<ConversationReply> {
-    const body = await this.call('POST', '/api/conversation/process', JSON.stringify(req), signal);
+  async process(req: ConversationRequest): Promise<ConversationReply> {
+    const body = await this.call('POST', '/api/conversation/process', JSON.stringify(req));
     try {
       return readReply(body);
     } catch (err) {
@@ -59,17 +55,16 @@ export class HaClient {
     return message;
   }
 
-  private async call(method: 'GET' | 'POST', path: string, body?: string, signal?: AbortSignal): Promise<string> {
+  private async call(method: 'GET' | 'POST', path: string, body?: string): Promise<string> {
     const where = `${this.opts.url}${path}`;
     if (!this.opts.token) throw new HaCallError('no-token', `no access token: set HARK_HA_TOKEN (a long-lived access token from your Home Assistant profile)`);
     const timeout = AbortSignal.timeout(this.opts.timeoutMs);
-    const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
     try {
       const res = await this.fetch(where, {
         method,
         headers: { authorization: `Bearer ${this.opts.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
         ...(body !== undefined ? { body } : {}),
-        signal: both,
+        signal: timeout,
       });
       // The body is read under the same deadline: a server that sends headers and stalls is a timeout too.
       const text = await res.text();
@@ -79,7 +74,6 @@ export class HaClient {
     } catch (err) {
       if (err instanceof HaCallError) throw err;
       if (timeout.aborted) throw new HaCallError('timeout', `${where}: no answer within ${this.opts.timeoutMs} ms`);
-      if (signal?.aborted) throw new HaCallError('timeout', `${where}: abandoned`);
       throw new HaCallError('unreachable', `cannot reach ${where}: ${describeNetworkError(err)}`);
     }
   }

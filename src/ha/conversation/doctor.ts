@@ -1,4 +1,5 @@
 import type { Check, CheckResult } from '../../doctor/check.js';
+import { errorMessage } from '../../core/errors.js';
 import { HaCallError, HaClient } from './client.js';
 
 /**
@@ -8,7 +9,7 @@ import { HaCallError, HaClient } from './client.js';
  */
 export const haConversationCheck: Check = {
   id: 'ha-conversation',
-  title: "Home Assistant (conversation agent)",
+  title: 'Home Assistant (conversation agent)',
   async run(ctx): Promise<CheckResult> {
     const cfg = ctx.loaded?.config.ha.conversation;
     if (!cfg) return { status: 'warn', detail: 'not checked: the config could not be loaded', fix: 'fix the config first' };
@@ -24,7 +25,7 @@ export const haConversationCheck: Check = {
       return { status: 'ok', detail: `${cfg.url} answers "${message}" and accepts the token; requests go to ${agent}${cfg.language ? ` in ${cfg.language}` : ''}` };
     } catch (err) {
       const kind = err instanceof HaCallError ? err.kind : 'unreachable';
-      const message = err instanceof Error ? err.message : String(err);
+      const message = errorMessage(err);
       if (kind === 'unauthorized') return { status: 'fail', detail: `${cfg.url} refused the token in HARK_HA_TOKEN`, fix: 'make a new long-lived access token in your Home Assistant profile (Security tab) and put it in /etc/hark/hark.env as HARK_HA_TOKEN' };
       if (kind === 'garbled' || kind === 'http') return { status: 'fail', detail: message, fix: `check ha.conversation.url: it must be Home Assistant's base address (http://HOST:8123), not a page under it` };
       return { status: 'fail', detail: message, fix: `check ha.conversation.url, the network, and that Home Assistant runs there (curl -s ${cfg.url}/api/ -H "Authorization: Bearer $HARK_HA_TOKEN")` };
