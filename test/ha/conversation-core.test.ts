@@ -129,9 +129,8 @@ describe("what hark's rules leave goes to Home Assistant's conversation agent", 
       await h.core.router.idle();
       expect(h.of('timer')).toEqual([expect.objectContaining({ event: 'set', seconds: 300 })]);
       expect(h.spoken()).toEqual(['Timer set for 5 minutes.']);
-      const t0 = performance.now();
+      // The double never answers: only the hard timeout lets this settle.
       await h.settle();
-      expect(performance.now() - t0).toBeLessThan(5000);
       expect(h.spoken()).toEqual(['Timer set for 5 minutes.', "Home Assistant isn't answering."]);
       expect(h.logs().find((l) => l.msg === 'Home Assistant conversation failed')).toEqual(expect.objectContaining({ kind: 'timeout', error: expect.stringContaining('no answer within 800 ms') }));
     });
