@@ -187,6 +187,16 @@ describe('with the intent pass on: hark first, the house second', () => {
     expect(h.of('delivered')[0]?.detail).toContain('handed to Home Assistant');
   });
 
+  it("one of hark's intents with a part missing is still hark's question, not Home Assistant's", async () => {
+    ollama.on('add something to the list', { verb: 'add_to_list', object: null });
+    const h = haHarness({ url: ha.url, token: ha.token, config: withIntent() });
+    await h.request('add something to the list');
+    expect(ha.requests).toEqual([]);
+    expect(h.of('ambiguous')).toHaveLength(1);
+    expect(h.spoken()).toHaveLength(1);
+    expect(h.stack()).toEqual(['base', 'query']);
+  });
+
   it("Home Assistant's follow-up answer goes straight to it, not through the model", async () => {
     const h = haHarness({ url: ha.url, token: ha.token, config: withIntent() });
     await h.request('turn on the lights');
