@@ -59,6 +59,12 @@ export class WyomingConnection {
         return;
       }
       for (const e of events) this.push(e);
+      // Good events before bad bytes in one read were delivered above; now the fault.
+      const broken = this.parser.error;
+      if (broken && !this.failure) {
+        this.fail(new WyomingError('protocol', server.url, broken.message));
+        socket.destroy();
+      }
     });
     socket.on('error', (err: NodeJS.ErrnoException) => this.fail(new WyomingError('closed', server.url, `connection lost (${err.code ?? err.message})`)));
     socket.on('close', () => {

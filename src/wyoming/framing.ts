@@ -119,31 +119,43 @@ export class WyomingParser {
     return this.state.at === 'header' && this.buffered === 0;
   }
 
+  /** Why the stream broke, once it has. */
+  get error(): WyomingFrameError | null {
+    return this.failed;
+  }
+
+  /**
+   * The events completed by these bytes. Bad bytes throw — unless good events came before them in
+   * the same read: those are returned (a streamed transcript-chunk is still heard) and `error` is
+   * set, so the caller must check it; the next feed throws.
+   */
   feed(bytes: Uint8Array): WyomingEvent[] {
     if (this.failed) throw this.failed;
+    const out: WyomingEvent[] = [];
     try {
-      return this.parse(bytes);
+      this.parse(bytes, out);
+      return out;
     } catch (err) {
       this.failed = err instanceof WyomingFrameError ? err : new WyomingFrameError(String(err));
       this.chunks = [];
       this.buffered = 0;
+      if (out.length > 0) return out;
       throw this.failed;
     }
   }
 
-  private parse(bytes: Uint8Array): WyomingEvent[] {
+  private parse(bytes: Uint8Array, out: WyomingEvent[]): void {
     if (bytes.length > 0) {
       this.chunks.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
       this.buffered += bytes.length;
     }
-    const out: WyomingEvent[] = [];
     for (;;) {
       const s = this.state;
       if (s.at === 'header') {
         const nl = this.indexOfNewline();
         if (nl < 0) {
           if (this.buffered > this.limits.maxHeaderBytes) throw new WyomingFrameError(`header line longer than ${this.limits.maxHeaderBytes} bytes without an end (not a Wyoming server?)`);
-          return out;
+          return;
         }
         if (nl > this.limits.maxHeaderBytes) throw new WyomingFrameError(`header line of ${nl} bytes is over the ${this.limits.maxHeaderBytes}-byte limit`);
         const line = this.take(nl + 1).subarray(0, nl);
@@ -152,7 +164,7 @@ export class WyomingParser {
         else if (h.payloadLength > 0) this.state = { at: 'payload', type: h.type, data: h.data, payloadLength: h.payloadLength };
         else out.push({ type: h.type, data: h.data, payload: null });
       } else if (s.at === 'data') {
-        if (this.buffered < s.dataLength) return out;
+        if (this.buffered < s.dataLength) return;
         const extra = parseJsonObject(this.take(s.dataLength), `data of "${s.type}"`);
         const data = { ...s.data, ...extra };
         if (s.payloadLength > 0) this.state = { at: 'payload', type: s.type, data, payloadLength: s.payloadLength };
@@ -161,7 +173,7 @@ export class WyomingParser {
           out.push({ type: s.type, data, payload: null });
         }
       } else {
-        if (this.buffered < s.payloadLength) return out;
+        if (this.buffered < s.payloadLength) return;
         const payload = Buffer.from(this.take(s.payloadLength)); // a copy: the socket's buffers are not ours to keep
         this.state = { at: 'header' };
         out.push({ type: s.type, data: s.data, payload });

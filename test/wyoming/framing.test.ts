@@ -75,6 +75,14 @@ describe('Wyoming framing: what is refused, with a reason and bounded memory', (
     expect(p.pending).toBe(0);
   });
 
+  it('good events before bad bytes in one read are returned; the fault is kept and thrown next', () => {
+    const p = new WyomingParser();
+    const events = p.feed(Buffer.concat([line({ type: 'transcript-chunk', data: { text: 'heard' } }), line({ type: 'made-up-event' })]));
+    expect(simple(events)).toEqual([{ type: 'transcript-chunk', data: { text: 'heard' }, payload: null }]);
+    expect(p.error?.message).toMatch(/unknown event type "made-up-event"/);
+    expect(() => p.feed(Buffer.alloc(0))).toThrow(/made-up-event/);
+  });
+
   it('a header without end fed byte by byte fails once past the cap, holding at most cap + one read', () => {
     const p = new WyomingParser({ maxHeaderBytes: 256 });
     let fedBytes = 0;
