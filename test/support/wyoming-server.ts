@@ -30,6 +30,9 @@ export interface ReceivedExchange {
   /** TTS: what was asked. */
   text?: string;
   voice?: string;
+  /** TTS: audio-chunks sent, and whether the last one went out (false: hung up on, or a fault). */
+  sentChunks?: number;
+  completed?: boolean;
   fault: WyomingFault;
 }
 
@@ -254,9 +257,12 @@ export class WyomingDouble {
       const part = pcm.subarray(i, Math.min(pcm.length, i + ttsChunkSamples));
       this.send(socket, 'audio-chunk', { rate, width: 2, channels: 1, timestamp: Math.round((i * 1000) / rate) }, new Uint8Array(part.buffer, part.byteOffset, part.byteLength));
       chunks++;
+      ex.sentChunks = chunks;
       if (ttsChunkGapMs > 0) await sleep(ttsChunkGapMs);
     }
+    if (socket.destroyed) return;
     this.send(socket, 'audio-stop', { timestamp: Math.round((pcm.length * 1000) / rate) });
+    ex.completed = true;
     socket.end();
   }
 }
