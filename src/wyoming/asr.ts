@@ -103,7 +103,7 @@ class WyomingSession implements LiveStream {
   private pending: Int16Array[] = [];
   private samples = 0;
   private cancelled = false;
-  private readonly startedAt: number;
+  private startedAt = 0;
   private sentSamples = 0;
 
   constructor(
@@ -113,7 +113,6 @@ class WyomingSession implements LiveStream {
     private readonly onEvent: (e: AsrEvent) => void,
     private readonly onDone: () => void,
   ) {
-    this.startedAt = o.clock.now();
     this.connecting = WyomingConnection.open(o.server, { connectTimeoutMs: o.connectTimeoutMs, ...(o.limits ? { limits: o.limits } : {}) }).then(
       (conn) => {
         if (this.cancelled) return conn.close();
@@ -139,6 +138,8 @@ class WyomingSession implements LiveStream {
   }
 
   async finish(): Promise<Transcript> {
+    // The engine's time on the segment: from its close (a live segment was streamed while it was open).
+    this.startedAt = this.o.clock.now();
     try {
       await this.connecting;
       if (this.connectError) throw this.connectError;
