@@ -33,6 +33,8 @@ export interface ReceivedExchange {
   /** TTS: audio-chunks sent, and whether the last one went out (false: hung up on, or a fault). */
   sentChunks?: number;
   completed?: boolean;
+  /** TTS: epoch ms (sub-ms) when the first audio-chunk was written to the socket. */
+  firstChunkAt?: number;
   fault: WyomingFault;
 }
 
@@ -256,6 +258,7 @@ export class WyomingDouble {
       }
       const part = pcm.subarray(i, Math.min(pcm.length, i + ttsChunkSamples));
       this.send(socket, 'audio-chunk', { rate, width: 2, channels: 1, timestamp: Math.round((i * 1000) / rate) }, new Uint8Array(part.buffer, part.byteOffset, part.byteLength));
+      if (chunks === 0) ex.firstChunkAt = performance.timeOrigin + performance.now();
       chunks++;
       ex.sentChunks = chunks;
       if (ttsChunkGapMs > 0) await sleep(ttsChunkGapMs);
