@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { validateConfig } from '../../src/config/load.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseConfigText, validateConfig } from '../../src/config/load.js';
+import { ROOT } from '../support/paths.js';
 import type { DoctorContext } from '../../src/doctor/check.js';
 import { allChecks } from '../../src/doctor/registry.js';
 import { wyomingCheck } from '../../src/wyoming/doctor.js';
@@ -28,6 +31,20 @@ describe('config: stt.wyoming and speech.wyoming', () => {
     ['tcp://speech.lan:99999', /port 99999, outside 1-65535/],
   ])('a bad address %s is refused, naming the setting', (server, error) => {
     expect(() => validateConfig({ stt: { wyoming: { server } } }, 'test')).toThrow(error);
+  });
+
+  it('the shipped config’s commented Wyoming example is valid once uncommented', () => {
+    const text = readFileSync(join(ROOT, 'config', 'hark.yaml'), 'utf8');
+    const block = text.slice(text.indexOf('# The site’s Wyoming'.replace('’', "'")));
+    const yaml = block
+      .split('\n')
+      .filter((l) => /^# {0,1}(stt|speech|  )/.test(l))
+      .map((l) => l.replace(/^# ?/, ''))
+      .join('\n');
+    const c = parseConfigText(yaml, 'hark.yaml');
+    expect(c.stt.engines).toEqual(['wyoming', 'whisper']);
+    expect(c.stt.wyoming.server).toBe('tcp://speech.lan:10300');
+    expect(c.speech.wyoming).toMatchObject({ server: 'tcp://speech.lan:10200', voice: 'en_US-lessac-medium' });
   });
 
   it('tcp://host:port and [ipv6]:port are taken', () => {
