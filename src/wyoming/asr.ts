@@ -134,7 +134,8 @@ class WyomingSession implements LiveStream {
     if (this.cancelled || pcm.length === 0) return;
     this.samples += pcm.length;
     if (this.conn) this.sendAudio(pcm);
-    else if (!this.connectError) this.pending.push(pcm);
+    // A copy: the caller may reuse its frame buffer before the connection is up.
+    else if (!this.connectError) this.pending.push(pcm.slice());
   }
 
   async finish(): Promise<Transcript> {

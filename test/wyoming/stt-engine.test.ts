@@ -195,3 +195,28 @@ describe('wyoming engine: faults hand the whole segment to the next engine, nami
     expect(whisper.calls).toBe(4);
   });
 });
+
+describe('wyoming engine from the config (createStt)', () => {
+  it('first in stt.engines without a server: hark refuses to start, saying what to set', async () => {
+    const { createStt } = await import('../../src/stt/create.js');
+    const { validateConfig } = await import('../../src/config/load.js');
+    const { stt } = validateConfig({ stt: { engines: ['wyoming', 'whisper'] } }, 'test');
+    await expect(createStt({ config: stt, secrets: {}, bus: new Bus(), logger: memoryLogger() })).rejects.toThrow('stt.engines: wyoming, whisper needs a Wyoming server: set stt.wyoming.server (tcp://host:port)');
+  });
+
+  it('with a server: built from stt.wyoming, its info asked at start', async () => {
+    server = await WyomingDouble.start({ models: ['small-int8'] });
+    const { createStt, engineOf } = await import('../../src/stt/create.js');
+    const { validateConfig } = await import('../../src/config/load.js');
+    const { stt } = validateConfig({ stt: { engines: ['wyoming'], wyoming: { server: server.url, model: 'small-int8', language: 'de' } } }, 'test');
+    const stack = await createStt({ config: stt, secrets: {}, bus: new Bus(), logger: memoryLogger() });
+    try {
+      const w = engineOf<WyomingSttEngine>(stack, 'wyoming')!;
+      expect(w.serverInfo?.models.map((m) => m.name)).toEqual(['small-int8']);
+      await stack.transcriber.transcribe({ index: 1, pcm: ramp(1600), maxProb: 0.9 });
+      expect(server.asr()[0]!.events[0]!.data).toEqual({ language: 'de', name: 'small-int8' });
+    } finally {
+      await stack.close();
+    }
+  });
+});
