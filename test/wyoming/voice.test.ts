@@ -183,3 +183,35 @@ describe('WyomingOutput: the Wyoming voice through aplay, espeak-ng behind it', 
     expect(got.length).toBe(said.byteLength);
   });
 });
+
+describe('createSpeech with speech.wyoming', () => {
+  it('the picker gets the server’s voices; picking one makes the next answer use it', async () => {
+    const { createSpeech } = await import('../../src/speech/create.js');
+    const { validateConfig } = await import('../../src/config/load.js');
+    server = await WyomingDouble.start({ voices: ['en_US-lessac-medium', 'en_GB-alan-low'] });
+    const config = validateConfig({ speech: { device: 'null', wyoming: { server: server.url, voice: 'en_US-lessac-medium' } } }, 'test');
+    const speech = createSpeech(config, { bus: new Bus(), clock: new SystemClock() });
+    try {
+      expect(await speech.voices!()).toEqual([
+        { id: 'en_US-lessac-medium', say: ['lessac', 'lessac medium'] },
+        { id: 'en_GB-alan-low', say: ['alan', 'alan low'] },
+      ]);
+      // The voice.set effect goes to speech.tts.setVoice.
+      speech.tts!.setVoice('en_GB-alan-low');
+      const pcm = await speech.tts!.render('Voice set.');
+      expect(pcm.length).toBeGreaterThan(0);
+      expect(server.tts().at(-1)).toMatchObject({ text: 'Voice set.', voice: 'en_GB-alan-low' });
+    } finally {
+      speech.close();
+    }
+  });
+
+  it('without a server: espeak-ng only, no server voices', async () => {
+    const { createSpeech } = await import('../../src/speech/create.js');
+    const { validateConfig } = await import('../../src/config/load.js');
+    const speech = createSpeech(validateConfig({ speech: { device: 'null' } }, 'test'), { bus: new Bus(), clock: new SystemClock() });
+    expect(speech.voices).toBeUndefined();
+    expect(speech.tts).toBeInstanceOf(EspeakTts);
+    speech.close();
+  });
+});
