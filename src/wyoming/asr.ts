@@ -97,6 +97,8 @@ export class WyomingSttEngine implements SttEngine {
 /** One segment's exchange. */
 class WyomingSession implements LiveStream {
   private conn: WyomingConnection | null = null;
+  /** Reads the server from the moment the connection is up: a streaming server's chunks come while audio still flows. */
+  private transcript: Promise<string> | null = null;
   private connectError: WyomingError | null = null;
   private readonly connecting: Promise<void>;
   /** Audio written before the connection was up (the pre-roll, usually). */
@@ -117,6 +119,9 @@ class WyomingSession implements LiveStream {
       (conn) => {
         if (this.cancelled) return conn.close();
         this.conn = conn;
+        this.transcript = this.readTranscript(conn);
+        // Read now, awaited at finish(): a failure before then must not be an unhandled rejection.
+        this.transcript.catch(() => {});
         const transcribe: Record<string, unknown> = { language: o.language };
         if (o.model) transcribe.name = o.model;
         conn.send('transcribe', transcribe);
@@ -148,7 +153,7 @@ class WyomingSession implements LiveStream {
       if (!conn || this.cancelled) throw new WyomingError('closed', this.o.server.url, 'the segment was cancelled');
       conn.send('audio-stop', { timestamp: this.ms(this.sentSamples) });
       const deadlineMs = Math.round(this.o.deadlineBaseMs + (this.o.deadlinePerSecondMs * this.samples) / RATE);
-      const text = await this.withDeadline(this.readTranscript(conn), deadlineMs, conn);
+      const text = await this.withDeadline(this.transcript!, deadlineMs, conn);
       const ms = Math.round(this.o.clock.now() - this.startedAt);
       return { engine: 'wyoming', rawText: text, text: cleanText(text), ms };
     } catch (err) {

@@ -41,6 +41,8 @@ export interface ReceivedExchange {
 export interface WyomingDoubleOptions {
   /** Send transcript-start/chunk/stop before the transcript, and say so in the info. */
   streaming?: boolean;
+  /** With streaming: send the script's words as transcript-chunks while the audio still comes, one per this many audio-chunks. */
+  chunkEveryAudioChunks?: number;
   dataForm?: 'inline' | 'separate' | 'alternate';
   /** The TTS rate (Piper: 22050). */
   ttsRate?: number;
@@ -70,7 +72,7 @@ export class WyomingDouble {
     private readonly server: Server,
     opts: WyomingDoubleOptions,
   ) {
-    this.opts = { streaming: false, dataForm: 'inline', ttsRate: 22050, ttsChunkSamples: 1024, ttsChunkGapMs: 0, voices: ['en_US-lessac-medium', 'en_GB-alan-low'], models: ['tiny-int8'], ...opts };
+    this.opts = { streaming: false, dataForm: 'inline', ttsRate: 22050, ttsChunkSamples: 1024, ttsChunkGapMs: 0, chunkEveryAudioChunks: 0, voices: ['en_US-lessac-medium', 'en_GB-alan-low'], models: ['tiny-int8'], ...opts };
   }
 
   static async start(opts: WyomingDoubleOptions = {}, port = 0): Promise<WyomingDouble> {
@@ -155,6 +157,7 @@ export class WyomingDouble {
     const parser = new WyomingParser({ maxPayloadBytes: 1 << 24 });
     let ex: ReceivedExchange | null = null;
     let audioChunks = 0;
+    let streamedWords = 0;
     const audio: Buffer[] = [];
     socket.on('data', (d: Buffer) => {
       let events: WyomingEvent[];
@@ -187,6 +190,14 @@ export class WyomingDouble {
         if (e.type === 'audio-chunk' && e.payload) {
           audio.push(e.payload);
           audioChunks++;
+          const every = this.opts.chunkEveryAudioChunks;
+          if (this.opts.streaming && every > 0 && audioChunks % every === 0) {
+            const words = (this.script[0] ?? this.defaultText).split(' ');
+            const i = audioChunks / every - 1;
+            if (i === 0) this.send(socket, 'transcript-start', {});
+            if (i < words.length) this.send(socket, 'transcript-chunk', { text: i === 0 ? words[i] : ` ${words[i]}` });
+            streamedWords = i + 1;
+          }
           if (ex.fault.kind === 'close-mid-stream' && audioChunks >= ex.fault.afterChunks) {
             ex.audio = Buffer.concat(audio);
             socket.destroy();
@@ -195,7 +206,7 @@ export class WyomingDouble {
         }
         if (e.type === 'audio-stop') {
           ex.audio = Buffer.concat(audio);
-          void this.answer(socket, ex);
+          void this.answer(socket, ex, streamedWords);
         }
       }
     });
@@ -229,14 +240,14 @@ export class WyomingDouble {
     }
   }
 
-  private async answer(socket: Socket, ex: ReceivedExchange): Promise<void> {
+  private async answer(socket: Socket, ex: ReceivedExchange, alreadyStreamed = 0): Promise<void> {
     const text = this.script.shift() ?? this.defaultText;
     if (await this.playFault(socket, ex.fault)) return;
     if (socket.destroyed) return;
     if (this.opts.streaming) {
-      this.send(socket, 'transcript-start', {});
+      if (alreadyStreamed === 0) this.send(socket, 'transcript-start', {});
       const words = text.split(' ');
-      for (const [i, w] of words.entries()) this.send(socket, 'transcript-chunk', { text: i === 0 ? w : ` ${w}` });
+      for (const [i, w] of words.entries()) if (i >= alreadyStreamed) this.send(socket, 'transcript-chunk', { text: i === 0 ? w : ` ${w}` });
       this.send(socket, 'transcript-stop', {});
     }
     this.send(socket, 'transcript', { text });

@@ -134,6 +134,22 @@ describe('wyoming engine: the exchange', () => {
     expect(r.hearing).toMatchObject({ kind: 'heard', utterance: { text: 'behind you coming through', engine: 'wyoming' } });
   });
 
+  it('a server streaming while the audio still comes: the live hearing grows before the segment closes', async () => {
+    const { svc, of } = await setup({ streaming: true, chunkEveryAudioChunks: 2 });
+    server.script = ['computer stop the timer'];
+    const live = svc.open('@7', ramp(1024))!;
+    for (let i = 1; i < 8; i++) {
+      live.write(ramp(1024, i * 1024));
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await new Promise((r) => setTimeout(r, 100));
+    // Before the close: the words streamed so far.
+    expect(of<{ rawText: string }>('hearing.update').at(-1)!.rawText).toBe('computer stop the timer');
+    expect(of('utterance.final')).toHaveLength(0);
+    const r = await svc.transcribe({ index: 7, pcm: ramp(8192), maxProb: 0.9 }, live);
+    expect(r.hearing).toMatchObject({ kind: 'heard', utterance: { text: 'computer stop the timer', engine: 'wyoming' } });
+  });
+
   it('a non-streaming server: no live hearing events', async () => {
     const { svc, of } = await setup({ streaming: false });
     await svc.transcribe({ index: 5, pcm: ramp(3000), maxProb: 0.9 });
