@@ -9,6 +9,7 @@ import { AplayPlayer } from '../../src/speech/aplay.js';
 import type { OutputCallbacks, SpeechItem, SpeechOutput } from '../../src/speech/item.js';
 import { WyomingOutput } from '../../src/speech/wyoming-output.js';
 import { WyomingVoice } from '../../src/speech/wyoming-voice.js';
+import { StreamResampler } from '../../src/speech/wyoming-resampler.js';
 import { DEFAULT_HALLUCINATIONS } from '../../src/stt/hallucination-filter.js';
 import { Transcriber } from '../../src/stt/transcriber.js';
 import { WyomingSttEngine } from '../../src/wyoming/asr.js';
@@ -38,7 +39,15 @@ const p95 = (xs: number[]) => {
   return s.length ? s[Math.min(s.length - 1, Math.floor(s.length * 0.95))]! : NaN;
 };
 
-const samples = { live: [] as number[], whole: [] as number[], tts: [] as number[], ttsWrite: [] as number[] };
+const samples = { live: [] as number[], whole: [] as number[], tts: [] as number[], ttsWrite: [] as number[], ttsParsed: [] as number[] };
+
+/** When the first chunk had come through the socket and the parser (it is about to be resampled). */
+let firstParsedAt: number | null = null;
+const originalPush = StreamResampler.prototype.push;
+StreamResampler.prototype.push = function (this: StreamResampler, pcm: Int16Array) {
+  if (firstParsedAt === null) firstParsedAt = performance.timeOrigin + performance.now();
+  return originalPush.call(this, pcm);
+};
 
 /**
  * The moment hark hands audio to aplay, seen in-process: the first write on a pipe (aplay's stdin;
@@ -96,6 +105,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   Socket.prototype.write = originalWrite;
+  StreamResampler.prototype.push = originalPush;
   await engine?.close();
   await server?.close();
   console.log(
@@ -105,6 +115,7 @@ afterAll(async () => {
       `  segment close → utterance.final, streamed while open (the daemon's way): median ${median(samples.live).toFixed(2)} ms, p95 ${p95(samples.live).toFixed(2)} ms (target <= 5 ms p50)`,
       `  segment close → utterance.final, whole 2 s segment sent at the close: median ${median(samples.whole).toFixed(2)} ms, p95 ${p95(samples.whole).toFixed(2)} ms`,
       `  first TTS chunk on the socket → written to aplay's stdin (in-process): median ${median(samples.ttsWrite).toFixed(2)} ms, p95 ${p95(samples.ttsWrite).toFixed(2)} ms (target <= 50 ms)`,
+      `    of which socket → parsed (loopback, event loop, framing): median ${median(samples.ttsParsed).toFixed(2)} ms`,
       `  first TTS chunk on the socket → read by the process on aplay's stdin (upper bound, includes starting date(1)): median ${median(samples.tts).toFixed(1)} ms, p95 ${p95(samples.tts).toFixed(1)} ms `,
       `  samples: ${samples.live.length}, ${samples.whole.length}, ${samples.tts.length}`,
     ].join('\n'),
@@ -161,6 +172,7 @@ describe('wyoming voice: first chunk → aplay', () => {
     async () => {
       rmSync(stamp, { force: true });
       firstPipeWriteAt = null;
+      firstParsedAt = null;
       const out = new WyomingOutput({ voice, player, fallback });
       const before = server.tts().length;
       await new Promise<void>((resolve, reject) => {
@@ -171,6 +183,7 @@ describe('wyoming voice: first chunk → aplay', () => {
       const atAplay = Number(readFileSync(stamp, 'utf8').trim()) / 1e6;
       samples.tts.push(atAplay - ex.firstChunkAt);
       if (firstPipeWriteAt !== null) samples.ttsWrite.push(firstPipeWriteAt - ex.firstChunkAt);
+      if (firstParsedAt !== null) samples.ttsParsed.push(firstParsedAt - ex.firstChunkAt);
     },
     { iterations: 20, time: 0, warmupIterations: 2 },
   );
