@@ -332,11 +332,15 @@ export class Daemon {
       name: 'router',
       start: async () => {
         let voices: readonly { id: string; say?: string[] }[] | undefined;
-        try {
-          voices = onlyInstalled(config.router.voices as { id: string; say?: string[] }[], await installedVoiceIds());
-        } catch (err) {
-          this.log.warn('cannot list espeak-ng voices; the voice picker offers the configured ones', { error: errorMessage(err) });
-        }
+        // A Wyoming voice server's own voices, when there is one (and it answers); else espeak-ng's.
+        const served = await this.speech?.voices?.();
+        if (served?.length) voices = served;
+        else
+          try {
+            voices = onlyInstalled(config.router.voices as { id: string; say?: string[] }[], await installedVoiceIds());
+          } catch (err) {
+            this.log.warn('cannot list espeak-ng voices; the voice picker offers the configured ones', { error: errorMessage(err) });
+          }
         this.path = new SegmentPath({
           config,
           secrets: this.opts.secrets,

@@ -6,11 +6,12 @@ import { databaseCheck, modelCheck } from './model-db-checks.js';
 import { whisperBuildCheck } from './whisper-build.js';
 import { mqttCheck } from './mqtt.js';
 import { haConversationCheck } from '../ha/conversation/doctor.js';
+import { wyomingCheck } from '../wyoming/doctor.js';
 
 /**
  * Every check `hark doctor` runs, in the order a technician would fix things.
  * Subsystems add theirs here (model, Ollama, GPIO, database).
  */
 export function allChecks(): Check[] {
-  return [configCheck, microphoneCheck, playbackCheck, espeakCheck, modelCheck, whisperBuildCheck, deepgramCheck, ollamaCheck, gpioCheck, diskCheck, databaseCheck, mqttCheck, haConversationCheck];
+  return [configCheck, microphoneCheck, playbackCheck, espeakCheck, modelCheck, whisperBuildCheck, deepgramCheck, wyomingCheck, ollamaCheck, gpioCheck, diskCheck, databaseCheck, mqttCheck, haConversationCheck];
 }

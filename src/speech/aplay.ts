@@ -21,6 +21,14 @@ export interface Playback {
   playedMs(): number;
 }
 
+/** A playback fed as the audio arrives (a voice server streaming its answer). */
+export interface StreamingPlayback extends Playback {
+  /** More audio, at the player's rate; played as soon as aplay can take it. */
+  push(pcm: Int16Array): void;
+  /** No more audio: aplay finishes what it has and exits. */
+  end(): void;
+}
+
 export interface AplayOptions {
   /** ALSA device (`-D`): `default`, `plughw:CARD=Device,DEV=0`, or `null` to discard (tests). */
   device: string;
@@ -57,11 +65,27 @@ export class AplayPlayer {
   }
 
   play(pcm: Int16Array): Playback {
+    return this.start(Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength), true);
+  }
+
+  /**
+   * Start aplay now and feed it audio as it arrives (push), through the same feeding loop as play():
+   * every sample hark plays goes out at one place. The clip's length is known at end().
+   */
+  playStream(): StreamingPlayback {
+    return this.start(Buffer.alloc(0), false) as StreamingPlayback;
+  }
+
+  private start(initial: Buffer, complete: boolean): Playback | StreamingPlayback {
     const { device, sampleRate, leadMs, stallMs, bin } = this.opts;
     const clock = this.clock;
-    const durationMs = (pcm.length * 1000) / sampleRate;
-    const bytes = Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength);
     const bytesPerMs = (sampleRate * 2) / 1000;
+    // A stream grows into a buffer that doubles, so appending stays linear in the answer's length.
+    let store = initial;
+    let length = initial.length;
+    let bytes = store.subarray(0, length);
+    let durationMs = length / bytesPerMs;
+    let starved = false;
 
     let child: ChildProcess;
     let startedAt: number | null = null;
@@ -106,23 +130,60 @@ export class AplayPlayer {
         }
       }
       if (fed >= bytes.length) {
-        child.stdin.end();
+        if (complete) {
+          child.stdin.end();
+          return;
+        }
+        // A stream that has run dry: the playhead waits with it, and push() resumes feeding.
+        starved = true;
+        if (startedAt !== null) startedAt = Math.max(startedAt, clock.now() - fed / bytesPerMs);
         return;
       }
       feedTimer = clock.setTimer(Math.max(10, leadMs / 4), feed);
     };
-
-    child.once('spawn', () => {
-      startedAt = clock.now();
-      stallTimer = clock.setTimer(durationMs + stallMs, () => {
+    const armStall = () => {
+      stallTimer = clock.setTimer(Math.max(0, durationMs - playedMs()) + stallMs, () => {
         stallTimer = null;
         spawnError = `aplay still running ${stallMs} ms after its ${Math.round(durationMs)} ms clip should have ended (sound card "${device}" not taking audio?); killed`;
         child.stdin?.destroy();
         child.kill('SIGKILL');
       });
+    };
+
+    let spawned = false;
+    child.once('spawn', () => {
+      spawned = true;
+      startedAt = clock.now();
+      if (complete) armStall();
       feed();
       resolveStarted();
     });
+    const push = (pcm: Int16Array) => {
+      if (complete || stopped || pcm.length === 0) return;
+      if (length + pcm.byteLength > store.length) {
+        const bigger = Buffer.alloc(Math.max(store.length * 2, length + pcm.byteLength, 64 * 1024));
+        store.copy(bigger, 0, 0, length);
+        store = bigger;
+      }
+      Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength).copy(store, length);
+      length += pcm.byteLength;
+      bytes = store.subarray(0, length);
+      durationMs = length / bytesPerMs;
+      if (starved && feedTimer === null) {
+        starved = false;
+        feed();
+      }
+    };
+    const end = () => {
+      if (complete) return;
+      complete = true;
+      if (!spawned || stopped) return;
+      armStall();
+      if (starved) {
+        starved = false;
+        feed();
+      }
+    };
     child.once('error', (err: NodeJS.ErrnoException) => {
       spawnError = err.code === 'ENOENT' ? `${bin} is not installed (sudo apt-get install alsa-utils)` : `cannot start ${bin}: ${err.message}`;
       resolveStarted();
@@ -148,6 +209,8 @@ export class AplayPlayer {
       started,
       done,
       playedMs,
+      push,
+      end,
       stop: async () => {
         if (!stopped) {
           stopped = true;

@@ -10,12 +10,15 @@ import { EspeakTts } from './espeak.js';
 import type { SpeechOutput } from './item.js';
 import { SpeechQueue } from './queue.js';
 import { SimulatedOutput } from './simulated-output.js';
+import { createWyomingSpeech, type SpeechTts, type VoiceChoice } from './wyoming-speech.js';
 
 export interface Speech {
   queue: SpeechQueue;
   gate: EchoGate;
   /** Present with the real speaker: the cascade renders through it, the voice picker sets its voice. */
-  tts: EspeakTts | null;
+  tts: SpeechTts | null;
+  /** The voices a voice server offers (the picker lists these instead of espeak-ng's); absent without one. */
+  voices?: () => Promise<VoiceChoice[]>;
   /** Stop following the bus and silence the speaker. */
   close(): void;
 }
@@ -28,13 +31,18 @@ export interface Speech {
 export function createSpeech(config: Pick<HarkConfig, 'speech' | 'vad'>, deps: { bus: Bus; clock: Clock; logger?: Logger; simulated?: { msPerChar?: number } }): Speech {
   const s = config.speech;
   let output: SpeechOutput;
-  let tts: EspeakTts | null = null;
+  let tts: SpeechTts | null = null;
+  let voices: (() => Promise<VoiceChoice[]>) | undefined;
   if (deps.simulated) {
     output = new SimulatedOutput({ clock: deps.clock, ...(deps.simulated.msPerChar !== undefined ? { msPerChar: deps.simulated.msPerChar } : {}) });
   } else {
-    tts = new EspeakTts({ voice: s.voice, speed: s.speed, volume: s.volume, cacheEntries: s.cacheEntries });
+    const espeak = new EspeakTts({ voice: s.voice, speed: s.speed, volume: s.volume, cacheEntries: s.cacheEntries });
+    tts = espeak;
     const player = new AplayPlayer({ device: s.device, stallMs: s.stallMs });
-    output = new DeviceOutput({ player, tts, earcons: new EarconBank({ volume: s.earconVolume }), ...(deps.logger ? { logger: deps.logger } : {}) });
+    output = new DeviceOutput({ player, tts: espeak, earcons: new EarconBank({ volume: s.earconVolume }), ...(deps.logger ? { logger: deps.logger } : {}) });
+    // A Wyoming voice server in front, espeak-ng behind it.
+    const wyoming = createWyomingSpeech(s.wyoming, { espeak, player, fallback: output, ...(deps.logger ? { logger: deps.logger } : {}) });
+    if (wyoming) ({ tts, output, voices } = wyoming);
   }
   const queue = new SpeechQueue({ output, clock: deps.clock, bus: deps.bus });
   const gate = new EchoGate(s, config.vad.threshold, deps.clock);
@@ -43,6 +51,7 @@ export function createSpeech(config: Pick<HarkConfig, 'speech' | 'vad'>, deps: {
     queue,
     gate,
     tts,
+    ...(voices ? { voices } : {}),
     close: () => {
       queue.stop('shutdown');
       unbind();

@@ -27,7 +27,7 @@ describe('stt config section', () => {
 
   it('an unknown engine in stt.engines stops hark at start, naming the known ones', async () => {
     const { stt } = validateConfig({ stt: { engines: ['sherpa', 'whisper'] } }, 'test');
-    await expect(createStt({ config: stt, secrets: {}, bus: new Bus(), logger: memoryLogger() })).rejects.toThrow('stt.engines: unknown engine "sherpa" (known: whisper, deepgram)');
+    await expect(createStt({ config: stt, secrets: {}, bus: new Bus(), logger: memoryLogger() })).rejects.toThrow('stt.engines: unknown engine "sherpa" (known: whisper, deepgram, wyoming)');
   });
 
   it('says what is wrong, by path', () => {

@@ -1,4 +1,5 @@
 import { between, intBetween, ms, nonEmpty, oneOf, section } from '../fields.js';
+import { wyomingVoiceSection } from './wyoming.js';
 
 /** speech: what hark says and how (espeak-ng → aplay), and how it keeps from hearing itself. */
 export const speechSection = section({
@@ -26,4 +27,6 @@ export const speechSection = section({
   echoTailMs: ms(300, 0, 5000),
   /** aplay is killed if it runs this long past its clip's length (a wedged sound card). */
   stallMs: ms(3000, 500, 60_000),
+  /** A natural voice from a Wyoming server (wyoming-piper); espeak-ng speaks whenever it is away (see sections/wyoming.ts). */
+  wyoming: wyomingVoiceSection,
 });

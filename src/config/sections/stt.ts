@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { between, flag, intBetween, ms, nonEmpty, oneOf, section, text } from '../fields.js';
 import { DEFAULT_HALLUCINATIONS } from '../../stt/hallucination-filter.js';
+import { wyomingSttSection } from './wyoming.js';
 
 export const STT_MODES = ['local-first', 'cloud-first', 'local-only', 'cloud-only'] as const;
 
@@ -111,6 +112,8 @@ export const sttSection = section({
   actOnCompleteCommand: flag(true),
   whisper: whisperSection,
   deepgram: deepgramSection,
+  /** The `wyoming` engine: a Wyoming speech-to-text server (see sections/wyoming.ts). */
+  wyoming: wyomingSttSection,
   breaker: breakerSection,
   stabilizer: stabilizerSection,
   filter: filterSection,

@@ -5,6 +5,7 @@ import type { Logger } from '../../core/log.js';
 import type { SttEngine } from '../engine.js';
 import { deepgramFromConfig } from './deepgram.js';
 import { whisperFromConfig } from './whisper.js';
+import { wyomingFromConfig } from './wyoming.js';
 
 /** What an engine factory gets: its config section and whatever the command line overrides. */
 export interface EngineContext {
@@ -30,4 +31,5 @@ export type EngineFactory = (ctx: EngineContext) => Promise<SttEngine | { missin
 export const ENGINES: Readonly<Record<string, EngineFactory>> = {
   whisper: whisperFromConfig,
   deepgram: deepgramFromConfig,
+  wyoming: wyomingFromConfig,
 };

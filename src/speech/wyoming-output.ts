@@ -1,0 +1,73 @@
+import { SAMPLE_RATE } from '../audio/pcm.js';
+import { errorMessage } from '../core/errors.js';
+import type { Logger } from '../core/log.js';
+import type { AplayPlayer, StreamingPlayback } from './aplay.js';
+import type { OutputCallbacks, PlaybackHandle, SpeechItem, SpeechOutput } from './item.js';
+import type { Synthesis, WyomingVoice } from './wyoming-voice.js';
+
+/**
+ * The speaker with a Wyoming voice: speech is asked of the server and played as its first chunk
+ * arrives, through the same aplay player as everything else (so the echo reference sees every
+ * sample). Earcons and clips, and any speech the server cannot give — away, refusing, silent, an
+ * error event, bytes that are not Wyoming — go to `fallback` (espeak-ng), so an answer is never lost.
+ * A barge-in stop hangs up on the server and silences aplay at once.
+ */
+export class WyomingOutput implements SpeechOutput {
+  constructor(private readonly deps: { voice: WyomingVoice; player: AplayPlayer; fallback: SpeechOutput; logger?: Logger }) {}
+
+  play(item: SpeechItem, cb: OutputCallbacks): PlaybackHandle {
+    if (item.kind !== 'speech' || !item.text.trim()) return this.deps.fallback.play(item, cb);
+    let stopped = false;
+    let fallback: PlaybackHandle | null = null;
+    let started = false;
+    // A read-back resumed after a preemption starts this far in.
+    let skip = Math.round((item.offsetMs * SAMPLE_RATE) / 1000);
+    // aplay is started with the request, so the first chunk finds it running (no spawn on the path).
+    const playback: StreamingPlayback = this.deps.player.playStream();
+    const toFallback = (why: string) => {
+      if (stopped || fallback) return;
+      this.deps.logger?.warn('the Wyoming voice could not say it; espeak-ng does', { id: item.id, error: why });
+      void playback.stop();
+      fallback = this.deps.fallback.play(item, cb);
+    };
+    const synthesis: Synthesis = this.deps.voice.synthesize(item.text, (pcm) => {
+      if (stopped || fallback) return;
+      let p = pcm;
+      if (skip > 0) {
+        const n = Math.min(skip, p.length);
+        skip -= n;
+        p = p.subarray(n);
+        if (p.length === 0) return;
+      }
+      playback.push(p);
+      if (!started) {
+        started = true;
+        void playback.started.then(() => {
+          // The length is not known until the server's audio-stop: 0 says so to the queue.
+          if (!stopped && !fallback) cb.started(0);
+        });
+      }
+    });
+    synthesis.done.then(
+      async () => {
+        if (stopped || fallback) return;
+        playback.end();
+        const result = await playback.done;
+        if (stopped || fallback) return;
+        if (!started) cb.started(0);
+        if (result.outcome === 'error') this.deps.logger?.error('playback failed', { id: item.id, error: result.error });
+        cb.finished(result.outcome === 'error' ? result.error : undefined);
+      },
+      // Failed before or during the answer: espeak-ng says the whole of it (a half-said answer is a lost one).
+      (err: unknown) => toFallback(errorMessage(err)),
+    );
+    return {
+      stop: () => {
+        stopped = true;
+        synthesis.stop();
+        void playback.stop();
+        (fallback as PlaybackHandle | null)?.stop();
+      },
+    };
+  }
+}
