@@ -14,6 +14,8 @@ export interface Secrets {
   /** The MQTT broker's credentials (the fleet). */
   mqttUsername?: string;
   mqttPassword?: string;
+  /** The ESPHome native API encryption key (base64, 32 bytes) for ha.satellite. */
+  haApiKey?: string;
 }
 
 export interface LoadedConfig {
@@ -42,6 +44,7 @@ export function readSecrets(env: NodeJS.ProcessEnv): Secrets {
   if (env.HARK_DEBUG_TOKEN?.trim()) s.debugToken = env.HARK_DEBUG_TOKEN.trim();
   if (env.HARK_MQTT_USERNAME?.trim()) s.mqttUsername = env.HARK_MQTT_USERNAME.trim();
   if (env.HARK_MQTT_PASSWORD) s.mqttPassword = env.HARK_MQTT_PASSWORD;
+  if (env.HARK_HA_API_KEY?.trim()) s.haApiKey = env.HARK_HA_API_KEY.trim();
   return s;
 }
 

@@ -13,6 +13,7 @@ import { gpioSection } from './sections/gpio.js';
 import { sttSection } from './sections/stt.js';
 import { intentSection, checkIntentConfig } from './sections/intent.js';
 import { mqttSection } from './sections/mqtt.js';
+import { haSatelliteSection } from './sections/ha-satellite.js';
 import { section } from './fields.js';
 
 /** device: where this appliance stands. `area` (e.g. kitchen) makes "the kitchen timer" this device's own. */
@@ -41,6 +42,7 @@ export const configSchema = z
     intent: intentSection,
     device: deviceSection,
     mqtt: mqttSection,
+    ha: section({ satellite: haSatelliteSection }),
   })
   .superRefine((cfg, ctx) => {
     checkRouterTargets(cfg, ctx);

@@ -32,6 +32,7 @@ import type { Vad } from '../vad/vad.js';
 import { SegmentPath } from './segment-path.js';
 import type { Fleet } from '../fleet/client.js';
 import { fleetComponent, fleetHooks } from '../fleet/component.js';
+import { satelliteComponent, type SegmentTap } from '../ha/satellite/component.js';
 import { Lifecycle, type Component } from './lifecycle.js';
 import { audioLoopAlive, type AudioHealth } from './health.js';
 import type { Notifier } from './sd-notify.js';
@@ -89,6 +90,8 @@ export class Daemon {
   /** MQTT (issue 16): events out, commands in, the room arbiter; null unless mqtt.url is set. */
   private fleet: Fleet | null = null;
   private led: StatusLed | null = null;
+  /** The Home Assistant Assist satellite's view of closed segments (issue 22); inert unless ha.satellite.enabled. */
+  private satelliteTap: SegmentTap | null = null;
   private muted = false;
   /**
    * The PTT segment being recorded was cancelled (a tap that silenced hark, a mute hold): drop it.
@@ -115,12 +118,15 @@ export class Daemon {
 
   async start(): Promise<void> {
     this.watchSystemd();
+    const satellite = satelliteComponent({ config: this.opts.config, secrets: this.opts.secrets, bus: this.bus, clock: this.clock, log: this.log.child({ component: 'ha-satellite' }), hooks: { path: () => this.path, speech: () => this.speech, setMuted: (m) => void this.setMuted(m) } });
+    this.satelliteTap = satellite.tap;
     await this.lifecycle.start([
       this.storeComponent(),
       fleetComponent(
         { config: this.opts.config, secrets: this.opts.secrets, bus: this.bus, clock: this.clock, log: this.log.child({ component: 'fleet' }), hooks: fleetHooks(() => this.path, () => this.speech) },
         (f) => (this.fleet = f),
       ),
+      satellite,
       this.debugComponent(),
       this.speechComponent(),
       this.gpioComponent(),
@@ -394,6 +400,7 @@ export class Daemon {
           const released = s.closeReason === 'ptt-release' || s.closeReason === 'capture-lost';
           const cancelled = released && (this.dropNextPtt === true || (this.dropNextPtt === 'ptt-only' && s.openedBy === 'ptt'));
           if (released) this.dropNextPtt = false;
+          if (!cancelled) this.satelliteTap?.closed(s);
           void this.path?.closed(s, cancelled);
         });
         pipeline.on('dropped', (d) => {

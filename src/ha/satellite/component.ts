@@ -1,0 +1,144 @@
+import { createRequire } from 'node:module';
+import type { Secrets } from '../../config/load.js';
+import type { HarkConfig } from '../../config/schema.js';
+import type { Bus } from '../../core/bus.js';
+import type { Clock } from '../../core/clock.js';
+import { errorMessage } from '../../core/errors.js';
+import type { Logger } from '../../core/log.js';
+import type { Component } from '../../daemon/lifecycle.js';
+import type { SegmentPath } from '../../daemon/segment-path.js';
+import type { Effect } from '../../router/effects.js';
+import type { Speech } from '../../speech/create.js';
+import type { Segment } from '../../vad/segment.js';
+import { decide } from './decide.js';
+import { macAddress, nodeName } from './identity.js';
+import { decodeToPcm, fetchMedia } from './media.js';
+import { advertise, esphomeTxt } from './mdns.js';
+import { parseKey } from './noise.js';
+import { ApiServer } from './server.js';
+import { Satellite, type SatelliteHooks } from './satellite.js';
+
+const pkg = createRequire(import.meta.url)('../../../package.json') as { version: string };
+
+/** The one interface the segment path's owner (the daemon) feeds: each closed segment, with its audio. */
+export interface SegmentTap {
+  closed(segment: Segment): void;
+}
+
+/** What the satellite reads of the daemon, late (the path and speech are built after it starts). */
+export interface SatelliteDaemonHooks {
+  path(): SegmentPath | null;
+  speech(): Speech | null;
+  setMuted(muted: boolean): void;
+}
+
+/** Closed segments kept for the decision that follows their transcript (one at a time, in order). */
+const KEEP_SEGMENTS = 4;
+
+/**
+ * The daemon's Assist satellite component (issue 22): nothing unless ha.satellite.enabled. Started
+ * before speech and the router (Home Assistant can connect while they come up) and stopped after them.
+ *
+ * Where the decision is made: here, after hark's own rules have had each segment. The segment path
+ * routes it as always; the bus says what the router did (router.effect) and how the segment ended
+ * (segment.handled); decide() says whether it goes to Home Assistant; if so, the query frame's note
+ * is dropped (router.abort) and the segment's audio goes out. A timer said to hark never waits on the network.
+ */
+export function satelliteComponent(o: { config: HarkConfig; secrets: Secrets; bus: Bus; clock: Clock; log: Logger; hooks: SatelliteDaemonHooks }): Component & { tap: SegmentTap } {
+  const cfg = o.config.ha.satellite;
+  let server: ApiServer | null = null;
+  let satellite: Satellite | null = null;
+  let unadvertise: (() => Promise<void>) | null = null;
+  const offs: (() => void)[] = [];
+  const segments = new Map<number, Segment>();
+  let effects: Effect[] = [];
+  let muted = false;
+  const frameKinds = Object.fromEntries(Object.entries(o.config.router.frames as Record<string, { kind: string }>).map(([n, f]) => [n, f.kind]));
+
+  const hooks: SatelliteHooks = {
+    play: async (pcm, text) => {
+      const speech = o.hooks.speech();
+      if (!speech) throw new Error('speech output is off on this device');
+      return speech.queue.clip(pcm, text, { priority: 'normal' }).done;
+    },
+    earcon: (name) => void o.hooks.speech()?.queue.earcon(name),
+    muted: () => muted,
+    setMuted: (m) => {
+      if (m === muted) return;
+      muted = m;
+      o.hooks.setMuted(m);
+      o.bus.emit('mute', { muted: m, by: 'api' });
+    },
+    ring: (label) => {
+      const timers = o.hooks.path()?.commands.core.timers;
+      if (!timers) return o.log.warn('ha satellite: a timer finished but hark has no router to ring it');
+      timers.ringNow(label);
+    },
+    media: async (url) => decodeToPcm(await fetchMedia(url, { maxBytes: cfg.maxMediaBytes, timeoutMs: cfg.fetchTimeoutMs })),
+  };
+
+  const handled = (e: { segment: number; fate: string; actions: string[] }) => {
+    const seg = segments.get(e.segment);
+    const turn = effects;
+    effects = [];
+    if (!seg || !satellite) return;
+    segments.delete(e.segment);
+    const verdict = decide({ fate: e.fate, openedBy: seg.openedBy, effects: turn, actions: e.actions, followUp: satellite.followUp }, frameKinds);
+    if (verdict.to === 'local') {
+      o.bus.emit('ha.satellite.local', { segment: e.segment, why: verdict.why });
+      return;
+    }
+    // The query frame kept the words as a note: they are Home Assistant's now.
+    o.hooks.path()?.commands.core.router.abort();
+    satellite.startRun(seg.pcm, verdict.why);
+  };
+
+  return {
+    name: 'ha-satellite',
+    tap: {
+      closed: (s) => {
+        if (!satellite) return;
+        segments.set(s.index, s);
+        for (const k of segments.keys()) if (segments.size > KEEP_SEGMENTS) segments.delete(k);
+      },
+    },
+    start: async () => {
+      if (!cfg.enabled) return;
+      let key: Buffer | null = null;
+      if (o.secrets.haApiKey) key = parseKey(o.secrets.haApiKey);
+      const name = nodeName(cfg.name);
+      const mac = macAddress(name);
+      const friendlyName = cfg.friendlyName || name;
+      satellite = new Satellite({ config: cfg, name, friendlyName, mac, version: pkg.version, ...(o.config.device.area ? { area: o.config.device.area } : {}), bus: o.bus, clock: o.clock, log: o.log, hooks });
+      server = new ApiServer({ host: cfg.host, port: cfg.port, key, serverInfo: `hark ${pkg.version}`, satellite, log: o.log });
+      const port = await server.listen();
+      o.log.info('ha satellite: ESPHome native API listening', { host: cfg.host, port, name, encrypted: key !== null });
+      o.bus.emit('ha.satellite.listening', { port, encrypted: key !== null, name });
+      offs.push(
+        o.bus.on('router.effect', (e) => void effects.push(e as Effect)),
+        o.bus.on('segment.handled', handled),
+        o.bus.on('mute', (e) => {
+          if (e.by === 'api') return;
+          muted = e.muted;
+          satellite?.muteChanged(muted);
+        }),
+      );
+      if (cfg.mdns) {
+        try {
+          unadvertise = advertise({ name, port, txt: esphomeTxt({ mac, version: '2025.10.0', friendlyName, encryption: server.encryption, projectVersion: pkg.version }), log: o.log });
+        } catch (err) {
+          o.log.warn('ha satellite: cannot advertise over mDNS; add the device by host and port', { error: errorMessage(err) });
+        }
+      }
+    },
+    stop: async () => {
+      for (const off of offs.splice(0)) off();
+      await unadvertise?.().catch(() => {});
+      unadvertise = null;
+      await server?.close();
+      server = null;
+      satellite = null;
+      segments.clear();
+    },
+  };
+}
