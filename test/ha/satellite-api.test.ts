@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
+import { encodePlain, varint } from '../../src/ha/satellite/framing.js';
 import { haSatelliteSection } from '../../src/config/sections/ha-satellite.js';
 import { Bus } from '../../src/core/bus.js';
 import { SystemClock } from '../../src/core/clock.js';
@@ -186,5 +188,40 @@ describe('a client with the wrong key', () => {
     await expect(connectClient(r.port, { encryptionKey: randomBytes(32).toString('base64'), timeoutMs: 3000 })).rejects.toThrow(/Handshake MAC failure|disconnected/);
     await until(() => r.log.lines.some((l) => l.includes('encryption handshake failed')), 2000, 'the log line');
     expect(r.log.lines.join('\n')).toMatch(/Handshake MAC failure/);
+    const ok = await connectClient(r.port, { encryptionKey: (r.server as unknown as { o: { key: Buffer } }).o.key.toString('base64') });
+    expect(await ok.deviceInfoService()).toMatchObject({ name: 'hark-test' });
+    ok.disconnect();
+  });
+});
+
+/** Bytes on a raw socket; resolves when the server closes it (or rejects after 3 s). */
+function sendRaw(port: number, bytes: Buffer): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const s = connect(port, '127.0.0.1', () => s.write(bytes));
+    const t = setTimeout(() => (s.destroy(), reject(new Error('the server kept a bad connection open'))), 3000);
+    s.on('data', () => {});
+    s.on('error', () => {});
+    s.on('close', () => (clearTimeout(t), resolve()));
+  });
+}
+
+describe('bad input on the socket', () => {
+  let r: Rig;
+  beforeAll(async () => (r = await rig(null)));
+  afterAll(async () => r?.server.close());
+  const hello = encodePlain(1, new Uint8Array(0));
+
+  it.each([
+    ['garbage', Buffer.from('GET / HTTP/1.1\r\nHost: x\r\n\r\n'), 'bad frame: bad indicator byte 0x47'],
+    ['an oversized length', Buffer.from([0, ...varint(50_000_000), 1]), 'bad frame: frame of 50000000 bytes is over'],
+    ['an unknown message type', Buffer.concat([hello, encodePlain(9999, Buffer.from([1, 2]))]), 'bad frame: unknown message type 9999'],
+    ['a message that does not decode', Buffer.concat([hello, encodePlain(9, Buffer.from([0x0a, 0x05, 0x01]))]), 'bad frame: DeviceInfoRequest (type 9) did not decode'],
+    ['a request before hello', encodePlain(9, new Uint8Array(0)), 'bad frame: DeviceInfoRequest before HelloRequest'],
+  ])('%s: the connection is closed with a log line naming it; the server goes on', async (_what, bytes, line) => {
+    await sendRaw(r.port, bytes);
+    await until(() => r.log.lines.some((l) => l.includes(line)), 2000, `a log line with "${line}"`);
+    const ha = await connectClient(r.port);
+    expect(await ha.deviceInfoService()).toMatchObject({ name: 'hark-test' });
+    ha.disconnect();
   });
 });
