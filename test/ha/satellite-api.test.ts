@@ -36,7 +36,7 @@ async function rig(key: Buffer | null): Promise<Rig> {
   const r = { played: [], rang: [], earcons: [], muted: [] } as unknown as Rig;
   let muted = false;
   const hooks: SatelliteHooks = {
-    play: async (pcm, text) => (r.played.push({ text, samples: pcm.length }), 'done'),
+    play: async (pcm, text) => (r.played.push({ text, samples: pcm.length }), 'ended'),
     earcon: (n) => void r.earcons.push(n),
     muted: () => muted,
     setMuted: (m) => void r.muted.push((muted = m)),

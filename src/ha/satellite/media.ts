@@ -51,7 +51,8 @@ export function sniffFormat(b: Uint8Array): 'wav' | 'mp3' | 'flac' | 'ogg' | nul
 export function decodeToPcm(bytes: Buffer, o: { timeoutMs?: number; bin?: string } = {}): Promise<Int16Array> {
   const type = sniffFormat(bytes);
   if (!type) return Promise.reject(new Error('audio is not WAV, MP3, FLAC or Ogg'));
-  const args = ['-q', '-t', type, '-', '-t', 'raw', '-e', 'signed-integer', '-b', '16', '-L', '-c', '1', '-r', String(SAMPLE_RATE), '-'];
+  // -D: no dither, so the same file always decodes to the same samples.
+  const args = ['-q', '-D', '-t', type, '-', '-t', 'raw', '-e', 'signed-integer', '-b', '16', '-L', '-c', '1', '-r', String(SAMPLE_RATE), '-'];
   return new Promise((resolve, reject) => {
     const child = spawn(o.bin ?? 'sox', args, { stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];

@@ -278,7 +278,7 @@ export class Satellite implements DeviceSide {
       const pcm = await this.o.hooks.media(url);
       const outcome = await this.o.hooks.play(pcm, `[Home Assistant ${what}]`);
       this.o.bus.emit('ha.satellite.played', { what, url, samples: pcm.length, outcome });
-      return outcome === 'done';
+      return outcome === 'ended';
     } catch (err) {
       this.o.log.warn(`ha satellite: cannot play the ${what}`, { url, error: errorMessage(err) });
       this.o.hooks.earcon('error');
