@@ -29,7 +29,7 @@ import { segmenterOptions } from '../vad/options.js';
 import { SegmentPipeline } from '../vad/pipeline.js';
 import { segmentSummary } from '../vad/summary.js';
 import type { Vad } from '../vad/vad.js';
-import { SegmentPath } from './segment-path.js';
+import { SegmentPath, type Arbiter } from './segment-path.js';
 import type { Fleet } from '../fleet/client.js';
 import { fleetComponent, fleetHooks } from '../fleet/component.js';
 import { satelliteComponent, type SegmentTap } from '../ha/satellite/component.js';
@@ -92,6 +92,7 @@ export class Daemon {
   private led: StatusLed | null = null;
   /** The Home Assistant Assist satellite's view of closed segments (issue 22); inert unless ha.satellite.enabled. */
   private satelliteTap: SegmentTap | null = null;
+  private satelliteArbiter: (next?: Arbiter) => Arbiter | undefined = (next) => next;
   private muted = false;
   /**
    * The PTT segment being recorded was cancelled (a tap that silenced hark, a mute hold): drop it.
@@ -120,6 +121,7 @@ export class Daemon {
     this.watchSystemd();
     const satellite = satelliteComponent({ config: this.opts.config, secrets: this.opts.secrets, bus: this.bus, clock: this.clock, log: this.log.child({ component: 'ha-satellite' }), hooks: { path: () => this.path, speech: () => this.speech, setMuted: (m) => void this.setMuted(m) } });
     this.satelliteTap = satellite.tap;
+    this.satelliteArbiter = satellite.arbiter;
     await this.lifecycle.start([
       this.storeComponent(),
       fleetComponent(
@@ -343,6 +345,7 @@ export class Daemon {
         } catch (err) {
           this.log.warn('cannot list espeak-ng voices; the voice picker offers the configured ones', { error: errorMessage(err) });
         }
+        const arbiter = this.satelliteArbiter(this.fleet?.arbiter ?? undefined);
         this.path = new SegmentPath({
           config,
           bus: this.bus,
@@ -357,7 +360,7 @@ export class Daemon {
           source: this.opts.input ? 'file' : 'mic',
           setHangoverMs: (ms) => this.pipeline?.setHangoverMs(ms),
           closeEarly: () => void this.pipeline?.closeEarly(),
-          ...(this.fleet?.arbiter ? { arbiter: this.fleet.arbiter } : {}),
+          ...(arbiter ? { arbiter } : {}),
         });
         restoreTimers(this.path.commands);
         this.bus.on('router.effect', (e) => {

@@ -154,3 +154,52 @@ for (const encrypted of [false, true]) {
     });
   });
 }
+
+describe('localFirst off: everything addressed to hark is Home Assistant\'s, the timer too', () => {
+  const dir = outputDir('e2e-satellite-remote-first');
+  let deepgram: DeepgramDouble;
+  let hark: HarkProcess;
+  let ha: EsphomeConnection;
+  const requests: Record<string, unknown>[] = [];
+
+  beforeAll(async () => {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const s = await scene([5000, PHRASES[0]!, 3000, PHRASES[1]!, 3000]);
+    const wav = join(dir, 'input.wav');
+    await writeWavFile(wav, s.pcm);
+    deepgram = await DeepgramDouble.start({ apiKey: 'e2e-key' });
+    deepgram.script = PHRASES.map((text) => ({ text }));
+    writeFileSync(join(dir, 'hark.yaml'), `actions:\n  dataDir: ${JSON.stringify(dir)}\nspeech:\n  device: "null"\nha:\n  satellite:\n    enabled: true\n    port: 0\n    host: 127.0.0.1\n    localFirst: false\n    mdns: false\n`);
+    hark = new HarkProcess(['--db', join(dir, 'hark.db'), '--port', '0', '--stt-mode', 'cloud-only', '--deepgram-url', deepgram.url, '--input', wav, '--exit-at-end'], {
+      ...process.env,
+      PATH: `${fakeAplay(dir)}:${process.env.PATH}`,
+      DEEPGRAM_API_KEY: 'e2e-key',
+      HARK_CONFIG: join(dir, 'hark.yaml'),
+    });
+    const listening = await hark.waitFor((e) => e.type === 'ha.satellite.listening', 30_000, 'the native API');
+    ha = await connectClient(Number(listening.port));
+    ha.on('message.VoiceAssistantRequest', (m: Record<string, unknown>) => {
+      requests.push(m);
+      if (m.start) ha.sendMessage(msg('VoiceAssistantResponse', { port: 0 }));
+    });
+    ha.sendMessage(msg('SubscribeVoiceAssistantRequest', { subscribe: true, flags: 1 }));
+    await hark.waitFor((e) => e.type === 'ha.satellite.subscribed', 5000, 'the subscription');
+    await Promise.race([hark.exited, new Promise((_, reject) => setTimeout(() => reject(new Error('hark did not finish')), 60_000))]);
+  }, 90_000);
+
+  afterAll(async () => {
+    ha?.disconnect();
+    hark?.kill('SIGKILL');
+    await deepgram?.close();
+  });
+
+  it('both commands went to Home Assistant; hark\'s router saw neither (yielded), so no local timer', () => {
+    expect(requests.filter((r) => r.start)).toHaveLength(2);
+    expect(hark.of('segment.handled').map((e) => [e.fate, e.reason])).toEqual([
+      ['yielded', 'yielded to home-assistant'],
+      ['yielded', 'yielded to home-assistant'],
+    ]);
+    expect(hark.of('action').filter((a) => a.name === 'timer.set')).toEqual([]);
+  });
+});

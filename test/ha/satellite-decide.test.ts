@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decide, type LocalTurn } from '../../src/ha/satellite/decide.js';
+import { addressedBeforeRules, decide, type LocalTurn } from '../../src/ha/satellite/decide.js';
 import type { Effect } from '../../src/router/effects.js';
 
 const KINDS = { base: 'base', query: 'query', dictation: 'dictation', confirm: 'confirm' };
@@ -23,5 +23,19 @@ describe('localFirst: which segments go to Home Assistant', () => {
     ['a yes to hark\'s own question', { effects: [m('confirm', 'exact')] }, 'local'],
   ])('%s', (_what, t, to) => {
     expect(decide(turn(t), KINDS).to).toBe(to);
+  });
+});
+
+describe('localFirst off: addressed before hark rules see it', () => {
+  const wakePhrases = ['computer', 'hey computer'];
+  it.each<[string, { norm: string; openedBy: 'vad' | 'ptt'; followUp: boolean }, boolean]>([
+    ['the wake phrase', { norm: 'computer set a timer for five minutes', openedBy: 'vad', followUp: false }, true],
+    ['only the wake phrase', { norm: 'hey computer', openedBy: 'vad', followUp: false }, true],
+    ['a word that starts like it', { norm: 'computers are great', openedBy: 'vad', followUp: false }, false],
+    ['kitchen chatter', { norm: 'pass the salt', openedBy: 'vad', followUp: false }, false],
+    ['the button', { norm: 'pass the salt', openedBy: 'ptt', followUp: false }, true],
+    ["the answer to Home Assistant's question", { norm: 'the living room', openedBy: 'vad', followUp: true }, true],
+  ])('%s', (_what, o, to) => {
+    expect(addressedBeforeRules({ ...o, wakePhrases }) !== null).toBe(to);
   });
 });

@@ -6,11 +6,13 @@ import type { Clock } from '../../core/clock.js';
 import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
 import type { Component } from '../../daemon/lifecycle.js';
-import type { SegmentPath } from '../../daemon/segment-path.js';
+import type { Arbiter, SegmentPath } from '../../daemon/segment-path.js';
+import { said } from '../../router/text.js';
+import { rulePhrases } from '../../router/vocabulary.js';
 import type { Effect } from '../../router/effects.js';
 import type { Speech } from '../../speech/create.js';
 import type { Segment } from '../../vad/segment.js';
-import { decide } from './decide.js';
+import { addressedBeforeRules, decide } from './decide.js';
 import { macAddress, nodeName } from './identity.js';
 import { decodeToPcm, fetchMedia } from './media.js';
 import { advertise, esphomeTxt } from './mdns.js';
@@ -44,7 +46,7 @@ const KEEP_SEGMENTS = 4;
  * (segment.handled); decide() says whether it goes to Home Assistant; if so, the query frame's note
  * is dropped (router.abort) and the segment's audio goes out. A timer said to hark never waits on the network.
  */
-export function satelliteComponent(o: { config: HarkConfig; secrets: Secrets; bus: Bus; clock: Clock; log: Logger; hooks: SatelliteDaemonHooks }): Component & { tap: SegmentTap } {
+export function satelliteComponent(o: { config: HarkConfig; secrets: Secrets; bus: Bus; clock: Clock; log: Logger; hooks: SatelliteDaemonHooks }): Component & { tap: SegmentTap; arbiter: (next?: Arbiter) => Arbiter | undefined } {
   const cfg = o.config.ha.satellite;
   let server: ApiServer | null = null;
   let satellite: Satellite | null = null;
@@ -77,7 +79,33 @@ export function satelliteComponent(o: { config: HarkConfig; secrets: Secrets; bu
     media: async (url) => decodeToPcm(await fetchMedia(url, { maxBytes: cfg.maxMediaBytes, timeoutMs: cfg.fetchTimeoutMs })),
   };
 
+  const frames = o.config.router.frames as Record<string, { kind: string }>;
+  const wakePhrases = Object.values(frames)
+    .filter((f) => f.kind === 'base')
+    .flatMap((f) => rulePhrases(f, ['prefix']))
+    .map((p) => said(p).norm);
+
+  /**
+   * localFirst off: the decision is made before hark's rules, at the segment path's arbiter seam
+   * (after its transcript, before its dispatch): an addressed segment is Home Assistant's, and hark's
+   * router never sees it (its fate: yielded to home-assistant). After the fleet's own arbitration,
+   * so only the device nearest the speaker sends it.
+   */
+  const arbiter = (next?: Arbiter): Arbiter | undefined => {
+    if (!cfg.enabled || cfg.localFirst) return next;
+    return {
+      decide: async (segment, utterance) => {
+        const first = next ? await next.decide(segment, utterance) : ({ act: true } as const);
+        if (!first.act || !satellite) return first;
+        const why = addressedBeforeRules({ norm: said(utterance.text).norm, openedBy: segment.openedBy, followUp: satellite.followUp, wakePhrases });
+        if (!why || !satellite.startRun(segment.pcm, why)) return first;
+        return { act: false, to: 'home-assistant' };
+      },
+    };
+  };
+
   const handled = (e: { segment: number; fate: string; actions: string[] }) => {
+    if (!cfg.localFirst) return;
     const seg = segments.get(e.segment);
     const turn = effects;
     effects = [];
@@ -95,6 +123,7 @@ export function satelliteComponent(o: { config: HarkConfig; secrets: Secrets; bu
 
   return {
     name: 'ha-satellite',
+    arbiter,
     tap: {
       closed: (s) => {
         if (!satellite) return;

@@ -40,3 +40,15 @@ export function decide(turn: LocalTurn, frameKinds: Readonly<Record<string, stri
   if (turn.openedBy === 'ptt' && ignored && kind(ignored.frame) === 'base') return { to: 'ha', why: 'the button, and no rule of hark took it' };
   return { to: 'local', why: matched.length === 0 ? 'not addressed to hark' : 'hark kept it' };
 }
+
+/**
+ * localFirst off: is this utterance for Home Assistant before hark's rules see it? Addressed to
+ * hark — it starts with a wake phrase (the base frame's prefix rules), came with the button, or
+ * answers Home Assistant's own question. Pure; `norm` is the router's normalised text.
+ */
+export function addressedBeforeRules(o: { norm: string; openedBy: 'vad' | 'ptt'; followUp: boolean; wakePhrases: readonly string[] }): string | null {
+  if (o.followUp) return "the answer to Home Assistant's question";
+  if (o.openedBy === 'ptt') return 'the button';
+  const wake = o.wakePhrases.find((p) => o.norm === p || o.norm.startsWith(`${p} `));
+  return wake ? `the wake phrase "${wake}"` : null;
+}
