@@ -171,6 +171,18 @@ for (const encrypted of [false, true]) {
       expect(r.played.length).toBe(before + 1);
     });
 
+    it('a second client disconnects cleanly (logged) while the first keeps working; a refused run gives the error earcon', async () => {
+      const req = nextMessage(ha, 'VoiceAssistantRequest');
+      r.satellite.startRun(new Int16Array(800), 'test');
+      await req;
+      const other = await connectClient(r.port, key ? { encryptionKey: key.toString('base64') } : {});
+      await other.disconnectService().catch(() => {});
+      await until(() => r.log.lines.some((l) => l.includes('the client disconnected')), 2000, 'the disconnect line');
+      expect(await ha.deviceInfoService()).toMatchObject({ name: 'hark-test' });
+      ha.sendMessage(msg('VoiceAssistantResponse', { error: true }));
+      await until(() => r.earcons.filter((e) => e === 'error').length > 0, 2000, 'the error earcon for a refused run');
+    });
+
     it('an announcement whose media cannot be fetched is acknowledged as failed, with a log line', async () => {
       const finished = nextMessage(ha, 'VoiceAssistantAnnounceFinished', 10_000);
       ha.sendMessage(msg('VoiceAssistantAnnounceRequest', { mediaId: media.url('/missing.mp3') }));

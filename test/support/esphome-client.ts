@@ -56,6 +56,7 @@ export interface EsphomeConnection {
   deviceInfoService(): Promise<Record<string, unknown>>;
   listEntitiesService(): Promise<{ component: string; entity: Record<string, unknown> }[]>;
   pingService(): Promise<unknown>;
+  disconnectService(): Promise<unknown>;
   subscribeStatesService(): void;
   switchCommandService(d: { key: number; state: boolean }): void;
   sendMessageAwaitResponse(m: PbMessage, response: string, timeoutSeconds?: number): Promise<Record<string, unknown>>;

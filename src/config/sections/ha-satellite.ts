@@ -25,6 +25,8 @@ export const haSatelliteSection = section({
   localFirst: flag(true),
   /** Advertise `_esphomelib._tcp` over mDNS so Home Assistant discovers hark by itself. */
   mdns: flag(true),
+  /** The address of the network interface to advertise on (a Pi on both Wi-Fi and Ethernet). Empty: all. */
+  mdnsInterface: text(''),
   /** The wake phrase reported to Home Assistant with each run (hark's wake phrase is in its rules). */
   wakeWord: text('computer'),
   /** A TTS or announcement file bigger than this is refused (bytes). */

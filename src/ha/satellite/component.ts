@@ -154,7 +154,7 @@ export function satelliteComponent(o: { config: HarkConfig; secrets: Secrets; bu
       );
       if (cfg.mdns) {
         try {
-          unadvertise = advertise({ name, port, txt: esphomeTxt({ mac, version: '2025.10.0', friendlyName, encryption: server.encryption, projectVersion: pkg.version }), log: o.log });
+          unadvertise = advertise({ name, port, txt: esphomeTxt({ mac, version: '2025.10.0', friendlyName, encryption: server.encryption, projectVersion: pkg.version }), log: o.log, ...(cfg.mdnsInterface ? { iface: cfg.mdnsInterface } : {}) });
         } catch (err) {
           o.log.warn('ha satellite: cannot advertise over mDNS; add the device by host and port', { error: errorMessage(err) });
         }
