@@ -116,6 +116,12 @@ export function satelliteComponent(o: { config: HarkConfig; secrets: Secrets; bu
       o.bus.emit('ha.satellite.local', { segment: e.segment, why: verdict.why });
       return;
     }
+    if (!satellite.ready) {
+      // Nothing is lost to a network failure: the words stay with hark's query frame as they would without Home Assistant.
+      o.log.warn('ha satellite: a segment for Home Assistant, but it is not connected; hark keeps it', { segment: e.segment });
+      o.bus.emit('ha.satellite.local', { segment: e.segment, why: 'Home Assistant is not connected' });
+      return;
+    }
     // The query frame kept the words as a note: they are Home Assistant's now.
     o.hooks.path()?.commands.core.router.abort();
     satellite.startRun(seg.pcm, verdict.why);

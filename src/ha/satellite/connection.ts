@@ -63,6 +63,8 @@ export class ApiConnection {
       this.noise = new NoiseResponder(o.noise, o.key, { name: o.device.name, mac: o.device.mac });
     } else this.plain = new PlainDecoder(o.maxFrame);
     socket.setNoDelay(true);
+    // A Home Assistant that vanished without a FIN (power cut, Wi-Fi gone) is found by TCP keepalive.
+    socket.setKeepAlive(true, 30_000);
     socket.on('data', (d) => this.data(d));
     socket.on('error', (err) => this.close(`socket error: ${err.message}`, 'debug'));
     socket.on('close', () => this.close('closed by the client', 'debug'));
