@@ -206,3 +206,39 @@ describe('localFirst off: everything addressed to hark is Home Assistant\'s, the
     expect(hark.of('action').filter((a) => a.name === 'timer.set')).toEqual([]);
   });
 });
+
+describe('Home Assistant not connected: a segment meant for it stays hark\'s', () => {
+  const dir = outputDir('e2e-satellite-offline');
+  let deepgram: DeepgramDouble;
+  let hark: HarkProcess;
+
+  beforeAll(async () => {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const s = await scene([1500, PHRASES[0]!, 6000]);
+    const wav = join(dir, 'input.wav');
+    await writeWavFile(wav, s.pcm);
+    deepgram = await DeepgramDouble.start({ apiKey: 'e2e-key' });
+    deepgram.script = [{ text: PHRASES[0]! }];
+    writeFileSync(join(dir, 'hark.yaml'), `actions:\n  dataDir: ${JSON.stringify(dir)}\nspeech:\n  device: "null"\nha:\n  satellite:\n    enabled: true\n    port: 0\n    host: 127.0.0.1\n    mdns: false\n`);
+    hark = new HarkProcess(['--db', join(dir, 'hark.db'), '--port', '0', '--stt-mode', 'cloud-only', '--deepgram-url', deepgram.url, '--input', wav, '--exit-at-end'], {
+      ...process.env,
+      PATH: `${fakeAplay(dir)}:${process.env.PATH}`,
+      DEEPGRAM_API_KEY: 'e2e-key',
+      HARK_CONFIG: join(dir, 'hark.yaml'),
+    });
+    const exit = await Promise.race([hark.exited, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('hark did not finish')), 60_000))]);
+    expect(exit.code).toBe(0);
+  }, 90_000);
+
+  afterAll(async () => {
+    hark?.kill('SIGKILL');
+    await deepgram?.close();
+  });
+
+  it('is kept by the query frame (submitted as a note), with a warning naming why', () => {
+    expect(hark.of('ha.satellite.local')).toEqual([expect.objectContaining({ why: 'Home Assistant is not connected' })]);
+    expect(hark.stderr.join('\n')).toMatch(/a segment for Home Assistant, but it is not connected; hark keeps it/);
+    expect(hark.of('submit').map((e) => e.text)).toEqual([expect.stringMatching(/turn on the extractor fan/i)]);
+  });
+});

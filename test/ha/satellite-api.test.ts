@@ -102,6 +102,15 @@ for (const encrypted of [false, true]) {
       expect(await off).toMatchObject({ state: false });
     });
 
+    it("hark's own mute (the button) reaches Home Assistant as the switch's state", async () => {
+      const state = nextMessage(ha, 'SwitchStateResponse');
+      r.satellite.muteChanged(true);
+      expect(await state).toMatchObject({ key: MUTE_KEY, state: true });
+      const back = nextMessage(ha, 'SwitchStateResponse');
+      r.satellite.muteChanged(false);
+      expect(await back).toMatchObject({ state: false });
+    });
+
     it('answers a ping', async () => {
       await expect(ha.pingService()).resolves.toBeDefined();
     });
