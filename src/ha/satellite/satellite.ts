@@ -13,7 +13,7 @@ const OUR_FEATURES = FEATURES.voiceAssistant | FEATURES.apiAudio | FEATURES.time
 
 /** VoiceAssistantEvent numbers from api.proto. */
 export const EVENT = { ERROR: 0, RUN_START: 1, RUN_END: 2, STT_START: 3, STT_END: 4, INTENT_START: 5, INTENT_END: 6, TTS_START: 7, TTS_END: 8, STT_VAD_START: 11, STT_VAD_END: 12 } as const;
-const EVENT_NAME: Record<number, string> = Object.fromEntries(Object.entries(EVENT).map(([k, v]) => [v, k.toLowerCase().replace('_', '-')]));
+const EVENT_NAME: Record<number, string> = Object.fromEntries(Object.entries(EVENT).map(([k, v]) => [v, k.toLowerCase().replaceAll('_', '-')]));
 const TIMER_EVENT = ['started', 'updated', 'cancelled', 'finished'] as const;
 
 /** The mute switch's entity key (a fixed32 Home Assistant echoes in commands). */
@@ -40,13 +40,14 @@ export interface SatelliteHooks {
 }
 
 interface Run {
-  ended?: boolean;
   conn: ApiConnection;
   pcm: Int16Array;
   accepted: boolean;
-  ttsUrl: string | null;
   continueConversation: boolean;
+  /** The answer being fetched and played; the run is over when it has played and RUN_END came. */
   playing: Promise<unknown> | null;
+  /** RUN_END came. */
+  ended: boolean;
   timer: ReturnType<Clock['setTimer']> | null;
 }
 
@@ -178,7 +179,7 @@ export class Satellite implements DeviceSide {
       return false;
     }
     if (this.run) this.endRun('a new run started');
-    const run: Run = { conn: sub.conn, pcm, accepted: false, ttsUrl: null, continueConversation: false, playing: null, timer: null };
+    const run: Run = { conn: sub.conn, pcm, accepted: false, continueConversation: false, playing: null, ended: false, timer: null };
     this.run = run;
     this.followUntil = 0;
     run.timer = this.o.clock.setTimer(ACCEPT_MS, () => {
@@ -233,7 +234,6 @@ export class Satellite implements DeviceSide {
         return;
       case EVENT.TTS_END:
         if (run && data.url) {
-          run.ttsUrl = data.url;
           run.playing = this.playUrl(data.url, 'answer').then(() => {
             if (this.run === run && run.ended) this.afterRun(run);
           });
@@ -255,7 +255,7 @@ export class Satellite implements DeviceSide {
   }
 
   /** The run is over and its answer played: Home Assistant's question opens the follow-up window. */
-  private afterRun(run: Run & { ended?: boolean }): void {
+  private afterRun(run: Run): void {
     if (this.run !== run) return;
     this.run = null;
     if (run.continueConversation) {
