@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { writeWavFile } from '../../src/audio/wav.js';
 import { decodeToPcm } from '../../src/ha/satellite/media.js';
@@ -88,6 +89,20 @@ for (const encrypted of [false, true]) {
       hark?.kill('SIGKILL');
       await deepgram?.close();
       await media?.close();
+    });
+
+    it('garbage on the port closes that connection with a log line; hark and Home Assistant go on', async () => {
+      const port = Number(hark.of('ha.satellite.listening')[0]!.port);
+      await new Promise<void>((resolve) => {
+        const sock = connect(port, '127.0.0.1', () => sock.write('GET / HTTP/1.1\r\n\r\n'));
+        sock.on('error', () => {});
+        sock.on('close', () => resolve());
+      });
+      const end = Date.now() + 3000;
+      while (!hark.stderr.some((l) => l.includes('bad frame: bad indicator byte 0x47')) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+      expect(hark.stderr.join('\n')).toMatch(/connection closed.*bad frame: bad indicator byte 0x47/);
+      await expect(ha.pingService()).resolves.toBeDefined();
+      expect(hark.child.exitCode).toBeNull();
     });
 
     it('device info and the mute switch, toggled from Home Assistant', async () => {

@@ -111,6 +111,10 @@ for (const encrypted of [false, true]) {
       expect(await back).toMatchObject({ state: false });
     });
 
+    it('answers a legacy AuthenticationRequest (older clients send one) by letting it in', async () => {
+      expect(await ha.sendMessageAwaitResponse(msg('AuthenticationRequest', { password: '' }), 'AuthenticationResponse')).toMatchObject({ invalidPassword: false });
+    });
+
     it('answers a ping', async () => {
       await expect(ha.pingService()).resolves.toBeDefined();
     });
