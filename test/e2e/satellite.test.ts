@@ -134,7 +134,8 @@ for (const encrypted of [false, true]) {
       expect(local).toMatchObject({ why: 'addressed to hark and no rule of hark took it' });
       // What localFirst costs a Home Assistant command: from the segment's close to the request.
       const at = (e: object) => hark.receivedAt[hark.events.indexOf(e as never)]!;
-      console.info(`satellite (${encrypted ? 'noise' : 'plain'}): segment close → VoiceAssistantRequest ${at(local) - at(seg)} ms (cloud speech-to-text double, hark's rules first)`);
+      const handled = hark.of('segment.handled')[0]!;
+      console.info(`satellite (${encrypted ? 'noise' : 'plain'}): segment close → VoiceAssistantRequest ${at(local) - at(seg)} ms as the test saw the events (hark's own close-to-handled ${handled.latencyMs} ms, speech-to-text ${handled.sttMs} ms; cloud speech-to-text double, hark's rules first)`);
     });
 
     it("Home Assistant's run events: the TTS answer is fetched and played through hark's speaker", async () => {
