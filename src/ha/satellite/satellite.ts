@@ -106,7 +106,7 @@ export class Satellite implements DeviceSide {
   }
 
   entities(): { name: string; msg: Msg }[] {
-    return [{ name: 'ListEntitiesSwitchResponse', msg: { objectId: 'mute', key: MUTE_KEY, name: 'Mute', icon: 'mdi:microphone-off', entityCategory: 1 } }];
+    return [{ name: 'ListEntitiesSwitchResponse', msg: { objectId: 'mute', key: MUTE_KEY, name: 'Mute', icon: 'mdi:microphone-off' } }];
   }
 
   states(): { name: string; msg: Msg }[] {
