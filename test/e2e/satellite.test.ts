@@ -258,3 +258,60 @@ describe('Home Assistant not connected: a segment meant for it stays hark\'s', (
     expect(hark.of('submit').map((e) => e.text)).toEqual([expect.stringMatching(/turn on the extractor fan/i)]);
   });
 });
+
+describe("barge-in over Home Assistant's answer, as over hark's own voice", () => {
+  const dir = outputDir('e2e-satellite-barge-in');
+  let deepgram: DeepgramDouble;
+  let media: Awaited<ReturnType<typeof mediaServer>>;
+  let hark: HarkProcess;
+  let ha: EsphomeConnection;
+
+  beforeAll(async () => {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    // "computer stop" comes about 3 s into an answer about 8 s long.
+    const s = await scene([4000, PHRASES[0]!, 3500, 'computer stop', 6000]);
+    const wav = join(dir, 'input.wav');
+    await writeWavFile(wav, s.pcm);
+    media = await mediaServer({ '/long.mp3': ttsFile(dir, 'The extractor fan is on. It will run at full speed for the next twenty minutes, and then it will slow down to half speed until you turn it off again.', 'mp3') });
+    deepgram = await DeepgramDouble.start({ apiKey: 'e2e-key' });
+    deepgram.script = [{ text: PHRASES[0]! }, { text: 'computer stop' }];
+    writeFileSync(join(dir, 'hark.yaml'), `actions:\n  dataDir: ${JSON.stringify(dir)}\nspeech:\n  device: "null"\nha:\n  satellite:\n    enabled: true\n    port: 0\n    host: 127.0.0.1\n    mdns: false\n`);
+    hark = new HarkProcess(['--db', join(dir, 'hark.db'), '--port', '0', '--stt-mode', 'cloud-only', '--deepgram-url', deepgram.url, '--input', wav, '--exit-at-end'], {
+      ...process.env,
+      PATH: `${fakeAplay(dir)}:${process.env.PATH}`,
+      DEEPGRAM_API_KEY: 'e2e-key',
+      HARK_CONFIG: join(dir, 'hark.yaml'),
+    });
+    const listening = await hark.waitFor((e) => e.type === 'ha.satellite.listening', 30_000, 'the native API');
+    ha = await connectClient(Number(listening.port));
+    // Home Assistant answers at once: accepted, then the run with a long spoken answer.
+    ha.on('message.VoiceAssistantRequest', (m: Record<string, unknown>) => {
+      if (!m.start) return;
+      ha.sendMessage(msg('VoiceAssistantResponse', { port: 0 }));
+      ha.sendMessage(eventMsg(EVENT.RUN_START));
+      ha.sendMessage(eventMsg(EVENT.INTENT_END, { continue_conversation: '0' }));
+      ha.sendMessage(eventMsg(EVENT.TTS_END, { url: media.url('/long.mp3') }));
+      ha.sendMessage(eventMsg(EVENT.RUN_END));
+    });
+    ha.sendMessage(msg('SubscribeVoiceAssistantRequest', { subscribe: true, flags: 1 }));
+    await hark.waitFor((e) => e.type === 'ha.satellite.subscribed', 5000, 'the subscription');
+    await Promise.race([hark.exited, new Promise((_, reject) => setTimeout(() => reject(new Error('hark did not finish')), 60_000))]);
+  }, 90_000);
+
+  afterAll(async () => {
+    ha?.disconnect();
+    hark?.kill('SIGKILL');
+    await deepgram?.close();
+    await media?.close();
+  });
+
+  it('"computer stop" said over the answer stops it part way; the stop is hark\'s, not sent to Home Assistant', () => {
+    const played = hark.of('ha.satellite.played');
+    expect(played).toEqual([expect.objectContaining({ what: 'answer', outcome: 'stopped' })]);
+    const stopped = hark.of('speak.stopped').find((e) => e.text === '[Home Assistant answer]');
+    expect(Number(stopped?.playedMs)).toBeGreaterThan(500);
+    expect(Number(stopped?.playedMs)).toBeLessThan((Number(played[0]!.samples) / 16000) * 1000 - 500);
+    expect(hark.of('ha.satellite.request')).toHaveLength(1);
+  });
+});
