@@ -114,6 +114,18 @@ export class KitchenTimers {
     return plain(t);
   }
 
+  /**
+   * A timer kept elsewhere (Home Assistant's, for the Assist satellite) is done: it rings here as
+   * one of hark's own — the same ring, the same "stop" and tap, the same give-up — with no "set" said.
+   */
+  ringNow(label?: string): KitchenTimer {
+    const id = this.nextId++;
+    const t: Live = { id, seconds: 0, dueAtMs: this.opts.clock.now(), state: 'running', ...(label ? { label } : {}) };
+    this.timers.set(id, t);
+    this.due(id, 0);
+    return plain(t);
+  }
+
   /** Cancel, pause, resume, add or take off time, or say how long is left, on the picked timers. */
   act(op: TimerOp, pick: TimerPick, all: boolean, bySeconds = 0, only?: readonly number[]): void {
     const { emit } = this.opts;

@@ -16,6 +16,8 @@ export interface Secrets {
   mqttPassword?: string;
   /** Home Assistant's long-lived access token (ha.conversation). */
   haToken?: string;
+  /** The ESPHome native API encryption key (base64, 32 bytes) for ha.satellite. */
+  haApiKey?: string;
 }
 
 export interface LoadedConfig {
@@ -45,6 +47,7 @@ export function readSecrets(env: NodeJS.ProcessEnv): Secrets {
   if (env.HARK_MQTT_USERNAME?.trim()) s.mqttUsername = env.HARK_MQTT_USERNAME.trim();
   if (env.HARK_MQTT_PASSWORD) s.mqttPassword = env.HARK_MQTT_PASSWORD;
   if (env.HARK_HA_TOKEN?.trim()) s.haToken = env.HARK_HA_TOKEN.trim();
+  if (env.HARK_HA_API_KEY?.trim()) s.haApiKey = env.HARK_HA_API_KEY.trim();
   return s;
 }
 

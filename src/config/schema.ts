@@ -14,6 +14,7 @@ import { sttSection } from './sections/stt.js';
 import { intentSection, checkIntentConfig } from './sections/intent.js';
 import { mqttSection } from './sections/mqtt.js';
 import { haConversationSection, checkHaConversationConfig } from './sections/ha-conversation.js';
+import { haSatelliteSection } from './sections/ha-satellite.js';
 import { section } from './fields.js';
 
 /** device: where this appliance stands. `area` (e.g. kitchen) makes "the kitchen timer" this device's own. */
@@ -42,7 +43,7 @@ export const configSchema = z
     intent: intentSection,
     device: deviceSection,
     mqtt: mqttSection,
-    ha: section({ conversation: haConversationSection }),
+    ha: section({ conversation: haConversationSection, satellite: haSatelliteSection }),
   })
   .superRefine((cfg, ctx) => {
     checkRouterTargets(cfg, ctx);

@@ -29,9 +29,10 @@ import { segmenterOptions } from '../vad/options.js';
 import { SegmentPipeline } from '../vad/pipeline.js';
 import { segmentSummary } from '../vad/summary.js';
 import type { Vad } from '../vad/vad.js';
-import { SegmentPath } from './segment-path.js';
+import { SegmentPath, type Arbiter } from './segment-path.js';
 import type { Fleet } from '../fleet/client.js';
 import { fleetComponent, fleetHooks } from '../fleet/component.js';
+import { satelliteComponent, type SegmentTap } from '../ha/satellite/component.js';
 import { Lifecycle, type Component } from './lifecycle.js';
 import { audioLoopAlive, type AudioHealth } from './health.js';
 import type { Notifier } from './sd-notify.js';
@@ -89,6 +90,9 @@ export class Daemon {
   /** MQTT (issue 16): events out, commands in, the room arbiter; null unless mqtt.url is set. */
   private fleet: Fleet | null = null;
   private led: StatusLed | null = null;
+  /** The Home Assistant Assist satellite's view of closed segments (issue 22); inert unless ha.satellite.enabled. */
+  private satelliteTap: SegmentTap | null = null;
+  private satelliteArbiter: (next?: Arbiter) => Arbiter | undefined = (next) => next;
   private muted = false;
   /**
    * The PTT segment being recorded was cancelled (a tap that silenced hark, a mute hold): drop it.
@@ -115,12 +119,16 @@ export class Daemon {
 
   async start(): Promise<void> {
     this.watchSystemd();
+    const satellite = satelliteComponent({ config: this.opts.config, secrets: this.opts.secrets, bus: this.bus, clock: this.clock, log: this.log.child({ component: 'ha-satellite' }), hooks: { path: () => this.path, speech: () => this.speech, setMuted: (m) => void this.setMuted(m) } });
+    this.satelliteTap = satellite.tap;
+    this.satelliteArbiter = satellite.arbiter;
     await this.lifecycle.start([
       this.storeComponent(),
       fleetComponent(
         { config: this.opts.config, secrets: this.opts.secrets, bus: this.bus, clock: this.clock, log: this.log.child({ component: 'fleet' }), hooks: fleetHooks(() => this.path, () => this.speech) },
         (f) => (this.fleet = f),
       ),
+      satellite,
       this.debugComponent(),
       this.speechComponent(),
       this.gpioComponent(),
@@ -341,6 +349,7 @@ export class Daemon {
           } catch (err) {
             this.log.warn('cannot list espeak-ng voices; the voice picker offers the configured ones', { error: errorMessage(err) });
           }
+        const arbiter = this.satelliteArbiter(this.fleet?.arbiter ?? undefined);
         this.path = new SegmentPath({
           config,
           secrets: this.opts.secrets,
@@ -356,7 +365,7 @@ export class Daemon {
           source: this.opts.input ? 'file' : 'mic',
           setHangoverMs: (ms) => this.pipeline?.setHangoverMs(ms),
           closeEarly: () => void this.pipeline?.closeEarly(),
-          ...(this.fleet?.arbiter ? { arbiter: this.fleet.arbiter } : {}),
+          ...(arbiter ? { arbiter } : {}),
         });
         restoreTimers(this.path.commands);
         this.bus.on('router.effect', (e) => {
@@ -399,6 +408,7 @@ export class Daemon {
           const released = s.closeReason === 'ptt-release' || s.closeReason === 'capture-lost';
           const cancelled = released && (this.dropNextPtt === true || (this.dropNextPtt === 'ptt-only' && s.openedBy === 'ptt'));
           if (released) this.dropNextPtt = false;
+          if (!cancelled) this.satelliteTap?.closed(s);
           void this.path?.closed(s, cancelled);
         });
         pipeline.on('dropped', (d) => {

@@ -1,0 +1,181 @@
+import type { Socket } from 'node:net';
+import { errorMessage } from '../../core/errors.js';
+import type { Logger } from '../../core/log.js';
+import { encodeNoiseFrame, encodePlain, FrameError, joinNoisePayload, NoiseDecoder, PlainDecoder, splitNoisePayload, type PlainFrame } from './framing.js';
+import { NoiseResponder } from './noise.js';
+import type { ApiProto, Msg } from './proto.js';
+import type { Noise } from '@richardhopton/noise-c.wasm';
+
+/** The API version hark speaks: 1.12 is the first where an encrypted client sends no AuthenticationRequest. */
+export const API_VERSION = { major: 1, minor: 12 };
+
+/** What a connection asks of the device behind it (the satellite). */
+export interface DeviceSide {
+  readonly name: string;
+  readonly mac: string;
+  deviceInfo(): Msg;
+  /** ListEntities*Response messages, in order. */
+  entities(): { name: string; msg: Msg }[];
+  /** The current state of each entity (on SubscribeStatesRequest). */
+  states(): { name: string; msg: Msg }[];
+  /** An entity command (SwitchCommandRequest …) or a voice-assistant message from Home Assistant. */
+  message(conn: ApiConnection, name: string, msg: Msg): void;
+  closed(conn: ApiConnection): void;
+}
+
+/** Messages Home Assistant sends that hark has nothing to do with: accepted and left alone. */
+const IGNORED = new Set([
+  'SubscribeLogsRequest',
+  'SubscribeHomeassistantServicesRequest',
+  'SubscribeHomeAssistantStatesRequest',
+  'GetTimeResponse',
+  'SubscribeBluetoothLEAdvertisementsRequest',
+  'UnsubscribeBluetoothLEAdvertisementsRequest',
+  'SubscribeBluetoothConnectionsFreeRequest',
+  'HomeAssistantStateResponse',
+  'PingResponse',
+  'DisconnectResponse',
+]);
+
+let nextId = 1;
+
+/**
+ * One client (Home Assistant) on the native API: framing (plaintext, or Noise when a key is set),
+ * the connection-level messages (hello, auth, ping, disconnect, device info, entities, states), and
+ * everything else handed to the device side. Bad input closes this connection with a log line
+ * naming what was wrong; the server and the daemon go on.
+ */
+export class ApiConnection {
+  readonly id = nextId++;
+  private plain: PlainDecoder | null = null;
+  private noiseIn: NoiseDecoder | null = null;
+  private noise: NoiseResponder | null = null;
+  private helloDone = false;
+  private closedFlag = false;
+  clientInfo = '';
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly o: { proto: ApiProto; device: DeviceSide; log: Logger; noise: Noise | null; key: Buffer | null; serverInfo: string; maxFrame: number; onClose?: (c: ApiConnection) => void },
+  ) {
+    if (o.key && o.noise) {
+      this.noiseIn = new NoiseDecoder();
+      this.noise = new NoiseResponder(o.noise, o.key, { name: o.device.name, mac: o.device.mac });
+    } else this.plain = new PlainDecoder(o.maxFrame);
+    socket.setNoDelay(true);
+    // A Home Assistant that vanished without a FIN (power cut, Wi-Fi gone) is found by TCP keepalive.
+    socket.setKeepAlive(true, 30_000);
+    socket.on('data', (d) => this.data(d));
+    socket.on('error', (err) => this.close(`socket error: ${err.message}`, 'debug'));
+    socket.on('close', () => this.close('closed by the client', 'debug'));
+  }
+
+  get remote(): string {
+    return `${this.socket.remoteAddress}:${this.socket.remotePort}`;
+  }
+
+  get encrypted(): boolean {
+    return this.noise !== null;
+  }
+
+  get isClosed(): boolean {
+    return this.closedFlag;
+  }
+
+  send(name: string, fields: Msg = {}): void {
+    if (this.closedFlag) return;
+    const { proto } = this.o;
+    const type = proto.idOf(name);
+    const payload = proto.encode(name, fields);
+    if (this.noise) this.socket.write(encodeNoiseFrame(this.noise.encrypt(joinNoisePayload(type, payload))));
+    else this.socket.write(encodePlain(type, payload));
+  }
+
+  /** Close this connection; `why` goes in the log line. */
+  close(why: string, level: 'warn' | 'info' | 'debug' = 'info'): void {
+    if (this.closedFlag) return;
+    this.closedFlag = true;
+    this.o.log[level]('ha satellite: connection closed', { connection: this.id, remote: this.remote, reason: why });
+    this.noise?.close();
+    this.socket.end();
+    // A client that never reads must not keep the socket: destroy after a short grace.
+    setTimeout(() => this.socket.destroy(), 500).unref();
+    this.o.device.closed(this);
+    this.o.onClose?.(this);
+  }
+
+  private data(chunk: Buffer): void {
+    if (this.closedFlag) return;
+    try {
+      if (this.plain) for (const f of this.plain.push(chunk)) this.frame(f);
+      else for (const f of this.noiseIn!.push(chunk)) this.noiseFrame(f);
+    } catch (err) {
+      const what = err instanceof FrameError ? `bad frame: ${err.message}` : `bad message: ${errorMessage(err)}`;
+      this.close(what, 'warn');
+    }
+  }
+
+  private noiseFrame(frame: Buffer): void {
+    const n = this.noise!;
+    if (n.state === 'hello') {
+      this.socket.write(encodeNoiseFrame(n.hello(frame)));
+      return;
+    }
+    if (n.state === 'handshake') {
+      const r = n.handshake(frame);
+      this.socket.write(encodeNoiseFrame(r.reply));
+      if (r.error) this.close(`encryption handshake failed: ${r.error} (is Home Assistant using this device's key?)`, 'warn');
+      return;
+    }
+    if (n.state !== 'ready') return;
+    this.frame(splitNoisePayload(n.decrypt(frame)));
+  }
+
+  private frame(f: PlainFrame): void {
+    if (this.closedFlag) return;
+    const { proto } = this.o;
+    const name = proto.nameOf(f.type);
+    if (!name) throw new FrameError(`unknown message type ${f.type}`);
+    let msg: Msg;
+    try {
+      msg = proto.decode(f.type, f.payload).msg;
+    } catch (err) {
+      throw new FrameError(`${name} (type ${f.type}) did not decode: ${errorMessage(err)}`);
+    }
+    if (!this.helloDone && name !== 'HelloRequest' && name !== 'PingRequest' && name !== 'DisconnectRequest') {
+      throw new FrameError(`${name} before HelloRequest`);
+    }
+    switch (name) {
+      case 'HelloRequest':
+        this.helloDone = true;
+        this.clientInfo = String(msg.clientInfo ?? '');
+        this.o.log.info('ha satellite: client connected', { connection: this.id, remote: this.remote, client: this.clientInfo, encrypted: this.encrypted });
+        this.send('HelloResponse', { apiVersionMajor: API_VERSION.major, apiVersionMinor: API_VERSION.minor, serverInfo: this.o.serverInfo, name: this.o.device.name });
+        return;
+      case 'AuthenticationRequest':
+        // Password auth is gone from ESPHome; older clients still send this, and are let in.
+        this.send('AuthenticationResponse', { invalidPassword: false });
+        return;
+      case 'PingRequest':
+        this.send('PingResponse');
+        return;
+      case 'DisconnectRequest':
+        this.send('DisconnectResponse');
+        this.close('the client disconnected');
+        return;
+      case 'DeviceInfoRequest':
+        this.send('DeviceInfoResponse', this.o.device.deviceInfo());
+        return;
+      case 'ListEntitiesRequest':
+        for (const e of this.o.device.entities()) this.send(e.name, e.msg);
+        this.send('ListEntitiesDoneResponse');
+        return;
+      case 'SubscribeStatesRequest':
+        for (const s of this.o.device.states()) this.send(s.name, s.msg);
+        return;
+      default:
+        if (IGNORED.has(name)) return;
+        this.o.device.message(this, name, msg);
+    }
+  }
+}
