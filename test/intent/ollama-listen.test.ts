@@ -55,6 +55,29 @@ describe('always-listen: the two-buffer window', () => {
     expect(h.of('proposal')).toHaveLength(2);
   });
 
+  it('dedup fingerprints what was said (seed 000 §4a): another item or another quantity is another request (issue 19)', async () => {
+    ollama.on('add milk', { verb: 'add_to_list', object: 'milk' });
+    ollama.on('add oat milk', { verb: 'add_to_list', object: 'oat milk' });
+    const h = listening();
+    await overheard(h, 'add milk');
+    await h.script('yes');
+    h.clock.advanceBy(5_000);
+    await overheard(h, 'add oat milk');
+    expect(h.of('proposal').map((p) => p.target)).toEqual(['milk', 'oat milk']);
+    await h.script('yes');
+    h.clock.advanceBy(5_000);
+    await overheard(h, 'we need two cases of milk');
+    await h.script('yes');
+    h.clock.advanceBy(5_000);
+    await overheard(h, 'we need three cases of milk');
+    expect(h.of('proposal')).toHaveLength(4);
+    // The same words again within 30 s are still one request.
+    await h.script('yes');
+    h.clock.advanceBy(5_000);
+    await overheard(h, 'yeah, we need three cases of milk');
+    expect(h.of('proposal')).toHaveLength(4);
+  });
+
   it('a request turned down with "no" is forgotten: said again within 30 s, it is proposed again', async () => {
     const h = listening();
     await overheard(h, 'we need three cases of milk');
