@@ -171,6 +171,14 @@ export class CommandCore {
     return this.router.stack.length > 1 || this.timers.asking;
   }
 
+  /**
+   * Words said now are likely meant for hark without the wake word: the follow-up window is open or
+   * hark waits for an answer. One question for the audio side (issue 21: transcribe a segment whole).
+   */
+  expectingWords(): boolean {
+    return this.followUpOpen() || this.awaitingAnswer();
+  }
+
   dispatch(utterance: Utterance): void {
     // While a timer rings, "stop", "ok", "thanks" silence it without the wake word, whatever frame
     // is open (a cook across the room will not say "computer" first).

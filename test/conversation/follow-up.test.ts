@@ -59,7 +59,7 @@ describe('follow-ups without the wake word, through hark simulate', () => {
 });
 
 describe('the window, for other parts (issue 21 asks it)', () => {
-  it('core.followUpOpen() and core.awaitingAnswer()', () => {
+  it('core.followUpOpen(), core.awaitingAnswer() and core.expectingWords()', () => {
     const h = harness();
     expect(h.core.followUpOpen()).toBe(false);
     h.say('computer add eggs to the shopping list', 1000);
@@ -69,8 +69,10 @@ describe('the window, for other parts (issue 21 asks it)', () => {
     h.clock.advanceTo(7000);
     expect(h.core.followUpOpen()).toBe(false);
     expect(h.core.awaitingAnswer()).toBe(false);
+    expect(h.core.expectingWords()).toBe(false);
     h.say('computer', 8000);
     expect(h.core.awaitingAnswer()).toBe(true);
+    expect(h.core.expectingWords()).toBe(true);
   });
 
   it('the LED shows it: a double blip, below every other state', () => {
