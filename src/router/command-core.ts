@@ -97,6 +97,7 @@ export class CommandCore {
   private readonly area: string | undefined;
   private readonly followUpMs: number;
   private readonly wakePhrases: string[];
+  private readonly frameKinds: ReadonlyMap<string, string>;
   /** The follow-up window: open until `until` (clock ms). */
   private follow: { until: number; timer: TimerHandle } | null = null;
   /** What hark last did on a command, for a follow-up to lean on. */
@@ -149,6 +150,7 @@ export class CommandCore {
     this.registerAnswerHandlers();
     this.followUpMs = opts.router.followUpMs ?? 6000;
     this.wakePhrases = rulePhrases(opts.router.frames.base, ['prefix']).map((p) => said(p).norm);
+    this.frameKinds = new Map(Object.entries(opts.router.frames).map(([name, f]) => [name, f.kind]));
     this.plugins = opts.plugins ?? [];
     const pluginOut: EffectSink = (e) => {
       this.firing = undefined;
@@ -207,13 +209,18 @@ export class CommandCore {
    * in wake-word mode, ignored).
    */
   private followUp(utterance: Utterance): boolean {
-    if (this.router.stack.length !== 1) return false;
+    const stack = this.router.stack;
+    const atBase = stack.length === 1;
+    // A query kept open under the request (it held words) must not swallow the follow-up as text.
+    const inQuery = !atBase && this.frameKinds.get(stack[stack.length - 1]!) === 'query';
+    if (!atBase && !inQuery) return false;
     const s = said(utterance.text);
     if (this.wakePhrases.some((p) => s.norm === p || s.norm.startsWith(p + ' '))) return false;
     const last = this.lastRequest;
     const f = last ? readFollowUp(s.words, last) : null;
     if (f && 'text' in f) {
-      this.router.command({ ...utterance, text: f.text });
+      if (atBase) this.router.command({ ...utterance, text: f.text });
+      else this.router.dispatch({ ...utterance, text: f.text });
       return true;
     }
     if (f && 'action' in f) {
@@ -225,7 +232,7 @@ export class CommandCore {
       this.out({ type: 'speak', text: f.say });
       return true;
     }
-    if (parseKitchen(s.words, this.area)) {
+    if (atBase && parseKitchen(s.words, this.area)) {
       this.router.command(utterance);
       return true;
     }

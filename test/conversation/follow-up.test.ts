@@ -34,6 +34,15 @@ describe('follow-ups without the wake word, through hark simulate', () => {
     expect(r.spoken().at(-1)).toBe('Pasta timer restarted for 12 minutes.');
   });
 
+  it('a query kept open under a timer request does not swallow "make it ten minutes" as text', async () => {
+    const r = await simulate(script('computer', 'tell the chef table four wants the fish', 'set a timer for eight minutes', 'make it ten minutes'), { drainMs: 20_000 });
+    expect(r.actions().slice(0, 2)).toEqual([
+      { name: 'timer.set', args: { seconds: 480 } },
+      { name: 'timer.add', args: { seconds: 120, latest: true } },
+    ]);
+    expect(r.submissions()).toEqual([expect.objectContaining({ text: 'tell the chef table four wants the fish' })]);
+  });
+
   it('a timer request without the wake word acts inside the window, and is ignored outside it', async () => {
     const r = await simulate(script('computer add eggs to the shopping list', 'set a timer for three minutes', { text: 'set a timer for four minutes', atMs: 30_000 }), { drainMs: 0 });
     expect(r.actions().map((a) => a.name)).toEqual(['list.add', 'timer.set']);
