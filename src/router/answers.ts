@@ -1,3 +1,5 @@
+import { readNumber } from '../kitchen/numbers.js';
+
 /**
  * "repeat number 3" (seed 000's repeat with a reference): the third item of what hark last said —
  * a list read back ("The shopping list: eggs, milk and oats.") is items after the colon; anything
@@ -20,6 +22,8 @@ export function numberedPart(text: string, n: number): string | null {
 /** "number 3" → 3; "last", "previous" → null (the whole of the last thing said). */
 export function referenceNumber(reference: unknown): number | null {
   if (typeof reference !== 'string') return null;
-  const m = /^number (\d+)$/.exec(reference.trim());
-  return m ? Number(m[1]) : null;
+  const w = reference.trim().toLowerCase().split(/\s+/);
+  if (w[0] !== 'number') return null;
+  const n = readNumber(w, 1);
+  return n && n.next === w.length ? n.value : null;
 }

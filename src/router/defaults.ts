@@ -41,6 +41,8 @@ export const DEFAULT_FRAMES: FramesSpec = {
       // router's last-wins keeps the correction. `whole`: only when nothing but command words was
       // said, so "next table wants the fish" stays a kitchen's words.
       { intent: ['stop', 'repeat', 'continue', 'start-over'], whole: true, do: ['imperative'] },
+      // "repeat number 3" … "no, number 5" across a pause: the correction alone, after a correction word.
+      { pattern: '^(?:no|sorry|actually|i mean)(?: (?:no|sorry|actually|i mean))* (?:repeat )?number (?<n>[a-z0-9]+)$', do: [{ action: 'repeat', args: { reference: 'number {n}' } }] },
       // Always-listen: everything else acts as if the wake phrase came first. In wake-word mode
       // nothing matches here, so the utterance is reported as ignored (a kitchen radio must not
       // drive hark).

@@ -80,6 +80,24 @@ describe('the README\'s examples, through hark simulate', () => {
   });
 });
 
+describe('"repeat number 3. no, number 5" with the default frames', () => {
+  const READ = ['computer add eggs to the shopping list', 'computer add milk to the shopping list', 'computer add oats to the shopping list', 'computer add rice to the shopping list', 'computer add flour to the shopping list'];
+  it.each([
+    ['in one breath', ['repeat number 3. no, number 5']],
+    ['across a pause', ['repeat number three', 'no, number five']],
+  ])('%s: 3 is stopped, 5 is said', (_how, lines) => {
+    const h = harness();
+    h.sayAll(...READ);
+    h.say("computer what's on the shopping list", 20_000);
+    h.clear();
+    h.say(lines[0]!, 25_000);
+    if (lines[1]) h.say(lines[1], 25_800);
+    expect(h.spoken()).toEqual(['oats', 'flour']);
+    expect(h.of('action.superseded')).toEqual([expect.objectContaining({ name: 'repeat', args: { reference: 'number 3' }, by: 'repeat' })]);
+    expect(h.of('stop-speaking')).toHaveLength(1);
+  });
+});
+
 describe('continue and start over in the command core', () => {
   it('"continue" after a plain "stop" resumes the stopped answer', () => {
     const h = harness();
