@@ -3,6 +3,7 @@ import type { TimerPick } from '../kitchen/timer-language.js';
 import type { EffectSink } from '../router/effects.js';
 import type { ActionRouter, FiredAction } from './action-router.js';
 import { ringText, type KitchenTimers } from './timers.js';
+import { numberedPart, referenceNumber } from '../router/answers.js';
 
 /**
  * The actions hark carries out itself. Others (voice.set, continue, generate) are for the speech
@@ -20,8 +21,14 @@ export function registerBuiltInHandlers(actions: ActionRouter, deps: { timers: K
   // the correction speaks ("repeat number 3. no, number 5").
   actions.on(
     'repeat',
-    () => {
+    (a) => {
       const last = deps.lastSpoken();
+      // "repeat number 3": the third item (or sentence) of the last thing said.
+      const n = referenceNumber(a.args.reference);
+      if (n !== null && last !== undefined) {
+        emit({ type: 'speak', text: numberedPart(last, n) ?? `There is no number ${n}.` });
+        return;
+      }
       emit({ type: 'speak', text: last ?? 'I have not said anything yet.' });
     },
     { undo: () => emit({ type: 'stop-speaking' }) },

@@ -5,11 +5,11 @@
 export type SttEngineName = string;
 
 /**
- * Why an utterance closed (seed 000's rules, in priority order, plus hark's segment end): Deepgram's
- * UtteranceEnd, terminal punctuation and a pause, a silence gap, the 12 s / 500 character guards, the
- * VAD segment's end (the only reason on the Whisper path), or the daemon stopping.
+ * Why an utterance closed. hark hands the router one utterance per VAD segment, so the segment's end
+ * is the only reason produced (stt/transcriber.ts). Reasons that were declared and never produced
+ * were removed (issue 19); a new close rule adds its reason here together with its producer.
  */
-export type UtteranceCloseReason = 'utterance-end' | 'punctuation' | 'silence' | 'max-duration' | 'max-length' | 'segment-end' | 'shutdown';
+export type UtteranceCloseReason = 'segment-end';
 
 export interface Utterance {
   id: string;

@@ -370,6 +370,7 @@ export class Daemon {
         restoreTimers(this.path.commands);
         this.bus.on('router.effect', (e) => {
           if (e.type === 'stack') this.led?.setFlag('confirm', e.frames[e.frames.length - 1] === 'confirm');
+          if (e.type === 'follow-up') this.led?.setFlag('followUp', e.open);
         });
       },
       stop: async () => {

@@ -2,16 +2,17 @@
  * What the status LED shows, decided in one place. Several things can be true at once (muted and
  * the mic unplugged; speaking and awaiting a confirmation); the highest-priority one wins.
  */
-export type LedState = 'muted' | 'error' | 'listening' | 'speaking' | 'thinking' | 'confirm' | 'idle';
+export type LedState = 'muted' | 'error' | 'listening' | 'speaking' | 'thinking' | 'confirm' | 'follow-up' | 'idle';
 
 /**
  * Highest first. Muted beats everything: it is the privacy promise, and muting closes the mic,
  * which must not read as a fault. A fault (mic missing, a failure) beats the rest: hark cannot hear.
- * Listening beats speaking: when the person talks over hark, the LED says hark heard them.
+ * Listening beats speaking: when the person talks over hark, the LED says hark heard them. The
+ * follow-up window (words without the wake word are heard) is the least of them: only above idle.
  */
-export const LED_PRIORITY: readonly LedState[] = ['muted', 'error', 'listening', 'speaking', 'thinking', 'confirm', 'idle'];
+export const LED_PRIORITY: readonly LedState[] = ['muted', 'error', 'listening', 'speaking', 'thinking', 'confirm', 'follow-up', 'idle'];
 
-export type LedPatternName = 'off' | 'on' | 'heartbeat' | 'blink-2hz' | 'blink-0.5hz' | 'blink-8hz';
+export type LedPatternName = 'off' | 'on' | 'heartbeat' | 'double-blip' | 'blink-2hz' | 'blink-0.5hz' | 'blink-8hz';
 
 /** A pattern is a cycle of (level, ms) steps; an empty cycle holds `level`. */
 export interface LedPattern {
@@ -25,6 +26,8 @@ export const PATTERNS: Record<LedPatternName, LedPattern> = {
   on: { name: 'on', level: true, steps: [] },
   // a 60 ms blip once a second: alive, without lighting up a dark room
   heartbeat: { name: 'heartbeat', level: false, steps: [[true, 60], [false, 940]] },
+  // two short blips a second: "still listening, no wake word needed", unlike idle's single blip
+  'double-blip': { name: 'double-blip', level: false, steps: [[true, 60], [false, 120], [true, 60], [false, 760]] },
   'blink-2hz': { name: 'blink-2hz', level: false, steps: [[true, 250], [false, 250]] },
   'blink-0.5hz': { name: 'blink-0.5hz', level: false, steps: [[true, 1000], [false, 1000]] },
   // 8 Hz: 62.5 ms halves, in whole ms
@@ -44,12 +47,14 @@ export function patternFor(state: LedState, idle: 'heartbeat' | 'off'): LedPatte
       return 'blink-2hz';
     case 'confirm':
       return 'blink-0.5hz';
+    case 'follow-up':
+      return 'double-blip';
     case 'idle':
       return idle === 'heartbeat' ? 'heartbeat' : 'off';
   }
 }
 
-export type LedFlag = 'muted' | 'micMissing' | 'errorFlash' | 'listening' | 'speaking' | 'thinking' | 'confirm';
+export type LedFlag = 'muted' | 'micMissing' | 'errorFlash' | 'listening' | 'speaking' | 'thinking' | 'confirm' | 'followUp';
 
 /** The state the flags add up to. */
 export function ledState(flags: ReadonlySet<LedFlag>): LedState {
@@ -59,5 +64,6 @@ export function ledState(flags: ReadonlySet<LedFlag>): LedState {
   if (flags.has('speaking')) return 'speaking';
   if (flags.has('thinking')) return 'thinking';
   if (flags.has('confirm')) return 'confirm';
+  if (flags.has('followUp')) return 'follow-up';
   return 'idle';
 }

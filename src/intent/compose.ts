@@ -49,8 +49,9 @@ export const INTENT_CLASSIFIER = 'ollama';
 
 /**
  * Point each of `frames` at the intent target; returns the new frames and where each pointed before.
- * Their kitchen rules keep timers but leave lists to the model, which reads quantities and units
- * ("three cases of milk") and asks before it writes; both keep the same lists (one ListBook).
+ * Their rules stay as they are: what hark's rules can do alone (timers, lists said the kitchen way:
+ * "add eggs to the shopping list") never waits on, or depends on, the model (issue 19). Only what
+ * no rule takes reaches the model; both keep the same lists (one ListBook).
  */
 export function routeToIntent(router: RouterConfig, frames: readonly string[]): { router: RouterConfig; fallbacks: Record<string, string> } {
   const fallbacks: Record<string, string> = {};
@@ -59,8 +60,7 @@ export function routeToIntent(router: RouterConfig, frames: readonly string[]): 
     const f = routed[name];
     if (!f) continue;
     if (f.target && f.target !== INTENT_TARGET) fallbacks[name] = f.target;
-    const rules = f.rules.map((r) => (typeof r === 'object' && 'kitchen' in r ? { ...r, kitchen: r.kitchen.filter((k) => k !== 'list') } : r)).filter((r) => !(typeof r === 'object' && 'kitchen' in r && r.kitchen.length === 0));
-    routed[name] = { ...f, rules, target: INTENT_TARGET };
+    routed[name] = { ...f, target: INTENT_TARGET };
   }
   return { router: { ...router, frames: routed }, fallbacks };
 }

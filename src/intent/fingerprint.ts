@@ -13,7 +13,10 @@ import { normalise } from '../router/text.js';
  * non-binding; a refusal must not silence the request for the rest of the window).
  */
 const STOP_WORDS = new Set(
-  'a an the and or but of to in on at for from with by is are was were be been it its this that these those i we you he she they me us my our your some any more please can could would will just so do does did have has had get got need needs'.split(' '),
+  // Fillers and acknowledgements too: "yeah, get milk" is "get milk" said again.
+  (
+    'yeah yes ok okay um uh so well oh also too ' +
+    'a an the and or but of to in on at for from with by is are was were be been it its this that these those i we you he she they me us my our your some any more please can could would will just so do does did have has had get got need needs').split(' '),
 );
 
 export function fingerprint(text: string): string[] {
@@ -27,6 +30,15 @@ export function jaccard(a: readonly string[], b: readonly string[]): number {
   let inter = 0;
   for (const w of new Set(a)) if (setB.has(w)) inter++;
   return inter / (new Set([...a, ...b]).size);
+}
+
+const NUMBER = /^(\d+(\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|dozen|half)$/;
+
+/** A different quantity is a different request, however alike the rest ("2 cases of milk" vs "3 cases of milk"). */
+function sameNumbers(a: readonly string[], b: readonly string[]): boolean {
+  const na = a.filter((w) => NUMBER.test(w)).join(' ');
+  const nb = b.filter((w) => NUMBER.test(w)).join(' ');
+  return na === nb;
 }
 
 export interface DedupOptions {
@@ -45,7 +57,7 @@ export class Deduper {
     const now = this.opts.clock.now();
     this.seen = this.seen.filter((s) => now - s.at < this.opts.windowMs);
     const words = fingerprint(text);
-    if (this.seen.some((s) => jaccard(s.words, words) >= this.opts.threshold)) return false;
+    if (this.seen.some((s) => jaccard(s.words, words) >= this.opts.threshold && sameNumbers(s.words, words))) return false;
     this.seen.push({ words, at: now });
     if (this.seen.length > this.opts.max) this.seen.splice(0, this.seen.length - this.opts.max);
     return true;

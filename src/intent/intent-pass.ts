@@ -182,6 +182,10 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
     const r = await this.consult([{ role: 'system', content: this.system }, ...this.memory.messages()]);
     if (!('reply' in r)) {
       this.memory.dropUnanswered();
+      // Someone spoke to hark and is waiting: every request the model cannot take is answered, not
+      // only the first of an outage (that one was announced in full by consult), so nobody believes
+      // a request went through when it only went to the file.
+      if ('unavailable' in r && !r.announced) this.emit({ type: 'speak', text: this.cfg.stillUnavailable });
       return { unavailable: 'unavailable' in r ? r.unavailable : 'abandoned' };
     }
     const j = this.judge(r.reply.content, heard.text);
@@ -217,7 +221,9 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
       this.ambiguous(j, heard, r.reply, undefined);
       return { detail: `ambiguous: ${j.reason}` };
     }
-    const key = `${j.intent.name} ${j.target ?? ''}`;
+    // Seed 000 §4a: the fingerprint is what was said, not the proposal's verb and object, so "add
+    // oat milk" after "add milk" (another item) or "3 cases" after "2 cases" is a new request.
+    const key = batch.newText;
     if (!this.dedup.admit(key)) {
       this.opts.log.info('intent proposal suppressed: the same was proposed moments ago', { intent: j.intent.name, target: j.target, text: batch.newText });
       return { detail: `duplicate of a recent ${j.intent.name} proposal` };
@@ -228,11 +234,11 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
 
   // ---- asking the model ----
 
-  private async consult(messages: ChatMessage[], signal?: AbortSignal): Promise<{ reply: ModelReply } | { unavailable: string } | { aborted: true }> {
+  private async consult(messages: ChatMessage[], signal?: AbortSignal): Promise<{ reply: ModelReply } | { unavailable: string; announced: boolean } | { aborted: true }> {
     const permit = this.breaker.permit();
     if (!permit.allowed) {
       this.opts.log.debug('intent model not asked', { reason: permit.reason });
-      return { unavailable: permit.reason };
+      return { unavailable: permit.reason, announced: false };
     }
     try {
       const reply = await this.opts.model.propose(messages, this.format, signal);
@@ -253,7 +259,7 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
         this.emit({ type: 'speak', text: this.cfg.unavailable });
         this.opts.bus?.emit('intent.model', { state: 'down', reason });
       }
-      return { unavailable: reason };
+      return { unavailable: reason, announced: announce };
     }
   }
 

@@ -1,3 +1,5 @@
+import { DEFAULT_LIST } from '../kitchen/list-language.js';
+
 /**
  * The intents the Ollama pass may propose (seed 004's allowed-intent list), as they are written in
  * YAML under intent.intents. The system prompt is generated from this list (prompt.ts), so adding
@@ -27,7 +29,7 @@ export interface IntentSpec {
   clarify?: string;
   /** False when the intent makes sense without an object ("call the manager"). */
   needsObject: boolean;
-  /** List actions: the list used when none is named ("add milk" → the order list). */
+  /** List actions: the list used when none is named ("add milk" → the shopping list, as the rules' default). */
   list?: string;
 }
 
@@ -79,13 +81,13 @@ export const DEFAULT_INTENTS: IntentSpec[] = [
   },
   {
     name: 'add_to_list',
-    description: 'put an item on a list (the order list unless another list is named); the object is the item with its quantity',
+    description: 'put an item on a list (the shopping list unless another list is named); the object is the item with its quantity',
     examples: [ex('add three cases of milk to the order list', '3 cases of milk'), ex("we're out of napkins", 'napkins')],
     action: 'list.add',
     ask: 'Add {object} to the {list} list?',
     clarify: 'What should I add?',
     needsObject: true,
-    list: 'order',
+    list: DEFAULT_LIST,
   },
   {
     name: 'remove_from_list',
@@ -95,17 +97,17 @@ export const DEFAULT_INTENTS: IntentSpec[] = [
     ask: 'Remove {item} from the {list} list?',
     clarify: 'What should I remove?',
     needsObject: true,
-    list: 'order',
+    list: DEFAULT_LIST,
   },
   {
     name: 'read_list',
-    description: 'read a list aloud; the object is the name of the list, or null for the order list',
+    description: 'read a list aloud; the object is the name of the list, or null for the shopping list',
     examples: [ex("what's on the order list", 'order list'), ex('read me the prep list', 'prep list')],
     action: 'list.read',
     ask: 'Read the {list} list?',
     clarify: 'Which list?',
     needsObject: false,
-    list: 'order',
+    list: DEFAULT_LIST,
   },
   {
     name: 'inventory_count',

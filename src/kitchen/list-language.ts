@@ -15,6 +15,8 @@ const ADD = ['add', 'put', 'stick', 'throw', 'write', 'pop', 'include', 'note'];
 const REMOVE = ['remove', 'take', 'delete', 'cross', 'scratch', 'strike'];
 const READ = [['whats', 'on'], ['what', 'is', 'on'], ['what', 'do', 'i', 'have', 'on'], ['what', 'do', 'we', 'have', 'on'], ['read', 'me'], ['read'], ['tell', 'me'], ['show', 'me'], ['show'], ['check']];
 const CLEAR = ['clear', 'empty', 'wipe', 'reset', 'delete'];
+/** The words a list request can start with, each as words. */
+export const LIST_VERB_STARTS: readonly (readonly string[])[] = [...ADD, ...REMOVE, ...CLEAR].map((w) => [w]).concat(READ);
 const OWNERS = new Set(['the', 'my', 'our', 'a', 'your']);
 const POLITE = new Set(['please', 'can', 'could', 'would', 'you', 'hey', 'ok', 'okay']);
 

@@ -69,6 +69,8 @@ const VERBS: [string, Op, ('dur' | 'off' | undefined)?][] = [
 ].map(([p, op, d]) => [p!, op as Op, d as 'dur' | 'off' | undefined]);
 /** The same, split into words once (this runs for every utterance a query frame sees). */
 const VERB_WORDS = VERBS.map(([p, op, d]) => [p.split(' '), op, d] as const);
+/** The words a timer request can start with ("cancel", "set", "how long"), each as words. */
+export const TIMER_VERB_STARTS: readonly (readonly string[])[] = VERB_WORDS.map(([w]) => w);
 
 /** Said before a command and meaning nothing ("please", "can you", "hey"). */
 const POLITE = ['please', 'can you', 'could you', 'would you', 'will you', 'can i', 'i want to', 'i want', 'id like to', 'i would like to', 'i need', 'i need to', 'lets', 'go ahead and', 'and', 'hey', 'ok', 'okay', 'so', 'now'];

@@ -15,6 +15,15 @@ import { CommandRouter } from './router.js';
 import { said } from './text.js';
 import { parseTimerAnswer, stopsRinging } from '../kitchen/timer-language.js';
 import type { VoiceSpec } from './spec.js';
+import type { TimerHandle } from '../core/clock.js';
+import { readFollowUp, type LastRequest } from './follow-up.js';
+import { parseKitchen } from './kitchen-verb.js';
+import { rulePhrases } from './vocabulary.js';
+
+/** Actions whose output is a re-saying of earlier speech: what they say is not "the last thing said". */
+const RESAYING = new Set(['repeat', 'continue', 'start-over']);
+/** Fired actions that do not open the follow-up window: not a command just carried out. */
+const NO_FOLLOW_UP = new Set(['timer.done', 'stop']);
 
 export interface CommandCoreOptions {
   clock: Clock;
@@ -79,7 +88,22 @@ export class CommandCore {
   private readonly deliveries = new Set<Promise<void>>();
   private readonly plugins: readonly CorePlugin[];
   private lastSpoken: string | undefined;
+  /** The last spoken answer (a read-back, a list): "start over" says it again. */
+  private lastAnswer: string | undefined;
+  /** What was being said when "stop" cut hark off: "continue" resumes it. */
+  private stopped: string | undefined;
+  /** The action firing now (its speech is attributed to it). */
+  private firing: string | undefined;
   private readonly area: string | undefined;
+  private readonly followUpMs: number;
+  private readonly wakePhrases: string[];
+  private readonly frameKinds: ReadonlyMap<string, string>;
+  /** The follow-up window: open until `until` (clock ms). */
+  private follow: { until: number; timer: TimerHandle } | null = null;
+  /** What hark last did on a command, for a follow-up to lean on. */
+  private lastRequest: LastRequest | null = null;
+  /** True while an utterance is being dispatched: actions fired now were commanded by a person. */
+  private inDispatch = false;
 
   constructor(opts: CommandCoreOptions) {
     this.clock = opts.clock;
@@ -123,8 +147,38 @@ export class CommandCore {
       log: this.log,
       ...(opts.area ? { area: opts.area } : {}),
     });
+    this.registerAnswerHandlers();
+    this.followUpMs = opts.router.followUpMs ?? 6000;
+    this.wakePhrases = rulePhrases(opts.router.frames.base, ['prefix']).map((p) => said(p).norm);
+    this.frameKinds = new Map(Object.entries(opts.router.frames).map(([name, f]) => [name, f.kind]));
     this.plugins = opts.plugins ?? [];
-    for (const p of this.plugins) p.attach({ clock: this.clock, router: this.router, actions: this.actions, emit: out });
+    const pluginOut: EffectSink = (e) => {
+      this.firing = undefined;
+      out(e);
+    };
+    for (const p of this.plugins) p.attach({ clock: this.clock, router: this.router, actions: this.actions, emit: pluginOut });
+  }
+
+  /**
+   * True while the follow-up window is open (router.followUpMs after hark acted on a command):
+   * words without the wake word may go on from what was just done. For the audio side (issue 21),
+   * which treats a segment said now as meant for hark.
+   */
+  followUpOpen(): boolean {
+    return this.follow !== null && this.clock.now() < this.follow.until;
+  }
+
+  /** True while hark waits for an answer: a frame above base is open, or "Which timer?" was asked. */
+  awaitingAnswer(): boolean {
+    return this.router.stack.length > 1 || this.timers.asking;
+  }
+
+  /**
+   * Words said now are likely meant for hark without the wake word: the follow-up window is open or
+   * hark waits for an answer. One question for the audio side (issue 21: transcribe a segment whole).
+   */
+  expectingWords(): boolean {
+    return this.followUpOpen() || this.awaitingAnswer();
   }
 
   dispatch(utterance: Utterance): void {
@@ -139,7 +193,89 @@ export class CommandCore {
       const pick = parseTimerAnswer(said(utterance.text).words, this.area ? { area: this.area } : {});
       if (pick && this.timers.answer(pick)) return;
     }
-    this.router.dispatch(utterance);
+    this.inDispatch = true;
+    try {
+      if (this.followUpOpen() && this.followUp(utterance)) return;
+      this.router.dispatch(utterance);
+    } finally {
+      this.inDispatch = false;
+    }
+  }
+
+  /**
+   * Words without the wake word inside the follow-up window, at the base frame: a follow-up on what
+   * was just done ("and two pints of milk"), or a request the rules carry out alone (a timer or list
+   * request), handled as if the wake word came first. False for anything else (handled as usual:
+   * in wake-word mode, ignored).
+   */
+  private followUp(utterance: Utterance): boolean {
+    const stack = this.router.stack;
+    const atBase = stack.length === 1;
+    // A query kept open under the request (it held words) must not swallow the follow-up as text.
+    const inQuery = !atBase && this.frameKinds.get(stack[stack.length - 1]!) === 'query';
+    if (!atBase && !inQuery) return false;
+    const s = said(utterance.text);
+    if (this.wakePhrases.some((p) => s.norm === p || s.norm.startsWith(p + ' '))) return false;
+    const last = this.lastRequest;
+    const f = last ? readFollowUp(s.words, last) : null;
+    if (f && 'text' in f) {
+      if (atBase) this.router.command({ ...utterance, text: f.text });
+      else this.router.dispatch({ ...utterance, text: f.text });
+      return true;
+    }
+    if (f && 'action' in f) {
+      this.actions.submit({ name: f.action, args: f.args });
+      if (last?.kind === 'timer' && typeof f.length === 'number') this.lastRequest = { ...last, seconds: f.length };
+      return true;
+    }
+    if (f && 'say' in f) {
+      this.out({ type: 'speak', text: f.say });
+      return true;
+    }
+    if (atBase && parseKitchen(s.words, this.area)) {
+      this.router.command(utterance);
+      return true;
+    }
+    return false;
+  }
+
+  private openFollowUp(): void {
+    if (this.followUpMs <= 0) return;
+    if (this.follow) this.clock.clearTimer(this.follow.timer);
+    const until = this.clock.now() + this.followUpMs;
+    this.follow = {
+      until,
+      timer: this.clock.setTimer(this.followUpMs, () => {
+        this.follow = null;
+        this.lastRequest = null;
+        this.onEffect({ type: 'follow-up', open: false });
+      }),
+    };
+    this.onEffect({ type: 'follow-up', open: true, untilMs: until });
+  }
+
+  /** What a fired action leaves for a follow-up to lean on. */
+  private remember(name: string, args: Record<string, unknown>): void {
+    if (name === 'timer.set' && typeof args.seconds === 'number' && args.command === undefined) {
+      this.lastRequest = { kind: 'timer', seconds: args.seconds, ...(typeof args.label === 'string' ? { label: args.label } : {}) };
+    } else if ((name === 'list.add' || name === 'list.remove') && typeof args.list === 'string') {
+      this.lastRequest = { kind: 'list', op: name === 'list.add' ? 'add' : 'remove', list: args.list };
+    } else if (name !== 'timer.add' && name !== 'timer.remove') {
+      this.lastRequest = null;
+    }
+  }
+
+  /** continue (resume the answer "stop" cut off) and start-over (say the last answer again from its start). */
+  private registerAnswerHandlers(): void {
+    this.actions.on('continue', () => {
+      const text = this.stopped;
+      this.stopped = undefined;
+      this.out(text ? { type: 'speak', text, answer: true } : { type: 'speak', text: 'Nothing to continue.' });
+    });
+    this.actions.on('start-over', () => {
+      const text = this.lastAnswer;
+      this.out(text ? { type: 'speak', text, answer: true } : { type: 'speak', text: 'Nothing to start over.' });
+    });
   }
 
   /**
@@ -174,6 +310,8 @@ export class CommandCore {
   }
 
   dispose(): void {
+    if (this.follow) this.clock.clearTimer(this.follow.timer);
+    this.follow = null;
     this.router.dispose();
     this.actions.dispose();
     this.timers.dispose();
@@ -181,11 +319,16 @@ export class CommandCore {
   }
 
   private out(e: Effect): void {
-    if (e.type === 'speak') this.lastSpoken = e.text;
+    if (e.type === 'speak' && !(this.firing && RESAYING.has(this.firing))) {
+      this.lastSpoken = e.text;
+      if (e.answer) this.lastAnswer = e.text;
+    }
+    if (e.type === 'stop-speaking') this.stopped = this.lastSpoken;
     this.onEffect(e);
   }
 
   private fromRouter(e: Effect): void {
+    this.firing = undefined;
     if (e.type === 'action') {
       this.actions.submit({ name: e.name, args: e.args });
       return;
@@ -198,7 +341,12 @@ export class CommandCore {
   }
 
   private fromActions(e: Effect): void {
+    if (e.type === 'action') this.firing = e.name;
     this.out(e);
+    if (e.type === 'action' && this.inDispatch && !NO_FOLLOW_UP.has(e.name)) {
+      this.remember(e.name, e.args);
+      this.openFollowUp();
+    }
     if (e.type === 'action') {
       for (const t of this.forward[e.name] ?? []) this.deliver(t, { kind: 'action', atMs: this.clock.now(), action: e.name, args: e.args });
     }

@@ -1,5 +1,6 @@
 import { HarkError } from '../core/errors.js';
 import type { Intent } from '../intent/types.js';
+import { wholeImperatives } from '../intent/imperatives.js';
 import type { KitchenRequest } from './kitchen-verb.js';
 import type { Classifier } from './classifier.js';
 import type { Mode } from './effects.js';
@@ -25,6 +26,8 @@ export type Verb =
   | { v: 'timer'; op: 'set' | 'cancel' | 'status' }
   /** Carry out the kitchen request a kitchen rule matched. */
   | { v: 'kitchen' }
+  /** Request an action per imperative said (stop, repeat, continue, start-over), in order. */
+  | { v: 'imperative' }
   | { v: 'action'; name: string; args: Record<string, string | number | boolean> }
   /** A verb acting on the frame's own state (append, submit, undo, yes ...). */
   | { v: 'op'; op: string };
@@ -108,7 +111,7 @@ export function literalStart(source: string): string | undefined {
 
 export function compileVerb(spec: VerbSpec): Verb {
   if (typeof spec === 'string') {
-    if (spec === 'pop' || spec === 'say-mode' || spec === 'ignore' || spec === 'kitchen') return { v: spec };
+    if (spec === 'pop' || spec === 'say-mode' || spec === 'ignore' || spec === 'kitchen' || spec === 'imperative') return { v: spec };
     return { v: 'op', op: spec };
   }
   if ('push' in spec) return { v: 'push', frame: spec.push };
@@ -191,6 +194,14 @@ function compileRule(spec: RuleSpec, index: number, path: string, classifiers: R
   }
   if ('intent' in spec) {
     const names = new Set(spec.intent);
+    if (spec.whole) {
+      return rule(index, 'intent', when, verbs, (input) => {
+        const list = wholeImperatives(input.said, input.fillers);
+        if (!list || !list.every((i) => names.has(i.name) || names.has('imperative'))) return null;
+        const last = list[list.length - 1]!;
+        return { intent: list.map((i) => i.name).join(' '), ...(last.reference ? { reference: last.reference } : {}) };
+      });
+    }
     return rule(index, 'intent', when, verbs, (input) => {
       const intent = input.intent();
       if (!names.has(intent.name) && !names.has(intent.kind)) return null;

@@ -14,6 +14,15 @@ import type { FramesSpec, VoiceSpec } from './spec.js';
 // `kitchen` verb carries it out.
 const KITCHEN_RULES = [{ kitchen: ['timer' as const, 'list' as const], do: ['kitchen', 'pop'] }];
 
+/** Yes and no as a kitchen says them (normalised: "that's right" is "thats right"). */
+const YES = ['yes', 'yes please', 'yeah', 'yep', 'yup', 'yes yes', 'sure', 'sure thing', 'okay', 'ok', 'correct', 'right', 'thats right', 'thats correct', 'go ahead', 'do it', 'please do', 'confirm', 'affirmative', 'absolutely', 'of course', 'sounds good', 'yes do it', 'go for it'];
+const NO = ['no', 'no thanks', 'no thank you', 'nope', 'nah', 'dont', 'do not', 'dont do it', 'cancel', 'cancel that', 'never mind', 'nevermind', 'no way', 'negative', 'forget it', 'not now', 'stop', 'wrong', 'thats wrong'];
+/** Answer words, repeated or combined, with fillers and "please"/"thanks" around them. */
+function answerPattern(words: readonly string[]): string {
+  const alt = [...words, 'please', 'thanks', 'thank you', 'uh', 'um', 'oh', 'er', 'well', 'then'].sort((a, b) => b.length - a.length).join('|');
+  return `^(?:${alt})(?: (?:${alt}))*$`;
+}
+
 export const DEFAULT_FRAMES: FramesSpec = {
   base: {
     kind: 'base',
@@ -27,6 +36,13 @@ export const DEFAULT_FRAMES: FramesSpec = {
       { exact: ['start inventory'], do: [{ push: 'inventory' }] },
       { exact: ['stop', 'cancel', 'never mind', 'nevermind', 'stop talking', 'be quiet', 'quiet', 'enough'], do: [{ action: 'stop' }] },
       { exact: ['repeat', 'say that again', 'repeat that', 'what did you say', 'come again', 'pardon'], do: [{ action: 'repeat' }] },
+      // Seed 000's imperatives however they are put ("can you repeat that", "repeat number 3",
+      // "please stop", "stop. actually continue"), each clause an action in order; the action
+      // router's last-wins keeps the correction. `whole`: only when nothing but command words was
+      // said, so "next table wants the fish" stays a kitchen's words.
+      { intent: ['stop', 'repeat', 'continue', 'start-over'], whole: true, do: ['imperative'] },
+      // "repeat number 3" … "no, number 5" across a pause: the correction alone, after a correction word.
+      { pattern: '^(?:no|sorry|actually|i mean)(?: (?:no|sorry|actually|i mean))* (?:repeat )?number (?<n>[a-z0-9]+)$', do: [{ action: 'repeat', args: { reference: 'number {n}' } }] },
       // Always-listen: everything else acts as if the wake phrase came first. In wake-word mode
       // nothing matches here, so the utterance is reported as ignored (a kitchen radio must not
       // drive hark).
@@ -79,8 +95,16 @@ export const DEFAULT_FRAMES: FramesSpec = {
     kind: 'confirm',
     timeoutMs: 10_000,
     rules: [
-      { exact: ['yes', 'yes please', 'confirm', 'yeah', 'yep', 'do it'], do: ['yes', 'pop'] },
-      { exact: ['no', 'no thanks', 'nope', 'cancel', 'dont'], do: ['no', 'pop'] },
+      // The words a kitchen answers with. Exact phrases first (a whole answer closes the segment
+      // early: see complete.ts), then the same words in any order with fillers and thanks around
+      // them ("uh yes please", "yeah go ahead"), then a "no" that goes on ("no, the other one").
+      { exact: [...YES], do: ['yes', 'pop'] },
+      { exact: [...NO], do: ['no', 'pop'] },
+      { pattern: answerPattern(YES), do: ['yes', 'pop'] },
+      { pattern: answerPattern(NO), do: ['no', 'pop'] },
+      { pattern: '^(?:(?:uh|um|oh|er|well) )*(?:no|nope|nah)(?! (?:problem|worries))(?: .+)?$', do: ['no', 'pop'] },
+      // Anything else: "Yes or no?" once, then quietly ignored until an answer or the timeout.
+      { 'catch-all': true, do: ['unclear'] },
     ],
   },
   inventory: {

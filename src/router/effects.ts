@@ -36,6 +36,11 @@ export type Effect =
   /** A fired action's handler (or, when superseded, its undo) threw or rejected; `seq` is the fired action's. */
   | { type: 'action.failed'; name: string; error: string; seq?: number }
   | { type: 'mode'; mode: Mode }
+  /**
+   * The follow-up window (router.followUpMs) opened or closed: while open, words without the wake
+   * word may go on from what hark just did. `untilMs` is when it closes unless renewed.
+   */
+  | { type: 'follow-up'; open: boolean; untilMs?: number }
   /** An utterance no rule took: reported, never silently lost. */
   | { type: 'ignored'; frame: string; text: string; reason: string }
   /** Which rule took an utterance (for technicians; `hark simulate --trace`). */

@@ -68,6 +68,10 @@ export abstract class Frame {
   }
   /** An utterance reached this frame's rules. */
   activity(): void {}
+  /** True while the frame holds words (or items) not yet handed to a target. */
+  holds(): boolean {
+    return false;
+  }
 
   op(op: string, _ctx: VerbContext): void {
     // Validation at config load only allows a kind's own verbs, so this is a bug, not bad input.

@@ -1,11 +1,20 @@
-import { parseListCommand } from '../kitchen/list-language.js';
-import { parseTimerCommand, type TimerCommand, type TimerPick } from '../kitchen/timer-language.js';
+import { LIST_VERB_STARTS, parseListCommand } from '../kitchen/list-language.js';
+import { parseTimerCommand, TIMER_VERB_STARTS, type TimerCommand, type TimerPick } from '../kitchen/timer-language.js';
 import type { EffectSink } from './effects.js';
 
 /** Kitchen timers run from one second to a day; anything else is a mishearing. */
 export const TIMER_MAX_SECONDS = 86_400;
 
 export type KitchenRequest = { family: 'timer'; command: TimerCommand } | { family: 'list'; command: NonNullable<ReturnType<typeof parseListCommand>> };
+
+/**
+ * Could a timer or list request go on from these words ("cancel" … "the rice timer", "add" … "eggs
+ * to the list")? Used to hold off acting early on a phrase that is also a request's first words.
+ */
+export function mayStartKitchen(words: readonly string[]): boolean {
+  if (!words.length) return false;
+  return [...TIMER_VERB_STARTS, ...LIST_VERB_STARTS].some((v) => v.length >= words.length && words.every((w, i) => v[i] === w));
+}
 
 /** The kitchen language over one utterance's words: a timer or list request, or null. */
 export function parseKitchen(words: readonly string[], area: string | undefined): KitchenRequest | null {

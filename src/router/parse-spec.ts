@@ -38,7 +38,7 @@ export interface SpecIssue {
 type Path = (string | number)[];
 const MATCHERS = ['exact', 'prefix', 'pattern', 'intent', 'kitchen', 'near', 'catch-all', 'classifier', 'button'] as const;
 const MATCHER_LIST = 'exact, prefix, pattern, intent, kitchen, near, catch-all, classifier or button';
-const RULE_KEYS = new Set<string>([...MATCHERS, 'do', 'when', 'timeoutMs', 'labels', 'maxEdits', 'skip']);
+const RULE_KEYS = new Set<string>([...MATCHERS, 'do', 'when', 'timeoutMs', 'labels', 'maxEdits', 'skip', 'whole']);
 const FRAME_NAME = /^[a-z][a-z0-9-]*$/;
 const ACTION_NAME = /^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)*$/;
 
@@ -214,6 +214,8 @@ class Checker {
     if (m !== 'near') {
       for (const k of ['maxEdits', 'skip']) if (k in raw) this.add([...path, k], 'only near rules have this setting');
     }
+    if (m !== 'intent' && 'whole' in raw) this.add([...path, 'whole'], 'only intent rules have this setting');
+    if ('whole' in raw && typeof raw.whole !== 'boolean') this.add([...path, 'whole'], 'must be true or false');
     switch (m) {
       case 'exact':
       case 'prefix':
@@ -227,7 +229,8 @@ class Checker {
         const verbs = this.verbs(raw.do, [...path, 'do'], kind, raw);
         if (!phrases || !verbs) return undefined;
         const list = m === 'intent' ? phrases.map((p) => p.replace(/ /g, '-')) : phrases;
-        return withWhen({ [m]: list, do: verbs } as RuleSpec & object);
+        const whole = m === 'intent' && raw.whole === true ? { whole: true } : {};
+        return withWhen({ [m]: list, ...whole, do: verbs } as RuleSpec & object);
       }
       case 'pattern': {
         const p = raw.pattern;

@@ -3,6 +3,7 @@ import { HarkError } from '../core/errors.js';
 import { createLogger, type Logger } from '../core/log.js';
 import type { Utterance } from '../core/utterance.js';
 import { detectIntent } from '../intent/rules.js';
+import { wholeImperatives } from '../intent/imperatives.js';
 import type { Intent } from '../intent/types.js';
 import { askClassifier, type Classifier, type ClassifierVerdict } from './classifier.js';
 import { compileFrame, fill, type CompiledRule, type MatchInput, type Slots, type Verb } from './compile.js';
@@ -424,6 +425,10 @@ export class CommandRouter {
 
   private execute(frame: Frame, verbs: readonly Verb[], ctx: VerbContext): VerbResult {
     let redispatch: string | undefined;
+    // A kitchen request said into a frame that holds something (a query's text): the request is
+    // carried out and the frame stays open, so what it holds is still sent on its silence or "go"
+    // (issue 19: a frame that is left must hand over what it holds, never drop it).
+    let handedOver = false;
     for (const verb of verbs) {
       switch (verb.v) {
         case 'push': {
@@ -433,6 +438,10 @@ export class CommandRouter {
           break;
         }
         case 'pop':
+          if (handedOver && frame.holds()) {
+            this.log.info('kept the frame open: it holds words not yet sent', { frame: frame.name });
+            break;
+          }
           this.popFrom(frame);
           break;
         case 'mode':
@@ -453,8 +462,14 @@ export class CommandRouter {
         case 'kitchen': {
           const request = parseKitchen(ctx.said.words, this.area);
           if (request) kitchenVerb(request, (e) => this.emit(e));
+          handedOver = true;
           break;
         }
+        case 'imperative':
+          for (const i of wholeImperatives(ctx.said, this.fillers) ?? []) {
+            this.emit({ type: 'action', name: i.name, args: i.reference ? { reference: i.reference } : {} });
+          }
+          break;
         case 'action': {
           const args: Record<string, unknown> = {};
           for (const [k, v] of Object.entries(verb.args)) args[k] = typeof v === 'string' ? fill(v, ctx.slots) : v;

@@ -36,7 +36,8 @@ export type RuleSpec =
   | (RuleCommon & { exact: string[] })
   | (RuleCommon & { prefix: string[] })
   | (RuleCommon & { pattern: string })
-  | (RuleCommon & { intent: string[] })
+  /** `whole`: the whole utterance is imperatives and command words only (intent/imperatives.ts), so "next table wants the fish" is not continue. */
+  | (RuleCommon & { intent: string[]; whole?: boolean })
   /** The kitchen language (src/kitchen/) reads the utterance as a timer or list request; `do: [kitchen]` carries it out. */
   | (RuleCommon & { kitchen: KitchenFamily[] })
   | (RuleCommon & { 'catch-all': true })
@@ -70,10 +71,10 @@ export interface VoiceSpec {
 }
 
 /** Verbs any frame may use. */
-export const GENERIC_VERBS = ['pop', 'say-mode', 'ignore', 'kitchen'] as const;
+export const GENERIC_VERBS = ['pop', 'say-mode', 'ignore', 'kitchen', 'imperative'] as const;
 
 /** Verbs that need the words of an utterance, so a button rule cannot use them (set-voice has its own check). */
-export const WORD_VERBS: readonly string[] = ['append', 'kitchen'];
+export const WORD_VERBS: readonly string[] = ['append', 'kitchen', 'imperative'];
 
 /** Verbs that act on a frame's own state, by kind. */
 export const KIND_VERBS: Record<FrameKind, readonly string[]> = {
@@ -82,7 +83,7 @@ export const KIND_VERBS: Record<FrameKind, readonly string[]> = {
   dictation: ['append', 'submit', 'read-back'],
   inventory: ['append', 'undo', 'read-back', 'save', 'discard'],
   voice: ['set-voice'],
-  confirm: ['yes', 'no'],
+  confirm: ['yes', 'no', 'unclear'],
 };
 
 /** Settings that only make sense for some kinds. */

@@ -38,7 +38,7 @@ describe('always-listen: the two-buffer window', () => {
     h.clock.advanceBy(5000);
     await overheard(h, 'put three cases of milk on the order');
     expect(ollama.chats.at(-1)!.lastUser).toBe('Previous context:\nthe delivery came in short today\n\nCurrent transcript to analyze:\nput three cases of milk on the order');
-    expect(h.spoken()).toEqual(['Add three cases of milk to the order list? Say yes or no.']);
+    expect(h.spoken()).toEqual(['Add three cases of milk to the shopping list? Say yes or no.']);
   });
 
   it('a request confirmed with "yes" and heard again within 30 s is not proposed twice', async () => {
@@ -55,6 +55,29 @@ describe('always-listen: the two-buffer window', () => {
     expect(h.of('proposal')).toHaveLength(2);
   });
 
+  it('dedup fingerprints what was said (seed 000 §4a): another item or another quantity is another request (issue 19)', async () => {
+    ollama.on('add milk', { verb: 'add_to_list', object: 'milk' });
+    ollama.on('add oat milk', { verb: 'add_to_list', object: 'oat milk' });
+    const h = listening();
+    await overheard(h, 'add milk');
+    await h.script('yes');
+    h.clock.advanceBy(5_000);
+    await overheard(h, 'add oat milk');
+    expect(h.of('proposal').map((p) => p.target)).toEqual(['milk', 'oat milk']);
+    await h.script('yes');
+    h.clock.advanceBy(5_000);
+    await overheard(h, 'we need two cases of milk');
+    await h.script('yes');
+    h.clock.advanceBy(5_000);
+    await overheard(h, 'we need three cases of milk');
+    expect(h.of('proposal')).toHaveLength(4);
+    // The same words again within 30 s are still one request.
+    await h.script('yes');
+    h.clock.advanceBy(5_000);
+    await overheard(h, 'yeah, we need three cases of milk');
+    expect(h.of('proposal')).toHaveLength(4);
+  });
+
   it('a request turned down with "no" is forgotten: said again within 30 s, it is proposed again', async () => {
     const h = listening();
     await overheard(h, 'we need three cases of milk');
@@ -63,12 +86,12 @@ describe('always-listen: the two-buffer window', () => {
     h.clock.advanceBy(10_000);
     await overheard(h, 'yeah we really need milk, three cases');
     expect(h.of('proposal')).toHaveLength(2);
-    expect(h.spoken().at(-1)).toBe('Add three cases of milk to the order list? Say yes or no.');
+    expect(h.spoken().at(-1)).toBe('Add three cases of milk to the shopping list? Say yes or no.');
     expect(h.logs()).not.toContainEqual(expect.objectContaining({ msg: 'intent proposal suppressed: the same was proposed moments ago' }));
     // This one is confirmed, so it is remembered again.
     await h.script('yes');
     h.clock.advanceBy(5_000);
-    await overheard(h, 'milk, three cases, order it');
+    await overheard(h, 'okay, we really need milk, three cases');
     expect(h.of('proposal')).toHaveLength(2);
   });
 

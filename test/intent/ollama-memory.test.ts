@@ -138,6 +138,7 @@ describe('always-listen window (seed 000 §4a)', () => {
 describe('deduplication by fingerprint (seed 000)', () => {
   it('fingerprints are the significant words, sorted; similarity is Jaccard', () => {
     expect(fingerprint('add_to_list Three cases of the milk, please')).toEqual(['add', 'cases', 'list', 'milk', 'three']);
+    expect(fingerprint('Yeah, okay, we need milk')).toEqual(['milk']);
     expect(jaccard(['a', 'b', 'c'], ['a', 'b', 'd'])).toBe(0.5);
   });
 

@@ -18,7 +18,7 @@ const MILK_QUESTION = 'Add three cases of milk to the order list? Say yes or no.
 describe('the intent pass: the model proposes, the person confirms, then hark acts', () => {
   it('propose → yes → commit: asks in plain words, commits, then the action runs and says what it did', async () => {
     const h = intentHarness({ host: ollama.url });
-    await h.request('add three cases of milk to the order list');
+    await h.request('we need three cases of milk for the order list');
     expect(h.of('proposal')).toEqual([expect.objectContaining({ intent: 'add_to_list', target: '3 cases of milk' })]);
     expect(h.spoken()).toEqual([MILK_QUESTION]);
     expect(h.stack()).toEqual(['base', 'confirm']);
@@ -40,7 +40,7 @@ describe('the intent pass: the model proposes, the person confirms, then hark ac
 
   it('sends the conversation with the prompt, the schema as format, temperature 0 and keep_alive', async () => {
     const h = intentHarness({ host: ollama.url });
-    await h.request('add three cases of milk to the order list');
+    await h.request('we need three cases of milk for the order list');
     const body = ollama.chats[0]!.body!;
     expect(body).toEqual(
       expect.objectContaining({
@@ -54,28 +54,28 @@ describe('the intent pass: the model proposes, the person confirms, then hark ac
     const messages = body.messages as { role: string; content: string }[];
     expect(messages[0]!.role).toBe('system');
     expect(messages[0]!.content).toBe(h.pass.prompt);
-    expect(messages.slice(1)).toEqual([{ role: 'user', content: 'add three cases of milk to the order list' }]);
+    expect(messages.slice(1)).toEqual([{ role: 'user', content: 'we need three cases of milk for the order list' }]);
   });
 
   it('propose → no → discard: nothing is done, hark says so, and the conversation is forgotten', async () => {
     const h = intentHarness({ host: ollama.url });
     ollama.on('what about', { verb: 'unknown', object: null });
     await h.request('what about the thing');
-    await h.script('never mind', 'computer add three cases of milk to the order list', 'go', 'no');
+    await h.script('never mind', 'computer we need three cases of milk for the order list', 'go', 'no');
     expect(h.of('discard')).toEqual([expect.objectContaining({ intent: 'add_to_list', reason: 'no' })]);
     expect(h.of('commit')).toEqual([]);
     expect(h.of('action')).toEqual([]);
     expect(h.spoken().at(-1)).toBe('Cancelled.');
     expect(h.lists.lines('order')).toEqual([]);
 
-    await h.request('add three cases of milk to the order list');
+    await h.request('we need three cases of milk for the order list');
     // Only the new request: the earlier turns were cleared on "no".
     expect((ollama.chats.at(-1)!.body!.messages as unknown[]).length).toBe(2);
   });
 
   it('no answer within the confirm timeout discards the proposal and says nothing was done', async () => {
     const h = intentHarness({ host: ollama.url });
-    await h.request('add three cases of milk to the order list');
+    await h.request('we need three cases of milk for the order list');
     const asked = h.clock.now();
     h.clock.advanceTo(asked + 9_999);
     expect(h.of('discard')).toEqual([]);
@@ -118,22 +118,22 @@ describe('the intent pass: the model proposes, the person confirms, then hark ac
 
   it('a clarification is answered without the wake word, and the answer is read in context', async () => {
     const h = intentHarness({ host: ollama.url });
-    ollama.on('add three cases to the order list', { verb: 'add_to_list', object: null });
+    ollama.on('we need three cases', { verb: 'add_to_list', object: null });
     ollama.on('the milk', { verb: 'add_to_list', object: '3 cases of milk' });
-    await h.request('add three cases to the order list');
+    await h.request('we need three cases');
     expect(h.of('ambiguous')).toEqual([expect.objectContaining({ reason: 'add_to_list needs an object and the model gave none' })]);
     expect(h.spoken()).toEqual(['What should I add?']);
     // The query frame is open again: no "computer" needed for the answer.
     expect(h.stack()).toEqual(['base', 'query']);
     await h.script('the milk', 'go');
     expect((ollama.chats.at(-1)!.body!.messages as unknown[]).slice(1)).toEqual([
-      { role: 'user', content: 'add three cases to the order list' },
+      { role: 'user', content: 'we need three cases' },
       { role: 'assistant', content: 'What should I add?' },
       { role: 'user', content: 'the milk' },
     ]);
-    expect(h.spoken().at(-1)).toBe(MILK_QUESTION);
+    expect(h.spoken().at(-1)).toBe('Add three cases of milk to the shopping list? Say yes or no.');
     await h.script('yes');
-    expect(h.lists.lines('order')).toEqual([{ item: 'milk', quantity: 3, unit: 'cases', note: null }]);
+    expect(h.lists.lines('shopping')).toEqual([{ item: 'milk', quantity: 3, unit: 'cases', note: null }]);
   });
 
   it('keeps only the last N turns (default 5) in what it sends', async () => {
@@ -150,7 +150,7 @@ describe('the intent pass: the model proposes, the person confirms, then hark ac
     ollama.on('hmm', { verb: 'unknown', object: null });
     await h.script('computer hmm something', 'go', 'never mind');
     h.clock.advanceBy(121_000);
-    await h.request('add three cases of milk to the order list');
+    await h.request('we need three cases of milk for the order list');
     expect((ollama.chats.at(-1)!.body!.messages as unknown[]).length).toBe(2);
   });
 
@@ -168,15 +168,16 @@ describe('the intent pass: the model proposes, the person confirms, then hark ac
   it('lists: read back, remove, counts and reports, each confirmed first', async () => {
     const h = intentHarness({ host: ollama.url });
     ollama.on('napkins', { verb: 'add_to_list', object: '2 boxes of napkins' });
-    ollama.on('scratch', { verb: 'remove_from_list', object: 'milk' });
-    ollama.on('on the order list', { verb: 'read_list', object: 'order list' });
+    ollama.on('scratch', { verb: 'remove_from_list', object: 'napkins' });
+    ollama.on('on order', { verb: 'read_list', object: 'order list' });
     ollama.on('gloves', { verb: 'inventory_count', object: '12 boxes of gloves' });
     ollama.on('walk-in', { verb: 'report_issue', object: 'the walk-in is at 10 degrees' });
     for (const [req, question] of [
-      ['add three cases of milk to the order list', MILK_QUESTION],
-      ['we need napkins', 'Add two boxes of napkins to the order list? Say yes or no.'],
-      ['scratch the milk', 'Remove milk from the order list? Say yes or no.'],
-      ["what's on the order list", 'Read the order list? Say yes or no.'],
+      ['we need three cases of milk for the order list', MILK_QUESTION],
+      // No list named: the shopping list, the same default as the rules'.
+      ['we need napkins', 'Add two boxes of napkins to the shopping list? Say yes or no.'],
+      ['scratch the napkins', 'Remove napkins from the shopping list? Say yes or no.'],
+      ['what do we have on order', 'Read the order list? Say yes or no.'],
       ['we have twelve boxes of gloves', 'Record a count of twelve boxes of gloves? Say yes or no.'],
       ['the walk-in is at ten degrees', 'Report: the walk-in is at ten degrees? Say yes or no.'],
     ] as const) {
@@ -184,7 +185,8 @@ describe('the intent pass: the model proposes, the person confirms, then hark ac
       expect(h.spoken().at(-1)).toBe(question);
       await h.script('yes');
     }
-    expect(h.spoken()).toContain('The order list: two boxes of napkins.');
+    expect(h.spoken()).toContain('Removed napkins from the shopping list.');
+    expect(h.spoken()).toContain('The order list: three cases of milk.');
     expect(h.spoken()).toContain('Counted twelve boxes of gloves.');
     expect(h.spoken().at(-1)).toBe('Reported: the walk-in is at ten degrees.');
     expect(h.lists.lines('issues')).toEqual([expect.objectContaining({ item: 'the walk-in is at 10 degrees' })]);
@@ -195,9 +197,9 @@ describe('the intent pass: the model proposes, the person confirms, then hark ac
     const store = new Store({ path: join(dir, 'hark.db'), housekeeping: null, backgroundCheckpoint: false });
     try {
       const h = intentHarness({ host: ollama.url, store });
-      await h.request('add three cases of milk to the order list');
+      await h.request('we need three cases of milk for the order list');
       await h.script('yes');
-      await h.request('add three cases of milk to the order list');
+      await h.request('we need three cases of milk for the order list');
       await h.script('no');
       expect(store.listItems('order')).toEqual([expect.objectContaining({ list: 'order', item: 'milk', quantity: 3, unit: 'cases', op: 'add', utteranceId: 'u1' })]);
       const rows = store.db.prepare('SELECT kind, intent, target, model, latency_ms AS latencyMs, utterance_id AS utteranceId, slots_json AS slots FROM intents ORDER BY id').all() as Record<string, unknown>[];
@@ -222,7 +224,7 @@ describe('the intent pass: the model proposes, the person confirms, then hark ac
         router: { frames: { query: { rules: [{ exact: ['cancel'], do: ['pop'] }, { classifier: 'ollama', timeoutMs: 7000, do: ['pop'] }, { 'catch-all': true, do: ['append'] }] } } },
       },
     });
-    await h.script('computer add three cases of milk to the order list');
+    await h.script('computer we need three cases of milk for the order list');
     expect(h.of('classifier')).toEqual([expect.objectContaining({ name: 'ollama', outcome: 'label', label: 'add_to_list' })]);
     // pop closed the query first; the question sits on top of the base frame.
     expect(h.stack()).toEqual(['base', 'confirm']);

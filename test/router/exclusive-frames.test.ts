@@ -197,10 +197,12 @@ describe('confirm frame', () => {
     expect(h.stack()).toEqual(['base', 'query']);
   });
 
-  it('is exclusive: anything else is ignored and the question stays', () => {
+  it('is exclusive: anything else gets "Yes or no?" once, then is ignored, and the question stays', () => {
     const { h, answers } = asking();
     h.say('maybe', 1000);
     h.say('computer', 2000);
+    h.say('what was that', 3000);
+    expect(h.spoken().filter((t) => t === 'Yes or no?')).toHaveLength(1);
     expect(h.ignored().map((i) => i.frame)).toEqual(['confirm', 'confirm']);
     expect(h.stack()).toEqual(['base', 'query', 'confirm']);
     expect(answers()).toEqual({ yes: 0, no: 0 });

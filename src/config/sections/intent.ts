@@ -78,8 +78,10 @@ export const intentSection = z
     frames: z.array(z.string({ error: 'must be a frame name' }).regex(/^[a-z][a-z0-9-]*$/, 'must be a frame name'), { error: 'must be a list of frame names' }).default(['query']),
     /** Said when the model's answer cannot be used (wake-word mode; always-listen stays quiet). */
     clarify: nonEmpty("Sorry, I didn't get that. Say it another way?"),
-    /** Said once per outage. */
+    /** Said at the first failure of an outage. */
     unavailable: nonEmpty("I can't reach the intent model."),
+    /** Said for every later request in the same outage (wake-word mode): short, but never silence. */
+    stillUnavailable: nonEmpty('The intent model is still away.'),
     /** Always-listen mode: seed 000's two-buffer window, deduplication and rate limit. */
     listen: z
       .strictObject({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { oneOf, section } from '../fields.js';
+import { ms, oneOf, section } from '../fields.js';
 import { MODES } from '../../router/effects.js';
 import { parseFrames, parseVoices, type SpecIssue } from '../../router/parse-spec.js';
 import type { FramesSpec, VoiceSpec } from '../../router/spec.js';
@@ -16,6 +16,11 @@ function report(ctx: z.core.$RefinementCtx, issues: SpecIssue[]): void {
 export const routerSection = section({
   /** Mode at start-up: wake-word (say "computer" first) or always-listen. */
   mode: oneOf(MODES as unknown as readonly ['wake-word', 'always-listen'], 'wake-word'),
+  /**
+   * After hark acts on a command, this long during which the person may go on without the wake
+   * word ("and two pints of milk", "make it ten minutes"); the LED shows it. 0 turns it off.
+   */
+  followUpMs: ms(6000, 0, 60_000),
   /** Words that alone are not "real words" for a catch-all rule. */
   fillers: z.array(z.string({ error: 'must be a word' }).min(1, 'must not be empty'), { error: 'must be a list of words' }).default([...DEFAULT_FILLERS]),
   /** Voices the picker offers: an id, or {id, say: [names people say]}. */

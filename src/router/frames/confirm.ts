@@ -8,6 +8,7 @@ import type { FrameSpec } from '../spec.js';
  */
 export class ConfirmFrame extends Frame {
   private settled = false;
+  private askedAgain = false;
 
   constructor(name: string, spec: FrameSpec, rules: readonly CompiledRule[], host: FrameHost, private readonly request: ConfirmRequest) {
     super(name, spec, rules, host);
@@ -42,6 +43,16 @@ export class ConfirmFrame extends Frame {
       this.disarm();
       if (this.request.onNo) return this.request.onNo();
       return this.host.speak('Cancelled.');
+    }
+    if (op === 'unclear') {
+      // Once: a second stray remark is most likely not meant for hark, and repeating the prompt over
+      // a kitchen's talk is noise. The timeout still ends the question.
+      if (this.askedAgain) {
+        this.host.emit({ type: 'ignored', frame: this.name, text: ctx.said.original, reason: 'not a yes or no (already asked "yes or no?")' });
+        return;
+      }
+      this.askedAgain = true;
+      return this.host.speak('Yes or no?');
     }
     return super.op(op, ctx);
   }

@@ -16,6 +16,10 @@ export class DictationFrame extends Frame {
     this.host.speak('Dictating. Say end dictation when you are done.');
   }
 
+  override holds(): boolean {
+    return this.parts.length > 0;
+  }
+
   override op(op: string, ctx: VerbContext): void {
     switch (op) {
       case 'append':

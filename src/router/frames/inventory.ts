@@ -12,6 +12,10 @@ export class InventoryFrame extends Frame {
     this.host.speak('Inventory. Say each item, then save.');
   }
 
+  override holds(): boolean {
+    return this.items.length > 0;
+  }
+
   override op(op: string, ctx: VerbContext): void {
     switch (op) {
       case 'append': {

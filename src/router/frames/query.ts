@@ -40,6 +40,10 @@ export class QueryFrame extends IdleFrame {
     this.ids = [];
   }
 
+  override holds(): boolean {
+    return this.parts.length > 0;
+  }
+
   override op(op: string, ctx: VerbContext): void {
     switch (op) {
       case 'append':
