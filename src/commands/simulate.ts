@@ -79,7 +79,8 @@ async function simulate(opts: SimulateOpts): Promise<void> {
     settings: config.interruption,
     clock,
     bus,
-    targets: { isSpeaking: () => speech.queue.isSpeaking, stopSpeaking: (r) => speech.queue.stop(r) },
+    // `core` is built below; a barge-in can only happen once lines are read.
+    targets: { isSpeaking: () => speech.queue.isSpeaking, stopSpeaking: (r) => speech.queue.stop(r), interrupted: () => core.interrupted() },
   });
   bus.on('interruption.filtered', (e) => out(JSON.stringify({ type: 'interruption', decision: 'filter', text: e.text, reason: e.reason, atMs: clock.now() })));
   bus.on('interruption.allowed', (e) => out(JSON.stringify({ type: 'interruption', decision: 'allow', text: e.text, reason: e.reason, atMs: clock.now() })));

@@ -256,6 +256,7 @@ export class Daemon {
             isSpeaking: () => speech.queue.isSpeaking,
             stopSpeaking: (r) => speech.queue.stop(r),
             interruptCascade: (r) => this.cascade?.interrupt(r),
+            interrupted: () => this.path?.commands.core.interrupted(),
           },
         });
       },
