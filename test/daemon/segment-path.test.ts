@@ -504,3 +504,98 @@ describe('the fleet seams: arbitration before dispatch, and words from outside',
     r.close();
   });
 });
+
+describe('interruption decisions do not leak (issue 19 item 10)', () => {
+  it('a partial "mm" over hark whose segment the VAD then drops as too short never times out into an interruption', async () => {
+    const cloud = new DrivenCloud();
+    const r = rig({ engines: [cloud] });
+    r.queue.isSpeaking = true;
+    const seg = r.open();
+    cloud.streams[0]!.push(result('partial', 'mm', 0, 0.2));
+    expect(r.of('interruption.pending')).toHaveLength(1);
+    await r.settle(100);
+    r.path.dropped(seg.startSample);
+    await r.settle(2000);
+    expect(r.said).toEqual([]);
+    expect(r.queue.isSpeaking).toBe(true);
+    expect(r.of('interruption.allowed')).toEqual([]);
+    r.close();
+  });
+
+  it('a partial "mm" whose segment comes to nothing (a blank transcript) does not cut hark off either', async () => {
+    const cloud = new DrivenCloud();
+    cloud.onFinish = async () => transcript('deepgram', '');
+    const r = rig({ engines: [cloud] });
+    r.queue.isSpeaking = true;
+    const seg = r.open();
+    cloud.streams[0]!.push(result('partial', 'mm', 0, 0.2));
+    await r.settle(100);
+    await seg.close(0.5);
+    await r.settle(2000);
+    expect(r.of('segment.handled')).toMatchObject([{ fate: 'dropped' }]);
+    expect(r.said).toEqual([]);
+    expect(r.of('interruption.allowed')).toEqual([]);
+    r.close();
+  });
+
+  it('speech over hark whose speech-to-text fails gives the person the floor: hark stops (seed 002)', async () => {
+    class FailingWhisper extends ScriptedWhisper {
+      override async transcribe(): Promise<Transcript> {
+        throw new EngineFailure('whisper', 'error', 'whisper.cpp exited');
+      }
+    }
+    const r = rig({ engines: [new FailingWhisper([''])] });
+    r.queue.isSpeaking = true;
+    await r.open().close();
+    expect(r.of('segment.handled')).toMatchObject([{ fate: 'dropped' }]);
+    expect(r.said.filter((l) => l.startsWith('stop (barge-in)'))).toHaveLength(1);
+    expect(r.of('interruption.allowed')).toMatchObject([{ reason: expect.stringContaining('speech-to-text failed'), confidence: 0 }]);
+    r.close();
+  });
+
+  it('a failed transcript while hark is quiet stops nothing', async () => {
+    class FailingWhisper extends ScriptedWhisper {
+      override async transcribe(): Promise<Transcript> {
+        throw new EngineFailure('whisper', 'error', 'whisper.cpp exited');
+      }
+    }
+    const r = rig({ engines: [new FailingWhisper([''])] });
+    await r.open().close();
+    expect(r.said).toEqual([]);
+    expect(r.of('interruption.allowed')).toEqual([]);
+    r.close();
+  });
+});
+
+describe('who hark is talking with (issue 19 items 6 and 7)', () => {
+  it('wake-word mode: "behind you" over hark is recorded as not addressed to hark, and hark talks on', async () => {
+    const r = rig({ engines: [new ScriptedWhisper(['behind you'])], store: true });
+    r.queue.isSpeaking = true;
+    await r.open().close();
+    expect(r.said).toEqual([]);
+    expect(r.of('segment.handled')).toMatchObject([{ fate: 'filtered', reason: expect.stringContaining('not addressed to hark') }]);
+    const db = new Database((r.store as unknown as { path: string }).path, { readonly: true });
+    expect(JSON.stringify(db.prepare('SELECT dropped_reason FROM transcripts').all())).toContain('not addressed to hark');
+    db.close();
+    r.close();
+  });
+
+  it('always-listen mode: the same words stop hark (seed 002 as written)', async () => {
+    const r = rig({ engines: [new ScriptedWhisper(['behind you'])], mode: 'always-listen' });
+    r.queue.isSpeaking = true;
+    await r.open().close();
+    expect(r.said.filter((l) => l.startsWith('stop (barge-in)'))).toHaveLength(1);
+    r.close();
+  });
+
+  it('"okay" said over the dictation prompt is dictated', async () => {
+    const r = rig({ engines: [new ScriptedWhisper(['start dictation', 'okay', 'end dictation'])] });
+    await r.open().close();
+    r.queue.isSpeaking = true; // the prompt
+    await r.open().close();
+    r.queue.isSpeaking = false;
+    await r.open().close();
+    expect(r.effects('submit')).toMatchObject([{ frame: 'dictation', text: 'okay' }]);
+    r.close();
+  });
+});
