@@ -50,17 +50,15 @@ describe('talk not addressed to hark (issue 19 item 6)', () => {
     expect(lines.filter((l) => l.type === 'ignored')).toEqual([]);
   });
 
-  it('wake-word mode: the wake phrase, a command of the top frame and a stop word still interrupt', async () => {
-    for (const [said, expectAction] of [
-      ['computer set a timer for two minutes', 'timer.set'],
-      ['repeat', 'repeat'],
-      ['stop', 'stop'],
-      ['wait stop', null],
-    ] as const) {
-      const lines = await simulate([at(answer, 1000), at(said, 1500)].join('\n') + '\n');
-      expect(lines.filter((l) => l.type === 'speak.stopped'), said).toHaveLength(1);
-      if (expectAction) expect(lines.filter((l) => l.type === 'action').map((l) => l.name), said).toContain(expectAction);
-    }
+  it.each([
+    ['computer set a timer for two minutes', 'timer.set'],
+    ['repeat', 'repeat'],
+    ['stop', 'stop'],
+    ['wait stop', null],
+  ] as const)('wake-word mode: "%s" (the wake phrase, a command of the top frame, a stop word) still interrupts', async (said, expectAction) => {
+    const lines = await simulate([at(answer, 1000), at(said, 1500)].join('\n') + '\n');
+    expect(lines.filter((l) => l.type === 'speak.stopped')).toHaveLength(1);
+    if (expectAction) expect(lines.filter((l) => l.type === 'action').map((l) => l.name)).toContain(expectAction);
   });
 
   it('always-listen mode keeps seed 002: any words but a backchannel interrupt', async () => {
