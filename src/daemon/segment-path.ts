@@ -14,7 +14,7 @@ import type { LiveSegment } from '../stt/transcriber.js';
 import type { Store } from '../store/store.js';
 import type { ActionInput } from '../store/records.js';
 import type { FilterDecision, InterruptionFilter } from '../turn/interruption.js';
-import type { ResponseCascade } from '../turn/cascade.js';
+import type { TurnCascade } from '../turn/turns.js';
 import { addressedToHark, takesEveryWord, type RouterView } from '../turn/addressed.js';
 import type { Segment } from '../vad/segment.js';
 import { detectIntent } from '../intent/rules.js';
@@ -31,7 +31,7 @@ export interface SegmentPathDeps {
   stt: SttStack | null;
   speech: Speech | null;
   barge: InterruptionFilter | null;
-  cascade: ResponseCascade<string, string, Int16Array> | null;
+  cascade: TurnCascade | null;
   store: () => Store | null;
   voices?: readonly { id: string; say?: string[] }[];
   source: 'mic' | 'file';
@@ -254,6 +254,17 @@ export class SegmentPath {
     );
   }
 
+  /**
+   * Seed 003's third timer for an open request: hand it over now (the frame submits as its silence
+   * would), after every segment closed before — unless the person spoke meanwhile (`signal`).
+   */
+  submitHeld(frame: string, signal: AbortSignal): Promise<void> {
+    return this.enqueue(async () => {
+      if (signal.aborted) return;
+      if (this.commands.core.router.submitNow(frame)) await this.commands.core.router.idle();
+    }, 'handing over the request failed', { frame });
+  }
+
   /** Give the top frame its tap, after every segment closed before it. */
   buttonTap(): Promise<void> {
     return this.enqueue(async () => {
@@ -324,6 +335,7 @@ export class SegmentPath {
         // The router, not its deliveries: a model call or a slow webhook must not hold up the next
         // segment — "stop" has to act while Ollama is still thinking.
         await this.commands.core.router.idle();
+        this.prepareHeld(rec);
       }
     } finally {
       this.current = null;
@@ -375,6 +387,23 @@ export class SegmentPath {
     const chunks = h.finalChunks;
     while (seg.spans < chunks.length) this.barge(seg, `${seg.key}#${seg.spans}`, chunks[seg.spans++]!, true, seg.speaking);
     if (h.partialText) this.barge(seg, `${seg.key}#${seg.spans}`, h.partialText, false, seg.speaking);
+  }
+
+  /**
+   * Issue 19 item 8, seed 003 for the intent pass: words just went into an open request that the model
+   * will answer (wake-word mode, a frame in intent.frames). Rather than wait for the frame's silence
+   * timer (4 s), the cascade asks the model 0.5 s after the person stopped, renders the question at
+   * 1.5 s and hands the request over at 2 s; if they go on speaking, all of it is thrown away.
+   */
+  private prepareHeld(rec: SegmentRecord): void {
+    const cascade = this.d.cascade;
+    // An answer this segment asked for (a read-back) is already on its way: that is the reply.
+    if (!cascade || cascade.busy || !this.commands.intent) return;
+    const router = this.commands.core.router;
+    const top = this.topFrame;
+    if (router.mode !== 'wake-word' || top === undefined || !this.d.config.intent.frames.includes(top)) return;
+    const text = router.heldText(top);
+    if (text) cascade.start({ kind: 'proposal', frame: top, text }, { endOfSpeechAt: rec.speechEndAt });
   }
 
   /** The router knows what it waits for: a one-word answer closes after a shorter silence. */
