@@ -19,6 +19,9 @@ import type { EffectSink } from '../router/effects.js';
  *   (repeat's speech). Then the later action fires as usual. "stop. actually continue" → stop
  *   acted, continue acts and stop is recorded superseded; "repeat number 3. no, number 5" → 3 is
  *   cut off and 5 is said.
+ * - The same action with the same args again inside the window ("stop … stop") supersedes nothing.
+ * - A barge-in that cut hark off (interrupted()) restarts the cooldowns: the command that stopped
+ *   hark's speech is not also refused by the cooldown of the speech it stopped.
  * - Everything else (timers, voice) neither supersedes nor is superseded.
  * - A handler (or undo) that throws or rejects is logged and reported; the pipeline carries on.
  */
@@ -100,10 +103,20 @@ export class ActionRouter {
       }
     }
     const fired: FiredAction = { name: action.name, args: action.args, seq: ++this.seq };
-    if (rival) this.supersede(rival.action, fired);
+    // The same request said again ("stop … stop") is not a correction: nothing to supersede.
+    if (rival && !(rival.action.name === fired.name && sameArgs(rival.action.args, fired.args))) this.supersede(rival.action, fired);
     if (conflicting) this.standing = { action: fired, atMs: now };
     this.fire(fired, now);
     return 'fired';
+  }
+
+  /**
+   * The person talked over hark and cut it off (barge-in): what they say next is a new request, not
+   * a double tap. Cooldowns restart, so a "repeat" that stopped hark's repeat is not refused by the
+   * cooldown the first one started (the conflict window stays: a correction is still last-wins).
+   */
+  interrupted(): void {
+    this.lastFired.clear();
   }
 
   /** Resolves when every async handler started so far has settled. */

@@ -12,6 +12,7 @@ import { CommandCore } from '../router/command-core.js';
 import { Bus } from '../core/bus.js';
 import { createSpeech } from '../speech/create.js';
 import { createBargeIn } from '../turn/wiring.js';
+import { addressedToHark, takesEveryWord } from '../turn/addressed.js';
 import { applySpeechEffect } from '../daemon/effects.js';
 import type { Effect } from '../router/effects.js';
 import { parseSimLine } from '../router/simulate-input.js';
@@ -86,7 +87,8 @@ async function simulate(opts: SimulateOpts): Promise<void> {
     settings: config.interruption,
     clock,
     bus,
-    targets: { isSpeaking: () => speech.queue.isSpeaking, stopSpeaking: (r) => speech.queue.stop(r) },
+    // `core` is built below; a barge-in can only happen once lines are read.
+    targets: { isSpeaking: () => speech.queue.isSpeaking, stopSpeaking: (r) => speech.queue.stop(r), interrupted: () => core.interrupted() },
   });
   bus.on('interruption.filtered', (e) => out(JSON.stringify({ type: 'interruption', decision: 'filter', text: e.text, reason: e.reason, atMs: clock.now() })));
   bus.on('interruption.allowed', (e) => out(JSON.stringify({ type: 'interruption', decision: 'allow', text: e.text, reason: e.reason, atMs: clock.now() })));
@@ -213,7 +215,12 @@ async function simulate(opts: SimulateOpts): Promise<void> {
     // no to hark's own question is an answer.
     // A ring is not a conversation: "ok" or "thanks" over it stops it rather than being a backchannel.
     const speaking = topFrame !== 'confirm' && !core.timers.ringing && speech.queue.isSpeaking;
-    if (barge.transcript({ id: `line-${lineNo}`, text: parsed.text, final: true }, speaking).action === 'filter') continue;
+    // In wake-word mode, talk between cooks ("behind you") does not cut hark off; dictation and
+    // inventory take every word as content, whether or not it stops hark (issue 19).
+    const view = { frames: (intent?.router ?? config.router).frames, mode: core.router.mode, stack: core.router.stack };
+    const addressed = !speaking || addressedToHark(parsed.text, view);
+    const decision = barge.transcript({ id: `line-${lineNo}`, text: parsed.text, final: true, addressed }, speaking);
+    if (decision.action === 'filter' && !takesEveryWord(view)) continue;
     core.dispatch({ id: `line-${lineNo}`, text: parsed.text, rawText: parsed.text, engine: 'text', atMs: parsed.atMs });
     await settle();
   }

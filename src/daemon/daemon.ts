@@ -22,6 +22,8 @@ import { Store } from '../store/store.js';
 import { storeOptions } from '../store/from-config.js';
 import { createStt, type SttStack } from '../stt/create.js';
 import { ResponseCascade } from '../turn/cascade.js';
+import type { Turn, TurnCascade, Worked } from '../turn/turns.js';
+import { turnSteps } from './turn-steps.js';
 import type { InterruptionFilter } from '../turn/interruption.js';
 import { cascadeToBus, createBargeIn } from '../turn/wiring.js';
 import { createVad } from '../vad/create.js';
@@ -83,7 +85,7 @@ export class Daemon {
   private store: Store | null = null;
   private debugServer: DebugServer | null = null;
   private speech: Speech | null = null;
-  private cascade: ResponseCascade<string, string, Int16Array> | null = null;
+  private cascade: TurnCascade | null = null;
   private barge: InterruptionFilter | null = null;
   private stt: SttStack | null = null;
   private path: SegmentPath | null = null;
@@ -242,19 +244,19 @@ export class Daemon {
       start: () => {
         const speech = createSpeech(config, { bus: this.bus, clock: this.clock, logger: this.log.child({ component: 'speech' }) });
         this.speech = speech;
-        this.cascade = new ResponseCascade<string, string, Int16Array>({
+        this.cascade = new ResponseCascade<Turn, Worked, Int16Array | null>({
           clock: this.clock,
           timings: config.cascade,
           onEvent: cascadeToBus(this.bus),
-          steps: {
-            model: async (text) => text,
-            render: async (text) => {
-              if (!speech.tts) throw new Error('no text-to-speech engine');
-              return speech.tts.render(text);
+          // Seed 003's model step is real for an open request the intent pass will answer (issue 19 item 8).
+          steps: turnSteps({
+            speech,
+            prepare: () => {
+              const pass = this.path?.commands.intent?.pass;
+              return pass ? (text, signal) => pass.prepare(text, signal) : null;
             },
-            play: (pcm, text) => speech.queue.clip(pcm, text, { priority: 'readback' }).done,
-            stopPlayback: () => speech.queue.stop('barge-in'),
-          },
+            submitHeld: (frame, signal) => this.path?.submitHeld(frame, signal) ?? Promise.resolve(),
+          }),
         });
         this.barge = createBargeIn({
           settings: config.interruption,
@@ -264,6 +266,7 @@ export class Daemon {
             isSpeaking: () => speech.queue.isSpeaking,
             stopSpeaking: (r) => speech.queue.stop(r),
             interruptCascade: (r) => this.cascade?.interrupt(r),
+            interrupted: () => this.path?.commands.core.interrupted(),
           },
         });
       },

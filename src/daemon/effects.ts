@@ -1,6 +1,6 @@
 import type { Effect } from '../router/effects.js';
 import type { Speech } from '../speech/create.js';
-import type { ResponseCascade } from '../turn/cascade.js';
+import type { TurnCascade } from '../turn/turns.js';
 
 /** Which queue priority a spoken line gets: a question that waits for an answer and alerts go first. */
 function priorityFor(effect: Extract<Effect, { type: 'speak' }>, topFrame: string | undefined): 'confirm' | 'alert' | 'normal' {
@@ -16,7 +16,7 @@ function priorityFor(effect: Extract<Effect, { type: 'speak' }>, topFrame: strin
 export function applySpeechEffect(
   effect: Effect,
   speech: Speech | null,
-  cascade: ResponseCascade<string, string, Int16Array> | null,
+  cascade: TurnCascade | null,
   topFrame: string | undefined,
   endOfSpeechAt?: number,
 ): void {
@@ -26,7 +26,7 @@ export function applySpeechEffect(
       // Seed 003: an answer is prepared while the person may still go on, and played 2 s after they
       // stopped; speaking again throws it away. Notices ("Timer set.") are said at once.
       if (effect.answer && cascade && speech.tts) {
-        cascade.start(effect.text, endOfSpeechAt === undefined ? {} : { endOfSpeechAt });
+        cascade.start({ kind: 'answer', text: effect.text }, endOfSpeechAt === undefined ? {} : { endOfSpeechAt });
         return;
       }
       if (effect.earcon) speech.queue.earcon(effect.earcon, { priority: priorityFor(effect, topFrame) });

@@ -15,7 +15,8 @@ import type { LiveSegment } from '../stt/transcriber.js';
 import type { Store } from '../store/store.js';
 import type { ActionInput } from '../store/records.js';
 import type { FilterDecision, InterruptionFilter } from '../turn/interruption.js';
-import type { ResponseCascade } from '../turn/cascade.js';
+import type { TurnCascade } from '../turn/turns.js';
+import { addressedToHark, takesEveryWord, type RouterView } from '../turn/addressed.js';
 import type { Segment } from '../vad/segment.js';
 import { detectIntent } from '../intent/rules.js';
 import { completeCommand } from '../router/complete.js';
@@ -33,7 +34,7 @@ export interface SegmentPathDeps {
   stt: SttStack | null;
   speech: Speech | null;
   barge: InterruptionFilter | null;
-  cascade: ResponseCascade<string, string, Int16Array> | null;
+  cascade: TurnCascade | null;
   store: () => Store | null;
   voices?: readonly { id: string; say?: string[] }[];
   source: 'mic' | 'file';
@@ -69,6 +70,8 @@ interface OpenSegment {
   candidate: string | null;
   /** Pauses so far (each may start a speculative transcript). */
   pauses: number;
+  /** Ids it gave the interruption filter: forgotten when the segment comes to nothing (issue 19). */
+  bargeIds: Set<string>;
 }
 
 /**
@@ -162,7 +165,7 @@ export class SegmentPath {
   opened(e: { startSample: number; pcm: Int16Array }): void {
     const speaking = this.d.speech?.queue.isSpeaking ?? false;
     const key = `@${e.startSample}`;
-    const seg: OpenSegment = { startSample: e.startSample, key, live: null, speaking, held: false, spans: 0, candidate: null, pauses: 0 };
+    const seg: OpenSegment = { startSample: e.startSample, key, live: null, speaking, held: false, spans: 0, candidate: null, pauses: 0, bargeIds: new Set() };
     // Seed 003: an answer being prepared waits while the person may be talking; a cough gives it back.
     if (this.d.cascade) {
       this.d.cascade.hold();
@@ -186,6 +189,8 @@ export class SegmentPath {
     this.open = null;
     this.d.stt?.transcriber.cancel(seg.live, 'the segment was too short');
     this.d.stt?.transcriber.discardPreempt(seg.key);
+    // A partial "mm" waiting for its final must not time out into an interruption now.
+    this.forgetBarge(seg);
     this.release(seg);
   }
 
@@ -202,7 +207,7 @@ export class SegmentPath {
       // Said over hark's voice: decide barge-in on these words now, not after the hangover and another
       // inference. A whole transcript of the words so far, so "yeah" is settled as a backchannel here
       // (never timing out into an interruption) and "stop" stops hark at once.
-      if (t.text) this.barge(`${seg.key}#pause${n}`, t.text, true, seg.speaking);
+      if (t.text) this.barge(seg, `${seg.key}#pause${n}`, t.text, true, seg.speaking);
       // Already a whole command of the top frame ("yes", "stop"): act now, not after the rest of the hangover.
       if (!this.d.config.stt.actOnCompleteCommand) return;
       if (completeCommand(this.d.config.router.frames, this.topFrame, t.text)) this.d.closeEarly?.();
@@ -250,6 +255,17 @@ export class SegmentPath {
       'text utterance failed',
       { from },
     );
+  }
+
+  /**
+   * Seed 003's third timer for an open request: hand it over now (the frame submits as its silence
+   * would), after every segment closed before — unless the person spoke meanwhile (`signal`).
+   */
+  submitHeld(frame: string, signal: AbortSignal): Promise<void> {
+    return this.enqueue(async () => {
+      if (signal.aborted) return;
+      if (this.commands.core.router.submitNow(frame)) await this.commands.core.router.idle();
+    }, 'handing over the request failed', { frame });
   }
 
   /** Give the top frame its tap, after every segment closed before it. */
@@ -322,6 +338,7 @@ export class SegmentPath {
         // The router, not its deliveries: a model call or a slow webhook must not hold up the next
         // segment — "stop" has to act while Ollama is still thinking.
         await this.commands.core.router.idle();
+        this.prepareHeld(rec);
       }
     } finally {
       this.current = null;
@@ -336,13 +353,26 @@ export class SegmentPath {
   }
 
   private fate(rec: SegmentRecord, seg: OpenSegment | null, cancelled: boolean): Fate {
+    const fate = this.fateOf(rec, seg, cancelled);
+    // Its words came to nothing: no decision about it may still be waiting to time out (issue 19).
+    if (seg && fate.kind !== 'dispatched' && fate.kind !== 'filtered') this.forgetBarge(seg);
+    return fate;
+  }
+
+  private fateOf(rec: SegmentRecord, seg: OpenSegment | null, cancelled: boolean): Fate {
     if (cancelled) return { kind: 'cancelled', reason: 'push-to-talk cancelled (tap or mute hold)' };
     const t = rec.transcript;
     if (!t) return { kind: 'dropped', reason: 'no speech-to-text' };
-    if (t.hearing.kind === 'dropped') return { kind: 'dropped', reason: t.hearing.reason };
+    if (t.hearing.kind === 'dropped') {
+      // Seed 002: a transcription failure allows the interruption — the person spoke over hark and
+      // nobody can tell it was only "yeah". (A blank or a hallucination is a transcript: no words.)
+      if (t.hearing.engine === null && seg?.speaking) this.bargeFailed(seg, t.hearing.reason);
+      return { kind: 'dropped', reason: t.hearing.reason };
+    }
     const u = t.hearing.utterance;
-    const decision = this.barge(seg?.key ?? `#${rec.segment.index}`, u.text, true, seg?.speaking ?? false);
-    if (decision?.action === 'filter') return { kind: 'filtered', utterance: u, reason: decision.reason };
+    const decision = this.barge(seg, seg?.key ?? `#${rec.segment.index}`, u.text, true, seg?.speaking ?? false);
+    // A content frame (dictation, inventory) takes every word: a backchannel lets hark talk on, but is still content.
+    if (decision?.action === 'filter' && !takesEveryWord(this.routerView())) return { kind: 'filtered', utterance: u, reason: decision.reason };
     return { kind: 'dispatched', utterance: u };
   }
 
@@ -358,8 +388,25 @@ export class SegmentPath {
     if (h.text && !seg.speaking) this.d.cascade?.interrupt('speech');
     this.hint(seg, h.stableText);
     const chunks = h.finalChunks;
-    while (seg.spans < chunks.length) this.barge(`${seg.key}#${seg.spans}`, chunks[seg.spans++]!, true, seg.speaking);
-    if (h.partialText) this.barge(`${seg.key}#${seg.spans}`, h.partialText, false, seg.speaking);
+    while (seg.spans < chunks.length) this.barge(seg, `${seg.key}#${seg.spans}`, chunks[seg.spans++]!, true, seg.speaking);
+    if (h.partialText) this.barge(seg, `${seg.key}#${seg.spans}`, h.partialText, false, seg.speaking);
+  }
+
+  /**
+   * Issue 19 item 8, seed 003 for the intent pass: words just went into an open request that the model
+   * will answer (wake-word mode, a frame in intent.frames). Rather than wait for the frame's silence
+   * timer (4 s), the cascade asks the model 0.5 s after the person stopped, renders the question at
+   * 1.5 s and hands the request over at 2 s; if they go on speaking, all of it is thrown away.
+   */
+  private prepareHeld(rec: SegmentRecord): void {
+    const cascade = this.d.cascade;
+    // An answer this segment asked for (a read-back) is already on its way: that is the reply.
+    if (!cascade || cascade.busy || !this.commands.intent) return;
+    const router = this.commands.core.router;
+    const top = this.topFrame;
+    if (router.mode !== 'wake-word' || top === undefined || !this.d.config.intent.frames.includes(top)) return;
+    const text = router.heldText(top);
+    if (text) cascade.start({ kind: 'proposal', frame: top, text }, { endOfSpeechAt: rec.speechEndAt });
   }
 
   /** The router knows what it waits for: a one-word answer closes after a shorter silence. */
@@ -383,19 +430,44 @@ export class SegmentPath {
   }
 
   /** The interruption filter, never while hark waits for an answer (a "yes" over its question, an "ok" over a ring). */
-  private barge(id: string, text: string, final: boolean, speaking: boolean): FilterDecision | null {
+  private barge(seg: OpenSegment | null, id: string, text: string, final: boolean, speaking: boolean): FilterDecision | null {
     if (!this.d.barge) return null;
     // Not while hark waits for a yes or no, nor while a timer rings: "ok" or "thanks" over the ring is
     // how a cook stops it, not a backchannel to let pass.
     const waiting = this.topFrame === 'confirm' || this.commands.core.timers.ringing;
     const during = !waiting && (speaking || (this.d.speech?.queue.isSpeaking ?? false));
     try {
-      return this.d.barge.transcript({ id, text, final }, during);
+      seg?.bargeIds.add(id);
+      // Issue 19: in wake-word mode, talk between cooks ("behind you") is not said to hark.
+      const addressed = !during || addressedToHark(text, this.routerView());
+      return this.d.barge.transcript({ id, text, final, addressed }, during);
     } catch (err) {
       // Seed 002: an error in the filter falls back to letting the person through.
       this.d.log.error('interruption filter failed; allowing', { error: errorMessage(err) });
       return null;
     }
+  }
+
+  /** Every engine failed on a segment said over hark: it gets the floor (seed 002). */
+  private bargeFailed(seg: OpenSegment, reason: string): void {
+    if (!this.d.barge) return;
+    const waiting = this.topFrame === 'confirm' || this.commands.core.timers.ringing;
+    try {
+      this.forgetBarge(seg);
+      this.d.barge.failed(seg.key, reason, !waiting);
+    } catch (err) {
+      this.d.log.error('interruption filter failed', { error: errorMessage(err) });
+    }
+  }
+
+  private forgetBarge(seg: OpenSegment): void {
+    for (const id of seg.bargeIds) this.d.barge?.forget(id);
+    seg.bargeIds.clear();
+  }
+
+  private routerView(): RouterView {
+    const router = this.commands.core.router;
+    return { frames: this.d.config.router.frames, mode: router.mode, stack: router.stack };
   }
 
   private release(seg: OpenSegment): void {

@@ -9,6 +9,7 @@ import type { Logger } from '../core/log.js';
 import type { Classifier, ClassifierInput, ClassifierVerdict } from '../router/classifier.js';
 import type { CoreHost, CorePlugin } from '../router/command-core.js';
 import type { IntentInput, RowLink } from '../store/records.js';
+import { confirmQuestion } from '../router/frames/confirm.js';
 import { ChatMemory } from './chat-memory.js';
 import type { IntentRecord } from './events.js';
 import { Deduper } from './fingerprint.js';
@@ -71,6 +72,28 @@ interface Heard {
   ids: readonly string[];
 }
 
+/**
+ * What asking the model came to. `announced`: the outage line was said for this call (the first
+ * failure of an outage); `deferred`: it is owed, to be said when the request is submitted (a
+ * speculative call made while the person may still be talking).
+ */
+type Consulted = { reply: ModelReply } | { unavailable: string; announced: boolean; deferred?: boolean } | { aborted: true };
+
+/** A model call made ahead of the submission it is for (seed 003's first timer). */
+interface Speculation {
+  text: string;
+  result: Promise<Consulted>;
+  abort: AbortController;
+  /** A submission took it: the person stopping it no longer aborts the call. */
+  claimed: boolean;
+}
+
+/** What hark will say once the request is submitted, worked out ahead (prepare()). */
+export interface PreparedProposal {
+  /** The yes/no question or the clarifying question; null when nothing can be said ahead (the model is away). */
+  spoken: string | null;
+}
+
 export class IntentPass implements CorePlugin, Classifier, IntentSink {
   private host: CoreHost | null = null;
   private readonly cfg: IntentConfig;
@@ -82,6 +105,8 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
   private readonly format: Record<string, unknown>;
   private chain: Promise<unknown> = Promise.resolve();
   private pending = 0;
+  /** Seed 003: the model already asked about an open request, before it was submitted (prepare()). */
+  private speculation: Speculation | null = null;
 
   constructor(private readonly opts: IntentPassOptions) {
     const { config: cfg, clock } = opts;
@@ -123,6 +148,7 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
   }
   dispose(): void {
     this.window.dispose();
+    this.dropSpeculation();
   }
 
   /** Load the model ahead of the first request. Never throws: a failure is logged, and the first request will say it. */
@@ -139,6 +165,38 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
   }
 
   // ---- entry points ----
+
+  /**
+   * Seed 003's first timer: the person has paused after saying `text` into an open request (wake-word
+   * mode), so ask the model now rather than when the frame submits. The reply is kept for the
+   * submission of exactly that text (submit()), and what hark will say is returned, so it can be
+   * rendered ahead. Nothing is said or recorded here. `signal` aborts it while no submission has
+   * taken it: the person went on speaking, and the request is not what was asked about.
+   */
+  async prepare(text: string, signal: AbortSignal): Promise<PreparedProposal> {
+    const said = text.trim();
+    if (!said || this.listening) return { spoken: null };
+    this.dropSpeculation();
+    const abort = new AbortController();
+    // Exactly what fromRequest() will send: the conversation so far and this turn.
+    const messages = [...this.memory.messages(), { role: 'user' as const, content: said }];
+    while (messages.length > this.cfg.memoryTurns * 2) messages.shift();
+    while (messages.length > 1 && messages[0]!.role === 'assistant') messages.shift();
+    const spec: Speculation = { text: said, abort, claimed: false, result: this.consult([{ role: 'system', content: this.system }, ...messages], abort.signal, { deferAnnounce: true }) };
+    this.speculation = spec;
+    const onAbort = () => {
+      if (spec.claimed) return;
+      spec.abort.abort(signal.reason);
+      if (this.speculation === spec) this.speculation = null;
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    const r = await spec.result;
+    if (!('reply' in r)) return { spoken: null };
+    const j = this.judge(r.reply.content, said);
+    if (j.status === 'PROPOSED') return { spoken: confirmQuestion(fillSlots(j.intent.ask, j.slots)) };
+    return { spoken: j.intent?.clarify ?? this.cfg.clarify };
+  }
 
   /** A frame's submission (the intent target). Resolves once the question is asked. */
   submit(d: Delivery): Promise<IntentOutcome> {
@@ -178,8 +236,9 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
 
   /** Wake-word mode: someone spoke to hark; the last N turns are the context. */
   private async fromRequest(heard: Heard, frame: string | undefined): Promise<IntentOutcome> {
+    const ahead = this.claimSpeculation(heard.text);
     this.memory.add('user', heard.text);
-    const r = await this.consult([{ role: 'system', content: this.system }, ...this.memory.messages()]);
+    const r = ahead ? await this.announced(await ahead) : await this.consult([{ role: 'system', content: this.system }, ...this.memory.messages()]);
     if (!('reply' in r)) {
       this.memory.dropUnanswered();
       // Someone spoke to hark and is waiting: every request the model cannot take is answered, not
@@ -234,7 +293,34 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
 
   // ---- asking the model ----
 
-  private async consult(messages: ChatMessage[], signal?: AbortSignal): Promise<{ reply: ModelReply } | { unavailable: string; announced: boolean } | { aborted: true }> {
+  /** The speculation made for exactly this text, if any, now taken by its submission. */
+  private claimSpeculation(text: string): Promise<Consulted> | null {
+    const spec = this.speculation;
+    this.speculation = null;
+    if (!spec) return null;
+    if (spec.text !== text || spec.abort.signal.aborted) {
+      spec.abort.abort(new Error('another request was submitted'));
+      return null;
+    }
+    spec.claimed = true;
+    return spec.result;
+  }
+
+  private dropSpeculation(): void {
+    const spec = this.speculation;
+    this.speculation = null;
+    if (spec && !spec.claimed) spec.abort.abort(new Error('a newer request is being prepared'));
+  }
+
+  /** A speculative call's outage line is said when its request is submitted, not while the person may still be talking. */
+  private async announced(r: Consulted): Promise<Consulted> {
+    if (!('unavailable' in r) || !r.deferred) return r;
+    this.emit({ type: 'speak', text: this.cfg.unavailable });
+    this.opts.bus?.emit('intent.model', { state: 'down', reason: r.unavailable });
+    return { unavailable: r.unavailable, announced: true };
+  }
+
+  private async consult(messages: ChatMessage[], signal?: AbortSignal, opts: { deferAnnounce?: boolean } = {}): Promise<Consulted> {
     const permit = this.breaker.permit();
     if (!permit.allowed) {
       this.opts.log.debug('intent model not asked', { reason: permit.reason });
@@ -255,6 +341,7 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
       const reason = errorMessage(err);
       const { announce, opened } = this.breaker.failure(reason);
       this.opts.log.warn('intent model unavailable', { error: reason, hint: this.hint(err), ...(opened ? { notAskingForMs: this.cfg.breakerOpenMs } : {}) });
+      if (announce && opts.deferAnnounce) return { unavailable: reason, announced: false, deferred: true };
       if (announce) {
         this.emit({ type: 'speak', text: this.cfg.unavailable });
         this.opts.bus?.emit('intent.model', { state: 'down', reason });

@@ -286,6 +286,11 @@ export class CommandCore {
     return this.timers.stopRinging('button');
   }
 
+  /** The person cut hark off by talking over it (barge-in): their next command is a new request (cooldowns restart). */
+  interrupted(): void {
+    this.actions.interrupted();
+  }
+
   /** Resolves when nothing is in flight: queued utterances, async handlers, deliveries. */
   async idle(): Promise<void> {
     for (;;) {

@@ -157,6 +157,30 @@ export class CommandRouter {
     return true;
   }
 
+  /**
+   * What an open query frame has collected so far (seed 003: the cascade asks the model about it
+   * before the frame submits). Null when no such frame is open or it is not a query.
+   */
+  heldText(name: string): string | null {
+    const frame = this.frames.find((f) => f.name === name);
+    return frame instanceof QueryFrame ? frame.text : null;
+  }
+
+  /**
+   * Send what an open frame holds and close it now, as its silence timer would (seed 003: the answer
+   * is due 2 s after the person stopped, not after the frame's 4 s). False when the frame is not open,
+   * or an utterance is still being classified (the frame may yet change).
+   */
+  submitNow(name: string): boolean {
+    const at = this.frames.findIndex((f) => f.name === name);
+    if (at <= 0 || this.pending) return false;
+    const frame = this.frames[at]!;
+    const utterance: Utterance = { id: 'cascade', text: '', rawText: '', engine: 'text', atMs: this.clock.now() };
+    frame.op('submit', { said: toSaid(''), slots: {}, utterance });
+    this.popFrom(frame);
+    return true;
+  }
+
   /** Hard abort (a long button press): back to the base frame, nothing submitted. */
   abort(): void {
     if (this.frames.length > 1) this.popFrom(this.frames[1]!);

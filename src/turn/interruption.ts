@@ -32,6 +32,11 @@ export interface Transcript {
   id: string;
   text: string;
   final: boolean;
+  /**
+   * false: said between cooks, not to hark (turn/addressed.ts): it does not interrupt, unless it is
+   * only a backchannel anyway. Absent: one listener, as seed 002 assumes.
+   */
+  addressed?: boolean;
 }
 
 /** Returns true to filter, false to allow, undefined to leave it to the ignore list (seed 002's custom_filter_fn). */
@@ -91,7 +96,7 @@ export class InterruptionFilter {
   transcript(t: Transcript, speaking: boolean): FilterDecision {
     let p = this.tracked.get(t.id);
     if (p?.settled) return p.settled;
-    const d = { ...this.safe(t.text, t.final, speaking), utteranceId: t.id };
+    const d = { ...this.safe(t.text, t.final, speaking, t.addressed ?? true), utteranceId: t.id };
     if (d.action === 'pending') {
       if (!p) {
         p = { timer: null, text: t.text, settled: null };
@@ -108,11 +113,22 @@ export class InterruptionFilter {
     return d;
   }
 
-  /** The utterance was dropped (blank, hallucination): stop waiting for it. */
+  /** The utterance was dropped (blank, hallucination, a segment too short): stop waiting for it. */
   forget(id: string): void {
     const p = this.tracked.get(id);
     if (p) this.opts.clock.clearTimer(p.timer);
     this.tracked.delete(id);
+  }
+
+  /**
+   * Seed 002's error handling: the transcript of something said over hark could not be made (every
+   * engine failed), so nobody knows it was a backchannel: the person gets the floor.
+   */
+  failed(id: string, reason: string, speaking: boolean): FilterDecision {
+    const d: FilterDecision = { action: 'allow', reason: `speech-to-text failed (${reason}): the person gets the floor`, text: '', speaking, final: true, confidence: 0, utteranceId: id };
+    this.track(id, { timer: null, text: '', settled: d });
+    if (speaking) this.report(d);
+    return d;
   }
 
   /** Pending decisions waiting for a final transcript. */
@@ -133,16 +149,16 @@ export class InterruptionFilter {
     if (speaking) this.report(d);
   }
 
-  private safe(text: string, final: boolean, speaking: boolean): FilterDecision {
+  private safe(text: string, final: boolean, speaking: boolean, addressed = true): FilterDecision {
     try {
-      return this.rule(text, final, speaking);
+      return this.rule(text, final, speaking, addressed);
     } catch (err) {
       const name = err instanceof Error ? err.name : typeof err;
       return { action: 'allow', reason: `filter error (${name}: ${errorMessage(err)}): allowing`, text: String(text), speaking, final, confidence: 0 };
     }
   }
 
-  private rule(text: string, final: boolean, speaking: boolean): FilterDecision {
+  private rule(text: string, final: boolean, speaking: boolean, addressed: boolean): FilterDecision {
     const d = (action: FilterAction, reason: string): FilterDecision => ({ action, reason, text, speaking, final, confidence: 1 });
     if (!speaking) return d('allow', 'hark is not speaking: ordinary input');
     if (!this.settings.enabled) return d('allow', 'interruption filter disabled: any speech interrupts');
@@ -153,6 +169,10 @@ export class InterruptionFilter {
     if (w.length === 0) return final ? d('filter', 'no words (noise)') : d('pending', 'no words yet: waiting for the final transcript');
     if (this.matcher.coversAll(text)) {
       return final ? d('filter', `backchannel only ("${text.trim()}")`) : d('pending', `only backchannel so far ("${text.trim()}"): waiting for the final transcript`);
+    }
+    if (!addressed) {
+      // Talk between cooks: hark talks on. A partial may still turn into "... stop": wait for the final.
+      return final ? d('filter', `not addressed to hark ("${text.trim()}"): wake-word mode, no wake phrase, command or stop word`) : d('pending', `not addressed to hark so far ("${text.trim()}"): waiting for the final transcript`);
     }
     const foreign = this.matcher.foreignWords(text);
     if (foreign.length === 0) {

@@ -12,6 +12,8 @@ export interface BargeInTargets {
   stopSpeaking(reason: string): void;
   /** Drop an answer being prepared or played (ResponseCascade.interrupt). */
   interruptCascade?(reason: string): void;
+  /** hark was cut off: the command core restarts its cooldowns (CommandCore.interrupted). */
+  interrupted?(): void;
 }
 
 /** A decision as a bus event. */
@@ -40,6 +42,7 @@ export function createBargeIn(opts: { settings: InterruptionSettings; clock: Clo
       if (d.action === 'allow' && d.speaking) {
         targets.stopSpeaking('barge-in');
         targets.interruptCascade?.('barge-in');
+        targets.interrupted?.();
       }
     },
   });

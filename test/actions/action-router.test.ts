@@ -230,3 +230,33 @@ describe('handler failures', () => {
     expect(s.effects).toEqual([expect.objectContaining({ type: 'action', name: 'voice.set', args: { voice: 'en-gb' } })]);
   });
 });
+
+describe('issue 19: a barge-in, and the same request said twice', () => {
+  it('"stop … stop": both fire, and the first is not recorded as superseded by itself', () => {
+    const s = setup();
+    s.at(0, 'stop');
+    s.at(400, 'stop');
+    expect(s.ran).toEqual(['stop', 'stop']);
+    expect(s.of('action.superseded')).toEqual([]);
+  });
+
+  it('a "repeat" that cut hark off (interrupted) is not refused by the cooldown of the repeat it stopped', () => {
+    const s = setup();
+    s.at(0, 'repeat');
+    s.clock.advanceTo(1000);
+    s.router.interrupted();
+    expect(s.at(1000, 'repeat')).toBe('fired');
+    expect(s.ran).toEqual(['repeat', 'repeat']);
+    expect(s.of('action.dropped')).toEqual([]);
+    // The same words, said again without cutting anything off, are the double tap the cooldown is for.
+    expect(s.at(1200, 'repeat')).toBe('dropped');
+  });
+
+  it('a correction after a barge-in is still last-wins', () => {
+    const s = setup();
+    s.at(0, 'repeat', { n: 3 });
+    s.router.interrupted();
+    s.at(700, 'repeat', { n: 5 });
+    expect(s.of('action.superseded')).toEqual([expect.objectContaining({ seq: 1, bySeq: 2 })]);
+  });
+});

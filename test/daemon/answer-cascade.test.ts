@@ -3,6 +3,8 @@ import { VirtualClock } from '../../src/core/clock.js';
 import { applySpeechEffect } from '../../src/daemon/effects.js';
 import type { Speech } from '../../src/speech/create.js';
 import { ResponseCascade } from '../../src/turn/cascade.js';
+import type { Turn, Worked } from '../../src/turn/turns.js';
+import { turnSteps } from '../../src/daemon/turn-steps.js';
 
 /** A speaker that records what it was asked to do, with the real cascade timing in front of it. */
 function rig() {
@@ -23,15 +25,11 @@ function rig() {
     gate: {},
     close: () => {},
   } as unknown as Speech;
-  const cascade = new ResponseCascade<string, string, Int16Array>({
+  // The appliance's own steps (src/daemon/turn-steps.ts), on the fake speaker.
+  const cascade = new ResponseCascade<Turn, Worked, Int16Array | null>({
     clock,
     timings: { modelMs: 500, renderMs: 1500, playMs: 2000 },
-    steps: {
-      model: async (t) => t,
-      render: (t) => speech.tts!.render(t),
-      play: (pcm, t) => speech.queue.clip(pcm, t).done,
-      stopPlayback: () => speech.queue.stop('barge-in'),
-    },
+    steps: turnSteps({ speech, prepare: () => null, submitHeld: async () => {} }),
   });
   const settle = async (ms: number) => {
     for (let i = 0; i < ms / 100; i++) {

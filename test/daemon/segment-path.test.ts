@@ -15,9 +15,12 @@ import { Transcriber } from '../../src/stt/transcriber.js';
 import { EngineFailure, type AsrEvent, type Transcript } from '../../src/stt/types.js';
 import { Store } from '../../src/store/store.js';
 import { ResponseCascade } from '../../src/turn/cascade.js';
+import type { Turn, Worked } from '../../src/turn/turns.js';
+import { turnSteps } from '../../src/daemon/turn-steps.js';
 import { createBargeIn } from '../../src/turn/wiring.js';
 import type { Segment } from '../../src/vad/segment.js';
 import { asrResult } from '../support/asr-events.js';
+import { OllamaDouble } from '../support/ollama-server.js';
 
 /**
  * The path of a segment, owned by one class: transcript → fate → cascade → router → record. Engines
@@ -86,21 +89,30 @@ afterEach(() => {
   dirs = [];
 });
 
-function rig(opts: { engines: SttEngine[]; mode?: 'wake-word' | 'always-listen'; store?: boolean; hangovers?: number[]; earlyCloses?: number[]; arbiter?: Arbiter }) {
+function rig(opts: { engines: SttEngine[]; mode?: 'wake-word' | 'always-listen'; store?: boolean; hangovers?: number[]; earlyCloses?: number[]; arbiter?: Arbiter; intent?: Record<string, unknown> }) {
   const clock = new VirtualClock(100_000);
   const bus = new Bus();
   const log = memoryLogger();
   const dataDir = mkdtempSync(join(tmpdir(), 'hark-path-data-'));
   dirs.push(dataDir);
-  const config = validateConfig({ router: { mode: opts.mode ?? 'wake-word' }, speech: { device: 'null' }, actions: { dataDir } }, 'test');
+  const config = validateConfig({ router: { mode: opts.mode ?? 'wake-word' }, speech: { device: 'null' }, actions: { dataDir }, ...(opts.intent ? { intent: opts.intent } : {}) }, 'test');
   const engines: EngineSlot[] = opts.engines.map((engine) => ({ id: engine.id, engine }));
   const transcriber = new Transcriber({ engines, clearSpeechProb: 0.8, breaker: { failures: 3, openMs: 30_000 }, filter: config.stt.filter, stabilizer: config.stt.stabilizer, clock, logger: log, bus });
   const stt: SttStack = { transcriber, engines, describe: 'test', setVocabulary: () => {}, close: async () => {} };
   const { speech, queue, log: said } = fakeSpeech(clock);
-  const cascade = new ResponseCascade<string, string, Int16Array>({
+  // The appliance's own cascade steps (src/daemon/turn-steps.ts), on the fake speaker; `path` is built below.
+  let path: SegmentPath;
+  const cascade = new ResponseCascade<Turn, Worked, Int16Array | null>({
     clock,
     timings: config.cascade,
-    steps: { model: async (t) => t, render: async (t) => new Int16Array(t.length), play: (pcm, t) => queue.clip(pcm, t).done, stopPlayback: () => queue.stop('barge-in') },
+    steps: turnSteps({
+      speech,
+      prepare: () => {
+        const pass = path.commands.intent?.pass;
+        return pass ? (t, signal) => pass.prepare(t, signal) : null;
+      },
+      submitHeld: (frame, signal) => path.submitHeld(frame, signal),
+    }),
   });
   const barge = createBargeIn({ settings: config.interruption, clock, bus, targets: { isSpeaking: () => queue.isSpeaking, stopSpeaking: (r) => queue.stop(r), interruptCascade: (r) => cascade.interrupt(r) } });
   let store: Store | null = null;
@@ -110,7 +122,7 @@ function rig(opts: { engines: SttEngine[]; mode?: 'wake-word' | 'always-listen';
     store = new Store({ path: join(dir, 'hark.db'), housekeeping: null });
     store.start();
   }
-  const path = new SegmentPath({ config, bus, clock, log, stt, speech, barge, cascade, store: () => store, source: 'mic', setHangoverMs: (ms) => opts.hangovers?.push(ms), closeEarly: () => opts.earlyCloses?.push(clock.now()), ...(opts.arbiter ? { arbiter: opts.arbiter } : {}) });
+  path = new SegmentPath({ config, bus, clock, log, stt, speech, barge, cascade, store: () => store, source: 'mic', setHangoverMs: (ms) => opts.hangovers?.push(ms), closeEarly: () => opts.earlyCloses?.push(clock.now()), ...(opts.arbiter ? { arbiter: opts.arbiter } : {}) });
   const events: { type: string; payload: Record<string, unknown> }[] = [];
   bus.onAny((type, payload) => events.push({ type, payload: payload as Record<string, unknown> }));
   const of = (type: string) => events.filter((e) => e.type === type).map((e) => e.payload);
@@ -136,7 +148,7 @@ function rig(opts: { engines: SttEngine[]; mode?: 'wake-word' | 'always-listen';
       await new Promise((r) => setImmediate(r));
     }
   };
-  return { clock, bus, path, of, effects, open, settle, queue, said, cascade, store, close: () => (path.dispose(), store?.close()) };
+  return { config, clock, bus, path, of, effects, open, settle, queue, said, cascade, store, close: () => (path.dispose(), store?.close()) };
 }
 
 describe('the path of a segment: one owner, one fate per segment', () => {
@@ -176,7 +188,7 @@ describe('the path of a segment: one owner, one fate per segment', () => {
 });
 
 describe('the answer being prepared (seed 003): words take the floor, a cough does not', () => {
-  const answer = (r: ReturnType<typeof rig>) => r.cascade.start('The earlier answer.', { endOfSpeechAt: r.clock.now() });
+  const answer = (r: ReturnType<typeof rig>) => r.cascade.start({ kind: 'answer', text: 'The earlier answer.' }, { endOfSpeechAt: r.clock.now() });
 
   it('a segment dropped as too short gives the answer back: it plays when due', async () => {
     const r = rig({ engines: [new ScriptedWhisper([''])] });
@@ -205,7 +217,7 @@ describe('the answer being prepared (seed 003): words take the floor, a cough do
   });
 
   it('words cancel it: the answer never plays late', async () => {
-    const r = rig({ engines: [new ScriptedWhisper(['computer what is on the order list'])] });
+    const r = rig({ engines: [new ScriptedWhisper(['computer set a timer for five minutes'])] });
     answer(r);
     await r.settle(300);
     const speech = r.open();
@@ -501,6 +513,199 @@ describe('the fleet seams: arbitration before dispatch, and words from outside',
     const typed = r.path.heardText('computer set a timer for ten minutes', 'mqtt');
     await Promise.all([seg, typed]);
     expect(r.effects('action').map((a) => a.args)).toEqual([{ seconds: 300 }, { seconds: 600 }]);
+    r.close();
+  });
+});
+
+describe('interruption decisions do not leak (issue 19 item 10)', () => {
+  it('a partial "mm" over hark whose segment the VAD then drops as too short never times out into an interruption', async () => {
+    const cloud = new DrivenCloud();
+    const r = rig({ engines: [cloud] });
+    r.queue.isSpeaking = true;
+    const seg = r.open();
+    cloud.streams[0]!.push(result('partial', 'mm', 0, 0.2));
+    expect(r.of('interruption.pending')).toHaveLength(1);
+    await r.settle(100);
+    r.path.dropped(seg.startSample);
+    await r.settle(2000);
+    expect(r.said).toEqual([]);
+    expect(r.queue.isSpeaking).toBe(true);
+    expect(r.of('interruption.allowed')).toEqual([]);
+    r.close();
+  });
+
+  it('a partial "mm" whose segment comes to nothing (a blank transcript) does not cut hark off either', async () => {
+    const cloud = new DrivenCloud();
+    cloud.onFinish = async () => transcript('deepgram', '');
+    const r = rig({ engines: [cloud] });
+    r.queue.isSpeaking = true;
+    const seg = r.open();
+    cloud.streams[0]!.push(result('partial', 'mm', 0, 0.2));
+    await r.settle(100);
+    await seg.close(0.5);
+    await r.settle(2000);
+    expect(r.of('segment.handled')).toMatchObject([{ fate: 'dropped' }]);
+    expect(r.said).toEqual([]);
+    expect(r.of('interruption.allowed')).toEqual([]);
+    r.close();
+  });
+
+  it('speech over hark whose speech-to-text fails gives the person the floor: hark stops (seed 002)', async () => {
+    class FailingWhisper extends ScriptedWhisper {
+      override async transcribe(): Promise<Transcript> {
+        throw new EngineFailure('whisper', 'error', 'whisper.cpp exited');
+      }
+    }
+    const r = rig({ engines: [new FailingWhisper([''])] });
+    r.queue.isSpeaking = true;
+    await r.open().close();
+    expect(r.of('segment.handled')).toMatchObject([{ fate: 'dropped' }]);
+    expect(r.said.filter((l) => l.startsWith('stop (barge-in)'))).toHaveLength(1);
+    expect(r.of('interruption.allowed')).toMatchObject([{ reason: expect.stringContaining('speech-to-text failed'), confidence: 0 }]);
+    r.close();
+  });
+
+  it('a failed transcript while hark is quiet stops nothing', async () => {
+    class FailingWhisper extends ScriptedWhisper {
+      override async transcribe(): Promise<Transcript> {
+        throw new EngineFailure('whisper', 'error', 'whisper.cpp exited');
+      }
+    }
+    const r = rig({ engines: [new FailingWhisper([''])] });
+    await r.open().close();
+    expect(r.said).toEqual([]);
+    expect(r.of('interruption.allowed')).toEqual([]);
+    r.close();
+  });
+});
+
+describe('who hark is talking with (issue 19 items 6 and 7)', () => {
+  it('wake-word mode: "behind you" over hark is recorded as not addressed to hark, and hark talks on', async () => {
+    const r = rig({ engines: [new ScriptedWhisper(['behind you'])], store: true });
+    r.queue.isSpeaking = true;
+    await r.open().close();
+    expect(r.said).toEqual([]);
+    expect(r.of('segment.handled')).toMatchObject([{ fate: 'filtered', reason: expect.stringContaining('not addressed to hark') }]);
+    const db = new Database((r.store as unknown as { path: string }).path, { readonly: true });
+    expect(JSON.stringify(db.prepare('SELECT dropped_reason FROM transcripts').all())).toContain('not addressed to hark');
+    db.close();
+    r.close();
+  });
+
+  it('always-listen mode: the same words stop hark (seed 002 as written)', async () => {
+    const r = rig({ engines: [new ScriptedWhisper(['behind you'])], mode: 'always-listen' });
+    r.queue.isSpeaking = true;
+    await r.open().close();
+    expect(r.said.filter((l) => l.startsWith('stop (barge-in)'))).toHaveLength(1);
+    r.close();
+  });
+
+  it('"okay" said over the dictation prompt is dictated', async () => {
+    const r = rig({ engines: [new ScriptedWhisper(['start dictation', 'okay', 'end dictation'])] });
+    await r.open().close();
+    r.queue.isSpeaking = true; // the prompt
+    await r.open().close();
+    r.queue.isSpeaking = false;
+    await r.open().close();
+    expect(r.effects('submit')).toMatchObject([{ frame: 'dictation', text: 'okay' }]);
+    r.close();
+  });
+});
+
+describe('the model starts at the cascade’s first timer (issue 19 item 8, seeds 003 + 004)', () => {
+  let ollama: OllamaDouble | null = null;
+  afterEach(async () => {
+    await ollama?.close();
+    ollama = null;
+  });
+  /** Real time for the double's HTTP answer to arrive, with the virtual clock standing still. */
+  const io = async (until: () => boolean = () => false) => {
+    for (let i = 0; i < 40 && !until(); i++) await new Promise((r) => setTimeout(r, 25));
+  };
+  /** Advance the virtual clock to `t`, letting promises run on the way. */
+  const to = async (r: ReturnType<typeof rig>, t: number) => {
+    while (r.clock.now() < t) {
+      r.clock.advanceTo(Math.min(t, r.clock.now() + 50));
+      await new Promise((res) => setImmediate(res));
+    }
+  };
+  const question = 'Add three cases of milk to the order list? Say yes or no.';
+
+  it('asked 0.5 s after the person stopped, the question is said at 2 s, not after the query’s 4 s silence', async () => {
+    ollama = await new OllamaDouble().start();
+    ollama.on('three cases of milk', { verb: 'add_to_list', object: '3 cases of milk' });
+    const r = rig({ engines: [new ScriptedWhisper(['computer add three cases of milk to the order list'])], intent: { host: ollama.url, warmUp: false } });
+    await r.open().close();
+    // The VAD closed the segment a hangover (600 ms) after the last word: the first timer (0.5 s) is
+    // already due, so the model is asked as soon as the words are known.
+    const end = r.clock.now() - r.config.vad.hangoverMs;
+    await to(r, r.clock.now() + 50);
+    await io(() => ollama!.chats.length > 0);
+    expect(ollama.chats.map((c) => c.lastUser)).toEqual(['add three cases of milk to the order list']);
+    await to(r, end + 1950);
+    await io();
+    expect(r.said.filter((l) => l.startsWith('say'))).toEqual([]);
+    await to(r, end + 2000);
+    await io(() => r.said.some((l) => l.startsWith('say')));
+    expect(r.said.filter((l) => l.startsWith('say'))).toEqual([`say ${question}`]);
+    expect(r.effects('proposal')).toMatchObject([{ intent: 'add_to_list', target: '3 cases of milk' }]);
+    expect(r.effects('stack').at(-1)).toMatchObject({ frames: ['base', 'confirm'] });
+    // One model call: the submission took the reply prepared at 0.5 s.
+    expect(ollama.chats).toHaveLength(1);
+    r.close();
+  });
+
+  it('the person goes on speaking: the prepared reply is thrown away and the whole request is asked about', async () => {
+    ollama = await new OllamaDouble().start();
+    ollama.on('three cases of milk', { verb: 'add_to_list', object: '3 cases of milk' });
+    ollama.on('eggs', { verb: 'add_to_list', object: '3 cases of milk and 2 boxes of eggs' });
+    const r = rig({ engines: [new ScriptedWhisper(['computer add three cases of milk to the order list', 'and two boxes of eggs'])], intent: { host: ollama.url, warmUp: false } });
+    await r.open().close();
+    const end = r.clock.now() - r.config.vad.hangoverMs;
+    await to(r, end + 600);
+    await io();
+    const more = r.open();
+    await to(r, end + 3000);
+    // Held while they speak: nothing handed over, nothing said.
+    expect(r.said.filter((l) => l.startsWith('say'))).toEqual([]);
+    await more.close();
+    const end2 = r.clock.now() - r.config.vad.hangoverMs;
+    await to(r, end2 + 600);
+    await io();
+    await to(r, end2 + 2000);
+    await io();
+    expect(ollama.chats.map((c) => c.lastUser)).toEqual(['add three cases of milk to the order list', 'add three cases of milk to the order list and two boxes of eggs']);
+    expect(r.said.filter((l) => l.startsWith('say'))).toEqual([expect.stringMatching(/^say Add .*milk and .*eggs to the order list\? Say yes or no\.$/)]);
+    expect(r.effects('proposal')).toHaveLength(1);
+    r.close();
+  });
+
+  it('with the model away, the request is handed over at 2 s and kept in the query’s own target; the outage is said then, not while the person may still talk', async () => {
+    ollama = await new OllamaDouble().start();
+    ollama.fail('http-500', Infinity);
+    const r = rig({ engines: [new ScriptedWhisper(['computer ask the chef about table four'])], intent: { host: ollama.url, warmUp: false, retries: 0 } });
+    await r.open().close();
+    const end = r.clock.now() - r.config.vad.hangoverMs;
+    await to(r, end + 600);
+    await io();
+    expect(r.said.filter((l) => l.startsWith('say'))).toEqual([]);
+    await to(r, end + 2000);
+    await io();
+    await r.path.drain();
+    expect(r.effects('submit')).toMatchObject([{ frame: 'query', text: 'ask the chef about table four' }]);
+    expect(r.effects('delivered')).toMatchObject([{ target: 'intent', detail: expect.stringContaining('kept in file') }]);
+    expect(r.said.filter((l) => l.startsWith('say'))).toHaveLength(1);
+    r.close();
+  });
+
+  it('with no model at all (intent off), the query submits on its own silence timer as before', async () => {
+    const r = rig({ engines: [new ScriptedWhisper(['computer ask the chef about table four'])], intent: { enabled: false } });
+    await r.open().close();
+    const closed = r.clock.now();
+    await to(r, closed + 3900);
+    expect(r.effects('submit')).toEqual([]);
+    await to(r, closed + 4000);
+    expect(r.effects('submit')).toMatchObject([{ frame: 'query', target: 'file', text: 'ask the chef about table four' }]);
     r.close();
   });
 });

@@ -4,14 +4,16 @@ import { ms } from '../fields.js';
 /**
  * cascade (seed 003): after the person stops speaking, a spoken answer is prepared in three steps,
  * each from the end of speech, so a pause to think is not cut off and the answer still feels instant.
+ * The same steps answer an open request the intent pass handles (wake-word mode): the model is asked
+ * at modelMs, its question rendered at renderMs, and the request handed over and asked at playMs.
  */
 export const cascadeSection = z
   .strictObject({
-    /** Start working out the answer (cached, not heard). */
+    /** Start working out the answer, or ask the model about an open request (cached, not heard). */
     modelMs: ms(500, 0, 10_000),
     /** Render the answer to speech (cached, not heard). */
     renderMs: ms(1500, 0, 10_000),
-    /** Start playing it. */
+    /** Start playing it (for a request: hand it over, and say the question). */
     playMs: ms(2000, 0, 10_000),
   })
   .superRefine((cfg, ctx) => {

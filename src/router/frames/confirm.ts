@@ -2,6 +2,11 @@ import { Frame, type ConfirmRequest, type FrameHost, type VerbContext } from '..
 import type { CompiledRule } from '../compile.js';
 import type { FrameSpec } from '../spec.js';
 
+/** The question as said: the response cascade renders it ahead (issue 19 item 8), so it is worded in one place. */
+export function confirmQuestion(prompt: string): string {
+  return `${prompt} Say yes or no.`;
+}
+
 /**
  * Yes or no. Holds the pending action until answered; no answer within the timeout (default 10 s)
  * discards it and says so. The timer is not restarted by stray speech: only an answer counts.
@@ -15,7 +20,7 @@ export class ConfirmFrame extends Frame {
   }
 
   override enter(): void {
-    this.host.speak(`${this.request.prompt} Say yes or no.`);
+    this.host.speak(confirmQuestion(this.request.prompt));
     this.start();
   }
   override uncover(): void {

@@ -1,0 +1,44 @@
+import type { PreparedProposal } from '../intent/intent-pass.js';
+import type { Speech } from '../speech/create.js';
+import type { CascadeSteps } from '../turn/cascade.js';
+import type { Turn, Worked } from '../turn/turns.js';
+
+export interface TurnStepDeps {
+  speech: Speech;
+  /** The intent pass's look-ahead (IntentPass.prepare), when the pass runs. */
+  prepare: () => ((text: string, signal: AbortSignal) => Promise<PreparedProposal>) | null;
+  /** Hand the open request over now (SegmentPath.submitHeld): the pass answers it from the prepared reply. */
+  submitHeld: (frame: string, signal: AbortSignal) => Promise<unknown>;
+}
+
+/**
+ * The cascade's steps on the appliance. An answer: the text as is, rendered by espeak-ng, played as a
+ * clip. A proposal: the model asked at the first timer (the reply kept for the submission), the
+ * question it leads to rendered at the second (espeak-ng's cache then has it when the confirm frame
+ * says it), and at the third the request handed over, so the question is said at once.
+ */
+export function turnSteps(d: TurnStepDeps): CascadeSteps<Turn, Worked, Int16Array | null> {
+  const { speech } = d;
+  return {
+    model: async (turn, signal) => {
+      if (turn.kind === 'answer') return { turn, spoken: turn.text };
+      const prepare = d.prepare();
+      if (!prepare) return { turn, spoken: null };
+      return { turn, spoken: (await prepare(turn.text, signal)).spoken };
+    },
+    render: async (w) => {
+      if (w.turn.kind === 'answer') {
+        if (!speech.tts) throw new Error('no text-to-speech engine');
+        return speech.tts.render(w.spoken!);
+      }
+      // Rendering ahead is only a head start: without a voice, or on a failure, the question is rendered when said.
+      if (!speech.tts || w.spoken === null) return null;
+      return speech.tts.render(w.spoken).catch(() => null);
+    },
+    play: async (pcm, w, signal) => {
+      if (w.turn.kind === 'answer') return pcm ? speech.queue.clip(pcm, w.turn.text, { priority: 'readback' }).done : undefined;
+      return d.submitHeld(w.turn.frame, signal);
+    },
+    stopPlayback: () => speech.queue.stop('barge-in'),
+  };
+}

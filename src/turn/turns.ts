@@ -1,0 +1,16 @@
+import type { ResponseCascade } from './cascade.js';
+
+/**
+ * What the response cascade (seed 003) answers: a spoken answer the router made (a read-back), or an
+ * open request the model will answer (the intent pass, seed 004) — the model asked at the first
+ * timer, the question rendered at the second, the request handed over and the question said at the third.
+ */
+export type Turn = { kind: 'answer'; text: string } | { kind: 'proposal'; frame: string; text: string };
+
+/** A turn worked out: what hark will say (null when nothing can be said ahead: the model is away). */
+export interface Worked {
+  turn: Turn;
+  spoken: string | null;
+}
+
+export type TurnCascade = ResponseCascade<Turn, Worked, Int16Array | null>;
