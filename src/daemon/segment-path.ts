@@ -466,8 +466,8 @@ export class SegmentPath {
   }
 
   private routerView(): RouterView {
-    const router = this.commands.core.router;
-    return { frames: this.d.config.router.frames, mode: router.mode, stack: router.stack };
+    const core = this.commands.core;
+    return { frames: this.d.config.router.frames, mode: core.router.mode, stack: core.router.stack, followUp: (text) => core.takesAsFollowUp(text) };
   }
 
   private release(seg: OpenSegment): void {

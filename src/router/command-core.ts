@@ -181,6 +181,18 @@ export class CommandCore {
     return this.followUpOpen() || this.awaitingAnswer();
   }
 
+  /**
+   * Would these words, said now without the wake word, be taken as a follow-up (or a request the
+   * rules carry out alone) inside the open window? Acts on nothing: the interruption side asks it
+   * so "and two pints of milk" said over hark's "Added eggs…" counts as said to hark.
+   */
+  takesAsFollowUp(text: string): boolean {
+    if (!this.followUpOpen()) return false;
+    const s = said(text);
+    const last = this.lastRequest;
+    return (last !== null && readFollowUp(s.words, last) !== null) || parseKitchen(s.words, this.area) !== null;
+  }
+
   dispatch(utterance: Utterance): void {
     // While a timer rings, "stop", "ok", "thanks" silence it without the wake word, whatever frame
     // is open (a cook across the room will not say "computer" first).

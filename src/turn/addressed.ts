@@ -11,6 +11,8 @@ export interface RouterView {
   mode: Mode;
   /** Frame names, bottom to top. */
   stack: readonly string[];
+  /** Inside the follow-up window: would these words be taken as a follow-up on what hark just did? */
+  followUp?: (text: string) => boolean;
 }
 
 /**
@@ -43,6 +45,7 @@ export function addressedToHark(text: string, view: RouterView): boolean {
   if (view.mode !== 'wake-word') return true;
   const s = said(text);
   if (!s.norm) return true;
+  if (view.followUp?.(text)) return true;
   for (let i = view.stack.length - 1; i >= 0; i--) {
     const name = view.stack[i]!;
     const frame = view.frames[name];

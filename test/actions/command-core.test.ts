@@ -96,3 +96,15 @@ describe('command core with real targets', () => {
     expect(s.effects.filter((e) => e.type === 'speak').map((e) => e.type === 'speak' && e.text).at(-1)).toBe('hello there');
   });
 });
+
+describe('words over hark inside the follow-up window (issue 19 items 6 and 11 together)', () => {
+  it('"and two pints of milk" after "add eggs…" is taken as said to hark; chatter is not; after the window nothing is', () => {
+    const s = core({});
+    s.say('computer add eggs to the shopping list', 1000);
+    expect(s.core.followUpOpen()).toBe(true);
+    expect(s.core.takesAsFollowUp('and two pints of milk')).toBe(true);
+    expect(s.core.takesAsFollowUp('behind you')).toBe(false);
+    s.clock.advanceTo(1000 + 6001);
+    expect(s.core.takesAsFollowUp('and two pints of milk')).toBe(false);
+  });
+});
