@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { SAMPLE_RATE } from '../audio/pcm.js';
 import { SystemClock, type Clock, type TimerHandle } from '../core/clock.js';
+import type { PlaybackTap } from '../audio/echo-reference.js';
 
 export interface PlayResult {
   outcome: 'ended' | 'stopped' | 'error';
@@ -32,6 +33,11 @@ export interface AplayOptions {
   clock?: Clock;
   /** The program to run (tests point this at a script that fails). */
   bin?: string;
+  /**
+   * Told of every clip as aplay starts on it, and where it was cut short: the echo canceller's
+   * reference. Here, in the one place every played sample passes (speech, earcons, the ring).
+   */
+  tap?: PlaybackTap;
 }
 
 /**
@@ -48,12 +54,16 @@ export interface AplayOptions {
  * takes 1-15 ms and the kernel drops what the sound card had buffered.
  */
 export class AplayPlayer {
-  private readonly opts: Required<Omit<AplayOptions, 'clock'>>;
+  private readonly opts: Required<Omit<AplayOptions, 'clock' | 'tap'>>;
   private readonly clock: Clock;
+  private readonly tap: PlaybackTap | null;
 
   constructor(opts: AplayOptions) {
-    this.opts = { sampleRate: SAMPLE_RATE, leadMs: 400, stallMs: 3000, bin: 'aplay', ...opts };
-    this.clock = opts.clock ?? new SystemClock();
+    const { clock, tap, ...rest } = opts;
+    this.opts = { sampleRate: SAMPLE_RATE, leadMs: 400, stallMs: 3000, bin: 'aplay', ...rest };
+    this.clock = clock ?? new SystemClock();
+    // The reference is on hark's 16 kHz grid; another rate is not hark's own sound.
+    this.tap = tap && this.opts.sampleRate === SAMPLE_RATE ? tap : null;
   }
 
   play(pcm: Int16Array): Playback {
@@ -112,8 +122,10 @@ export class AplayPlayer {
       feedTimer = clock.setTimer(Math.max(10, leadMs / 4), feed);
     };
 
+    let tapped = null as { stopped(atMs: number): void } | null;
     child.once('spawn', () => {
       startedAt = clock.now();
+      tapped = this.tap?.played(pcm, startedAt) ?? null;
       stallTimer = clock.setTimer(durationMs + stallMs, () => {
         stallTimer = null;
         spawnError = `aplay still running ${stallMs} ms after its ${Math.round(durationMs)} ms clip should have ended (sound card "${device}" not taking audio?); killed`;
@@ -133,6 +145,8 @@ export class AplayPlayer {
       const spawnFailed = new Promise<null>((r) => child.once('error', () => r(null)));
       const exit = await Promise.race([exited, spawnFailed]);
       clearTimers();
+      // Cut short (stopped, killed, failed): the reference ends where the sound did.
+      if (exit?.code !== 0 || stopped) tapped?.stopped(clock.now());
       const played = Math.round(playedMs());
       if (stopped) return { outcome: 'stopped', playedMs: played };
       if (spawnError) return { outcome: 'error', error: spawnError, playedMs: played };
@@ -152,6 +166,7 @@ export class AplayPlayer {
         if (!stopped) {
           stopped = true;
           clearTimers();
+          tapped?.stopped(clock.now());
           child.stdin?.destroy();
           if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
         }

@@ -2,6 +2,8 @@ import type { HarkConfig } from '../config/schema.js';
 import type { Bus } from '../core/bus.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
+import { createEchoCleaner, type EchoCleaner } from '../audio/echo-create.js';
+import { EchoReference } from '../audio/echo-reference.js';
 import { AplayPlayer } from './aplay.js';
 import { DeviceOutput } from './device-output.js';
 import { EarconBank } from './earcons.js';
@@ -14,6 +16,12 @@ import { SimulatedOutput } from './simulated-output.js';
 export interface Speech {
   queue: SpeechQueue;
   gate: EchoGate;
+  /**
+   * The echo canceller for the capture path (echoMode cancel, with the real speaker), fed with what
+   * AplayPlayer plays; null with another mode, when simulated, or when it could not load (echoProblem).
+   */
+  echo: EchoCleaner | null;
+  echoProblem: string | null;
   /** Present with the real speaker: the cascade renders through it, the voice picker sets its voice. */
   tts: EspeakTts | null;
   /** Stop following the bus and silence the speaker. */
@@ -29,19 +37,32 @@ export function createSpeech(config: Pick<HarkConfig, 'speech' | 'vad'>, deps: {
   const s = config.speech;
   let output: SpeechOutput;
   let tts: EspeakTts | null = null;
+  let echo: EchoCleaner | null = null;
+  let echoProblem: string | null = null;
   if (deps.simulated) {
     output = new SimulatedOutput({ clock: deps.clock, ...(deps.simulated.msPerChar !== undefined ? { msPerChar: deps.simulated.msPerChar } : {}) });
   } else {
     tts = new EspeakTts({ voice: s.voice, speed: s.speed, volume: s.volume, cacheEntries: s.cacheEntries });
-    const player = new AplayPlayer({ device: s.device, stallMs: s.stallMs });
+    const reference = new EchoReference();
+    if (s.echoMode === 'cancel') {
+      const made = createEchoCleaner(s, reference, deps.clock);
+      if ('error' in made) {
+        echoProblem = made.error;
+        deps.logger?.warn(`${made.error}; the echo gate (${s.echoFallback}) stands in`);
+      } else echo = made.cleaner;
+    }
+    const player = new AplayPlayer({ device: s.device, stallMs: s.stallMs, ...(echo ? { tap: reference } : {}) });
     output = new DeviceOutput({ player, tts, earcons: new EarconBank({ volume: s.earconVolume }), ...(deps.logger ? { logger: deps.logger } : {}) });
   }
   const queue = new SpeechQueue({ output, clock: deps.clock, bus: deps.bus });
   const gate = new EchoGate(s, config.vad.threshold, deps.clock);
+  gate.setCanceller(echo);
   const unbind = bindEchoGate(deps.bus, gate);
   return {
     queue,
     gate,
+    echo,
+    echoProblem,
     tts,
     close: () => {
       queue.stop('shutdown');
