@@ -73,6 +73,8 @@ export class EchoStage {
   private anchorMs = Infinity;
   private processed = 0;
   private delayMs: number;
+  /** The first estimate has replaced the initial guess. */
+  private moved = false;
   private erle = { mic: 0, out: 0 };
   private convergedFor = 0;
   private converged = false;
@@ -200,7 +202,10 @@ export class EchoStage {
   }
 
   private moveDelay(lagMs: number): void {
-    if (Math.abs(lagMs - this.delayMs) < 1) return;
+    // The filter absorbs a small move (it starts marginMs early and is far longer than that): only a
+    // real change of the path is worth starting over for, not the estimate's half-millisecond jitter.
+    if (this.moved && Math.abs(lagMs - this.delayMs) < this.o.marginMs / 2) return;
+    this.moved = true;
     // The filter models the room after the bulk delay: shifted by more than a little, what it learnt
     // is the wrong response, and starting over converges faster than unlearning it.
     this.delayMs = lagMs;

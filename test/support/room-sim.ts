@@ -18,42 +18,65 @@ export function rng(seed: number): () => number {
 }
 
 /**
- * A room's impulse response: the direct path, a few early reflections, then a noise tail decaying
- * by 60 dB over rt60Ms (a small tiled kitchen: 200-300 ms). Normalised so the direct path is 1.
+ * A room, streaming: the direct path, early reflections (worktop, wall, ceiling), and a late
+ * reverberant tail decaying by 60 dB over rt60Ms (Schroeder's reverberator: four feedback combs into
+ * two allpasses). A few operations a sample, so the simulated microphone keeps up in real time on a
+ * loaded machine. Deterministic: the same input gives the same echo on every run.
  */
-export function roomResponse(opts: { rt60Ms: number; lengthMs: number; seed?: number; rate?: number }): Float32Array {
-  const rate = opts.rate ?? 16000;
-  const n = Math.round((opts.lengthMs * rate) / 1000);
-  const ir = new Float32Array(n);
-  const rand = rng(opts.seed ?? 7);
-  ir[0] = 1;
-  // Early reflections: worktop, wall, ceiling.
-  for (const [ms, g] of [
-    [2.5, 0.5],
-    [4.1, -0.35],
-    [7.3, 0.3],
-    [11.2, -0.2],
-  ] as const) {
-    const k = Math.round((ms * rate) / 1000);
-    if (k < n) ir[k] = (ir[k] ?? 0) + g;
+export class Reverb {
+  private readonly early: Array<[number, number]> = [
+    [40, 0.5],
+    [66, -0.35],
+    [117, 0.3],
+    [179, -0.2],
+  ];
+  private readonly combs: Array<{ buf: Float32Array; i: number; g: number }>;
+  private readonly aps: Array<{ buf: Float32Array; i: number; g: number }>;
+  private readonly hist = new Float32Array(256);
+  private h = 0;
+  private readonly wet: number;
+
+  constructor(rt60Ms: number, wet = 0.2) {
+    this.wet = wet;
+    this.combs = [475, 594, 658, 699].map((d) => ({ buf: new Float32Array(d), i: 0, g: Math.pow(10, (-3 * (d / 16)) / rt60Ms) }));
+    this.aps = [80, 27].map((d) => ({ buf: new Float32Array(d), i: 0, g: 0.7 }));
   }
-  const decayPerSample = Math.log(1000) / ((opts.rt60Ms * rate) / 1000); // -60 dB = 1/1000
-  const start = Math.round((12 * rate) / 1000);
-  for (let i = start; i < n; i++) ir[i] = (ir[i] ?? 0) + 0.08 * (rand() * 2 - 1) * Math.exp(-decayPerSample * i);
-  return ir;
+
+  process(x: ArrayLike<number>): Float32Array {
+    const out = new Float32Array(x.length);
+    const H = this.hist.length;
+    for (let n = 0; n < x.length; n++) {
+      const v = x[n]!;
+      this.hist[this.h] = v;
+      let y = v;
+      for (const [d, g] of this.early) y += g * this.hist[(this.h - d + H) % H]!;
+      let late = 0;
+      for (const c of this.combs) {
+        const o = c.buf[c.i]!;
+        c.buf[c.i] = v + o * c.g;
+        c.i = (c.i + 1) % c.buf.length;
+        late += o;
+      }
+      for (const a of this.aps) {
+        const b = a.buf[a.i]!;
+        const w = late + a.g * b;
+        a.buf[a.i] = w;
+        a.i = (a.i + 1) % a.buf.length;
+        late = b - a.g * w;
+      }
+      out[n] = y + this.wet * late;
+      this.h = (this.h + 1) % H;
+    }
+    return out;
+  }
 }
 
-/** y = x * ir, delayed by `delay` samples, scaled by `gain`; `out` has x.length + delay + ir.length - 1 samples. */
-export function throughRoom(x: Int16Array | Float32Array, ir: Float32Array, delay: number, gain: number): Float32Array {
-  const out = new Float32Array(x.length + delay + ir.length - 1);
-  // Sparse enough to skip zeros in x (silences between phrases).
-  for (let i = 0; i < x.length; i++) {
-    const v = x[i]! * gain;
-    if (v === 0) continue;
-    const o = i + delay;
-    for (let k = 0; k < ir.length; k++) out[o + k]! += v * ir[k]!;
-  }
-  return out;
+/** x through a fresh room, `delay` samples late and scaled by `gain`, with the tail let ring out (tailMs). */
+export function throughRoom(x: Int16Array | Float32Array, opts: { delay: number; gain: number; rt60Ms: number; tailMs?: number }): Float32Array {
+  const n = x.length + opts.delay + Math.round((opts.tailMs ?? 500) * 16);
+  const input = new Float32Array(n);
+  for (let i = 0; i < x.length; i++) input[i + opts.delay] = x[i]! * opts.gain;
+  return new Reverb(opts.rt60Ms).process(input);
 }
 
 export function rms(x: ArrayLike<number>, from = 0, to = x.length): number {
