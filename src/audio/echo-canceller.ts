@@ -73,6 +73,8 @@ export class EchoStage {
   private anchorMs = Infinity;
   private processed = 0;
   private delayMs: number;
+  /** The start of the latest clip whose echo has reached the microphone. */
+  private clipStart = -Infinity;
   /** The first estimate has replaced the initial guess. */
   private moved = false;
   private erle = { mic: 0, out: 0 };
@@ -155,6 +157,14 @@ export class EchoStage {
       this.lastState = 'idle';
       this.native.process(frame, null, this.out);
       return this.out;
+    }
+    // Each clip is a new aplay process, started with its own latency (measured: 50-170 ms apart on a
+    // loaded machine): until this clip's echo is shown to be cancelled, the gate stands in again.
+    const clipStart = this.reference.latestStart;
+    if (clipStart !== this.clipStart && refPos + n > clipStart) {
+      this.clipStart = clipStart;
+      this.converged = false;
+      this.convergedFor = 0;
     }
     this.native.process(frame, this.ref, this.out);
     this.mark(position);

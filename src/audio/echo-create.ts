@@ -1,4 +1,5 @@
 import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/log.js';
 import { createNativeCanceller } from './echo-addon.js';
 import { EchoStage, type EchoStageOptions } from './echo-canceller.js';
 import type { EchoReference } from './echo-reference.js';
@@ -34,6 +35,7 @@ export function createEchoCleaner(
   reference: EchoReference,
   clock: Clock,
   opts: Partial<EchoStageOptions> = {},
+  logger?: Pick<Logger, 'info'>,
 ): { cleaner: EchoCleaner } | { error: string } {
   const filterSamples = Math.ceil((s.echoFilterMs * SAMPLE_RATE) / 1000 / NATIVE_FRAME) * NATIVE_FRAME;
   const made = createNativeCanceller({
@@ -49,11 +51,23 @@ export function createEchoCleaner(
   });
   if ('error' in made) return made;
   const stage = new EchoStage(made.canceller, reference, { frameSamples: FRAME_SAMPLES, filterSamples, ...opts });
+  // One line when the alignment or the trust changes (a technician reading the journal sees the card's latency).
+  let said = { delayMs: NaN, converged: false };
+  const report = () => {
+    const st = stage.status;
+    if (st.delayMs === said.delayMs && st.converged === said.converged) return;
+    said = { delayMs: st.delayMs, converged: st.converged };
+    logger?.info(st.converged ? 'echo canceller converged' : 'echo canceller aligning', { delayMs: st.delayMs, correlation: st.estimate ? Math.round(st.estimate.correlation * 100) / 100 : null, erleDb: Math.round(st.erleDb) });
+  };
   return {
     cleaner: {
       now: () => clock.now(),
       arrived: (n, at) => stage.arrived(n, at),
-      process: (frame, position) => stage.process(frame, position),
+      process: (frame, position) => {
+        const out = stage.process(frame, position);
+        if (logger) report();
+        return out;
+      },
       restart: () => stage.restart(),
       rawTrack: (from, to) => stage.rawTrack(from, to),
       get trusted() {

@@ -40,6 +40,11 @@ export class EchoReference implements PlaybackTap {
     };
   }
 
+  /** Where the latest clip started (-Infinity before any): each aplay process starts with its own latency. */
+  get latestStart(): number {
+    return this.clips.length ? this.clips[this.clips.length - 1]!.start : -Infinity;
+  }
+
   /** The end of the last sound played, in positions (-Infinity before any). */
   get endPosition(): number {
     return this.lastEnd;

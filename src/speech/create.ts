@@ -45,7 +45,7 @@ export function createSpeech(config: Pick<HarkConfig, 'speech' | 'vad'>, deps: {
     tts = new EspeakTts({ voice: s.voice, speed: s.speed, volume: s.volume, cacheEntries: s.cacheEntries });
     const reference = new EchoReference();
     if (s.echoMode === 'cancel') {
-      const made = createEchoCleaner(s, reference, deps.clock);
+      const made = createEchoCleaner(s, reference, deps.clock, {}, deps.logger);
       if ('error' in made) {
         echoProblem = made.error;
         deps.logger?.warn(`${made.error}; the echo gate (${s.echoFallback}) stands in`);
