@@ -73,8 +73,10 @@ export class EchoStage {
   private anchorMs = Infinity;
   private processed = 0;
   private delayMs: number;
-  /** The start of the latest clip whose echo has reached the microphone. */
-  private clipStart = -Infinity;
+  /** How far the latest clip was moved from where its aplay process was started (ms). */
+  private clipShiftMs = 0;
+  /** The latest clip whose echo has reached the microphone. */
+  private clip = 0;
   /** The first estimate has replaced the initial guess. */
   private moved = false;
   private erle = { mic: 0, out: 0 };
@@ -116,7 +118,7 @@ export class EchoStage {
   }
 
   get status(): EchoStatus {
-    return { state: this.lastState, delayMs: this.delayMs, estimate: this.estimator.estimate, erleDb: this.erleDb, converged: this.converged };
+    return { state: this.lastState, delayMs: this.delayMs + this.clipShiftMs, estimate: this.estimator.estimate, erleDb: this.erleDb, converged: this.converged };
   }
 
   /** Trust the canceller over the echo gate right now (hark's sound is in the mic, and it is cancelled). */
@@ -160,9 +162,10 @@ export class EchoStage {
     }
     // Each clip is a new aplay process, started with its own latency (measured: 50-170 ms apart on a
     // loaded machine): until this clip's echo is shown to be cancelled, the gate stands in again.
-    const clipStart = this.reference.latestStart;
-    if (clipStart !== this.clipStart && refPos + n > clipStart) {
-      this.clipStart = clipStart;
+    const clip = this.reference.clipCount;
+    if (clip !== this.clip && refPos + n > this.reference.latestStart) {
+      this.clip = clip;
+      this.clipShiftMs = 0;
       this.converged = false;
       this.convergedFor = 0;
     }
@@ -213,16 +216,27 @@ export class EchoStage {
 
   private moveDelay(lagMs: number): void {
     // The filter absorbs a small move (it starts marginMs early and is far longer than that): only a
-    // real change of the path is worth starting over for, not the estimate's half-millisecond jitter.
+    // real change is worth acting on, not the estimate's half-millisecond jitter.
     if (this.moved && Math.abs(lagMs - this.delayMs) < this.o.marginMs / 2) return;
-    this.moved = true;
-    // The filter models the room after the bulk delay: shifted by more than a little, what it learnt
-    // is the wrong response, and starting over converges faster than unlearning it.
-    this.delayMs = lagMs;
-    this.native.reset();
+    if (!this.moved) {
+      // The first estimate replaces the initial guess: what the filter learnt at the wrong alignment is
+      // of no use, and starting over converges faster than unlearning it.
+      this.moved = true;
+      this.delayMs = lagMs;
+      this.native.reset();
+      this.converged = false;
+      this.convergedFor = 0;
+      this.erle = { mic: 0, out: 0 };
+      return;
+    }
+    // Later moves are the clip's own: each clip is a new aplay process that starts sounding with its
+    // own latency (measured 60-185 ms apart on a loaded machine), while the room, which the filter
+    // models, is unchanged. So the clip is moved to where it really sounds and the filter kept.
+    this.reference.shiftLatest(Math.round((lagMs - this.delayMs) * this.perMs));
+    this.clipShiftMs += lagMs - this.delayMs;
+    this.estimator.reset();
     this.converged = false;
     this.convergedFor = 0;
-    this.erle = { mic: 0, out: 0 };
   }
 
   private measure(mic: Int16Array, out: Int16Array): void {

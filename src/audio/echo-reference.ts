@@ -26,11 +26,18 @@ export class EchoReference implements PlaybackTap {
   private readonly perMs = SAMPLE_RATE / 1000;
   /** Where the latest clip ends (or was cut): no echo can be fresher than this. */
   private lastEnd = -Infinity;
+  private count = 0;
+
+  /** Clips played so far: a new one is a new aplay process. */
+  get clipCount(): number {
+    return this.count;
+  }
 
   played(pcm: Int16Array, atMs: number): { stopped(atMs: number): void } {
     const start = Math.round(atMs * this.perMs);
     const clip: PlayedClip = { start, end: start + pcm.length, pcm };
     this.clips.push(clip);
+    this.count++;
     this.lastEnd = Math.max(this.lastEnd, clip.end);
     return {
       stopped: (stopMs: number) => {
@@ -43,6 +50,18 @@ export class EchoReference implements PlaybackTap {
   /** Where the latest clip started (-Infinity before any): each aplay process starts with its own latency. */
   get latestStart(): number {
     return this.clips.length ? this.clips[this.clips.length - 1]!.start : -Infinity;
+  }
+
+  /**
+   * Move the latest clip `samples` later (earlier if negative): its aplay process turned out to start
+   * sounding at another latency than the clips before it.
+   */
+  shiftLatest(samples: number): void {
+    const c = this.clips[this.clips.length - 1];
+    if (!c) return;
+    c.start += samples;
+    c.end += samples;
+    this.lastEnd = this.clips.reduce((m, x) => Math.max(m, x.end), -Infinity);
   }
 
   /** The end of the last sound played, in positions (-Infinity before any). */
