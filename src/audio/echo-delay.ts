@@ -33,6 +33,8 @@ export class DelayEstimator {
   private readonly maxLag: number;
   private readonly mic: Float32Array;
   private readonly ref: Float32Array;
+  private readonly micLin: Float32Array;
+  private readonly refLin: Float32Array;
   /** Decimated samples written so far (ring index = count % length). */
   private count = 0;
   private acc = { mic: 0, ref: 0, n: 0 };
@@ -49,6 +51,8 @@ export class DelayEstimator {
     this.maxLag = Math.round((this.o.maxLagMs * rate) / 1000);
     this.mic = new Float32Array(this.w + this.maxLag);
     this.ref = new Float32Array(this.w + this.maxLag);
+    this.micLin = new Float32Array(this.mic.length);
+    this.refLin = new Float32Array(this.ref.length);
   }
 
   /** The lag last believed, or null before the first. */
@@ -109,31 +113,34 @@ export class DelayEstimator {
   /** Normalised cross-correlation peak over lags 0..maxLag (the mic lags the reference). */
   search(): DelayEstimate | null {
     const len = this.mic.length;
-    const end = this.count; // exclusive, in decimated samples
-    const micStart = end - Math.min(this.w, this.count - this.maxLag);
-    let emic = 0;
-    for (let i = micStart; i < end; i++) {
-      const v = this.mic[i % len]!;
-      emic += v * v;
+    const w = Math.min(this.w, this.count - this.maxLag);
+    // Unroll the rings into straight arrays (oldest first) so the inner loop has no modulo.
+    const m = this.micLin;
+    const r = this.refLin;
+    const first = this.count - len;
+    for (let i = 0; i < len; i++) {
+      const k = first + i;
+      m[i] = k >= 0 ? this.mic[k % len]! : 0;
+      r[i] = k >= 0 ? this.ref[k % len]! : 0;
     }
+    const start = len - w;
+    let emic = 0;
+    for (let i = start; i < len; i++) emic += m[i]! * m[i]!;
     if (emic === 0) return null;
+    let eref = 0;
+    for (let i = start; i < len; i++) eref += r[i]! * r[i]!;
     let best = -1;
     let bestLag = 0;
-    // Reference energy over the window shifted by lag, kept as a running sum.
-    let eref = 0;
-    for (let i = micStart; i < end; i++) {
-      const v = this.ref[i % len]!;
-      eref += v * v;
-    }
     for (let lag = 0; lag <= this.maxLag; lag++) {
       if (lag > 0) {
-        const add = this.ref[(micStart - lag) % len]!;
-        const drop = this.ref[(end - lag) % len]!;
+        // The reference window slides one step into the past: gains the older sample, loses the newest.
+        const add = r[start - lag]!;
+        const drop = r[len - lag]!;
         eref += add * add - drop * drop;
       }
       if (eref <= 0) continue;
       let xc = 0;
-      for (let i = micStart; i < end; i++) xc += this.mic[i % len]! * this.ref[(i - lag) % len]!;
+      for (let i = start; i < len; i++) xc += m[i]! * r[i - lag]!;
       const c = Math.abs(xc) / Math.sqrt(emic * eref);
       if (c > best) {
         best = c;

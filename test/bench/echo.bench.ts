@@ -7,7 +7,7 @@ import { VirtualClock } from '../../src/core/clock.js';
 import { outputDir } from '../support/paths.js';
 import { rms } from '../support/room-sim.js';
 import { espeakPhrase } from '../support/speech.js';
-import { activeWindows, erleDb, runRoom } from '../echo/room-run.js';
+import { activeWindows, erleDb, runRoom, runRoomClips } from '../echo/room-run.js';
 
 /**
  * The echo canceller (speexdsp through hark-aec, in the production EchoStage) on hark's own voice
@@ -47,6 +47,21 @@ const changeFrame = Math.ceil(ref.length / 512);
 const retrusted = change.trusted.slice(changeFrame).findIndex((t, i) => t && !change.trusted[changeFrame + i - 1]);
 const reconvergeMs = retrusted < 0 ? null : Math.round((retrusted * 512 * 1000) / S);
 
+// A ring: earcon and name every 2.5 s, each its own aplay process starting 0-130 ms late at random
+// (what the live daemon meets), after a confirmation the room is learnt on.
+const name = await espeakPhrase('Pasta timer done.');
+const chime = new Int16Array(4800).map((_, i) => Math.round(8000 * Math.sin((2 * Math.PI * 880 * i) / 16000) * Math.exp(-i / 2400)));
+const jitter = [0, 120, 40, 130, 10, 90, 60, 20, 110, 70, 30, 100, 50, 80, 5, 125];
+const clips: Array<{ pcm: Int16Array; atMs: number; startMs: number }> = [{ pcm: await espeakPhrase('Timer set for forty seconds. I will ring when it is done.'), atMs: 500, startMs: 30 }];
+const steady = [...clips];
+for (let k = 0; k < 8; k++) {
+  clips.push({ pcm: chime, atMs: 6000 + k * 2500, startMs: jitter[2 * k]! }, { pcm: name, atMs: 6400 + k * 2500, startMs: jitter[2 * k + 1]! });
+  steady.push({ pcm: chime, atMs: 6000 + k * 2500, startMs: 30 }, { pcm: name, atMs: 6400 + k * 2500, startMs: 30 });
+}
+const ringErle = (cl: typeof clips) => over(runRoomClips({ clips: cl, delayMs: 50, gain: 0.7, rt60Ms: 250 }) as never, 11000 * 16, 27000 * 16);
+const ringJitteredDb = ringErle(clips);
+const ringSteadyDb = ringErle(steady);
+
 const before = process.memoryUsage();
 const cleaners = Array.from({ length: 10 }, () => {
   const made = createEchoCleaner({ echoFilterMs: 128, echoResidual: true, denoise: false, denoiseDb: 15 }, new EchoReference(), new VirtualClock());
@@ -61,6 +76,8 @@ const numbers = {
   erleWarmAfter2sDb: warmErle,
   erleWarmAfter2sNoResidualSuppressionDb: warmNoResidual,
   reconvergeAfterDelayChangeMs: reconvergeMs,
+  ringErleAplayStartJitter0to130msDb: ringJitteredDb,
+  ringErleSteadyAplayStartDb: ringSteadyDb,
   cpuMsPer32msFrame: Math.round(cold.cpuMsPerFrame * 1000) / 1000,
   memoryPerCancellerKb: perCleanerKb,
   rawHistoryKb: Math.round((40 * S * 2) / 1024),

@@ -88,3 +88,4 @@ describe('echo canceller on the simulated room', () => {
     expect(20 * Math.log10(rms(run.out, a, b) / rms(noise, 0, b - a))).toBeLessThan(6);
   });
 });
+

@@ -97,3 +97,43 @@ export function activeWindows(run: RoomRun, from: number, to: number, win = 8000
 }
 
 export { createNativeCanceller };
+
+/**
+ * Several clips, each its own aplay process: hark stamps each at `atMs`, but each starts sounding
+ * `startMs` later (aplay's start-up, different every time) and then `delayMs` (the card) later still.
+ */
+export function runRoomClips(opts: { clips: Array<{ pcm: Int16Array; atMs: number; startMs: number }>; delayMs: number; gain: number; rt60Ms: number }): RoomRun & { reference: EchoReference } {
+  const endMs = Math.max(...opts.clips.map((c) => c.atMs + c.startMs + (c.pcm.length / 16))) + 1000;
+  const n = Math.round(endMs * 16);
+  const x = new Float32Array(n);
+  for (const c of opts.clips) {
+    const at = Math.round((c.atMs + c.startMs + opts.delayMs) * 16);
+    for (let i = 0; i < c.pcm.length && at + i < n; i++) x[at + i]! += c.pcm[i]! * opts.gain;
+  }
+  const echo = new Reverb(opts.rt60Ms).process(x);
+  const mic = new Int16Array(n);
+  for (let i = 0; i < n; i++) mic[i] = Math.max(-32768, Math.min(32767, Math.round(echo[i]!)));
+  const reference = new EchoReference();
+  const made = createEchoCleaner({ echoFilterMs: 128, echoResidual: true, denoise: false, denoiseDb: 15 }, reference, new VirtualClock());
+  if ('error' in made) throw new Error(made.error);
+  const stage = made.cleaner.stage;
+  const out = new Int16Array(n);
+  const trusted: boolean[] = [];
+  const F = 512;
+  let next = 0;
+  const clips = [...opts.clips].sort((a, b) => a.atMs - b.atMs);
+  let cpu = 0;
+  let frames = 0;
+  for (let p = 0; p + F <= n; p += F) {
+    // hark starts each clip at its time (in real time, before the mic hears it).
+    while (next < clips.length && clips[next]!.atMs <= (p + F) / 16) reference.played(clips[next]!.pcm, clips[next++]!.atMs);
+    stage.arrived(F, (p + F) / 16);
+    const c0 = process.cpuUsage();
+    out.set(stage.process(mic.subarray(p, p + F), p), p);
+    const c = process.cpuUsage(c0);
+    cpu += (c.user + c.system) / 1000;
+    frames++;
+    trusted.push(stage.trusted);
+  }
+  return { mic, echo, out, trusted, cpuMsPerFrame: cpu / frames, frames, stage, reference };
+}
