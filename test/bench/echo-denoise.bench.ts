@@ -22,7 +22,7 @@ const PHRASES = ['computer set a timer for ten minutes', 'eighty six the salmon'
 const config = parseConfigText('', 'hark.yaml');
 const results: Record<string, unknown>[] = [];
 for (const kind of ['pinknoise', 'brownnoise'] as const) {
-  for (const amp of [0.05, 0.1, 0.2]) {
+  for (const amp of [0.1, 0.3, 0.5]) {
     const s = await scene([1500, PHRASES[0]!, 2000, PHRASES[1]!, 2000, PHRASES[2]!, 2000, PHRASES[3]!, 2000, PHRASES[4]!, 1500]);
     const noise = await soxNoise(kind, Math.ceil(s.pcm.length / 16) + 100, amp);
     const pcm = s.pcm.map((v, i) => Math.max(-32768, Math.min(32767, v + noise[i]!)));
