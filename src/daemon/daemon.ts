@@ -396,7 +396,7 @@ export class Daemon {
         // Preemptive transcription only helps an engine that takes whole segments (Whisper first).
         const batchFirst = this.stt?.engines[0]?.engine && !this.stt.engines[0].engine.openLive;
         const segmenter = { ...segmenterOptions(config.vad), pauseMs: batchFirst ? config.stt.preemptiveMs : 0 };
-        const pipeline = new SegmentPipeline({ vad, segmenter, ...(this.speech ? { gate: this.speech.gate } : {}) });
+        const pipeline = new SegmentPipeline({ vad, segmenter, ...(this.speech ? { gate: this.speech.gate } : {}), ...(this.speech?.echo && !this.opts.input ? { echo: this.speech.echo } : {}) });
         this.pipeline = pipeline;
         pipeline.on('open', (e) => {
           this.bus.emit('segment.open', { openedBy: e.openedBy, startMs: ms(e.startSample), vadStartMs: ms(e.vadStartSample), prerollMs: ms(e.prerollSamples) });

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { SAMPLE_RATE } from '../audio/pcm.js';
 import { SystemClock, type Clock, type TimerHandle } from '../core/clock.js';
+import type { PlaybackTap } from '../audio/echo-reference.js';
 
 export interface PlayResult {
   outcome: 'ended' | 'stopped' | 'error';
@@ -40,6 +41,12 @@ export interface AplayOptions {
   clock?: Clock;
   /** The program to run (tests point this at a script that fails). */
   bin?: string;
+  /**
+   * Told of every clip as aplay starts on it, and where it was cut short: the echo canceller's
+   * reference. Here, in the one place every played sample passes (speech, earcons, the ring, a
+   * streamed voice).
+   */
+  tap?: PlaybackTap;
 }
 
 /**
@@ -56,12 +63,16 @@ export interface AplayOptions {
  * takes 1-15 ms and the kernel drops what the sound card had buffered.
  */
 export class AplayPlayer {
-  private readonly opts: Required<Omit<AplayOptions, 'clock'>>;
+  private readonly opts: Required<Omit<AplayOptions, 'clock' | 'tap'>>;
   private readonly clock: Clock;
+  private readonly tap: PlaybackTap | null;
 
   constructor(opts: AplayOptions) {
-    this.opts = { sampleRate: SAMPLE_RATE, leadMs: 400, stallMs: 3000, bin: 'aplay', ...opts };
-    this.clock = opts.clock ?? new SystemClock();
+    const { clock, tap, ...rest } = opts;
+    this.opts = { sampleRate: SAMPLE_RATE, leadMs: 400, stallMs: 3000, bin: 'aplay', ...rest };
+    this.clock = clock ?? new SystemClock();
+    // The reference is on hark's 16 kHz grid; another rate is not hark's own sound.
+    this.tap = tap && this.opts.sampleRate === SAMPLE_RATE ? tap : null;
   }
 
   play(pcm: Int16Array): Playback {
@@ -99,6 +110,16 @@ export class AplayPlayer {
     const started = new Promise<void>((r) => (resolveStarted = r));
 
     const playedMs = () => (startedAt === null ? 0 : Math.min(durationMs, clock.now() - startedAt));
+    // The echo reference: each piece of the clip as it is due to sound, on the playhead's timeline.
+    const tapped: { stopped(atMs: number): void }[] = [];
+    const tapFrom = (offsetBytes: number, piece: Buffer) => {
+      if (!this.tap || startedAt === null || piece.length < 2) return;
+      const pcm = new Int16Array(piece.buffer.slice(piece.byteOffset, piece.byteOffset + (piece.length & ~1)));
+      tapped.push(this.tap.played(pcm, startedAt + offsetBytes / bytesPerMs));
+    };
+    const untap = () => {
+      for (const t of tapped.splice(0)) t.stopped(clock.now());
+    };
     const clearTimers = () => {
       clock.clearTimer(feedTimer);
       clock.clearTimer(stallTimer);
@@ -154,6 +175,7 @@ export class AplayPlayer {
     child.once('spawn', () => {
       spawned = true;
       startedAt = clock.now();
+      tapFrom(0, bytes);
       if (complete) armStall();
       feed();
       resolveStarted();
@@ -166,6 +188,7 @@ export class AplayPlayer {
         store = bigger;
       }
       Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength).copy(store, length);
+      if (spawned) tapFrom(length, store.subarray(length, length + pcm.byteLength));
       length += pcm.byteLength;
       bytes = store.subarray(0, length);
       durationMs = length / bytesPerMs;
@@ -194,6 +217,8 @@ export class AplayPlayer {
       const spawnFailed = new Promise<null>((r) => child.once('error', () => r(null)));
       const exit = await Promise.race([exited, spawnFailed]);
       clearTimers();
+      // Cut short (stopped, killed, failed): the reference ends where the sound did.
+      if (exit?.code !== 0 || stopped) untap();
       const played = Math.round(playedMs());
       if (stopped) return { outcome: 'stopped', playedMs: played };
       if (spawnError) return { outcome: 'error', error: spawnError, playedMs: played };
@@ -215,6 +240,7 @@ export class AplayPlayer {
         if (!stopped) {
           stopped = true;
           clearTimers();
+          untap();
           child.stdin?.destroy();
           if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
         }

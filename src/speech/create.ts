@@ -2,6 +2,8 @@ import type { HarkConfig } from '../config/schema.js';
 import type { Bus } from '../core/bus.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
+import { createEchoCleaner, type EchoCleaner } from '../audio/echo-create.js';
+import { EchoReference } from '../audio/echo-reference.js';
 import { AplayPlayer } from './aplay.js';
 import { DeviceOutput } from './device-output.js';
 import { EarconBank } from './earcons.js';
@@ -15,6 +17,12 @@ import { createWyomingSpeech, type SpeechTts, type VoiceChoice } from './wyoming
 export interface Speech {
   queue: SpeechQueue;
   gate: EchoGate;
+  /**
+   * The echo canceller for the capture path (echoMode cancel, with the real speaker), fed with what
+   * AplayPlayer plays; null with another mode, when simulated, or when it could not load (echoProblem).
+   */
+  echo: EchoCleaner | null;
+  echoProblem: string | null;
   /** Present with the real speaker: the cascade renders through it, the voice picker sets its voice. */
   tts: SpeechTts | null;
   /** The voices a voice server offers (the picker lists these instead of espeak-ng's); absent without one. */
@@ -33,12 +41,22 @@ export function createSpeech(config: Pick<HarkConfig, 'speech' | 'vad'>, deps: {
   let output: SpeechOutput;
   let tts: SpeechTts | null = null;
   let voices: (() => Promise<VoiceChoice[]>) | undefined;
+  let echo: EchoCleaner | null = null;
+  let echoProblem: string | null = null;
   if (deps.simulated) {
     output = new SimulatedOutput({ clock: deps.clock, ...(deps.simulated.msPerChar !== undefined ? { msPerChar: deps.simulated.msPerChar } : {}) });
   } else {
     const espeak = new EspeakTts({ voice: s.voice, speed: s.speed, volume: s.volume, cacheEntries: s.cacheEntries });
     tts = espeak;
-    const player = new AplayPlayer({ device: s.device, stallMs: s.stallMs });
+    const reference = new EchoReference();
+    if (s.echoMode === 'cancel') {
+      const made = createEchoCleaner(s, reference, deps.clock, {}, deps.logger);
+      if ('error' in made) {
+        echoProblem = made.error;
+        deps.logger?.warn(`${made.error}; the echo gate (${s.echoFallback}) stands in`);
+      } else echo = made.cleaner;
+    }
+    const player = new AplayPlayer({ device: s.device, stallMs: s.stallMs, ...(echo ? { tap: reference } : {}) });
     output = new DeviceOutput({ player, tts: espeak, earcons: new EarconBank({ volume: s.earconVolume }), ...(deps.logger ? { logger: deps.logger } : {}) });
     // A Wyoming voice server in front, espeak-ng behind it.
     const wyoming = createWyomingSpeech(s.wyoming, { espeak, player, fallback: output, ...(deps.logger ? { logger: deps.logger } : {}) });
@@ -46,10 +64,13 @@ export function createSpeech(config: Pick<HarkConfig, 'speech' | 'vad'>, deps: {
   }
   const queue = new SpeechQueue({ output, clock: deps.clock, bus: deps.bus });
   const gate = new EchoGate(s, config.vad.threshold, deps.clock);
+  gate.setCanceller(echo);
   const unbind = bindEchoGate(deps.bus, gate);
   return {
     queue,
     gate,
+    echo,
+    echoProblem,
     tts,
     ...(voices ? { voices } : {}),
     close: () => {

@@ -2,19 +2,34 @@ import './events.js';
 import type { Bus } from '../core/bus.js';
 import type { Clock } from '../core/clock.js';
 
+export type GateMode = 'raise' | 'gate' | 'off';
+
 export interface EchoSettings {
-  /** raise: lift the VAD threshold while hark plays; gate: hear nothing but the button; off: trust the VAD. */
-  echoMode: 'raise' | 'gate' | 'off';
+  /**
+   * cancel: the echo canceller takes hark's sound out of the mic (the gate stands in, as echoFallback,
+   * until it is trusted); raise: lift the VAD threshold while hark plays; gate: hear nothing but the
+   * button; off: trust the VAD.
+   */
+  echoMode: 'cancel' | GateMode;
+  /** In cancel mode, the gate used while the canceller is not trusted (absent: raise). */
+  echoFallback?: GateMode;
   /** The threshold while hark plays, in raise mode. */
   echoThreshold: number;
   /** How long after the last sample the gate stays up (room echo, the sound card's buffer). */
   echoTailMs: number;
 }
 
+/** The gate in force: in cancel mode none while the canceller is trusted, else the fallback. */
+export function gateMode(echo: EchoSettings, cancelling: boolean): GateMode {
+  if (echo.echoMode !== 'cancel') return echo.echoMode;
+  return cancelling ? 'off' : (echo.echoFallback ?? 'raise');
+}
+
 /** The VAD threshold to apply: the configured one, or the raised one while hark's own sound may be in the mic. */
-export function effectiveThreshold(active: boolean, echo: EchoSettings, vadThreshold: number): number {
-  if (!active || echo.echoMode === 'off') return vadThreshold;
-  if (echo.echoMode === 'gate') return Infinity;
+export function effectiveThreshold(active: boolean, echo: EchoSettings, vadThreshold: number, cancelling = false): number {
+  const mode = gateMode(echo, cancelling);
+  if (!active || mode === 'off') return vadThreshold;
+  if (mode === 'gate') return Infinity;
   return Math.max(vadThreshold, echo.echoThreshold);
 }
 
@@ -28,12 +43,29 @@ export function effectiveThreshold(active: boolean, echo: EchoSettings, vadThres
 export class EchoGate {
   private playing = false;
   private tailUntil = -Infinity;
+  /** The echo canceller in the capture path (cancel mode), asked each frame whether it can be trusted. */
+  private canceller: { readonly trusted: boolean } | null = null;
 
   constructor(
     private readonly echo: EchoSettings,
     private readonly vadThreshold: number,
     private readonly clock: Clock,
   ) {}
+
+  /** The canceller that makes the gate unnecessary once it is trusted (null: none, the gate is all there is). */
+  setCanceller(canceller: { readonly trusted: boolean } | null): void {
+    this.canceller = canceller;
+  }
+
+  /** The canceller is in the path and trusted now. */
+  get cancelling(): boolean {
+    return this.echo.echoMode === 'cancel' && this.canceller !== null && this.canceller.trusted;
+  }
+
+  /** What keeps hark from hearing itself right now: the canceller, or which gate. */
+  get inForce(): 'cancel' | GateMode {
+    return this.cancelling ? 'cancel' : gateMode(this.echo, false);
+  }
 
   playbackStarted(): void {
     this.playing = true;
@@ -50,7 +82,7 @@ export class EchoGate {
   }
 
   get threshold(): number {
-    return effectiveThreshold(this.active, this.echo, this.vadThreshold);
+    return effectiveThreshold(this.active, this.echo, this.vadThreshold, this.cancelling);
   }
 
   /** A frame's speech probability as the segmenter should see it now. */

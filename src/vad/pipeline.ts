@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import type { EchoCleaner } from '../audio/echo-create.js';
 import { Framer } from '../audio/framer.js';
 import { FRAME_SAMPLES } from '../audio/pcm.js';
 import { errorMessage } from '../core/errors.js';
@@ -45,17 +46,21 @@ export class SegmentPipeline extends EventEmitter<PipelineEvents> {
   private hangoverMs: number | null = null;
   private readonly vad: Vad;
   private readonly gate: { adjust(prob: number): number } | undefined;
+  private readonly echo: EchoCleaner | undefined;
   private tail: Promise<void> = Promise.resolve();
   private vadErrors = 0;
 
   /**
    * `gate` (the echo gate) scales each frame's probability while hark's own voice may be in the
-   * microphone; the segment's maxProb keeps the VAD's unscaled score.
+   * microphone; the segment's maxProb keeps the VAD's unscaled score. `echo` (the echo canceller)
+   * takes hark's own sound out of each frame before anything else sees it: the pre-roll ring, the VAD,
+   * the segment and speech-to-text all get the cleaned signal.
    */
-  constructor(opts: { vad: Vad; segmenter: SegmenterOptions; gate?: { adjust(prob: number): number } }) {
+  constructor(opts: { vad: Vad; segmenter: SegmenterOptions; gate?: { adjust(prob: number): number }; echo?: EchoCleaner }) {
     super();
     this.vad = opts.vad;
     this.gate = opts.gate;
+    this.echo = opts.echo;
     this.segmenterOptions = opts.segmenter;
     this.segmenter = new Segmenter(opts.segmenter);
   }
@@ -72,7 +77,10 @@ export class SegmentPipeline extends EventEmitter<PipelineEvents> {
   push(chunk: Int16Array): Promise<void> {
     // The caller may reuse its chunk buffer once we return: take a copy only if we have to queue.
     const copy = chunk.slice();
+    // When the chunk came is the microphone's timing, which the echo canceller aligns hark's sound by.
+    const at = this.echo?.now();
     return this.enqueue(async () => {
+      if (this.echo && at !== undefined) this.echo.arrived(copy.length, at);
       for (const frame of this.framer.frames(copy)) await this.processFrame(frame, frame.length);
     });
   }
@@ -107,6 +115,7 @@ export class SegmentPipeline extends EventEmitter<PipelineEvents> {
       const events = this.segmenter.end();
       for (const e of events) if (e.type === 'segment') e.segment.closeReason = 'capture-lost';
       this.dispatch(events);
+      this.echo?.restart();
       if (this.segmenter.position === 0) return;
       this.base += this.segmenter.position;
       this.indexBase = this.delivered;
@@ -140,7 +149,8 @@ export class SegmentPipeline extends EventEmitter<PipelineEvents> {
     return this.tail;
   }
 
-  private async processFrame(frame: Int16Array, realSamples: number): Promise<void> {
+  private async processFrame(input: Int16Array, realSamples: number): Promise<void> {
+    const frame = this.echo ? this.echo.process(input, this.position) : input;
     let raw = 0;
     try {
       raw = await this.vad.process(frame);
@@ -195,7 +205,7 @@ function shift(e: SegmenterEvent, base: number, indexBase: number): void {
 }
 
 /** Segment a whole recording (already 16 kHz mono s16) as fast as the VAD allows. */
-export async function segmentPcm(pcm: Int16Array, opts: { vad: Vad; segmenter: SegmenterOptions; chunkSamples?: number }): Promise<{ segments: Segment[]; dropped: Extract<SegmenterEvent, { type: 'dropped' }>[] }> {
+export async function segmentPcm(pcm: Int16Array, opts: { vad: Vad; segmenter: SegmenterOptions; chunkSamples?: number; echo?: EchoCleaner }): Promise<{ segments: Segment[]; dropped: Extract<SegmenterEvent, { type: 'dropped' }>[] }> {
   const pipeline = new SegmentPipeline(opts);
   const segments: Segment[] = [];
   const dropped: Extract<SegmenterEvent, { type: 'dropped' }>[] = [];

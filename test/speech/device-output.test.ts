@@ -62,8 +62,8 @@ describe('speaking through espeak-ng and aplay', () => {
 describe('speech config', () => {
   it('has defaults and names bad values', () => {
     const c = parseConfigText('', 'hark.yaml');
-    expect(c.speech).toMatchObject({ device: 'default', voice: 'en-us', speed: 160, volume: 100, echoMode: 'raise', echoThreshold: 0.9, echoTailMs: 300 });
+    expect(c.speech).toMatchObject({ device: 'default', voice: 'en-us', speed: 160, volume: 100, echoMode: 'cancel', echoFallback: 'raise', echoThreshold: 0.9, echoTailMs: 300 });
     expect(() => parseConfigText('speech:\n  speed: 2000\n', 'hark.yaml')).toThrow(/speech\.speed: must be a whole number between 80 and 450/);
-    expect(() => parseConfigText('speech:\n  echoMode: mute\n', 'hark.yaml')).toThrow(/speech\.echoMode: must be one of: raise, gate, off/);
+    expect(() => parseConfigText('speech:\n  echoMode: mute\n', 'hark.yaml')).toThrow(/speech\.echoMode: must be one of: cancel, raise, gate, off/);
   });
 });

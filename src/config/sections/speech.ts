@@ -1,4 +1,4 @@
-import { between, intBetween, ms, nonEmpty, oneOf, section } from '../fields.js';
+import { between, flag, intBetween, ms, nonEmpty, oneOf, section } from '../fields.js';
 import { wyomingVoiceSection } from './wyoming.js';
 
 /** speech: what hark says and how (espeak-ng → aplay), and how it keeps from hearing itself. */
@@ -16,11 +16,27 @@ export const speechSection = section({
   /** Rendered phrases kept in memory (confirmations repeat all day). 0 turns the cache off. */
   cacheEntries: intBetween(0, 10_000, 128),
   /**
-   * While hark plays, its own voice reaches the microphone. `raise` lifts the VAD threshold to
-   * echoThreshold (a person talking over hark still gets through); `gate` hears nothing but the
-   * button; `off` trusts the VAD (a headset, or an echo-cancelling mic).
+   * While hark plays, its own voice reaches the microphone. `cancel` takes it out of the microphone
+   * with an echo canceller fed with exactly what hark plays (speexdsp, native/hark-aec), so a person
+   * talking over hark is heard as if hark were silent; `raise` lifts the VAD threshold to echoThreshold
+   * (a person talking over hark still gets through if loud); `gate` hears nothing but the button; `off`
+   * trusts the VAD (a headset, or an echo-cancelling mic).
    */
-  echoMode: oneOf(['raise', 'gate', 'off'] as const, 'raise'),
+  echoMode: oneOf(['cancel', 'raise', 'gate', 'off'] as const, 'cancel'),
+  /**
+   * In `cancel` mode, what stands in while the canceller is not trusted: before it has converged on
+   * the room (the first second or two of hark's first sound, and after the delay changes), or when it
+   * could not load. `off`: nothing (measurements).
+   */
+  echoFallback: oneOf(['raise', 'gate', 'off'] as const, 'raise'),
+  /** Room echo the canceller models after the card's delay (ms): a kitchen's reverberation to -30 dB or so. */
+  echoFilterMs: ms(128, 16, 500),
+  /** Suppress the echo the adaptive filter leaves (speexdsp's residual echo suppressor): worth ~15 dB more. */
+  echoResidual: flag(true),
+  /** Noise suppression on the microphone (speexdsp's preprocessor): fans, extractors, hum. */
+  denoise: flag(false),
+  /** The most noise suppression may take off, in dB. */
+  denoiseDb: intBetween(1, 60, 15),
   /** The VAD threshold while hark plays, in `raise` mode. */
   echoThreshold: between(0, 1, 0.9),
   /** Room echo and the sound card's buffer outlast the last sample written: keep the gate this long after. */

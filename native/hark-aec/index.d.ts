@@ -1,0 +1,32 @@
+export interface CancellerOptions {
+  /** Samples per internal step (speexdsp's frame; 256 = 16 ms at 16 kHz). process() takes any multiple of it. */
+  frameSize: number;
+  /** Length of the adaptive filter in samples: how much room echo (after the bulk delay) it can model. */
+  filterLength: number;
+  sampleRate: number;
+  /** Echo cancellation (speex_echo_*). Off: only the preprocessor runs. */
+  cancel: boolean;
+  /** Residual echo suppression after the adaptive filter (speex_preprocess with the echo state). */
+  suppressResidual: boolean;
+  /** Noise suppression (speex_preprocess denoise). */
+  denoise: boolean;
+  /** Maximum attenuation of noise, dB (negative). */
+  noiseSuppressDb: number;
+  /** Maximum attenuation of residual echo, dB (negative), with and without near-end speech. */
+  echoSuppressDb: number;
+  echoSuppressActiveDb: number;
+}
+
+export class Canceller {
+  constructor(opts: CancellerOptions);
+  /**
+   * Cancel the echo of `ref` (what was played, aligned with the mic) from `mic` into `out`.
+   * `ref` null: nothing was played, so the filter is left alone (it keeps what it learnt) and only the
+   * noise suppressor runs, if on. All three the same length, a multiple of frameSize.
+   */
+  process(mic: Int16Array, ref: Int16Array | null, out: Int16Array): void;
+  /** Forget what the filter learnt (the echo path changed). */
+  reset(): void;
+  /** Free the native state now (also done by the garbage collector). */
+  close(): void;
+}

@@ -1,0 +1,49 @@
+import { createRequire } from 'node:module';
+import { errorMessage } from '../core/errors.js';
+import type { NativeCanceller } from './echo-canceller.js';
+
+export interface NativeCancellerOptions {
+  frameSize: number;
+  filterLength: number;
+  sampleRate: number;
+  cancel: boolean;
+  suppressResidual: boolean;
+  denoise: boolean;
+  noiseSuppressDb: number;
+  echoSuppressDb: number;
+  echoSuppressActiveDb: number;
+}
+
+type AddonModule = { Canceller: new (opts: NativeCancellerOptions) => NativeCanceller };
+
+let cached: { addon: AddonModule } | { error: string } | null = null;
+
+/**
+ * Load hark-aec (native/hark-aec: speexdsp through Node-API, built by `npm ci`). A missing build or
+ * a missing libspeexdsp is a reason, not a crash: the daemon then keeps the echo gate.
+ */
+export function loadEchoAddon(): { addon: AddonModule } | { error: string } {
+  if (cached) return cached;
+  try {
+    const require = createRequire(import.meta.url);
+    cached = { addon: require('hark-aec') as AddonModule };
+  } catch (err) {
+    const why = errorMessage(err);
+    const hint = /libspeexdsp/.test(why)
+      ? 'install libspeexdsp1 (sudo apt-get install libspeexdsp1)'
+      : 'build it: sudo apt-get install libspeexdsp-dev && npm rebuild hark-aec';
+    cached = { error: `the echo canceller (hark-aec) did not load: ${why.split('\n')[0]} — ${hint}` };
+  }
+  return cached;
+}
+
+/** A native canceller, or the reason there is none. */
+export function createNativeCanceller(opts: NativeCancellerOptions): { canceller: NativeCanceller } | { error: string } {
+  const loaded = loadEchoAddon();
+  if ('error' in loaded) return loaded;
+  try {
+    return { canceller: new loaded.addon.Canceller(opts) };
+  } catch (err) {
+    return { error: `the echo canceller could not start: ${errorMessage(err)}` };
+  }
+}

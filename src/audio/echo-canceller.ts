@@ -1,0 +1,257 @@
+import { DelayEstimator, type DelayEstimate, type DelayEstimatorOptions } from './echo-delay.js';
+import type { EchoReference } from './echo-reference.js';
+import { SAMPLE_RATE } from './pcm.js';
+
+/** The native canceller's surface (hark-aec's Canceller): speexdsp behind it. */
+export interface NativeCanceller {
+  process(mic: Int16Array, ref: Int16Array | null, out: Int16Array): void;
+  reset(): void;
+  close(): void;
+}
+
+export interface EchoStageOptions {
+  frameSamples: number;
+  /** The adaptive filter's length: the room echo it models after the bulk delay. */
+  filterSamples: number;
+  /** Start of the filter this far before the estimated delay, so a late estimate still leaves the echo causal. */
+  marginMs: number;
+  /** The delay assumed before the first estimate (a USB card's typical latency). */
+  initialDelayMs: number;
+  /** ERLE (dB) the canceller must show on hark's sound before the echo gate stands down. */
+  convergedDb: number;
+  /** Ms of played sound at that ERLE before it counts as converged. */
+  convergedMs: number;
+  /** Raw microphone kept for the debug page's second track. */
+  historyMs: number;
+  delay?: Partial<DelayEstimatorOptions>;
+}
+
+export const ECHO_STAGE_DEFAULTS: EchoStageOptions = {
+  frameSamples: 512,
+  filterSamples: 2048,
+  marginMs: 6,
+  initialDelayMs: 0,
+  convergedDb: 10,
+  convergedMs: 500,
+  historyMs: 40_000,
+};
+
+export interface EchoStatus {
+  /** idle: nothing played recently; converging: cancelling, not yet trusted; cancelling: trusted. */
+  state: 'idle' | 'converging' | 'cancelling';
+  /** The bulk delay in use (ms), and the last believed estimate. */
+  delayMs: number;
+  estimate: DelayEstimate | null;
+  /** Smoothed echo return loss enhancement over recent frames with reference (dB). */
+  erleDb: number;
+  converged: boolean;
+}
+
+/**
+ * The echo canceller in the capture path: each microphone frame, before the pre-roll ring and the VAD,
+ * has hark's own sound taken out of it, using what hark played (EchoReference) as the reference.
+ *
+ * Alignment: a microphone sample's time comes from the chunks' arrival times (the earliest-possible
+ * mapping, arrival minus the samples up to the chunk's end: a chunk can arrive late, never early); the
+ * reference for that instant, shifted by the estimated delay (DelayEstimator, tracked all along), is
+ * handed to speexdsp together with the frame, and speexdsp's adaptive filter models the rest (the room).
+ * When the delay estimate moves, the filter is reset and converges again; until it shows convergedDb of
+ * cancellation the echo gate (EchoGate) stays in force.
+ *
+ * No clock, no I/O: arrival times come in as arguments. The raw microphone is kept in a ring so a
+ * segment heard while hark played can store both tracks.
+ */
+export class EchoStage {
+  private readonly o: EchoStageOptions;
+  private readonly perMs = SAMPLE_RATE / 1000;
+  private readonly estimator: DelayEstimator;
+  private readonly ref: Int16Array;
+  private readonly refZero: Int16Array;
+  private readonly out: Int16Array;
+  /** Samples (since restart) whose arrival is known, and the earliest mapping of sample 0 to clock ms. */
+  private arrivedSamples = 0;
+  private anchorMs = Infinity;
+  private processed = 0;
+  private delayMs: number;
+  /** How far the latest clip was moved from where its aplay process was started (ms). */
+  private clipShiftMs = 0;
+  /** The latest clip whose echo has reached the microphone. */
+  private clip = 0;
+  /** The first estimate has replaced the initial guess. */
+  private moved = false;
+  private erle = { mic: 0, out: 0 };
+  private convergedFor = 0;
+  private converged = false;
+  private lastState: EchoStatus['state'] = 'idle';
+  /** Raw mic by pipeline position, and whether hark's sound was expected in each frame. */
+  private readonly raw: Int16Array;
+  private readonly played: Uint8Array;
+  private rawEnd = 0;
+
+  constructor(
+    private readonly native: NativeCanceller,
+    private readonly reference: EchoReference,
+    opts: Partial<EchoStageOptions> = {},
+  ) {
+    this.o = { ...ECHO_STAGE_DEFAULTS, ...opts };
+    this.estimator = new DelayEstimator({ sampleRate: SAMPLE_RATE, ...this.o.delay });
+    this.ref = new Int16Array(this.o.frameSamples);
+    this.refZero = new Int16Array(this.o.frameSamples);
+    this.out = new Int16Array(this.o.frameSamples);
+    this.delayMs = this.o.initialDelayMs;
+    const frames = Math.ceil((this.o.historyMs * this.perMs) / this.o.frameSamples);
+    this.raw = new Int16Array(frames * this.o.frameSamples);
+    this.played = new Uint8Array(frames);
+  }
+
+  /** A chunk of `samples` arrived from the recorder at `atMs`. Call in order with process(). */
+  arrived(samples: number, atMs: number): void {
+    this.arrivedSamples += samples;
+    this.anchorMs = Math.min(this.anchorMs, atMs - this.arrivedSamples / this.perMs);
+  }
+
+  /** The recorder restarted: a new stream with its own timing. The filter keeps what it learnt (same room). */
+  restart(): void {
+    this.arrivedSamples = 0;
+    this.processed = 0;
+    this.anchorMs = Infinity;
+  }
+
+  get status(): EchoStatus {
+    return { state: this.lastState, delayMs: this.delayMs + this.clipShiftMs, estimate: this.estimator.estimate, erleDb: this.erleDb, converged: this.converged };
+  }
+
+  /** Trust the canceller over the echo gate right now (hark's sound is in the mic, and it is cancelled). */
+  get trusted(): boolean {
+    return this.converged;
+  }
+
+  get erleDb(): number {
+    return this.erle.out > 0 ? 10 * Math.log10(this.erle.mic / this.erle.out) : 0;
+  }
+
+  /**
+   * Clean one frame whose first sample sits at `position` in the pipeline. Returns the cleaned frame
+   * (a buffer reused on the next call) or the input itself when nothing was played near it.
+   */
+  process(frame: Int16Array, position: number): Int16Array {
+    const n = frame.length;
+    this.keepRaw(frame, position);
+    if (n !== this.o.frameSamples || !Number.isFinite(this.anchorMs)) {
+      this.processed += n;
+      this.lastState = 'idle';
+      return frame;
+    }
+    const atMs = this.anchorMs + this.processed / this.perMs;
+    this.processed += n;
+    const zeroPos = this.reference.position(atMs);
+    const refPos = zeroPos - Math.round((this.delayMs - this.o.marginMs) * this.perMs);
+    const activeZero = this.reference.render(zeroPos, this.refZero);
+    const active = this.reference.render(refPos, this.ref);
+    // Room echo outlasts the last sample: keep the filter running (on zeros) for its own length.
+    const inTail = !active && refPos < this.reference.endPosition + this.o.filterSamples + n;
+    if (activeZero || active || inTail) {
+      const est = this.estimator.push(frame, activeZero ? this.refZero : null, activeZero);
+      if (est) this.moveDelay(est.lagMs);
+    }
+    this.reference.prune(refPos - 5 * this.o.filterSamples);
+    if (!active && !inTail) {
+      this.lastState = 'idle';
+      this.native.process(frame, null, this.out);
+      return this.out;
+    }
+    // Each clip is a new aplay process, started with its own latency (measured: 50-170 ms apart on a
+    // loaded machine): until this clip's echo is shown to be cancelled, the gate stands in again.
+    const clip = this.reference.clipCount;
+    if (clip !== this.clip && refPos + n > this.reference.latestStart) {
+      this.clip = clip;
+      this.clipShiftMs = 0;
+      this.converged = false;
+      this.convergedFor = 0;
+    }
+    this.native.process(frame, this.ref, this.out);
+    this.mark(position);
+    if (active) this.measure(frame, this.out);
+    this.lastState = this.converged ? 'cancelling' : 'converging';
+    return this.out;
+  }
+
+  /** Raw microphone over [from, to) and the frames in it where hark's sound was expected, or null if none was. */
+  rawTrack(from: number, to: number): { raw: Int16Array; playback: Array<{ start: number; end: number }> } | null {
+    const f = this.o.frameSamples;
+    const cap = this.raw.length;
+    if (to <= from || to > this.rawEnd || from < this.rawEnd - cap) return null;
+    const playback: Array<{ start: number; end: number }> = [];
+    for (let p = Math.floor(from / f) * f; p < to; p += f) {
+      if (!this.played[(p / f) % this.played.length]) continue;
+      const s = Math.max(from, p) - from;
+      const e = Math.min(to, p + f) - from;
+      const last = playback[playback.length - 1];
+      if (last && last.end === s) last.end = e;
+      else playback.push({ start: s, end: e });
+    }
+    if (playback.length === 0) return null;
+    const raw = new Int16Array(to - from);
+    for (let i = 0; i < raw.length; i++) raw[i] = this.raw[(from + i) % cap]!;
+    return { raw, playback };
+  }
+
+  close(): void {
+    this.native.close();
+  }
+
+  private keepRaw(frame: Int16Array, position: number): void {
+    const cap = this.raw.length;
+    const at = position % cap;
+    if (at + frame.length <= cap) this.raw.set(frame, at);
+    else for (let i = 0; i < frame.length; i++) this.raw[(position + i) % cap] = frame[i]!;
+    const f = this.o.frameSamples;
+    for (let p = Math.floor(position / f); p * f < position + frame.length; p++) this.played[p % this.played.length] = 0;
+    this.rawEnd = position + frame.length;
+  }
+
+  private mark(position: number): void {
+    this.played[Math.floor(position / this.o.frameSamples) % this.played.length] = 1;
+  }
+
+  private moveDelay(lagMs: number): void {
+    // The filter absorbs a small move (it starts marginMs early and is far longer than that): only a
+    // real change is worth acting on, not the estimate's half-millisecond jitter.
+    if (this.moved && Math.abs(lagMs - this.delayMs) < this.o.marginMs / 2) return;
+    if (!this.moved) {
+      // The first estimate replaces the initial guess: what the filter learnt at the wrong alignment is
+      // of no use, and starting over converges faster than unlearning it.
+      this.moved = true;
+      this.delayMs = lagMs;
+      this.native.reset();
+      this.converged = false;
+      this.convergedFor = 0;
+      this.erle = { mic: 0, out: 0 };
+      return;
+    }
+    // Later moves are the clip's own: each clip is a new aplay process that starts sounding with its
+    // own latency (measured 60-185 ms apart on a loaded machine), while the room, which the filter
+    // models, is unchanged. So the clip is moved to where it really sounds and the filter kept.
+    this.reference.shiftLatest(Math.round((lagMs - this.delayMs) * this.perMs));
+    this.clipShiftMs += lagMs - this.delayMs;
+    this.estimator.reset();
+    this.converged = false;
+    this.convergedFor = 0;
+  }
+
+  private measure(mic: Int16Array, out: Int16Array): void {
+    let em = 0;
+    let eo = 0;
+    for (let i = 0; i < mic.length; i++) {
+      em += mic[i]! * mic[i]!;
+      eo += out[i]! * out[i]!;
+    }
+    // About 0.3 s of smoothing at 32 ms frames.
+    const a = 0.1;
+    this.erle.mic = this.erle.mic * (1 - a) + em * a;
+    this.erle.out = this.erle.out * (1 - a) + eo * a + 1e-3;
+    if (this.erleDb >= this.o.convergedDb) this.convergedFor += mic.length / this.perMs;
+    else this.convergedFor = 0;
+    if (this.convergedFor >= this.o.convergedMs) this.converged = true;
+  }
+}

@@ -1,0 +1,111 @@
+import { SAMPLE_RATE } from './pcm.js';
+
+/**
+ * What hark played, on the clock's timeline: the echo canceller's reference.
+ *
+ * AplayPlayer reports each clip as it starts (the exact samples it hands to aplay, and the instant
+ * aplay started) and when it is cut short. Positions are samples on a 16 kHz grid laid over the
+ * clock (position = ms * 16), so a stretch of the microphone stamped with the same clock can ask for
+ * "what was played then". Overlapping clips (an earcon over speech) are summed, as the speaker sums them.
+ * Pure: no I/O, time comes in as arguments.
+ */
+export interface PlayedClip {
+  start: number;
+  end: number;
+  pcm: Int16Array;
+}
+
+/** The tap AplayPlayer calls: every sample hark plays goes through it. */
+export interface PlaybackTap {
+  /** aplay started on `pcm` at `atMs` (clock time). The handle marks where it was cut short. */
+  played(pcm: Int16Array, atMs: number): { stopped(atMs: number): void };
+}
+
+export class EchoReference implements PlaybackTap {
+  private clips: PlayedClip[] = [];
+  private readonly perMs = SAMPLE_RATE / 1000;
+  /** Where the latest clip ends (or was cut): no echo can be fresher than this. */
+  private lastEnd = -Infinity;
+  private count = 0;
+
+  /** Clips played so far: a new one is a new aplay process. */
+  get clipCount(): number {
+    return this.count;
+  }
+
+  played(pcm: Int16Array, atMs: number): { stopped(atMs: number): void } {
+    const start = Math.round(atMs * this.perMs);
+    const clip: PlayedClip = { start, end: start + pcm.length, pcm };
+    this.clips.push(clip);
+    this.count++;
+    this.lastEnd = Math.max(this.lastEnd, clip.end);
+    return {
+      stopped: (stopMs: number) => {
+        clip.end = Math.max(clip.start, Math.min(clip.end, Math.round(stopMs * this.perMs)));
+        this.lastEnd = this.clips.reduce((m, c) => Math.max(m, c.end), -Infinity);
+      },
+    };
+  }
+
+  /** Where the latest clip started (-Infinity before any): each aplay process starts with its own latency. */
+  get latestStart(): number {
+    return this.clips.length ? this.clips[this.clips.length - 1]!.start : -Infinity;
+  }
+
+  /**
+   * Move the latest clip `samples` later (earlier if negative): its aplay process turned out to start
+   * sounding at another latency than the clips before it.
+   */
+  shiftLatest(samples: number): void {
+    const c = this.clips[this.clips.length - 1];
+    if (!c) return;
+    c.start += samples;
+    c.end += samples;
+    this.lastEnd = this.clips.reduce((m, x) => Math.max(m, x.end), -Infinity);
+  }
+
+  /** The end of the last sound played, in positions (-Infinity before any). */
+  get endPosition(): number {
+    return this.lastEnd;
+  }
+
+  /** Position of a clock time. */
+  position(atMs: number): number {
+    return Math.round(atMs * this.perMs);
+  }
+
+  /**
+   * Fill `out` with what was played over [from, from + out.length). Returns false (and leaves `out`
+   * zeroed) when nothing was.
+   */
+  render(from: number, out: Int16Array): boolean {
+    out.fill(0);
+    const to = from + out.length;
+    let any = false;
+    for (const c of this.clips) {
+      if (c.end <= from || c.start >= to) continue;
+      const a = Math.max(from, c.start);
+      const b = Math.min(to, c.end);
+      if (!any && this.clips.length === 1) {
+        out.set(c.pcm.subarray(a - c.start, b - c.start), a - from);
+      } else {
+        for (let p = a; p < b; p++) {
+          const v = out[p - from]! + c.pcm[p - c.start]!;
+          out[p - from] = v > 32767 ? 32767 : v < -32768 ? -32768 : v;
+        }
+      }
+      any = true;
+    }
+    return any;
+  }
+
+  /** Forget clips that ended before `position` (nothing older will be asked for). */
+  prune(position: number): void {
+    if (this.clips.length > 0 && this.clips.some((c) => c.end < position)) this.clips = this.clips.filter((c) => c.end >= position);
+  }
+
+  /** Played stretches overlapping [from, to), for the debug page's playback marks. */
+  spans(from: number, to: number): Array<{ start: number; end: number }> {
+    return this.clips.filter((c) => c.end > from && c.start < to && c.end > c.start).map((c) => ({ start: c.start, end: c.end }));
+  }
+}

@@ -1,0 +1,59 @@
+import { createNativeCanceller } from '../audio/echo-addon.js';
+import type { Check, CheckResult } from './check.js';
+
+/**
+ * Says what keeps hark from hearing itself: the echo canceller (and that it really cancels, on a
+ * two-second self-test: a noise "playback" and its delayed echo), or which gate, and why.
+ */
+export const echoCheck: Check = {
+  id: 'echo',
+  title: 'echo cancellation (hark hearing itself)',
+  async run(ctx): Promise<CheckResult> {
+    const s = ctx.loaded?.config.speech;
+    if (!s) return { status: 'warn', detail: 'config not loaded: cannot tell', fix: 'fix the config first' };
+    const gate = (m: string) => (m === 'raise' ? `the VAD threshold is raised to ${s.echoThreshold} while hark plays` : m === 'gate' ? 'hark hears only the button while it plays' : 'nothing: hark may hear itself');
+    if (s.echoMode !== 'cancel') {
+      return { status: 'ok', detail: `echo gate in force (speech.echoMode: ${s.echoMode}): ${gate(s.echoMode)}; the echo canceller is off`, data: { inForce: s.echoMode } };
+    }
+    const made = createNativeCanceller({ frameSize: 256, filterLength: 2048, sampleRate: 16000, cancel: true, suppressResidual: false, denoise: false, noiseSuppressDb: -15, echoSuppressDb: -40, echoSuppressActiveDb: -15 });
+    if ('error' in made) {
+      return {
+        status: 'warn',
+        detail: `speech.echoMode is cancel, but ${made.error}. In force instead: the echo gate (${s.echoFallback}): ${gate(s.echoFallback)}`,
+        fix: 'sudo apt-get install libspeexdsp-dev && (cd /opt/hark && npm rebuild hark-aec), then restart hark',
+        data: { inForce: s.echoFallback, error: made.error },
+      };
+    }
+    const erle = selfTest(made.canceller);
+    made.canceller.close();
+    const detail = `echo canceller in force (speexdsp, native/hark-aec): self-test removed ${erle.toFixed(0)} dB of a simulated echo; until it has converged on the room, the echo gate (${s.echoFallback}) stands in${s.denoise ? '; noise suppression on' : ''}`;
+    if (erle < 10) return { status: 'fail', detail, fix: 'the canceller loaded but does not cancel: rebuild it (npm rebuild hark-aec) and report the versions of libspeexdsp1', data: { inForce: s.echoFallback, erleDb: erle } };
+    return { status: 'ok', detail, data: { inForce: 'cancel', fallback: s.echoFallback, erleDb: Math.round(erle) } };
+  },
+};
+
+function selfTest(c: { process(mic: Int16Array, ref: Int16Array | null, out: Int16Array): void }): number {
+  const n = 16000 * 3;
+  const ref = new Int16Array(n);
+  let seed = 12345;
+  let y = 0;
+  for (let i = 0; i < n; i++) {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    y = 0.8 * y + (seed / 0x7fffffff - 0.5);
+    ref[i] = Math.round(y * 4000);
+  }
+  const mic = new Int16Array(n);
+  for (let i = 0; i < n; i++) mic[i] = Math.round(0.5 * (ref[i - 160] ?? 0) + 0.2 * (ref[i - 400] ?? 0));
+  const out = new Int16Array(512);
+  let em = 0;
+  let eo = 0;
+  for (let p = 0; p + 512 <= n; p += 512) {
+    c.process(mic.subarray(p, p + 512), ref.subarray(p, p + 512), out);
+    if (p < 2 * 16000) continue;
+    for (let i = 0; i < 512; i++) {
+      em += mic[p + i]! ** 2;
+      eo += out[i]! ** 2;
+    }
+  }
+  return 10 * Math.log10(em / Math.max(1, eo));
+}

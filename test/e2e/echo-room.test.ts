@@ -1,0 +1,175 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DeepgramDouble } from '../support/deepgram-server.js';
+import { HarkProcess } from '../support/hark-process.js';
+import { outputDir } from '../support/paths.js';
+import { Room } from '../support/room-devices.js';
+import { rms } from '../support/room-sim.js';
+import { espeakPhrase, soxNoise } from '../support/speech.js';
+
+/**
+ * hark in the simulated kitchen (test/support/room-devices.ts): the real `hark run`, real espeak-ng,
+ * the production capture path (AlsaCapture → node-record-lpcm16 → the room's arecord on PATH) and
+ * playback path (AplayPlayer → the room's aplay). What hark plays comes back into the microphone 50 ms
+ * late, through the room's reverberation, louder than the person, over kitchen noise. The echo gate is
+ * off (echoFallback: off): only the canceller keeps hark from hearing itself.
+ *
+ *  1. Nobody speaks while hark reads a 30 s answer and a timer rings for 60 s: no segment opens.
+ *  2. "stop", said 6 dB below the echo, over the ring and over a long answer: heard, and it stops them.
+ * Words come from the Deepgram double, scripted just before each phrase is said.
+ */
+const RECIPE =
+  'Here is the recipe for the sponge. Preheat the oven to one hundred and eighty degrees and line two tins. Beat the butter and the sugar together until pale and fluffy, which takes about five minutes by hand. ' +
+  'Add the eggs one at a time, beating well after each, then fold in the flour and the baking powder with a large metal spoon. Divide the mixture between the tins, level the tops, and bake for twenty five minutes, ' +
+  'until golden and springy to the touch. Leave them to cool for ten minutes before turning them out onto a wire rack.';
+const SHORT = 'Preheat the oven to one hundred and eighty degrees, beat the butter with the sugar, add the eggs, fold in the flour, and bake for twenty five minutes until golden and springy.';
+
+const quiet = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// Opt-in (HARK_ECHO_E2E=1; about 4 minutes): the targets are not met yet — each clip is its own aplay
+// process starting with its own latency, which the canceller cannot place fast enough on short clips
+// (the README's echo notes give the measured numbers). Written to keep measuring until they are.
+describe.skipIf(!process.env.HARK_ECHO_E2E)('hark run in a simulated kitchen: the echo canceller', () => {
+  let hark: HarkProcess;
+  let deepgram: DeepgramDouble;
+  let room: Room;
+  const wallT0 = { room: 0 };
+  const quietSegments: number[] = [];
+  const stops: Array<{ over: string; wordCaptureMs: number; wordWall: number; openVadMs: number | null; openWall: number | null; stopped: boolean }> = [];
+  let answerMs = 0;
+  let ringMs = 0;
+
+  async function personSays(text: string, script: string, gain: number): Promise<{ start: number; end: number; wall: number }> {
+    deepgram.script = [{ text: script }];
+    const pcm = await espeakPhrase(text);
+    const at = room.now() + 1600; // a period ahead of what the room has produced
+    const placed = room.say(pcm, at, gain / rms(pcm));
+    return { ...placed, wall: wallT0.room + at / 16 };
+  }
+
+  /** The person says a command (hark quiet); said again if a stray segment took Deepgram's line first. */
+  async function command(text: string, heard: string): Promise<void> {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const from = hark.events.length;
+      await personSays(text, heard, 2000);
+      const ok = await hark
+        .waitFor((e) => e.type === 'utterance.final' && hark.events.indexOf(e) >= from && String(e.text).toLowerCase().replace(/[.,!?]/g, '') === heard, 15_000, heard)
+        .then(() => true)
+        .catch(() => false);
+      if (ok) return;
+      deepgram.script = [];
+      await quiet(2000);
+    }
+    throw new Error(`hark never heard "${heard}"`);
+  }
+
+  /** The echo's level at the mic over the last second it sounded. */
+  function echoLevel(): number {
+    const now = room.now() - 2000;
+    return rms(room.echo, now - 16000, now);
+  }
+
+  beforeAll(async () => {
+    const dir = outputDir('e2e-echo-room');
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    deepgram = await DeepgramDouble.start({ apiKey: 'e2e-key' });
+    const noise = await soxNoise('pinknoise', 10_000, 0.02);
+    room = await new Room(join(dir, 'bin'), { delayMs: 50, echoGain: 0.7, rt60Ms: 250, noise }).start();
+    wallT0.room = Date.now() - room.now() / 16;
+    const rules = [
+      { prefix: ['computer'], do: { push: 'query' } },
+      { exact: ['tell me the recipe'], do: { say: RECIPE } },
+      { exact: ['tell me briefly'], do: { say: SHORT } },
+      { exact: ['stop', 'stop talking'], do: { action: 'stop' } },
+    ];
+    writeFileSync(
+      join(dir, 'hark.yaml'),
+      `actions:\n  dataDir: ${JSON.stringify(dir)}\n  timers:\n    ringEveryMs: 2000\n    giveUpMs: 60000\nspeech:\n  echoMode: cancel\n  echoFallback: ${process.env.ECHO_FALLBACK ?? 'raise'}\nrouter:\n  frames:\n    base:\n      rules: ${JSON.stringify(rules)}\n`,
+    );
+    hark = new HarkProcess(['--db', join(dir, 'hark.db'), '--port', '0', '--stt-mode', 'cloud-only', '--deepgram-url', deepgram.url], {
+      ...process.env,
+      PATH: `${room.dir}:${process.env.PATH}`,
+      DEEPGRAM_API_KEY: 'e2e-key',
+      HARK_CONFIG: join(dir, 'hark.yaml'),
+    });
+    await hark.waitFor((e) => e.type === 'capture.up', 30_000, 'capture up');
+    await quiet(1000);
+
+    // A timer for 40 s, then the recipe: the answer (~30 s), then the ring (60 s), nobody speaking.
+    await command('computer set a timer for forty seconds', 'computer set a timer for 40 seconds');
+    await hark.waitFor((e) => e.type === 'speak.end', 20_000, 'the confirmation');
+    await quiet(800);
+    await command('tell me the recipe', 'tell me the recipe');
+    const opensBefore = hark.of('segment.open').length;
+    const answerStart = Date.now();
+    await hark.waitFor((e) => e.type === 'speak.end' && String(e.text ?? '').startsWith('Here is the recipe'), 60_000, 'the answer to end');
+    answerMs = Date.now() - answerStart;
+    quietSegments.push(hark.of('segment.open').length - opensBefore);
+    await hark.waitFor((e) => e.type === 'timer' && e.event === 'done', 30_000, 'the timer to ring');
+    const ringStart = Date.now();
+    const opensBeforeRing = hark.of('segment.open').length;
+    await hark.waitFor((e) => e.type === 'timer' && e.event === 'gave-up', 75_000, 'the ring to give up');
+    ringMs = Date.now() - ringStart;
+    quietSegments.push(hark.of('segment.open').length - opensBeforeRing);
+
+    // "stop" over a ring.
+    deepgram.script = [];
+    const fromT = hark.events.length;
+    await command('computer set a timer for five seconds', 'computer set a timer for 5 seconds');
+    await hark.waitFor((e) => e.type === 'timer' && e.event === 'done' && hark.events.indexOf(e) >= fromT, 30_000, 'the second timer to ring');
+    await quiet(4500);
+    stops.push(await sayStop('ring', () => hark.events.some((e) => e.type === 'timer' && e.event === 'stopped' && hark.events.indexOf(e) >= fromT)));
+
+    // "stop" over a long answer.
+    await quiet(1500);
+    await command('tell me briefly', 'tell me briefly');
+    await hark.waitFor((e) => e.type === 'speak.start' && String(e.text ?? '').startsWith('Preheat'), 20_000, 'the answer to start');
+    await quiet(3000);
+    const stoppedBefore = hark.of('speak.stopped').length;
+    stops.push(await sayStop('answer', () => hark.of('speak.stopped').length > stoppedBefore));
+  }, 400_000);
+
+  async function sayStop(over: string, stopped: () => boolean): Promise<(typeof stops)[number]> {
+    const level = echoLevel();
+    const word = await personSays('stop', 'stop', level / 2);
+    const from = hark.events.length;
+    const open = await hark.waitFor((e) => e.type === 'segment.open' && hark.events.indexOf(e) >= from, 10_000, `a segment for "stop" over the ${over}`).catch(() => null);
+    const i = open ? hark.events.indexOf(open) : -1;
+    await quiet(3000);
+    return {
+      over,
+      wordCaptureMs: room.captureMs(word.start),
+      wordWall: word.wall,
+      openVadMs: open ? Number(open.vadStartMs) : null,
+      openWall: i >= 0 ? hark.receivedAt[i]! : null,
+      stopped: stopped(),
+    };
+  }
+
+  afterAll(async () => {
+    const dir = outputDir('e2e-echo-room');
+    if (hark) writeFileSync(join(dir, 'stderr.log'), hark.stderr.join('\n') + '\n');
+    writeFileSync(join(dir, 'numbers.json'), JSON.stringify({ quietSegments, answerMs, ringMs, stops }, null, 2));
+    hark?.kill('SIGKILL');
+    await deepgram?.close();
+    await room?.close();
+  });
+
+  it('hark read a 30 s answer and a timer rang 60 s with nobody speaking: no segment opened', () => {
+    expect(answerMs).toBeGreaterThan(20_000);
+    expect(ringMs).toBeGreaterThan(50_000);
+    expect(quietSegments).toEqual([0, 0]);
+  });
+
+  it.each(['ring', 'answer'])('"stop" 6 dB below the echo over the %s: its segment opens within 300 ms of the word, and it stops', (over) => {
+    const s = stops.find((x) => x.over === over)!;
+    expect(s.openVadMs).not.toBeNull();
+    // On the capture timeline (the machine's load does not move it): the VAD's start of speech, plus
+    // the speech it needs before opening (vad.minSpeechMs, 96 ms), is within 300 ms of the word.
+    expect(s.openVadMs! + 96 - s.wordCaptureMs).toBeLessThanOrEqual(300);
+    expect(s.openVadMs!).toBeGreaterThanOrEqual(s.wordCaptureMs - 100);
+    expect(s.stopped).toBe(true);
+  });
+});

@@ -1,0 +1,139 @@
+import { createNativeCanceller } from '../../src/audio/echo-addon.js';
+import { EchoStage, type EchoStageOptions } from '../../src/audio/echo-canceller.js';
+import { createEchoCleaner } from '../../src/audio/echo-create.js';
+import { EchoReference } from '../../src/audio/echo-reference.js';
+import { VirtualClock } from '../../src/core/clock.js';
+import { rms, rng, Reverb } from '../support/room-sim.js';
+
+/**
+ * hark's sound through the simulated room, the microphone through the production EchoStage (the
+ * native speexdsp canceller, the reference timeline, the delay tracker), chunk by chunk as arecord
+ * delivers them (125 ms periods, each arriving 0-15 ms late). Returns the signals for measuring.
+ */
+export interface RoomRun {
+  mic: Int16Array;
+  echo: Float32Array;
+  out: Int16Array;
+  /** Per 32 ms frame: was the canceller trusted after it. */
+  trusted: boolean[];
+  cpuMsPerFrame: number;
+  frames: number;
+  stage: EchoStage;
+}
+
+export function runRoom(opts: {
+  ref: Int16Array;
+  delayMs: number;
+  /** From this sample on, the delay is newDelayMs (a card replugged, another latency). */
+  changeAt?: number;
+  newDelayMs?: number;
+  gain: number;
+  rt60Ms: number;
+  near?: Float32Array;
+  noise?: Int16Array;
+  settings?: Partial<{ echoFilterMs: number; echoResidual: boolean; denoise: boolean; denoiseDb: number }>;
+  stage?: Partial<EchoStageOptions>;
+}): RoomRun {
+  const { ref } = opts;
+  const n = ref.length + 16000;
+  // hark's sound delayed (by the delay in force at each instant) and through the room.
+  const x = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    const d = Math.round((opts.changeAt !== undefined && i >= opts.changeAt ? opts.newDelayMs! : opts.delayMs) * 16);
+    const k = i - d;
+    x[i] = k >= 0 && k < ref.length ? ref[k]! * opts.gain : 0;
+  }
+  const echo = new Reverb(opts.rt60Ms).process(x);
+  const mic = new Int16Array(n);
+  for (let i = 0; i < n; i++) mic[i] = Math.max(-32768, Math.min(32767, Math.round(echo[i]! + (opts.near?.[i] ?? 0) + (opts.noise ? opts.noise[i % opts.noise.length]! : 0))));
+  const clock = new VirtualClock();
+  const reference = new EchoReference();
+  const made = createEchoCleaner({ echoFilterMs: 128, echoResidual: true, denoise: false, denoiseDb: 15, ...opts.settings }, reference, clock, opts.stage);
+  if ('error' in made) throw new Error(made.error);
+  const stage = made.cleaner.stage;
+  const t0 = 1000;
+  reference.played(ref, t0);
+  const out = new Int16Array(n);
+  const trusted: boolean[] = [];
+  const rand = rng(3);
+  const F = 512;
+  const PERIOD = 2000;
+  let pending = new Int16Array(0);
+  let cpu = 0;
+  let frames = 0;
+  let pos = 0;
+  for (let p = 0; p + PERIOD <= n; p += PERIOD) {
+    stage.arrived(PERIOD, t0 + (p + PERIOD) / 16 + rand() * 15);
+    const joined = new Int16Array(pending.length + PERIOD);
+    joined.set(pending);
+    joined.set(mic.subarray(p, p + PERIOD), pending.length);
+    let i = 0;
+    for (; i + F <= joined.length; i += F) {
+      const c0 = process.cpuUsage();
+      const o = stage.process(joined.subarray(i, i + F), pos);
+      const c = process.cpuUsage(c0);
+      cpu += (c.user + c.system) / 1000;
+      frames++;
+      out.set(o, pos);
+      trusted.push(stage.trusted);
+      pos += F;
+    }
+    pending = joined.slice(i);
+  }
+  return { mic, echo, out, trusted, cpuMsPerFrame: cpu / frames, frames, stage };
+}
+
+/** ERLE (dB) over [from, to) samples: echo power in the mic over what is left of it in the output. */
+export function erleDb(run: RoomRun, from: number, to: number): number {
+  return 20 * Math.log10(rms(run.mic, from, to) / Math.max(1e-9, rms(run.out, from, to)));
+}
+
+/** Stretches of `win` samples where the reference is sounding (the echo carries energy). */
+export function activeWindows(run: RoomRun, from: number, to: number, win = 8000): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  const level = rms(run.echo, 0, run.echo.length);
+  for (let a = from; a + win <= to; a += win) if (rms(run.echo, a, a + win) > level / 4) out.push([a, a + win]);
+  return out;
+}
+
+export { createNativeCanceller };
+
+/**
+ * Several clips, each its own aplay process: hark stamps each at `atMs`, but each starts sounding
+ * `startMs` later (aplay's start-up, different every time) and then `delayMs` (the card) later still.
+ */
+export function runRoomClips(opts: { clips: Array<{ pcm: Int16Array; atMs: number; startMs: number }>; delayMs: number; gain: number; rt60Ms: number }): RoomRun & { reference: EchoReference } {
+  const endMs = Math.max(...opts.clips.map((c) => c.atMs + c.startMs + (c.pcm.length / 16))) + 1000;
+  const n = Math.round(endMs * 16);
+  const x = new Float32Array(n);
+  for (const c of opts.clips) {
+    const at = Math.round((c.atMs + c.startMs + opts.delayMs) * 16);
+    for (let i = 0; i < c.pcm.length && at + i < n; i++) x[at + i]! += c.pcm[i]! * opts.gain;
+  }
+  const echo = new Reverb(opts.rt60Ms).process(x);
+  const mic = new Int16Array(n);
+  for (let i = 0; i < n; i++) mic[i] = Math.max(-32768, Math.min(32767, Math.round(echo[i]!)));
+  const reference = new EchoReference();
+  const made = createEchoCleaner({ echoFilterMs: 128, echoResidual: true, denoise: false, denoiseDb: 15 }, reference, new VirtualClock());
+  if ('error' in made) throw new Error(made.error);
+  const stage = made.cleaner.stage;
+  const out = new Int16Array(n);
+  const trusted: boolean[] = [];
+  const F = 512;
+  let next = 0;
+  const clips = [...opts.clips].sort((a, b) => a.atMs - b.atMs);
+  let cpu = 0;
+  let frames = 0;
+  for (let p = 0; p + F <= n; p += F) {
+    // hark starts each clip at its time (in real time, before the mic hears it).
+    while (next < clips.length && clips[next]!.atMs <= (p + F) / 16) reference.played(clips[next]!.pcm, clips[next++]!.atMs);
+    stage.arrived(F, (p + F) / 16);
+    const c0 = process.cpuUsage();
+    out.set(stage.process(mic.subarray(p, p + F), p), p);
+    const c = process.cpuUsage(c0);
+    cpu += (c.user + c.system) / 1000;
+    frames++;
+    trusted.push(stage.trusted);
+  }
+  return { mic, echo, out, trusted, cpuMsPerFrame: cpu / frames, frames, stage, reference };
+}

@@ -1,0 +1,224 @@
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { Reverb } from './room-sim.js';
+
+/**
+ * A simulated kitchen for `hark run`: a fake `aplay` hands what hark plays to this room, and the fake
+ * `arecord` gets the room's microphone, in real time: the person's speech at known instants, kitchen
+ * noise, and hark's own sound coming back `delayMs` late (the USB card's latency) through the room's
+ * reverberation, `echoGain` louder. Put `dir` first on PATH: hark's production capture path
+ * (AlsaCapture → node-record-lpcm16 → arecord) and playback path (AplayPlayer → aplay) run unchanged.
+ *
+ * The scripts are bash talking to this process over 127.0.0.1 (bash's /dev/tcp), so they start in
+ * milliseconds on a loaded machine.
+ *  - arecord: sends "arecord", then copies the socket to stdout. The room writes one ALSA period
+ *    (125 ms, 2000 samples) as each is "captured", like arecord with no -B/-F.
+ *  - aplay: sends "aplay <pid>", copies stdin to the socket; a clean end is marked by a file written
+ *    before the socket closes (a SIGKILLed aplay leaves none, and the room drops the sound it had
+ *    been sent ahead, as the kernel drops a killed stream's buffer); then it waits, as real aplay
+ *    drains, until the room has played the last sample.
+ *
+ * Everything is on one timeline, room samples since start(): `mic`, and its parts `person`, `echo`
+ * and `noise` are kept for the assertions.
+ */
+export interface RoomOptions {
+  delayMs: number;
+  /** Linear gain of hark's sound at the mic (after the room). */
+  echoGain: number;
+  rt60Ms: number;
+  /** Kitchen noise, looped, already at its level. */
+  noise?: Int16Array;
+  /** Seconds of timeline to keep. */
+  maxSeconds?: number;
+}
+
+const PERIOD = 2000;
+const RATE = 16;
+
+export class Room {
+  readonly dir: string;
+  private server: Server | null = null;
+  private port = 0;
+  private t0 = 0;
+  private produced = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly played: Float32Array;
+  readonly person: Float32Array;
+  readonly echo: Float32Array;
+  readonly mic: Int16Array;
+  private readonly reverb: Reverb;
+  private delay: number;
+  private recorders = new Set<Socket>();
+  /** Room sample at which the current arecord connection started (its capture sample 0). */
+  captureStart = -1;
+  /** Each aplay stream: where it started and ended on the room timeline. */
+  readonly streams: Array<{ pid: number; start: number; end: number; killed: boolean }> = [];
+  private waiters: Array<{ pid: number; socket: Socket }> = [];
+
+  constructor(
+    dir: string,
+    private readonly opts: RoomOptions,
+  ) {
+    this.dir = dir;
+    const n = (opts.maxSeconds ?? 240) * 16000;
+    this.played = new Float32Array(n);
+    this.person = new Float32Array(n);
+    this.echo = new Float32Array(n);
+    this.mic = new Int16Array(n);
+    this.reverb = new Reverb(opts.rt60Ms);
+    this.delay = Math.round(opts.delayMs * RATE);
+  }
+
+  async start(): Promise<this> {
+    mkdirSync(this.dir, { recursive: true });
+    this.server = createServer((s) => this.accept(s));
+    await new Promise<void>((r) => this.server!.listen(0, '127.0.0.1', r));
+    this.port = (this.server.address() as AddressInfo).port;
+    writeScript(join(this.dir, 'arecord'), `#!/bin/bash
+exec 3<>/dev/tcp/127.0.0.1/${this.port} || exit 1
+printf 'arecord\\n' >&3
+exec cat <&3
+`);
+    writeScript(join(this.dir, 'aplay'), `#!/bin/bash
+exec 3<>/dev/tcp/127.0.0.1/${this.port} || exit 1
+printf 'aplay %s\\n' $$ >&3
+cat >&3
+: > ${JSON.stringify(this.dir)}/end-$$
+exec 3>&-
+exec 4<>/dev/tcp/127.0.0.1/${this.port} || exit 0
+printf 'wait %s\\n' $$ >&4
+read -r _ <&4
+exit 0
+`);
+    this.t0 = performance.now();
+    this.timer = setInterval(() => this.tick(), 20);
+    return this;
+  }
+
+  /** Room samples elapsed now. */
+  now(): number {
+    return Math.floor((performance.now() - this.t0) * RATE);
+  }
+
+  /** The person says `pcm` (at its level) starting at room sample `at`. */
+  say(pcm: ArrayLike<number>, at: number, gain = 1): { start: number; end: number } {
+    for (let i = 0; i < pcm.length && at + i < this.person.length; i++) this.person[at + i]! += pcm[i]! * gain;
+    return { start: at, end: at + pcm.length };
+  }
+
+  /** Change the card's latency from now on. */
+  setDelay(ms: number): void {
+    this.delay = Math.round(ms * RATE);
+  }
+
+  /** Capture position (ms, as hark's segment events count) of a room sample. */
+  captureMs(roomSample: number): number {
+    return (roomSample - this.captureStart) / RATE;
+  }
+
+  async close(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    for (const s of this.recorders) s.destroy();
+    for (const w of this.waiters) w.socket.destroy();
+    await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
+  }
+
+  private accept(s: Socket): void {
+    let header = '';
+    let mode: 'arecord' | 'aplay' | 'wait' | null = null;
+    let stream: (typeof this.streams)[number] | null = null;
+    let odd: number | null = null;
+    s.on('error', () => {});
+    s.on('data', (d: Buffer) => {
+      if (mode === null) {
+        const nl = d.indexOf(10);
+        header += d.subarray(0, nl < 0 ? d.length : nl).toString('latin1');
+        if (nl < 0) return;
+        const [what, arg] = header.split(' ');
+        d = d.subarray(nl + 1);
+        if (what === 'arecord') {
+          mode = 'arecord';
+          this.recorders.add(s);
+          this.captureStart = this.produced;
+          s.on('close', () => this.recorders.delete(s));
+          return;
+        }
+        if (what === 'wait') {
+          mode = 'wait';
+          const pid = Number(arg);
+          const st = this.streams.find((x) => x.pid === pid);
+          if (!st || st.end <= this.now()) s.end('done\n');
+          else this.waiters.push({ pid, socket: s });
+          return;
+        }
+        mode = 'aplay';
+        stream = { pid: Number(arg), start: this.now(), end: this.now(), killed: false };
+        this.streams.push(stream);
+        s.on('close', () => {
+          const clean = existsSync(join(this.dir, `end-${stream!.pid}`));
+          if (!clean) {
+            // Killed: what was sent ahead of the playhead never sounded.
+            const now = this.now();
+            if (stream!.end > now) this.played.fill(0, now, stream!.end);
+            stream!.end = Math.min(stream!.end, now);
+            stream!.killed = true;
+          }
+        });
+      }
+      if (mode !== 'aplay' || !stream) return;
+      let i = 0;
+      if (odd !== null && d.length > 0) {
+        this.put(stream, (d[0]! << 8) | odd);
+        odd = null;
+        i = 1;
+      }
+      for (; i + 1 < d.length; i += 2) this.put(stream, d.readInt16LE(i));
+      if (i < d.length) odd = d[i]!;
+    });
+  }
+
+  private put(stream: (typeof this.streams)[number], v: number): void {
+    const sv = v > 32767 ? v - 65536 : v;
+    if (stream.end < this.played.length) this.played[stream.end]! += sv;
+    stream.end++;
+  }
+
+  private tick(): void {
+    const target = Math.min(this.now(), this.mic.length);
+    while (this.produced + PERIOD <= target) {
+      const a = this.produced;
+      const x = new Float32Array(PERIOD);
+      for (let i = 0; i < PERIOD; i++) {
+        const k = a + i - this.delay;
+        x[i] = k >= 0 ? this.played[k]! : 0;
+      }
+      const y = this.reverb.process(x);
+      const noise = this.opts.noise;
+      const out = Buffer.alloc(PERIOD * 2);
+      for (let i = 0; i < PERIOD; i++) {
+        const e = y[i]! * this.opts.echoGain;
+        this.echo[a + i] = e;
+        const v = e + this.person[a + i]! + (noise ? noise[(a + i) % noise.length]! : 0);
+        const s = Math.max(-32768, Math.min(32767, Math.round(v)));
+        this.mic[a + i] = s;
+        out.writeInt16LE(s, i * 2);
+      }
+      this.produced += PERIOD;
+      for (const r of this.recorders) r.write(out);
+    }
+    const now = this.now();
+    this.waiters = this.waiters.filter((w) => {
+      const st = this.streams.find((x) => x.pid === w.pid);
+      if (st && st.end > now) return true;
+      w.socket.end('done\n');
+      return false;
+    });
+  }
+}
+
+function writeScript(path: string, text: string): void {
+  writeFileSync(path, text);
+  chmodSync(path, 0o755);
+}
