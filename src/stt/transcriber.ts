@@ -80,6 +80,8 @@ export class Transcriber {
   private readonly log: Logger;
   private readonly newId: () => string;
   private speculation: Speculation | null = null;
+  /** The segment being transcribed: the next waits for it. */
+  private turn: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly o: TranscriberOptions) {
     this.log = o.logger;
@@ -187,7 +189,15 @@ export class Transcriber {
    * Transcribe a closed segment, using its live stream when there is one, or the speculative
    * transcript started at its pause (`key` names the open segment it was started for).
    */
-  async transcribe(segment: SttSegment, liveSegment: LiveSegment | null = null, key?: string): Promise<SegmentTranscript> {
+  transcribe(segment: SttSegment, liveSegment: LiveSegment | null = null, key?: string): Promise<SegmentTranscript> {
+    // One segment at a time (issue 21): a caller that hands over segments as they close (`hark
+    // transcribe`) gets each one's own speech-to-text time, not the wait behind the ones before it.
+    const mine = this.turn.then(() => this.transcribeNow(segment, liveSegment, key));
+    this.turn = mine.catch(() => {});
+    return mine;
+  }
+
+  private async transcribeNow(segment: SttSegment, liveSegment: LiveSegment | null, key: string | undefined): Promise<SegmentTranscript> {
     const live = liveSegment as Live | null;
     const startedAt = this.o.clock.now();
     const audio: SegmentAudio = { id: segment.index, pcm: segment.pcm, ...(segment.maxProb !== undefined ? { maxProb: segment.maxProb } : {}) };
