@@ -349,6 +349,9 @@ export class Daemon {
           store: () => this.store,
           ...(voices ? { voices } : {}),
           source: this.opts.input ? 'file' : 'mic',
+          // A recording played as fast as hark takes it: segments close faster than speech, so no wait
+          // or memory bound applies (the file is in memory anyway).
+          unbounded: this.opts.input?.pace === 'fast',
           setHangoverMs: (ms) => this.pipeline?.setHangoverMs(ms),
           closeEarly: () => void this.pipeline?.closeEarly(),
           ...(this.fleet?.arbiter ? { arbiter: this.fleet.arbiter } : {}),

@@ -37,6 +37,8 @@ export interface SegmentPathDeps {
   store: () => Store | null;
   voices?: readonly { id: string; say?: string[] }[];
   source: 'mic' | 'file';
+  /** No wait or memory bound on the queue (`hark run --input --fast`: segments close faster than speech). */
+  unbounded?: boolean;
   /** Change the VAD hangover from the next frame on (the segment pipeline's setHangoverMs). */
   setHangoverMs?: (ms: number) => void;
   /** Close the open segment now (the segment pipeline's closeEarly). */
@@ -187,7 +189,7 @@ export class SegmentPath {
     this.hangoverMs = d.config.vad.hangoverMs;
     this.outOfTime = new Promise((r) => (this.timeUp = r));
     const q = d.config.stt.queue;
-    this.queue = new SegmentQueue<Work>({ maxWaitMs: q.maxWaitMs, maxBytes: Math.round(q.maxAudioMb * 1024 * 1024) });
+    this.queue = new SegmentQueue<Work>(d.unbounded ? { maxWaitMs: Infinity, maxBytes: Infinity } : { maxWaitMs: q.maxWaitMs, maxBytes: Math.round(q.maxAudioMb * 1024 * 1024) });
     this.phrases = d.config.stt.opening.enabled ? openingPhrases(d.config.router.frames) : null;
     this.commands = buildCommands({ config: d.config, clock: d.clock, log: d.log, bus: d.bus, store: d.store(), ...(d.voices ? { voices: d.voices } : {}), onEffect: (e) => this.onEffect(e) });
     d.stt?.setVocabulary(this.commands.vocabulary);
