@@ -210,6 +210,7 @@ export class Daemon {
             if (!core) return null;
             return { timers: core.timers.view(), lists: core.lists.names().map((name) => ({ name, items: core.lists.lines(name) })) };
           },
+          sttLoad: () => this.path?.load() ?? null,
           // Only a simulated button can be pressed over HTTP; real GPIO answers 404.
           button: (body) => {
             const g = this.gpio as (GpioDriver & { apply?: (b: unknown) => void }) | null;

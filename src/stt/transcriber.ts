@@ -239,7 +239,7 @@ export class Transcriber {
       if (key !== undefined) this.discardPreempt(key);
     }
     hearing ??= { kind: 'dropped', reason: reasons.join('; ') || 'no speech-to-text engine is available', rawText: '', engine: null };
-    const result: SegmentTranscript = { segmentId: segment.index, attempts, hearing, sttMs: Math.round(this.o.clock.now() - startedAt) };
+    const result: SegmentTranscript = { segmentId: segment.index, attempts, hearing, sttMs: Math.round(this.o.clock.now() - startedAt), audioSec: segment.pcm.length / 16_000 };
     this.report(result);
     return result;
   }
