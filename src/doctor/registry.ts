@@ -5,11 +5,12 @@ import { ollamaCheck } from '../intent/ollama-doctor.js';
 import { databaseCheck, modelCheck } from './model-db-checks.js';
 import { whisperBuildCheck } from './whisper-build.js';
 import { mqttCheck } from './mqtt.js';
+import { modelSpeedCheck } from './model-speed.js';
 
 /**
  * Every check `hark doctor` runs, in the order a technician would fix things.
  * Subsystems add theirs here (model, Ollama, GPIO, database).
  */
 export function allChecks(): Check[] {
-  return [configCheck, microphoneCheck, playbackCheck, espeakCheck, modelCheck, whisperBuildCheck, deepgramCheck, ollamaCheck, gpioCheck, diskCheck, databaseCheck, mqttCheck];
+  return [configCheck, microphoneCheck, playbackCheck, espeakCheck, modelCheck, whisperBuildCheck, modelSpeedCheck, deepgramCheck, ollamaCheck, gpioCheck, diskCheck, databaseCheck, mqttCheck];
 }
