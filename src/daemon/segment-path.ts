@@ -129,6 +129,8 @@ export interface QueueLoad {
 /** Why a segment got no whole transcript on purpose (the metrics count them by this). */
 export const NO_WAKE_PHRASE = 'no wake phrase at its start';
 export const BACKLOG = 'backlog';
+/** Tokens Whisper decodes of an opening: the wake phrase and a word or two (timestamps and specials count too). */
+const OPENING_TOKENS = 12;
 
 declare module '../core/bus.js' {
   interface HarkEvents {
@@ -472,7 +474,7 @@ export class SegmentPath {
     const opening = gated && !seg?.live ? this.opening(s) : null;
     if (opening) {
       if (seg) stt.transcriber.discardPreempt(seg.key);
-      const head = await Promise.race([stt.transcriber.transcribe({ index: s.index, pcm: opening, maxProb: s.maxProb }), this.outOfTime.then(() => null)]);
+      const head = await Promise.race([stt.transcriber.transcribe({ index: s.index, pcm: opening, maxProb: s.maxProb, maxTokens: OPENING_TOKENS }), this.outOfTime.then(() => null)]);
       if (!head) return stopping;
       const heard = head.hearing.kind === 'heard' ? head.hearing.utterance.text : '';
       if (!startsWithPhrase(heard, this.phrases!)) {

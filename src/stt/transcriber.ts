@@ -34,6 +34,8 @@ export interface SttSegment {
   index: number | string;
   pcm: Int16Array;
   maxProb?: number;
+  /** Only its first words matter (see SegmentAudio.maxTokens). */
+  maxTokens?: number;
 }
 
 /**
@@ -200,7 +202,7 @@ export class Transcriber {
   private async transcribeNow(segment: SttSegment, liveSegment: LiveSegment | null, key: string | undefined): Promise<SegmentTranscript> {
     const live = liveSegment as Live | null;
     const startedAt = this.o.clock.now();
-    const audio: SegmentAudio = { id: segment.index, pcm: segment.pcm, ...(segment.maxProb !== undefined ? { maxProb: segment.maxProb } : {}) };
+    const audio: SegmentAudio = { id: segment.index, pcm: segment.pcm, ...(segment.maxProb !== undefined ? { maxProb: segment.maxProb } : {}), ...(segment.maxTokens !== undefined ? { maxTokens: segment.maxTokens } : {}) };
     const attempts: SttAttempt[] = [];
     const reasons: string[] = [];
     let fallbackReason: string | undefined;

@@ -101,6 +101,8 @@ export class WhisperEngine implements SttEngine {
   transcribe(audio: SegmentAudio): Promise<Transcript> {
     const started = this.clock.now();
     const plan = this.plan(audio.pcm.length);
+    // The opening check needs its first words only: fewer tokens decoded, and a deadline to match.
+    if (audio.maxTokens !== undefined && (plan.maxTokens === 0 || audio.maxTokens < plan.maxTokens)) plan.maxTokens = audio.maxTokens;
     const work = this.tail.then(() => this.run(audio, plan));
     this.tail = work.catch(() => {});
     return new Promise<Transcript>((resolve, reject) => {
