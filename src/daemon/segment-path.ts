@@ -479,7 +479,10 @@ export class SegmentPath {
       const heard = head.hearing.kind === 'heard' ? head.hearing.utterance.text : '';
       if (!startsWithPhrase(heard, this.phrases!)) {
         const why = `${NO_WAKE_PHRASE} (only its first ${this.d.config.stt.opening.seconds} s transcribed)`;
-        rec.transcript = { ...head, attempts: head.attempts.map((a) => (a.droppedReason || a.error ? a : { ...a, droppedReason: why })) };
+        // The opening's attempts as they went, and one row that says what became of the segment.
+        const attempts = head.attempts.map((a) => (a.droppedReason || a.error ? a : { ...a, droppedReason: why }));
+        if (attempts.every((a) => a.droppedReason !== why)) attempts.push({ engine: 'none', outcome: 'skipped', rawText: '', text: '', sttMs: 0, droppedReason: why });
+        rec.transcript = { ...head, attempts };
         this.skipped(s.index, 'no-wake-phrase', taken.waitedMs);
         return { kind: 'dropped', reason: NO_WAKE_PHRASE };
       }
