@@ -131,6 +131,8 @@ export const NO_WAKE_PHRASE = 'no wake phrase at its start';
 export const BACKLOG = 'backlog';
 /** Tokens Whisper decodes of an opening: the wake phrase and a word or two (timestamps and specials count too). */
 const OPENING_TOKENS = 12;
+/** While a timer rings, an opening starting with one of these is transcribed whole (kitchen/timer-language's ring-stop words). */
+const RING_STOP_OPENINGS = ['stop', 'ok', 'okay', 'thanks', 'thank you', 'got it', 'alright', 'enough', 'quiet', 'dismiss', 'silence', 'turn it off', 'cheers', 'shut up'].map((p) => p.split(' '));
 
 declare module '../core/bus.js' {
   interface HarkEvents {
@@ -277,14 +279,16 @@ export class SegmentPath {
   }
 
   /**
-   * A frame above the base waits for an answer (a query, a confirmation, dictation), or a timer rings
-   * or asks "which timer?": what is said next is meant for hark, wake phrase or not. This is the one
-   * place the segment path asks the router: the follow-up window after an action (issue 19's
-   * `conversation`) plugs in here as one more `||`.
+   * A frame above the base waits for an answer (a query, a confirmation, dictation), or a timer asks
+   * "which timer?": what is said next is meant for hark, wake phrase or not. This is the one place the
+   * segment path asks the router: the follow-up window after an action (issue 19's `conversation`)
+   * plugs in here as one more `||`. A ringing timer is not here: what stops it ("stop", "ok
+   * thanks") is short (transcribed whole anyway) or opens a long segment (the opening check hears it,
+   * RING_STOP_OPENINGS) — a ring must not make every segment of radio a whole inference.
    */
   awaited(): boolean {
     const core = this.commands.core;
-    return core.router.stack.length > 1 || core.timers.ringing || core.timers.asking;
+    return core.router.stack.length > 1 || core.timers.asking;
   }
 
   /** Every segment now gets a whole transcript: always-listen mode, or something waits for an answer. */
@@ -477,7 +481,8 @@ export class SegmentPath {
       const head = await Promise.race([stt.transcriber.transcribe({ index: s.index, pcm: opening, maxProb: s.maxProb, maxTokens: OPENING_TOKENS }), this.outOfTime.then(() => null)]);
       if (!head) return stopping;
       const heard = head.hearing.kind === 'heard' ? head.hearing.utterance.text : '';
-      if (!startsWithPhrase(heard, this.phrases!)) {
+      const phrases = this.commands.core.timers.ringing ? [...this.phrases!, ...RING_STOP_OPENINGS] : this.phrases!;
+      if (!startsWithPhrase(heard, phrases)) {
         const why = `${NO_WAKE_PHRASE} (only its first ${this.d.config.stt.opening.seconds} s transcribed)`;
         // The opening's attempts as they went, and one row that says what became of the segment.
         const attempts = head.attempts.map((a) => (a.droppedReason || a.error ? a : { ...a, droppedReason: why }));

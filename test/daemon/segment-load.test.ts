@@ -157,6 +157,22 @@ describe('the opening check (wake-word mode, base frame)', () => {
   });
 });
 
+describe('while a timer rings', () => {
+  it('radio still gets only its opening checked; a long segment opening with "ok thanks" is transcribed whole', async () => {
+    const r = rig();
+    await r.handled('computer set a timer for 1 minute', 3);
+    await r.settle(61_000);
+    expect(r.actions().map((a) => a.name)).toEqual(['timer.set', 'timer.done']);
+    expect(r.path.commands.core.timers.ringing).toBe(true);
+    const before = r.engine.calls.length;
+    await r.handled(RADIO, 6);
+    expect(r.engine.calls.slice(before)).toEqual([2.3]);
+    await r.handled('ok thanks that is enough now the pasta is ready to go', 5);
+    expect(r.engine.calls.slice(before + 1)).toEqual([2.3, 5.3]);
+    r.dispose();
+  });
+});
+
 describe('priority and bounds', () => {
   it('a push-to-talk segment goes before radio queued earlier', async () => {
     const r = rig({ costMs: () => 1000 });
