@@ -176,6 +176,16 @@ function showMqtt(m) {
   else pill('pill-mqtt', `mqtt ${m.state}${m.lastError ? ` · ${m.lastError}` : ''}`, 'warn');
 }
 
+/** Speech-to-text load (issue 21): "behind" when segments wait past stt.queue.maxWaitMs. */
+function showStt(l) {
+  const el = document.getElementById('pill-stt');
+  el.hidden = !l;
+  if (!l) return;
+  const rtf = l.realTimeFactor === null ? '' : ` · rtf ${l.realTimeFactor}`;
+  if (l.behind) pill('pill-stt', `behind · ${l.depth} waiting, ${l.audioSec} s of audio${rtf}`, 'bad');
+  else pill('pill-stt', `stt ${l.depth} waiting${rtf}`, l.depth > 0 ? 'warn' : 'good');
+}
+
 let mode = 'daemon';
 async function health() {
   try {
@@ -186,6 +196,7 @@ async function health() {
     showStore(h.store);
     showCapture(h.capture, h.mode);
     showMqtt(h.mqtt);
+    showStt(h.stt);
     if (h.mode !== 'viewer') showKitchen(await (await fetch('/api/kitchen')).json());
   } catch {
     pill('pill-store', 'store ?', 'bad');
@@ -223,6 +234,7 @@ function connect() {
   }
   es.addEventListener('capture', (e) => showCapture(JSON.parse(e.data), mode));
   es.addEventListener('mqtt', (e) => showMqtt(JSON.parse(e.data)));
+  es.addEventListener('stt', (e) => showStt(JSON.parse(e.data)));
   es.addEventListener('kitchen', (e) => showKitchen(JSON.parse(e.data)));
   es.addEventListener('hearing', (e) => showHearing(JSON.parse(e.data)));
   es.addEventListener('store', (e) => showStore(JSON.parse(e.data)));

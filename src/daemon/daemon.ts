@@ -220,6 +220,7 @@ export class Daemon {
             if (!core) return null;
             return { timers: core.timers.view(), lists: core.lists.names().map((name) => ({ name, items: core.lists.lines(name) })) };
           },
+          sttLoad: () => this.path?.load() ?? null,
           // Only a simulated button can be pressed over HTTP; real GPIO answers 404.
           button: (body) => {
             const g = this.gpio as (GpioDriver & { apply?: (b: unknown) => void }) | null;
@@ -366,6 +367,9 @@ export class Daemon {
           store: () => this.store,
           ...(voices ? { voices } : {}),
           source: this.opts.input ? 'file' : 'mic',
+          // A recording played as fast as hark takes it: segments close faster than speech, so no wait
+          // or memory bound applies (the file is in memory anyway).
+          unbounded: this.opts.input?.pace === 'fast',
           setHangoverMs: (ms) => this.pipeline?.setHangoverMs(ms),
           closeEarly: () => void this.pipeline?.closeEarly(),
           ...(arbiter ? { arbiter } : {}),

@@ -20,7 +20,10 @@ import { addressedToHark, takesEveryWord, type RouterView } from '../turn/addres
 import type { Segment } from '../vad/segment.js';
 import { detectIntent } from '../intent/rules.js';
 import { completeCommand } from '../router/complete.js';
+import { SAMPLE_RATE } from '../audio/pcm.js';
 import { buildCommands, type Commands } from './commands.js';
+import { openingPhrases, startsWithPhrase } from './opening.js';
+import { SegmentQueue, type Lane, type Taken } from './segment-queue.js';
 import { applySpeechEffect } from './effects.js';
 import { actionRow, segmentWrite } from './segment-record.js';
 
@@ -38,6 +41,8 @@ export interface SegmentPathDeps {
   store: () => Store | null;
   voices?: readonly { id: string; say?: string[] }[];
   source: 'mic' | 'file';
+  /** No wait or memory bound on the queue (`hark run --input --fast`: segments close faster than speech). */
+  unbounded?: boolean;
   /** Change the VAD hangover from the next frame on (the segment pipeline's setHangoverMs). */
   setHangoverMs?: (ms: number) => void;
   /** Close the open segment now (the segment pipeline's closeEarly). */
@@ -106,8 +111,41 @@ export interface SegmentRecord {
   written: boolean;
 }
 
+/** A job in the line in front of speech-to-text and the router (see segment-queue.ts). */
+interface Work {
+  run: (taken: Taken<Work>) => Promise<void>;
+  /** A segment's: store it untranscribed now (the audio bound was passed while it waited). */
+  evict?: () => void;
+  failed: string;
+  fields: Record<string, unknown>;
+  done: () => void;
+}
+
+/** The line's state, for /metrics, /healthz and the page's header. */
+export interface QueueLoad {
+  depth: number;
+  /** Seconds of audio waiting. */
+  audioSec: number;
+  bytes: number;
+  oldestWaitMs: number;
+  /** The wait bound was reached (stt.queue.maxWaitMs) or audio was evicted, within the last bound. */
+  behind: boolean;
+}
+
+/** Why a segment got no whole transcript on purpose (the metrics count them by this). */
+export const NO_WAKE_PHRASE = 'no wake phrase at its start';
+export const BACKLOG = 'backlog';
+/** Tokens Whisper decodes of an opening: the wake phrase and a word or two (timestamps and specials count too). */
+const OPENING_TOKENS = 12;
+/** While a timer rings, an opening starting with one of these is transcribed whole (kitchen/timer-language's ring-stop words). */
+const RING_STOP_OPENINGS = ['stop', 'ok', 'okay', 'thanks', 'thank you', 'got it', 'alright', 'enough', 'quiet', 'dismiss', 'silence', 'turn it off', 'cheers', 'shut up'].map((p) => p.split(' '));
+
 declare module '../core/bus.js' {
   interface HarkEvents {
+    /** The line in front of speech-to-text changed (a job joined or started). */
+    'stt.queue': QueueLoad;
+    /** A segment not transcribed whole on purpose: no wake phrase at its start, or the backlog. */
+    'segment.skipped': { segment: number; reason: 'no-wake-phrase' | 'backlog-wait' | 'backlog-memory'; waitedMs: number };
     /** Seed 000: a tentative intent from the settled words of the open segment — a hint for the page, never acted on. */
     'intent.candidate': { segmentId: string; candidate: string; stableText: string };
     /**
@@ -140,6 +178,10 @@ export class SegmentPath {
   private readonly d: SegmentPathDeps;
   private open: OpenSegment | null = null;
   private work: Promise<void> = Promise.resolve();
+  private readonly queue: SegmentQueue<Work>;
+  private pumping = false;
+  /** The base frame's own phrases (wake phrase first); null: the opening check cannot be used. */
+  private readonly phrases: string[][] | null;
   /** The segment being routed: actions fired now belong to it. */
   private current: SegmentRecord | null = null;
   /** The VAD hangover in force: shorter while the top frame waits for a short answer (vad.frameHangoverMs). */
@@ -156,6 +198,9 @@ export class SegmentPath {
     this.d = d;
     this.hangoverMs = d.config.vad.hangoverMs;
     this.outOfTime = new Promise((r) => (this.timeUp = r));
+    const q = d.config.stt.queue;
+    this.queue = new SegmentQueue<Work>(d.unbounded ? { maxWaitMs: Infinity, maxBytes: Infinity } : { maxWaitMs: q.maxWaitMs, maxBytes: Math.round(q.maxAudioMb * 1024 * 1024) });
+    this.phrases = d.config.stt.opening.enabled ? openingPhrases(d.config.router.frames) : null;
     this.commands = buildCommands({ config: d.config, ...(d.secrets ? { secrets: d.secrets } : {}), clock: d.clock, log: d.log, bus: d.bus, store: d.store(), ...(d.voices ? { voices: d.voices } : {}), onEffect: (e) => this.onEffect(e) });
     d.stt?.setVocabulary(this.commands.vocabulary);
   }
@@ -202,6 +247,9 @@ export class SegmentPath {
     const seg = this.open;
     if (seg?.startSample !== e.startSample) return;
     const n = ++seg.pauses;
+    // Radio in wake-word mode: a long segment gets its opening checked at the close (words()), not a
+    // whole speculative inference at every pause.
+    if (this.phrases && !this.wantsWholeTranscript() && e.pcm.length > (this.d.config.stt.opening.seconds + 0.5) * SAMPLE_RATE) return;
     this.d.stt?.transcriber.preempt(seg.key, e.pcm, (t) => {
       if (this.open !== seg) return;
       // Said over hark's voice: decide barge-in on these words now, not after the hangover and another
@@ -230,7 +278,39 @@ export class SegmentPath {
     // pause that started the transcript it acted on; at once for a release.
     const hangover = segment.closeReason === 'hangover' ? this.hangoverMs : segment.closeReason === 'complete-command' ? this.d.config.stt.preemptiveMs : 0;
     const rec: SegmentRecord = { segment, transcript: null, fate: { kind: 'cancelled', reason: '' }, actions: [], closedAt, closedWallAt, speechEndAt: closedAt - hangover, firstActionAt: null, written: false };
-    return this.enqueue(() => this.handle(rec, seg, cancelled), 'segment handling failed', { segment: segment.index });
+    return this.enqueue((t) => this.handle(rec, seg, cancelled, t), 'segment handling failed', { segment: segment.index }, {
+      lane: segment.openedBy === 'ptt' || this.awaited() ? 'first' : 'normal',
+      bytes: segment.pcm.byteLength,
+      audioSec: segment.pcm.length / SAMPLE_RATE,
+      evict: () => this.storeUnheard(rec, seg, `${BACKLOG}: too much audio waiting for speech-to-text (stt.queue.maxAudioMb); replay it with hark replay`, 'backlog-memory', 0),
+    });
+  }
+
+  /**
+   * A frame above the base waits for an answer (a query, a confirmation, dictation), or a timer asks
+   * "which timer?", or the follow-up window after an action is open: what is said next is meant for
+   * hark, wake phrase or not. This is the one place the segment path asks the router. A ringing timer is not here: what stops it ("stop", "ok
+   * thanks") is short (transcribed whole anyway) or opens a long segment (the opening check hears it,
+   * RING_STOP_OPENINGS) — a ring must not make every segment of radio a whole inference.
+   */
+  awaited(): boolean {
+    return this.commands.core.expectingWords();
+  }
+
+  /** Every segment now gets a whole transcript: always-listen mode, or something waits for an answer. */
+  wantsWholeTranscript(): boolean {
+    return this.commands.core.router.mode === 'always-listen' || this.awaited();
+  }
+
+  /** The line in front of speech-to-text now. */
+  load(): QueueLoad {
+    const now = this.d.clock.now();
+    return { depth: this.queue.depth, audioSec: Math.round(this.queue.audioSec * 100) / 100, bytes: this.queue.bytes, oldestWaitMs: Math.round(this.queue.oldestWaitMs(now)), behind: this.queue.behind(now) };
+  }
+
+  /** The largest depth since the last call (for the metrics' "largest queue depth"). */
+  takePeakDepth(): number {
+    return this.queue.takePeakDepth();
   }
 
   /** The top frame ends on a button tap (dictation, inventory). */
@@ -280,10 +360,57 @@ export class SegmentPath {
     return this.work;
   }
 
-  /** Everything that reaches the router goes through here, one at a time, in order; a failure is logged and the next goes on. */
-  private enqueue(run: () => Promise<void>, failed: string, fields: Record<string, unknown> = {}): Promise<void> {
-    this.work = this.work.then(run).catch((err) => this.d.log.error(failed, { ...fields, error: errorMessage(err) }));
-    return this.work;
+  /**
+   * Everything that reaches the router goes through here, one at a time; a failure is logged and the
+   * next goes on. Text and taps keep their order; a segment goes in a lane (push-to-talk and awaited
+   * answers first) and may be stored untranscribed instead when the line holds too much audio.
+   */
+  private enqueue(
+    run: (taken: Taken<Work>) => Promise<void>,
+    failed: string,
+    fields: Record<string, unknown> = {},
+    audio?: { lane: Lane; bytes: number; audioSec: number; evict: () => void },
+  ): Promise<void> {
+    return new Promise<void>((done) => {
+      const work: Work = { run, failed, fields, done, ...(audio ? { evict: audio.evict } : {}) };
+      const evicted = this.queue.push({ value: work, lane: audio?.lane ?? 'normal', bytes: audio?.bytes ?? 0, audioSec: audio?.audioSec ?? 0 }, this.d.clock.now());
+      for (const e of evicted) {
+        try {
+          e.value.evict?.();
+        } catch (err) {
+          this.d.log.error('storing an evicted segment failed', { ...e.value.fields, error: errorMessage(err) });
+        } finally {
+          e.value.done();
+        }
+      }
+      this.d.bus.emit('stt.queue', this.load());
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    if (this.pumping) return;
+    this.pumping = true;
+    this.work = (async () => {
+      try {
+        // Start on a later tick, as a promise chain would: the caller finishes first, and a
+        // push-to-talk segment closed in the same tick is still taken first.
+        await null;
+        for (let t = this.queue.take(this.d.clock.now()); t; t = this.queue.take(this.d.clock.now())) {
+          this.d.bus.emit('stt.queue', this.load());
+          const w = t.job.value;
+          try {
+            await w.run(t);
+          } catch (err) {
+            this.d.log.error(w.failed, { ...w.fields, error: errorMessage(err) });
+          } finally {
+            w.done();
+          }
+        }
+      } finally {
+        this.pumping = false;
+      }
+    })();
   }
 
   /**
@@ -311,19 +438,15 @@ export class SegmentPath {
 
   // ---- one segment, start to end ----
 
-  private async handle(rec: SegmentRecord, seg: OpenSegment | null, cancelled: boolean): Promise<void> {
+  private async handle(rec: SegmentRecord, seg: OpenSegment | null, cancelled: boolean, taken: Taken<Work>): Promise<void> {
     try {
-      // 1. Words: one transcript for the whole segment (a cancelled one is not transcribed).
-      let late = false;
+      // 1. Words: one transcript for the whole segment (a cancelled one is not transcribed), unless
+      // it is not worth one (the backlog, no wake phrase at its start: see words()).
+      let decided: Fate | null = null;
       if (cancelled) this.d.stt?.transcriber.cancel(seg?.live ?? null, 'push-to-talk cancelled');
-      else if (this.d.stt) {
-        const words = this.d.stt.transcriber.transcribe(rec.segment, seg?.live ?? null, seg?.key);
-        const t = await Promise.race([words, this.outOfTime.then(() => null)]);
-        if (t) rec.transcript = t;
-        else late = true;
-      }
+      else if (this.d.stt) decided = await this.words(rec, seg, taken);
       // 2. What becomes of them.
-      rec.fate = late ? { kind: 'untranscribed', reason: 'not transcribed: hark was stopping (replay it with hark replay)' } : this.fate(rec, seg, cancelled);
+      rec.fate = decided ?? this.fate(rec, seg, cancelled);
       if (rec.fate.kind === 'dispatched' && this.d.arbiter) {
         const verdict = await this.d.arbiter.decide(rec.segment, rec.fate.utterance);
         if (!verdict.act) rec.fate = { kind: 'yielded', utterance: rec.fate.utterance, reason: `yielded to ${verdict.to}` };
@@ -350,6 +473,75 @@ export class SegmentPath {
     this.report(rec);
     const store = this.d.store();
     if (store) store.recordSegment(segmentWrite(rec, this.d.source));
+  }
+
+  /**
+   * Issue 21: work in proportion to what matters. In wake-word mode with nothing waiting for an
+   * answer (wantsWholeTranscript() false) and no push-to-talk, a segment that waited past
+   * stt.queue.maxWaitMs is stored for replay (`backlog`), and a long one is transcribed on its
+   * opening first: whole only when the opening starts with the wake phrase (or another base-frame
+   * phrase). Returns the fate when it is already decided here; null to go on with the transcript.
+   */
+  private async words(rec: SegmentRecord, seg: OpenSegment | null, taken: Taken<Work>): Promise<Fate | null> {
+    const stt = this.d.stt!;
+    const s = rec.segment;
+    const gated = s.openedBy !== 'ptt' && !this.wantsWholeTranscript();
+    if (gated && taken.late) {
+      stt.transcriber.cancel(seg?.live ?? null, 'backlog');
+      if (seg) stt.transcriber.discardPreempt(seg.key);
+      this.skipped(s.index, 'backlog-wait', taken.waitedMs);
+      return { kind: 'untranscribed', reason: `${BACKLOG}: waited ${(taken.waitedMs / 1000).toFixed(1)} s for speech-to-text (stt.queue.maxWaitMs); replay it with hark replay` };
+    }
+    const stopping: Fate = { kind: 'untranscribed', reason: 'not transcribed: hark was stopping (replay it with hark replay)' };
+    const opening = gated && !seg?.live ? this.opening(s) : null;
+    if (opening) {
+      if (seg) stt.transcriber.discardPreempt(seg.key);
+      const head = await Promise.race([stt.transcriber.transcribe({ index: s.index, pcm: opening, maxProb: s.maxProb, maxTokens: OPENING_TOKENS }), this.outOfTime.then(() => null)]);
+      if (!head) return stopping;
+      const heard = head.hearing.kind === 'heard' ? head.hearing.utterance.text : '';
+      const phrases = this.commands.core.timers.ringing ? [...this.phrases!, ...RING_STOP_OPENINGS] : this.phrases!;
+      if (!startsWithPhrase(heard, phrases)) {
+        const why = `${NO_WAKE_PHRASE} (only its first ${this.d.config.stt.opening.seconds} s transcribed)`;
+        // The opening's attempts as they went, and one row that says what became of the segment.
+        const attempts = head.attempts.map((a) => (a.droppedReason || a.error ? a : { ...a, droppedReason: why }));
+        if (attempts.every((a) => a.droppedReason !== why)) attempts.push({ engine: 'none', outcome: 'skipped', rawText: '', text: '', sttMs: 0, droppedReason: why });
+        rec.transcript = { ...head, attempts };
+        this.skipped(s.index, 'no-wake-phrase', taken.waitedMs);
+        return { kind: 'dropped', reason: NO_WAKE_PHRASE };
+      }
+    }
+    const t = await Promise.race([stt.transcriber.transcribe(s, seg?.live ?? null, seg?.key), this.outOfTime.then(() => null)]);
+    if (!t) return stopping;
+    rec.transcript = t;
+    return null;
+  }
+
+  /** The segment's opening (pre-roll and stt.opening.seconds of speech), or null when it is short enough to transcribe whole. */
+  private opening(s: Segment): Int16Array | null {
+    if (!this.phrases) return null;
+    const end = s.prerollSamples + Math.round(this.d.config.stt.opening.seconds * SAMPLE_RATE);
+    // Within half a second of the whole: the whole costs hardly more, and no words are cut off.
+    if (s.pcm.length <= end + SAMPLE_RATE / 2) return null;
+    return s.pcm.subarray(0, end);
+  }
+
+  private skipped(segment: number, reason: 'no-wake-phrase' | 'backlog-wait' | 'backlog-memory', waitedMs: number): void {
+    this.d.log.info('segment not transcribed whole', { segment, reason, waitedMs: Math.round(waitedMs) });
+    this.d.bus.emit('segment.skipped', { segment, reason, waitedMs: Math.round(waitedMs) });
+  }
+
+  /** A queued segment stored untranscribed at once (its audio and why), never lost. */
+  private storeUnheard(rec: SegmentRecord, seg: OpenSegment | null, reason: string, why: 'backlog-memory', waitedMs: number): void {
+    this.d.stt?.transcriber.cancel(seg?.live ?? null, reason);
+    if (seg) {
+      this.d.stt?.transcriber.discardPreempt(seg.key);
+      this.release(seg);
+    }
+    this.skipped(rec.segment.index, why, waitedMs);
+    rec.fate = { kind: 'untranscribed', reason };
+    rec.written = true;
+    this.report(rec);
+    this.d.store()?.recordSegment(segmentWrite(rec, this.d.source));
   }
 
   private fate(rec: SegmentRecord, seg: OpenSegment | null, cancelled: boolean): Fate {
@@ -504,7 +696,7 @@ export class SegmentPath {
     const now = this.d.clock.now();
     const f = rec.fate;
     const u = 'utterance' in f ? f.utterance : null;
-    if (f.kind === 'untranscribed') this.d.log.warn('segment stored untranscribed: hark was stopping', { segment: rec.segment.index });
+    if (f.kind === 'untranscribed') this.d.log.warn('segment stored untranscribed', { segment: rec.segment.index, reason: f.reason });
     this.d.bus.emit('segment.handled', {
       segment: rec.segment.index,
       fate: f.kind,

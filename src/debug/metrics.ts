@@ -13,6 +13,17 @@ export interface CaptureStatus {
   reason: string | null;
 }
 
+/** The speech-to-text line's state (the segment path's QueueLoad), read at scrape time. */
+export interface SttLoad {
+  depth: number;
+  audioSec: number;
+  oldestWaitMs: number;
+  behind: boolean;
+}
+
+/** The real-time factor is taken over this much recent time. */
+export const RTF_WINDOW_MS = 5 * 60_000;
+
 interface Histogram {
   counts: number[];
   sum: number;
@@ -39,8 +50,28 @@ export class Metrics {
   writeFailures = 0;
   capture: CaptureStatus = { state: 'unknown', device: null, since: null, reason: null };
   private captureUps = 0;
+  /** Segments not transcribed whole on purpose, by reason (no-wake-phrase, backlog-wait, backlog-memory). */
+  readonly skipped = new Map<string, number>();
+  /** Recent transcriptions: wall ms, seconds of audio, seconds of speech-to-text. */
+  private readonly recent: { at: number; audioSec: number; sttSec: number }[] = [];
 
   constructor(private readonly wallNow: () => number = Date.now) {}
+
+  /**
+   * Speech-to-text seconds per second of audio over the last RTF_WINDOW_MS: above 1, talk arrives
+   * faster than this device transcribes it. null: nothing transcribed lately.
+   */
+  realTimeFactor(): number | null {
+    const since = this.wallNow() - RTF_WINDOW_MS;
+    while (this.recent.length && this.recent[0]!.at < since) this.recent.shift();
+    let audio = 0;
+    let stt = 0;
+    for (const r of this.recent) {
+      audio += r.audioSec;
+      stt += r.sttSec;
+    }
+    return audio > 0 ? Math.round((stt / audio) * 1000) / 1000 : null;
+  }
 
   /** Listen on the bus; returns the unsubscribe. Capture events are read by name, without importing the daemon. */
   attach(bus: Bus): () => void {
@@ -74,6 +105,21 @@ export class Metrics {
           this.preemptive.set(outcome, (this.preemptive.get(outcome) ?? 0) + 1);
           break;
         }
+        case 'segment.skipped': {
+          const reason = String(p.reason);
+          this.skipped.set(reason, (this.skipped.get(reason) ?? 0) + 1);
+          break;
+        }
+        case 'stt.segment': {
+          // The engines' own time on it (not its wait in line), over the audio it held.
+          const attempts = (p.attempts as { sttMs?: number }[] | undefined) ?? [];
+          const sttSec = attempts.reduce((a, t) => a + (t.sttMs ?? 0), 0) / 1000;
+          if (typeof p.audioSec === 'number' && p.audioSec > 0) {
+            this.recent.push({ at: this.wallNow(), audioSec: p.audioSec, sttSec });
+            if (this.recent.length > 10_000) this.recent.shift();
+          }
+          break;
+        }
         case 'fleet.state':
           if (typeof p.dropped === 'number') this.fleetDropped = p.dropped;
           if (typeof p.queued === 'number') this.fleetQueued = p.queued;
@@ -98,7 +144,7 @@ export class Metrics {
     }
   }
 
-  render(store: StoreHealth | null, sseClients: number): string {
+  render(store: StoreHealth | null, sseClients: number, load: SttLoad | null = null): string {
     const out: string[] = [];
     const family = (name: string, type: string, help: string, samples: [labels: Record<string, string>, value: number][]) => {
       out.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
@@ -116,6 +162,15 @@ export class Metrics {
       out.push(`hark_stt_duration_seconds_sum${fmtLabels({ engine })} ${fmtNumber(h.sum)}`);
       out.push(`hark_stt_duration_seconds_count${fmtLabels({ engine })} ${h.count}`);
     }
+    if (load) {
+      family('hark_stt_queue_depth', 'gauge', 'Segments (and text or taps) waiting for speech-to-text and the router.', [[{}, load.depth]]);
+      family('hark_stt_queue_audio_seconds', 'gauge', 'Seconds of audio waiting for speech-to-text.', [[{}, load.audioSec]]);
+      family('hark_stt_queue_oldest_wait_seconds', 'gauge', 'How long the oldest waiting segment has waited.', [[{}, load.oldestWaitMs / 1000]]);
+      family('hark_stt_behind', 'gauge', '1 while speech-to-text is behind (stt.queue.maxWaitMs reached or audio evicted, within the last bound).', [[{}, load.behind ? 1 : 0]]);
+    }
+    const rtf = this.realTimeFactor();
+    family('hark_stt_real_time_factor', 'gauge', `Speech-to-text seconds per second of audio over the last ${RTF_WINDOW_MS / 60_000} minutes (above 1: falling behind; no sample: nothing transcribed lately).`, rtf === null ? [] : [[{}, rtf]]);
+    family('hark_segments_skipped_total', 'counter', 'Segments not transcribed whole on purpose, by reason (no-wake-phrase, backlog-wait, backlog-memory).', byLabel(this.skipped, 'reason'));
     family('hark_stt_preemptive_total', 'counter', 'Speculative transcriptions at a pause in speech, by outcome (started, used, discarded).', byLabel(this.preemptive, 'outcome'));
     family('hark_fleet_queued_events', 'gauge', 'Fleet (MQTT) events waiting for the broker.', [[{}, this.fleetQueued]]);
     family('hark_fleet_dropped_events_total', 'counter', 'Fleet (MQTT) events dropped because the broker was away longer than the queue could hold.', [[{}, this.fleetDropped]]);

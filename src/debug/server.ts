@@ -9,7 +9,7 @@ import type { Store } from '../store/store.js';
 import { cleanText } from '../stt/clean-text.js';
 import { authorize, checkBind } from './auth.js';
 import { readBody } from './body.js';
-import { Metrics } from './metrics.js';
+import { Metrics, type SttLoad } from './metrics.js';
 import { validatePostedSegment } from './post-segment.js';
 import { presentSegment } from './present.js';
 import { parseSegmentQuery } from './segment-query.js';
@@ -45,6 +45,8 @@ export interface DebugServerOptions {
   button?: (body: unknown) => void;
   /** The kitchen now: running timers and the lists (the daemon's command core); absent in `hark viewer`. */
   kitchen?: () => KitchenView | null;
+  /** The line in front of speech-to-text (the daemon's segment path); absent in `hark viewer`. */
+  sttLoad?: () => SttLoad | null;
 }
 
 /** What /healthz, /api/kitchen and the page show of the kitchen: timers with their time left, the lists. */
@@ -327,6 +329,10 @@ export class DebugServer {
     if (store.recovered) problems.push(`the database was corrupt at start and was moved to ${store.recovered.movedTo}`);
     if (this.metrics.capture.state === 'down') problems.push(`microphone down: ${this.metrics.capture.reason ?? 'unknown reason'}`);
     if (this.metrics.capture.state === 'starting') problems.push('microphone: no audio yet since it was (re)started');
+    const load = this.opts.sttLoad?.() ?? null;
+    // Behind is load, not ill health (hark still acts on push-to-talk and awaited answers first): a
+    // notice in problems and `behind: true`, the status stays as it is.
+    if (load?.behind) problems.push(`behind: speech-to-text cannot keep up (${load.depth} waiting, ${load.audioSec} s of audio, the oldest for ${Math.round(load.oldestWaitMs / 1000)} s); segments past stt.queue.maxWaitMs are stored for replay`);
     // The broker away is a notice, not ill health: the device acts alone and queues its events.
     const mqtt = this.metrics.fleet;
     if (mqtt && mqtt.state !== 'connected') problems.push(`mqtt ${mqtt.state}${mqtt.lastError ? `: ${mqtt.lastError}` : ''} (this device acts alone; events wait in a queue)`);
@@ -334,20 +340,22 @@ export class DebugServer {
     const starting = this.metrics.capture.state === 'starting';
     const degraded = store.audioStorage === 'paused-disk-full' || store.pendingRows > 0 || this.metrics.capture.state === 'down';
     sendJson(res, degraded || starting ? 503 : 200, {
-      status: degraded ? 'degraded' : starting ? 'starting' : 'ok',
+      status: degraded ? 'degraded' : starting ? 'starting' : load?.behind ? 'behind' : 'ok',
       mode: this.opts.mode ?? 'daemon',
       uptimeS: Math.round((this.wallNow() - this.startedAt) / 1000),
       problems,
       store,
       capture: this.metrics.capture,
       mqtt: this.metrics.fleet,
+      behind: load?.behind ?? false,
+      stt: load ? { ...load, realTimeFactor: this.metrics.realTimeFactor() } : null,
       timers: this.opts.kitchen?.()?.timers ?? [],
       sseClients: this.sse.size,
     });
   }
 
   private renderMetrics(res: ServerResponse): void {
-    const body = this.metrics.render(this.opts.store.health(), this.sse.size);
+    const body = this.metrics.render(this.opts.store.health(), this.sse.size, this.opts.sttLoad?.() ?? null);
     res.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8', 'Cache-Control': 'no-store' });
     res.end(body);
   }
@@ -380,6 +388,9 @@ export class DebugServer {
             break;
           case 'fleet.state':
             this.sse.send('mqtt', this.metrics.fleet);
+            break;
+          case 'stt.queue':
+            this.sse.send('stt', { ...(p as object), realTimeFactor: this.metrics.realTimeFactor() });
             break;
           // A timer or a list changed: the page's kitchen line follows.
           case 'router.effect':

@@ -8,11 +8,12 @@ import { mqttCheck } from './mqtt.js';
 import { haConversationCheck } from '../ha/conversation/doctor.js';
 import { wyomingCheck } from '../wyoming/doctor.js';
 import { echoCheck } from './echo.js';
+import { modelSpeedCheck } from './model-speed.js';
 
 /**
  * Every check `hark doctor` runs, in the order a technician would fix things.
  * Subsystems add theirs here (model, Ollama, GPIO, database).
  */
 export function allChecks(): Check[] {
-  return [configCheck, microphoneCheck, playbackCheck, echoCheck, espeakCheck, modelCheck, whisperBuildCheck, deepgramCheck, wyomingCheck, ollamaCheck, gpioCheck, diskCheck, databaseCheck, mqttCheck, haConversationCheck];
+  return [configCheck, microphoneCheck, playbackCheck, echoCheck, espeakCheck, modelCheck, whisperBuildCheck, modelSpeedCheck, deepgramCheck, wyomingCheck, ollamaCheck, gpioCheck, diskCheck, databaseCheck, mqttCheck, haConversationCheck];
 }

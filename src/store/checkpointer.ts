@@ -45,6 +45,8 @@ export class Checkpointer {
     private readonly db: Database,
     path: string,
     private readonly logger?: Logger,
+    /** Bytes written between checkpoints (the store sizes it to the disk it is on). */
+    private readonly everyBytes = CHECKPOINT_EVERY_BYTES,
   ) {
     db.pragma('wal_autocheckpoint = 0');
     const sqlite = createRequire(import.meta.url).resolve('better-sqlite3');
@@ -68,7 +70,7 @@ export class Checkpointer {
   wrote(bytes: number): void {
     this.pending += bytes;
     if (this.busy) this.raced = true;
-    else if (this.pending >= CHECKPOINT_EVERY_BYTES) this.request();
+    else if (this.pending >= this.everyBytes) this.request();
   }
 
   /** The last background checkpoint's WAL frames and how many of them were copied (for tests). */

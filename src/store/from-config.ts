@@ -8,6 +8,8 @@ export function storeOptions(cfg: HarkConfig['store']): StoreOptions {
   return {
     path: cfg.path,
     storeAudio: cfg.audio,
+    minFreeBytes: Math.round(cfg.minFreeMb * 1024 * 1024),
+    reserveBytes: Math.round(cfg.reserveMb * 1024 * 1024),
     housekeeping: {
       maxAgeMs: cfg.retentionDays * DAY_MS,
       maxAudioBytes: cfg.maxAudioMb * 1024 * 1024,

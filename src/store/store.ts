@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { existsSync, statSync, statfsSync } from 'node:fs';
+import { existsSync, statSync, statfsSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Bus } from '../core/bus.js';
 import { SystemClock, type Clock, type TimerHandle } from '../core/clock.js';
@@ -62,6 +62,17 @@ export interface StoreOptions {
   maxPendingRows?: number;
   /** Full disk: the oldest stored audio given up per attempt to make room (default 16 MB). */
   reclaimBytes?: number;
+  /**
+   * Headroom: a segment's audio is not stored when it would leave less than this free on the file
+   * system (default 0: only a full disk stops audio), so the disk never fills with audio and the text
+   * always has room.
+   */
+  minFreeBytes?: number;
+  /**
+   * A file of this size (`<db>.reserve`, default 0: none) kept beside the log and given up the
+   * moment a write finds the disk full: room for the checkpoint and the audio deletes that make room.
+   */
+  reserveBytes?: number;
 }
 
 export interface StoreHealth {
@@ -96,6 +107,7 @@ const DEFAULT_RESUME_FREE_BYTES = 64 * 1024 * 1024;
 const DEFAULT_RESUME_AFTER_MS = 5 * 60_000;
 const DEFAULT_MAX_PENDING = 1000;
 const DEFAULT_RECLAIM_BYTES = 16 * 1024 * 1024;
+const MB = 1024 * 1024;
 
 /**
  * The segment log. The daemon calls recordSegment() once per segment, after its action has been
@@ -126,6 +138,12 @@ export class Store {
   private readonly pending: PendingWrite[] = [];
   private rowsLost = 0;
   private reclaimed = 0;
+  private readonly reservePath: string;
+  private reserveHeld = false;
+  private readonly minFree: number;
+  /** Bytes written since the last checkpoint this store knows finished; past walBound, checkpoint here and now. */
+  private unCheckpointed = 0;
+  private readonly walBound: number;
 
   constructor(opts: StoreOptions) {
     this.opts = opts;
@@ -147,7 +165,20 @@ export class Store {
     this.writer = new RowWriter(this.db);
     this.reader = new SegmentReader(this.db);
     this.housekeeping = opts.housekeeping ? new Housekeeping(this.db, opts.housekeeping) : null;
-    this.checkpointer = opts.backgroundCheckpoint === false ? null : new Checkpointer(this.db, this.path, this.logger);
+    // The WAL is bounded by the disk it is on (issue 21): checkpoint often and trim it small where
+    // space is short, so it can never grow to fill a small card and leave the checkpoint no room.
+    this.minFree = opts.minFreeBytes ?? 0;
+    const free = this.free();
+    const reserve = opts.reserveBytes ?? 0;
+    // What the WAL holds not yet checkpointed must fit in the reserve: a full disk then still has room
+    // to checkpoint it (the file grows by that much) and empty the WAL.
+    const everyBytes = clamp(Math.floor(Math.min(free / 16, reserve > 0 ? reserve / 2 : Infinity)), 64 * 1024, 4 * MB);
+    this.walBound = reserve > 0 ? reserve : Infinity;
+    this.db.pragma(`journal_size_limit = ${clamp(Math.floor(free / 8), 512 * 1024, 16 * MB)}`);
+    if (opts.backgroundCheckpoint === false) this.db.pragma(`wal_autocheckpoint = ${Math.max(16, Math.floor(everyBytes / PAGE_BYTES))}`);
+    this.checkpointer = opts.backgroundCheckpoint === false ? null : new Checkpointer(this.db, this.path, this.logger, everyBytes);
+    this.reservePath = `${this.path}.reserve`;
+    this.holdReserve();
     if (this.recovered) this.bus?.emit('store.corrupt', { path: this.path, ...this.recovered });
   }
 
@@ -184,7 +215,7 @@ export class Store {
       return { id, audio: pcm ? 'stored' : this.audioOn ? 'disk-full' : 'off' };
     };
     const announce = (r: RecordedSegment) => {
-      this.checkpointer?.wrote(PAGE_BYTES + (r.audio === 'stored' ? pcmBytes : 0));
+      this.wroteBytes(PAGE_BYTES + (r.audio === 'stored' ? pcmBytes : 0));
       this.bus?.emit('store.segment', { id: r.id, audio: r.audio, transcripts: rest.transcripts.map(summary) });
     };
     const later = () => announce(attempt(null));
@@ -195,7 +226,7 @@ export class Store {
     }
     let result: RecordedSegment | null = null;
     try {
-      result = attempt(this.audioOn && !this.paused ? w.segment.pcm : null);
+      result = attempt(this.audioOn && !this.paused && this.roomForAudio(pcmBytes) ? w.segment.pcm : null);
     } catch (err) {
       if (!isSqliteError(err)) throw err;
       if (!isDiskFull(err)) {
@@ -210,6 +241,8 @@ export class Store {
       }
     }
     announce(result);
+    // Close to the bottom of the disk: keep the WAL at its smallest after every segment.
+    if (this.paused) this.checkpointNow();
     return result;
   }
 
@@ -373,7 +406,7 @@ export class Store {
         return { id: insert(seg, createdAt), segmentId: seg };
       })();
     const done = (r: { id: T; segmentId: number | null }) => {
-      this.checkpointer?.wrote(PAGE_BYTES);
+      this.wroteBytes(PAGE_BYTES);
       this.bus?.emit('store.row', { kind, id: r.id, segmentId: r.segmentId, ...(transcript ? { transcript } : {}) });
       return r.id;
     };
@@ -399,9 +432,18 @@ export class Store {
 
   // ---- full disk: reclaim, queue, flush ----
 
-  /** Give up the oldest stored audio, then try once more; null if it still does not fit. */
+  /**
+   * Make room, then try once more; null if it still does not fit. Room comes from, in order: the
+   * reserve file (given up at once: no write needed), a TRUNCATE checkpoint (the WAL's pages move
+   * into the file and the WAL shrinks), and the oldest stored audio (its pages are reused by the
+   * next rows).
+   */
   private retryAfterReclaim<R>(run: () => R): R | null {
-    if (this.reclaimAudio() === 0) return null;
+    const released = this.releaseReserve();
+    const checkpointed = this.checkpointNow();
+    const reclaimed = this.reclaimAudio();
+    if (reclaimed > 0) this.checkpointNow();
+    if (!released && !checkpointed && reclaimed === 0) return null;
     try {
       return run();
     } catch (err) {
@@ -495,12 +537,98 @@ export class Store {
     this.bus?.emit('store.audio-paused', { reason, path: this.path });
   }
 
+  /** Room for this much audio (stored twice for a while: in the WAL, then in the file) above the headroom? */
+  private roomForAudio(bytes: number): boolean {
+    const free = this.free();
+    if (free - 2 * bytes >= this.minFree) return true;
+    this.pauseAudio(`free space ${Math.round(free / 1024)} KB leaves no room for audio above the headroom (store.minFreeMb ${Math.round((this.minFree / MB) * 100) / 100})`);
+    return false;
+  }
+
+  private free(): number {
+    try {
+      return (this.opts.freeBytes ?? freeBytesOn)(dirname(this.path));
+    } catch {
+      return Number.POSITIVE_INFINITY;
+    }
+  }
+
+  /** Create the reserve file when there is room for it above the headroom. */
+  private holdReserve(): void {
+    const size = this.opts.reserveBytes ?? 0;
+    if (size <= 0 || this.reserveHeld) return;
+    if (existsSync(this.reservePath) && statSync(this.reservePath).size === size) {
+      this.reserveHeld = true;
+      return;
+    }
+    if (this.free() < size + this.minFree / 2) return;
+    try {
+      writeFileSync(this.reservePath, Buffer.alloc(size));
+      this.reserveHeld = true;
+    } catch (err) {
+      try {
+        unlinkSync(this.reservePath);
+      } catch {
+        /* never created */
+      }
+      this.logger?.warn('store: could not create the reserve file', { path: this.reservePath, error: errorMessage(err) });
+    }
+  }
+
+  /** Give the reserve file's space back to the file system (a full disk); true if there was one. */
+  private releaseReserve(): boolean {
+    if (!this.reserveHeld) return false;
+    this.reserveHeld = false;
+    try {
+      unlinkSync(this.reservePath);
+      this.logger?.warn('store disk full: gave up the reserve file to keep the text rows', { path: this.reservePath });
+      return true;
+    } catch (err) {
+      this.logger?.error('store: could not remove the reserve file', { path: this.reservePath, error: errorMessage(err) });
+      return false;
+    }
+  }
+
+  /**
+   * Count a write for the checkpointer. If the background one has fallen behind by more than the
+   * reserve could absorb (its worker busy, the event loop never idle), checkpoint here: the WAL must
+   * never hold more unmerged pages than a full disk leaves room to merge.
+   */
+  private wroteBytes(bytes: number): void {
+    this.checkpointer?.wrote(bytes);
+    this.unCheckpointed += bytes;
+    const done = this.checkpointer?.last;
+    if (done && done !== this.lastSeenCheckpoint) {
+      this.lastSeenCheckpoint = done;
+      this.unCheckpointed = bytes;
+    }
+    if (this.unCheckpointed > this.walBound) this.checkpointNow();
+  }
+  private lastSeenCheckpoint: { log: number; checkpointed: number } | null = null;
+
+  /** A TRUNCATE checkpoint on this connection; true if the WAL was emptied. */
+  private checkpointNow(): boolean {
+    try {
+      const [r] = this.db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number; log: number; checkpointed: number }[];
+      const ok = r !== undefined && r.busy === 0;
+      if (ok) this.unCheckpointed = 0;
+      return ok;
+    } catch (err) {
+      if (!isSqliteError(err)) throw err;
+      return false;
+    }
+  }
+
   private maybeResumeAudio(): void {
-    if (!this.paused) return;
+    if (!this.paused) {
+      if (!this.reserveHeld) this.holdReserve();
+      return;
+    }
     if (this.wallNow() - this.paused.at < (this.opts.resumeAfterMs ?? DEFAULT_RESUME_AFTER_MS)) return;
     const free = (this.opts.freeBytes ?? freeBytesOn)(dirname(this.path));
     if (free < (this.opts.resumeFreeBytes ?? DEFAULT_RESUME_FREE_BYTES)) return;
     this.paused = null;
+    this.holdReserve();
     this.logger?.info('store audio storage resumed', { path: this.path, freeBytes: free });
     this.bus?.emit('store.audio-resumed', { path: this.path });
   }
@@ -526,6 +654,10 @@ function isSqliteError(err: unknown): boolean {
 
 function isDiskFull(err: unknown): boolean {
   return (err as { code?: unknown } | null)?.code === 'SQLITE_FULL';
+}
+
+function clamp(v: number, lo: number, hi: number): number {
+  return Math.max(lo, Math.min(hi, v));
 }
 
 function fileSize(path: string): number {

@@ -35,6 +35,8 @@ export interface SegmentTranscript {
   hearing: SegmentHearing;
   /** From the segment reaching speech-to-text to its transcript. */
   sttMs: number;
+  /** Seconds of audio transcribed (for the real-time factor on /metrics). */
+  audioSec?: number;
 }
 
 export type AsrBusResult = Omit<AsrResult, 'kind'> & { segmentId: number | string };

@@ -34,6 +34,8 @@ export interface SttSegment {
   index: number | string;
   pcm: Int16Array;
   maxProb?: number;
+  /** Only its first words matter (see SegmentAudio.maxTokens). */
+  maxTokens?: number;
 }
 
 /**
@@ -80,6 +82,8 @@ export class Transcriber {
   private readonly log: Logger;
   private readonly newId: () => string;
   private speculation: Speculation | null = null;
+  /** The segment being transcribed: the next waits for it. */
+  private turn: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly o: TranscriberOptions) {
     this.log = o.logger;
@@ -187,10 +191,18 @@ export class Transcriber {
    * Transcribe a closed segment, using its live stream when there is one, or the speculative
    * transcript started at its pause (`key` names the open segment it was started for).
    */
-  async transcribe(segment: SttSegment, liveSegment: LiveSegment | null = null, key?: string): Promise<SegmentTranscript> {
+  transcribe(segment: SttSegment, liveSegment: LiveSegment | null = null, key?: string): Promise<SegmentTranscript> {
+    // One segment at a time (issue 21): a caller that hands over segments as they close (`hark
+    // transcribe`) gets each one's own speech-to-text time, not the wait behind the ones before it.
+    const mine = this.turn.then(() => this.transcribeNow(segment, liveSegment, key));
+    this.turn = mine.catch(() => {});
+    return mine;
+  }
+
+  private async transcribeNow(segment: SttSegment, liveSegment: LiveSegment | null, key: string | undefined): Promise<SegmentTranscript> {
     const live = liveSegment as Live | null;
     const startedAt = this.o.clock.now();
-    const audio: SegmentAudio = { id: segment.index, pcm: segment.pcm, ...(segment.maxProb !== undefined ? { maxProb: segment.maxProb } : {}) };
+    const audio: SegmentAudio = { id: segment.index, pcm: segment.pcm, ...(segment.maxProb !== undefined ? { maxProb: segment.maxProb } : {}), ...(segment.maxTokens !== undefined ? { maxTokens: segment.maxTokens } : {}) };
     const attempts: SttAttempt[] = [];
     const reasons: string[] = [];
     let fallbackReason: string | undefined;
@@ -229,7 +241,7 @@ export class Transcriber {
       if (key !== undefined) this.discardPreempt(key);
     }
     hearing ??= { kind: 'dropped', reason: reasons.join('; ') || 'no speech-to-text engine is available', rawText: '', engine: null };
-    const result: SegmentTranscript = { segmentId: segment.index, attempts, hearing, sttMs: Math.round(this.o.clock.now() - startedAt) };
+    const result: SegmentTranscript = { segmentId: segment.index, attempts, hearing, sttMs: Math.round(this.o.clock.now() - startedAt), audioSec: segment.pcm.length / 16_000 };
     this.report(result);
     return result;
   }

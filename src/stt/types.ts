@@ -12,6 +12,11 @@ export interface SegmentAudio {
   pcm: Int16Array;
   /** Highest VAD probability inside the segment; undefined when no VAD scored it (--no-vad). */
   maxProb?: number;
+  /**
+   * Only the first words matter (the opening check, issue 21): an engine that decodes token by token
+   * stops after this many. Undefined: the whole segment's words.
+   */
+  maxTokens?: number;
 }
 
 /** One Whisper token as whisper.cpp produced it, special tokens ([_BEG_], [_TT_42], ...) included. */

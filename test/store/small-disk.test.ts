@@ -61,11 +61,13 @@ describe('a store on a small disk', () => {
       expect(logger.lines.filter((l) => l.includes('the row is lost'))).toEqual([]);
       expect(h.segments + h.pendingRows).toBe(64);
       expect(h.audioStorage).toBe('paused-disk-full');
-      expect(h.reclaimedSegments).toBeGreaterThan(0);
+      // Audio stops before the disk is full (issue 21: free space is checked before each segment's
+      // audio); where it did fill, the oldest audio was given up first (checked below).
+      expect(h.segments).toBe(64);
       const rows = s.db.prepare('SELECT id, audio_state AS a FROM segments ORDER BY id').all() as { id: number; a: string }[];
       // what was given up is the oldest audio: no stored one before a reclaimed one
       const lastReclaimed = rows.map((r) => r.a).lastIndexOf('reclaimed');
-      expect(rows.slice(0, lastReclaimed).every((r) => r.a !== 'stored')).toBe(true);
+      if (lastReclaimed >= 0) expect(rows.slice(0, lastReclaimed).every((r) => r.a !== 'stored')).toBe(true);
       const texts = (s.db.prepare('SELECT text FROM transcripts ORDER BY id').pluck().all() as string[]).map((t) => Number(t.split('#')[1]));
       expect(texts).toEqual([...Array(h.segments).keys()]);
     } finally {

@@ -141,6 +141,11 @@ export class DeepgramDouble {
   readonly finalSentAt: number[] = [];
   /** Utterances to "hear", one per Finalize; an empty queue hears silence. */
   script: ScriptedUtterance[] = [];
+  /**
+   * Simple cadence: decide what a segment says from its audio at Finalize (a benchmark that knows
+   * where its commands are in the recording); null hears silence. Overrides `script` when set.
+   */
+  hear: ((pcm: Int16Array) => ScriptedUtterance | null) | null = null;
   misbehave: Misbehaviour = {};
   /** How long between interim results, in seconds of audio. */
   interimEverySec = 0.25;
@@ -495,11 +500,13 @@ export class DeepgramDouble {
       liveUtteranceEnd(now);
     };
 
+    let heard: Buffer[] = [];
     ws.on('message', (data, isBinary) => {
       if (rec.closed) return;
       if (isBinary) {
         const bytes = Buffer.isBuffer(data) ? data.length : Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : (data as ArrayBuffer).byteLength;
         rec.audioBytes += bytes;
+        if (this.hear) heard.push(Buffer.isBuffer(data) ? Buffer.from(data) : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer));
         armIdle();
         if (this.misbehave.closeOnAudio) return serverClose(this.misbehave.closeOnAudio.code, this.misbehave.closeOnAudio.reason);
         if (this.misbehave.stall) return;
@@ -532,6 +539,12 @@ export class DeepgramDouble {
         case 'Finalize': {
           rec.finalizes++;
           if (this.misbehave.stall || this.misbehave.ignoreFinalize) return;
+          if (this.hear) {
+            const buf = Buffer.concat(heard);
+            heard = [];
+            const said = this.hear(new Int16Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.length - (buf.length % 2))));
+            this.script = said ? [said] : [];
+          }
           if (this.cadence === 'live') liveFinalize();
           else {
             const all = words(1000, sec(segStartBytes), sec(rec.audioBytes));

@@ -85,6 +85,29 @@ const filterSection = section({
   phrases: z.array(z.string({ error: 'must be a phrase' }).min(1, 'must not be empty'), { error: 'must be a list of phrases' }).default([...DEFAULT_HALLUCINATIONS]),
 });
 
+/** Issue 21: the waiting line in front of speech-to-text, bounded in time and memory. */
+const queueSection = section({
+  /**
+   * A segment that waited longer than this without starting is not transcribed in wake-word mode
+   * (the moment has passed): it is stored with its audio, fate `dropped: backlog`, for `hark replay`.
+   * Push-to-talk segments and answers the top frame waits for are always transcribed.
+   */
+  maxWaitMs: ms(10_000, 500, 600_000),
+  /** Audio held by queued segments; past it the oldest are stored untranscribed (never dropped). */
+  maxAudioMb: between(0.5, 1024, 16),
+});
+
+/**
+ * Issue 21: in wake-word mode with only the base frame open, a segment longer than `seconds` is
+ * first transcribed on its first `seconds` (Whisper's audio_ctx sized to them: a fraction of a full
+ * inference) and transcribed whole only when that opening starts with the wake phrase or another
+ * base-frame phrase. A streaming first engine (Deepgram live) already heard it all: no check.
+ */
+const openingSection = section({
+  enabled: flag(true),
+  seconds: between(1, 5, 2),
+});
+
 export const sttSection = section({
   /** local-first (default), cloud-first, local-only, cloud-only. */
   mode: oneOf(STT_MODES, 'local-first'),
@@ -110,6 +133,8 @@ export const sttSection = section({
    * hangover. false: always wait for the hangover.
    */
   actOnCompleteCommand: flag(true),
+  queue: queueSection,
+  opening: openingSection,
   whisper: whisperSection,
   deepgram: deepgramSection,
   /** The `wyoming` engine: a Wyoming speech-to-text server (see sections/wyoming.ts). */

@@ -101,6 +101,8 @@ export class WhisperEngine implements SttEngine {
   transcribe(audio: SegmentAudio): Promise<Transcript> {
     const started = this.clock.now();
     const plan = this.plan(audio.pcm.length);
+    // The opening check needs its first words only: fewer tokens decoded, and a deadline to match.
+    if (audio.maxTokens !== undefined && (plan.maxTokens === 0 || audio.maxTokens < plan.maxTokens)) plan.maxTokens = audio.maxTokens;
     const work = this.tail.then(() => this.run(audio, plan));
     this.tail = work.catch(() => {});
     return new Promise<Transcript>((resolve, reject) => {
@@ -119,8 +121,9 @@ export class WhisperEngine implements SttEngine {
             return;
           }
           settled = true;
-          // sttMs counts the wait in the queue too: it is what the person waited for.
-          resolve({ ...t, ms: Math.round(this.clock.now() - started) });
+          // ms is this segment's own inference, from when whisper.cpp started on it (issue 21): the
+          // wait behind other calls is the caller's to measure, not Whisper's work.
+          resolve(t);
         },
         (err: unknown) => {
           this.clock.clearTimer(timer);
@@ -148,13 +151,14 @@ export class WhisperEngine implements SttEngine {
     const params = this.params(plan);
     this.stats.calls++;
     this.running++;
+    const started = this.clock.now();
     try {
       const results = await new Promise<NativeResult[] | Error>((resolve) => {
         this.binding.transcribe(model.handle!, pcm, params, resolve as (r: NativeResult[]) => void, () => {});
       });
       // The addon reports a failed whisper_full() by passing an Error where the results go.
       if (!Array.isArray(results)) throw new EngineFailure('whisper', 'error', results instanceof Error ? results.message : `unexpected result ${String(results)}`);
-      return toTranscript(results);
+      return { ...toTranscript(results), ms: Math.round(this.clock.now() - started) };
     } finally {
       this.running--;
     }
