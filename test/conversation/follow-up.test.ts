@@ -50,9 +50,18 @@ describe('follow-ups without the wake word, through hark simulate', () => {
   });
 
   it('talk between cooks inside the window stays ignored', async () => {
-    const r = await simulate(script('computer add eggs to the shopping list', 'did you see the game last night'), { drainMs: 0 });
+    // Said once hark has finished its answer (at 5 s; the window is open until 7 s): the router ignores it.
+    const r = await simulate(script('computer add eggs to the shopping list', { text: 'did you see the game last night', atMs: 5000 }), { drainMs: 0 });
     expect(r.of('ignored')).toEqual([expect.objectContaining({ text: 'did you see the game last night' })]);
     expect(r.of('submit')).toEqual([]);
+    expect(r.actions()).toHaveLength(1);
+  });
+
+  it('talk between cooks over hark\'s answer inside the window neither cuts hark off nor acts', async () => {
+    const r = await simulate(script('computer add eggs to the shopping list', 'did you see the game last night'), { drainMs: 0 });
+    expect(r.of('speak.stopped')).toEqual([]);
+    expect(r.of('submit')).toEqual([]);
+    expect(r.actions()).toHaveLength(1);
   });
 
   it('"no, the other one" after a question answers it', async () => {
