@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ROOT, outputDir } from '../support/paths.js';
 
@@ -16,7 +16,8 @@ function tree(dir: string): Record<string, string> {
       if (e.isDirectory()) {
         if (relative(dir, p) === 'opt/hark') continue; // the app copy: checked separately
         walk(p);
-      } else out[relative(dir, p)] = readFileSync(p, 'utf8');
+      } else if (e.isSymbolicLink()) out[relative(dir, p)] = `-> ${readlinkSync(p)}`;
+      else out[relative(dir, p)] = readFileSync(p, 'utf8');
     }
   };
   walk(dir);
@@ -49,8 +50,11 @@ describe('scripts/install.sh', () => {
   it('--root installs the unit, config, firmware files and the app, backing up what it replaces', async () => {
     const root = freshRoot('root');
     const { stdout } = await run('bash', [INSTALL, '--root', root], { env });
-    expect(stdout).toMatch(/skipped under --root: systemctl enable hark\.service/);
+    // Enabled the offline way image builds use (the symlink `systemctl enable` makes); nothing started.
+    expect(stdout).toMatch(/enabling hark\.service offline: \/etc\/systemd\/system\/multi-user\.target\.wants\/hark\.service -> \/etc\/systemd\/system\/hark\.service/);
+    expect(stdout).toMatch(/skipped under --root: systemctl restart hark\.service/);
     const t = tree(root);
+    expect(t['etc/systemd/system/multi-user.target.wants/hark.service']).toBe('-> /etc/systemd/system/hark.service');
     expect(t['etc/systemd/system/hark.service']).toBe(readFileSync(join(ROOT, 'systemd', 'hark.service'), 'utf8'));
     expect(t['etc/hark/hark.yaml']).toBe(readFileSync(join(ROOT, 'config', 'hark.yaml'), 'utf8'));
     expect(statSync(join(root, 'etc/hark/hark.env')).mode & 0o777).toBe(0o640);
