@@ -11,6 +11,9 @@ mount_root() {
   cp -L /etc/resolv.conf "$r/etc/resolv.conf" 2>/dev/null || true
   mkdir -p "$r/etc/ssl/certs"
   [ -f /etc/ssl/certs/ca-certificates.crt ] && cp -L /etc/ssl/certs/ca-certificates.crt "$r/etc/ssl/hark-host-ca.crt"
+  # dpkg without fsync: unpacking under emulation is several times faster (a root being built, not a
+  # running system that could lose power).
+  mkdir -p "$r/etc/dpkg/dpkg.cfg.d"; echo force-unsafe-io >"$r/etc/dpkg/dpkg.cfg.d/hark-unsafe-io"
   # No daemon may start from a package's postinst inside the chroot (mosquitto, for one).
   printf '#!/bin/sh\nexit 101\n' >"$r/usr/sbin/policy-rc.d"; chmod 0755 "$r/usr/sbin/policy-rc.d"
 }
