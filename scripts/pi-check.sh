@@ -47,7 +47,7 @@ FIX="$REPO/scripts/pi-check/fixtures"
 # the VAD, whisper.cpp's model file and addon reading, the installer). Left out: the Chromium (e2e,
 # debug page) tests (no arm64 Chromium download), benchmarks (timings under qemu mean nothing) and
 # the long daemon suites (they already ran above as the real `hark run`).
-PI_TESTS="${PI_TESTS:-test/stt/whisper-cpu-features.test.ts test/stt/whisper-addon-elf.test.ts test/doctor/whisper-build.test.ts test/install/build-whisper.test.ts test/install/target.test.ts test/store test/vad test/config test/intent}"
+PI_TESTS="${PI_TESTS:-test/stt/whisper-cpu-features.test.ts test/stt/whisper-addon-elf.test.ts test/doctor/whisper-build.test.ts test/install/build-whisper.test.ts test/install/target.test.ts test/install/smart-whisper-vendor.test.ts test/store test/vad test/config test/intent}"
 
 [ "$(id -u)" = 0 ] || { echo "pi-check: needs root (chroot, mount, debootstrap): sudo make pi-check" >&2; exit 2; }
 mkdir -p "$CACHE" "$LOGS"
