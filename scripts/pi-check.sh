@@ -94,7 +94,7 @@ s_root() {
   for p in ccache mosquitto mosquitto-clients curl ca-certificates; do
     pi "dpkg-query -W -f='\${Status}' $p 2>/dev/null | grep -q 'install ok installed'" || need="$need $p"
   done
-  if [ -n "$need" ]; then pi "apt-get update -qq && apt-get install -y -qq --no-install-recommends $need" || return 1; fi
+  if [ -n "$need" ]; then pi "apt-get -o DPkg::Lock::Timeout=1200 update -qq && apt-get -o DPkg::Lock::Timeout=1200 install -y -qq --no-install-recommends $need" || return 1; fi
   pi 'cat /etc/debian_version; gcc --version | head -n1 || true; uname -m'
 }
 
