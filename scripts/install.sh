@@ -163,14 +163,25 @@ if [ "$SRC" != "$PREFIX" ]; then
   fi
 fi
 if [ "$WITH_NPM" = 1 ]; then
-  # Full install first: the TypeScript compiler (a dev dependency) builds dist/ in `prepare`; the
-  # dev dependencies are pruned afterwards so the Pi keeps only what runs.
-  do_ bash -c "cd '$PREFIX' && npm ci --no-audit --no-fund"
-  # npm ci builds whisper.cpp with no CPU-specific flags (ggml's scalar code: several times slower);
-  # rebuild it for the Pi: its model decides the target (dotprod and fp16 on a Pi 5), or HARK_CPU
-  # when the image is baked on another machine.
+  # Full install first: the TypeScript compiler (a dev dependency) builds dist/; the dev dependencies
+  # are pruned afterwards so the Pi keeps only what runs. whisper.cpp is compiled once, for the Pi:
+  # a plain npm ci would compile it with no CPU flags (ggml's scalar code) and build-whisper.sh again
+  # with them — minutes each on a Pi 4. So npm ci runs without install scripts, the other native
+  # packages are built right after (npm rebuild: better-sqlite3, epoll, ...), then whisper.cpp for
+  # this Pi (its model decides: dotprod and fp16 on a Pi 5; HARK_CPU when an image is baked
+  # elsewhere), then hark's own build (what `prepare` does).
+  do_ bash -c "cd '$PREFIX' && npm ci --no-audit --no-fund --ignore-scripts"
+  native="$(node -e '
+    const lock = require(process.argv[1]);
+    const names = new Set();
+    for (const [path, p] of Object.entries(lock.packages || {}))
+      if (p.hasInstallScript && !p.dev && path.includes("node_modules/")) names.add(path.slice(path.lastIndexOf("node_modules/") + 13));
+    names.delete("smart-whisper");
+    console.log([...names].sort().join(" "));' "$SRC/package-lock.json")"
+  [ -z "$native" ] || do_ bash -c "cd '$PREFIX' && npm rebuild --foreground-scripts $native"
   [ -z "${HARK_CPU:-}" ] || note "whisper.cpp target from HARK_CPU: $HARK_CPU"
   do_ bash "$PREFIX/scripts/build-whisper.sh"
+  do_ bash -c "cd '$PREFIX' && npm run -s build"
   do_ bash -c "cd '$PREFIX' && npm prune --omit=dev --no-audit --no-fund"
 else
   note "npm ci and the whisper.cpp build for this CPU (scripts/build-whisper.sh) skipped (--no-npm or --root)"

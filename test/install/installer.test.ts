@@ -98,12 +98,16 @@ describe('scripts/install.sh', () => {
     const root = freshRoot('plan-npm');
     const { stdout } = await run('bash', [INSTALL, '--root', root, '--with-npm', '--dry-run'], { env });
     const lines = stdout.split('\n');
-    const ci = lines.findIndex((l) => /would run: .*npm ci/.test(l));
+    // whisper.cpp compiled once, for the Pi: npm ci without install scripts, the other native
+    // packages rebuilt, then build-whisper.sh, then hark's own build, then the prune.
+    const ci = lines.findIndex((l) => /would run: .*npm ci --no-audit --no-fund --ignore-scripts/.test(l));
+    const rebuild = lines.findIndex((l) => /would run: .*npm rebuild --foreground-scripts better-sqlite3 epoll onnxruntime-node'?$/.test(l));
     const build = lines.findIndex((l) => l.includes(`would run: bash ${root}/opt/hark/scripts/build-whisper.sh`));
+    const tsc = lines.findIndex((l) => /would run: .*npm run -s build/.test(l));
     const prune = lines.findIndex((l) => /would run: .*npm prune --omit=dev/.test(l));
     expect(ci).toBeGreaterThan(0);
-    expect(build).toBe(ci + 1);
-    expect(prune).toBe(build + 1);
+    expect([rebuild, build, tsc, prune]).toEqual([ci + 1, ci + 2, ci + 3, ci + 4]);
+    expect(lines.some((l) => /would run: .*smart-whisper/.test(l))).toBe(false);
     const { stdout: noNpm } = await run('bash', [INSTALL, '--root', root, '--dry-run'], { env });
     expect(noNpm).toMatch(/npm ci and the whisper\.cpp build for this CPU \(scripts\/build-whisper\.sh\) skipped/);
   });
