@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -11,8 +11,8 @@ import { parseCpuinfo } from '../../src/stt/whisper/cpu-features.js';
 import { checkAddonFitsCpu } from '../../src/stt/whisper/binding.js';
 import { HarkError } from '../../src/core/errors.js';
 import { assessWhisperBuild, parseStamp, warnIfWhisperBuildDiffers, whisperBuildFacts, type WhisperBuildFacts } from '../../src/doctor/whisper-build.js';
-import { HARK_BIN, outputDir } from '../support/paths.js';
-import { CPUINFO_PI4, CPUINFO_PI5, CPUINFO_X86_EPYC } from '../stt/cpuinfo-samples.js';
+import { HARK_BIN, JFK_WAV, TINY_MODEL, outputDir } from '../support/paths.js';
+import { CPUINFO_PI4, CPUINFO_PI5, CPUINFO_X86_CORE2, CPUINFO_X86_EPYC } from '../stt/cpuinfo-samples.js';
 import { EM_AARCH64, EM_X86_64, makeElf, Q8_DOT_CORTEX_A72, Q8_DOT_CORTEX_A76, systemInfoFunctions } from '../stt/elf-fixture.js';
 
 const run = promisify(execFile);
@@ -218,5 +218,17 @@ describe('a card baked for a Pi 5 (issue 24): the target, a move to a Pi 4, emul
     expect(() => checkAddonFitsCpu(file, null)).not.toThrow();
     writeFileSync(file, ARM_GENERIC_OR_PI4);
     expect(() => checkAddonFitsCpu(file, parseCpuinfo(CPUINFO_PI4))).not.toThrow();
+  });
+
+  it('`hark transcribe` on a CPU without the addon\'s SIMD (this x86 build, a Core 2\'s cpuinfo): exit 2 with the refusal, no SIGILL', async () => {
+    // The real addon of this checkout; on x86 it carries AVX when build-whisper.sh has run (dev-deps, CI).
+    const compiled = addonBuildInfo(readFileSync(whisperBuildFacts().addonPath)).systemInfo;
+    if (!compiled.AVX) return; // an npm ci build (no SIMD) fits every CPU: nothing to refuse
+    const cpuinfo = join(outputDir('whisper-refuse'), 'cpuinfo-core2');
+    writeFileSync(cpuinfo, CPUINFO_X86_CORE2);
+    const err = (await run('node', [HARK_BIN, 'transcribe', '--stt-mode', 'local-only', '--model', TINY_MODEL, JFK_WAV], { env: { ...process.env, HARK_CPUINFO: cpuinfo } }).catch((e) => e)) as { code: number; signal: string | null; stderr: string };
+    expect(err.signal ?? null).toBeNull();
+    expect(err.code).toBe(2);
+    expect(err.stderr).toMatch(/refusing to load the whisper\.cpp addon .*compiled for AVX.*which this CPU \(Intel\(R\) Core\(TM\)2 .*lacks, and would stop hark with an illegal instruction\. Rebuild it for this CPU: .*build-whisper\.sh/);
   });
 });
