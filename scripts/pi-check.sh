@@ -73,7 +73,9 @@ step() {
 
 # Commands in the arm64 root. ccache (in the root) keeps repeated whisper.cpp builds from compiling
 # again under emulation; the npm cache and apt's archives stay in the root between runs.
-PI_EXTRA_ENV="JOBS=$JOBS CC=/usr/lib/ccache/gcc CXX=/usr/lib/ccache/g++ CCACHE_DIR=/var/cache/hark-ccache CCACHE_BASEDIR=/ CCACHE_NOHASHDIR=1"
+# prefer-offline: a re-run takes package metadata from that cache instead of asking the registry
+# again (the first run spent minutes on metadata requests under emulation).
+PI_EXTRA_ENV="JOBS=$JOBS npm_config_prefer_offline=true CC=/usr/lib/ccache/gcc CXX=/usr/lib/ccache/g++ CCACHE_DIR=/var/cache/hark-ccache CCACHE_BASEDIR=/ CCACHE_NOHASHDIR=1"
 pi() { in_root "$R" "$@"; }
 # Inside the root, as the hark user would run it (the installed copy, the installed config).
 HARK="node /opt/hark/bin/hark.js"
