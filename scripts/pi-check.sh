@@ -57,17 +57,23 @@ mkdir -p "$CACHE" "$LOGS"
 
 NAMES=() RESULTS=() SECS=()
 FAILED=0
+INSTALL_FAILED=0
+# Steps that need the installed hark: not run (and counted as failures) when the install failed.
+NEEDS_INSTALL=" model addon-a76 doctor moved-card segment transcribe run addon-a72 unit-tests "
 # step NAME FUNCTION: runs it with its output in .pi-check/logs/NAME.log, records pass/fail and time.
 step() {
   local name="$1" fn="$2" t0 rc
   if [ -n "${PI_CHECK_ONLY:-}" ] && [[ " $PI_CHECK_ONLY " != *" $name "* ]]; then return 0; fi
+  if [ "$INSTALL_FAILED" = 1 ] && [[ "$NEEDS_INSTALL" == *" $name "* ]]; then
+    NAMES+=("$name"); SECS+=(0); RESULTS+=("not run"); FAILED=1; echo "pi-check: $name not run (the install failed)"; return 0
+  fi
   printf 'pi-check: %-22s ... ' "$name"
   t0=$(date +%s)
   "$fn" >"$LOGS/$name.log" 2>&1
   rc=$?
   NAMES+=("$name"); SECS+=("$(( $(date +%s) - t0 ))")
   if [ $rc -eq 0 ]; then RESULTS+=(pass); echo "pass (${SECS[-1]} s)"; else
-    RESULTS+=(FAIL); FAILED=1; echo "FAIL (${SECS[-1]} s; log: $LOGS/$name.log)"; tail -n 15 "$LOGS/$name.log" | sed 's/^/    /'
+    RESULTS+=(FAIL); FAILED=1; [ "$name" != install ] || INSTALL_FAILED=1; echo "FAIL (${SECS[-1]} s; log: $LOGS/$name.log)"; tail -n 15 "$LOGS/$name.log" | sed 's/^/    /'
   fi
 }
 
@@ -75,7 +81,9 @@ step() {
 # again under emulation; the npm cache and apt's archives stay in the root between runs.
 # prefer-offline: a re-run takes package metadata from that cache instead of asking the registry
 # again (the first run spent minutes on metadata requests under emulation).
-PI_EXTRA_ENV="JOBS=$JOBS npm_config_prefer_offline=true CC=/usr/lib/ccache/gcc CXX=/usr/lib/ccache/g++ CCACHE_DIR=/var/cache/hark-ccache CCACHE_BASEDIR=/ CCACHE_NOHASHDIR=1"
+# Under emulation on a busy machine npm's default 5-minute socket timeout was hit (the first run
+# failed there): longer timeouts, more retries, fewer sockets at once.
+PI_EXTRA_ENV="JOBS=$JOBS npm_config_prefer_offline=true npm_config_fetch_timeout=1800000 npm_config_fetch_retries=5 npm_config_maxsockets=4 CC=/usr/lib/ccache/gcc CXX=/usr/lib/ccache/g++ CCACHE_DIR=/var/cache/hark-ccache CCACHE_BASEDIR=/ CCACHE_NOHASHDIR=1"
 pi() { in_root "$R" "$@"; }
 # Inside the root, as the hark user would run it (the installed copy, the installed config).
 HARK="node /opt/hark/bin/hark.js"
@@ -101,6 +109,12 @@ s_root() {
 }
 
 s_copy() {
+  # Seed the root's npm cache with this machine's (the same tarballs, by integrity): under emulation
+  # every download is slow; only what this machine never fetched (the arm64 binaries) comes from the
+  # registry then.
+  local host_cache
+  host_cache="$(npm config get cache 2>/dev/null)/_cacache"
+  if [ -d "$host_cache" ]; then mkdir -p "$R/root/.npm/_cacache" && cp -rn "$host_cache/." "$R/root/.npm/_cacache/" 2>/dev/null || true; fi
   rm -rf "$R/root/hark-src"; mkdir -p "$R/root/hark-src"
   tar -C "$REPO" --exclude=./node_modules --exclude=./.git --exclude=./dist --exclude=./test-output \
     --exclude=./.pi-check --exclude=./.hark -cf - . | tar -C "$R/root/hark-src" -xf -
@@ -253,8 +267,8 @@ step addon-a72 s_addon_a72
 step unit-tests s_unit_tests
 
 echo
-printf '%-24s %-6s %8s\n' step result seconds
-for i in "${!NAMES[@]}"; do printf '%-24s %-6s %8s\n' "${NAMES[$i]}" "${RESULTS[$i]}" "${SECS[$i]}"; done
-printf '%-24s %-6s %8s\n' total "$([ $FAILED = 0 ] && echo pass || echo FAIL)" "$(( $(date +%s) - started ))"
+printf '%-24s %-8s %8s\n' step result seconds
+for i in "${!NAMES[@]}"; do printf "%-24s %-8s %8s\n" "${NAMES[$i]}" "${RESULTS[$i]}" "${SECS[$i]}"; done
+printf '%-24s %-8s %8s\n' total "$([ $FAILED = 0 ] && echo pass || echo FAIL)" "$(( $(date +%s) - started ))"
 echo "logs: $LOGS   root: $R"
 exit $FAILED
