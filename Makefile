@@ -1,5 +1,5 @@
 # The two commands for a fresh machine: `make run` and `make test`. Each installs what it needs first.
-.PHONY: deps run test bench typecheck doctor install
+.PHONY: deps run test bench typecheck doctor install pi-check
 
 # `make run` keeps its state (database, Whisper model) here, so it needs no root; the Pi install uses /var/lib/hark.
 STATE ?= $(CURDIR)/.hark
@@ -33,3 +33,9 @@ doctor: deps
 # On the Pi: install hark as a service (see README, "Installing on a Raspberry Pi").
 install:
 	sudo bash scripts/install.sh $(ARGS)
+
+# hark on Debian trixie arm64 (Raspberry Pi OS) under qemu: the real installer, whisper.cpp for a Pi 5
+# and a Pi 4, and hark's own checks in the emulated root (README, "What pi-check proves"). Slow (most
+# of an hour the first time); not part of `make test` or CI. Needs root (chroot).
+pi-check:
+	$(if $(filter 0,$(shell id -u)),,sudo) bash scripts/pi-check.sh

@@ -8,6 +8,13 @@
 #   scripts/install.sh --dry-run         print the plan, change nothing
 #   scripts/install.sh --root DIR        install into DIR (a directory tree, for tests); system
 #                                        commands (apt, useradd, systemctl, udevadm) are skipped
+#
+# Baking an SD-card image (in a chroot, as pi-gen does; scripts/pi-check.sh does it in an arm64 root):
+# with no systemd running, every step that can be done is done — apt, the user, npm ci, whisper.cpp
+# (set HARK_CPU=cortex-a76 for a Pi 5 or cortex-a72 for a Pi 4: the build machine's CPU says nothing
+# about the Pi's), the config, the model — and the unit is enabled offline (the symlink `systemctl
+# enable` makes); starting it, reloading udev and the boot config are left to the first boot, and
+# the installer says so.
 set -euo pipefail
 
 SRC="$(cd "$(dirname "$0")/.." && pwd)"
@@ -59,6 +66,10 @@ UDEV_RULE="$ROOT/etc/udev/rules.d/99-hark-usb-mic.rules"
 ASOUND="$ROOT/etc/asound.conf"
 STAMP="$(date +%Y%m%d-%H%M%S)"
 CHANGED=0
+# Is systemd running this machine (sd_booted())? Not in a chroot, a container build or under --root:
+# then nothing is started or reloaded, and the unit is enabled offline.
+BOOTED=0
+[ -z "$ROOT" ] && [ -d /run/systemd/system ] && BOOTED=1
 
 say() { printf '==> %s\n' "$*"; }
 note() { printf '    %s\n' "$*"; }
@@ -68,6 +79,15 @@ sys() {
   if [ -n "$ROOT" ]; then note "skipped under --root: $*"; return 0; fi
   if [ "$DRY" = 1 ]; then note "would run: $*"; return 0; fi
   "$@"
+}
+
+# A command that talks to a running systemd or udev: skipped, and said so, when none is running.
+live() {
+  if [ "$BOOTED" = 0 ]; then
+    if [ -n "$ROOT" ]; then note "skipped under --root: $*"; else note "skipped, systemd is not running (chroot or image build; done at first boot): $*"; fi
+    return 0
+  fi
+  sys "$@"
 }
 
 # A command that writes under ROOT.
@@ -138,17 +158,30 @@ say "hark in /opt/hark"
 if [ "$SRC" != "$PREFIX" ]; then
   do_ mkdir -p "$PREFIX"
   if [ "$DRY" = 1 ]; then note "would copy $SRC to ${PREFIX#"$ROOT"} (without node_modules, .git, dist, test-output)"; else
-    tar -C "$SRC" --exclude=./node_modules --exclude=./.git --exclude=./dist --exclude=./test-output -cf - . | tar -C "$PREFIX" -xf -
+    tar -C "$SRC" --exclude=./node_modules --exclude=./.git --exclude=./dist --exclude=./test-output --exclude=./.pi-check --exclude=./.hark -cf - . | tar -C "$PREFIX" -xf -
     note "copied to ${PREFIX#"$ROOT"}"
   fi
 fi
 if [ "$WITH_NPM" = 1 ]; then
-  # Full install first: the TypeScript compiler (a dev dependency) builds dist/ in `prepare`; the
-  # dev dependencies are pruned afterwards so the Pi keeps only what runs.
-  do_ bash -c "cd '$PREFIX' && npm ci --no-audit --no-fund"
-  # npm ci builds whisper.cpp with no CPU-specific flags (ggml's scalar code: several times slower);
-  # rebuild it here, on the Pi itself, for this CPU (-mcpu=native: dotprod and fp16 on a Pi 5).
+  # Full install first: the TypeScript compiler (a dev dependency) builds dist/; the dev dependencies
+  # are pruned afterwards so the Pi keeps only what runs. whisper.cpp is compiled once, for the Pi:
+  # a plain npm ci would compile it with no CPU flags (ggml's scalar code) and build-whisper.sh again
+  # with them — minutes each on a Pi 4. So npm ci runs without install scripts, the other native
+  # packages are built right after (npm rebuild: better-sqlite3, epoll, ...), then whisper.cpp for
+  # this Pi (its model decides: dotprod and fp16 on a Pi 5; HARK_CPU when an image is baked
+  # elsewhere), then hark's own build (what `prepare` does).
+  do_ bash -c "cd '$PREFIX' && npm ci --no-audit --no-fund --ignore-scripts"
+  native="$(node -e '
+    const lock = require(process.argv[1]);
+    const names = new Set();
+    for (const [path, p] of Object.entries(lock.packages || {}))
+      if (p.hasInstallScript && !p.dev && path.includes("node_modules/")) names.add(path.slice(path.lastIndexOf("node_modules/") + 13));
+    names.delete("smart-whisper");
+    console.log([...names].sort().join(" "));' "$SRC/package-lock.json")"
+  [ -z "$native" ] || do_ bash -c "cd '$PREFIX' && npm rebuild --foreground-scripts $native"
+  [ -z "${HARK_CPU:-}" ] || note "whisper.cpp target from HARK_CPU: $HARK_CPU"
   do_ bash "$PREFIX/scripts/build-whisper.sh"
+  do_ bash -c "cd '$PREFIX' && npm run -s build"
   do_ bash -c "cd '$PREFIX' && npm prune --omit=dev --no-audit --no-fund"
 else
   note "npm ci and the whisper.cpp build for this CPU (scripts/build-whisper.sh) skipped (--no-npm or --root)"
@@ -191,6 +224,8 @@ if [ -f "$BOOT_CFG" ]; then
   awk '/^# >>> hark/{skip=1} !skip{print} /^# <<< hark/{skip=0}' "$BOOT_CFG" >"$TMP/config.txt"
   cat "$SRC/firmware/config.txt" >>"$TMP/config.txt"
   put_file "$TMP/config.txt" "$BOOT_CFG" 0644 backup
+elif [ "$BOOTED" = 0 ] && [ -z "$ROOT" ]; then
+  note "skipped, no /boot/firmware/config.txt (image build: the boot partition is not mounted here); add firmware/config.txt's block to it, or run the installer again on the Pi"
 else
   note "no ${BOOT_CFG#"$ROOT"} (not a Pi?): boot config left alone"
 fi
@@ -211,14 +246,30 @@ else
   note "warning: no USB sound card found; plug the mic in and run the installer again (or set HARK_MIC_VENDOR/HARK_MIC_PRODUCT)"
 fi
 put_file "$TMP/rules" "$UDEV_RULE" 0644 backup
-sys udevadm control --reload-rules
+live udevadm control --reload-rules
 
 # 9. systemd
 say "systemd unit"
 put_file "$SRC/systemd/hark.service" "$UNIT" 0644 backup
-sys systemctl daemon-reload
-sys systemctl enable hark.service
-sys systemctl restart hark.service
+live systemctl daemon-reload
+if [ "$BOOTED" = 1 ]; then
+  sys systemctl enable hark.service
+else
+  # Offline enable, as image builds do: the symlink `systemctl enable` would make, for each WantedBy=.
+  for target in $(sed -n 's/^WantedBy=//p' "$SRC/systemd/hark.service"); do
+    link="$ROOT/etc/systemd/system/$target.wants/hark.service"
+    if [ "$(readlink "$link" 2>/dev/null)" = /etc/systemd/system/hark.service ]; then
+      note "enabled: ${link#"$ROOT"}"
+    else
+      CHANGED=1
+      note "$([ "$DRY" = 1 ] && echo "would enable" || echo "enabling") hark.service offline: ${link#"$ROOT"} -> /etc/systemd/system/hark.service"
+      do_ mkdir -p "$(dirname "$link")"
+      do_ ln -sfn /etc/systemd/system/hark.service "$link"
+    fi
+  done
+fi
+live systemctl restart hark.service
 
 if [ "$CHANGED" = 1 ]; then say "done$([ "$DRY" = 1 ] && echo ' (dry run: nothing was changed)')"; else say "done: everything was already in place"; fi
-[ -n "$ROOT" ] || [ "$DRY" = 1 ] || note "check it with: hark doctor   and follow it with: journalctl -u hark -f"
+[ -n "$ROOT" ] || [ "$DRY" = 1 ] || [ "$BOOTED" = 0 ] || note "check it with: hark doctor   and follow it with: journalctl -u hark -f"
+[ "$BOOTED" = 1 ] || [ -n "$ROOT" ] || [ "$DRY" = 1 ] || note "image build: hark starts at the first boot; there, check it with: hark doctor"

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { accessSync, constants, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HarkConfig } from '../config/schema.js';
 import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { addonBuildInfo, type AddonBuildInfo } from '../stt/whisper/addon-elf.js';
+import { addonFile, readCpuinfo, rebuildCommand } from '../stt/whisper/binding.js';
 import { compareSimd, compiledSimd, cpuSimd, formatSimd, parseCpuinfo, SIMD_FEATURES, type CpuInfo, type SimdFeature } from '../stt/whisper/cpu-features.js';
 import type { Check, CheckStatus } from './check.js';
 
@@ -28,6 +28,8 @@ export interface WhisperBuildFacts {
   stamp: Record<string, string> | null;
   /** The one command that rebuilds whisper.cpp for this CPU. */
   rebuild: string;
+  /** The architecture this process runs as (process.arch); absent: trust /proc/cpuinfo. */
+  processArch?: string;
 }
 
 export interface WhisperBuildAssessment {
@@ -44,6 +46,13 @@ export interface WhisperBuildAssessment {
 }
 
 const MACHINE_ARCH = { x86_64: 'x86', aarch64: 'arm64', other: 'other' } as const;
+const PROCESS_ARCH: Record<string, string> = { x64: 'x86', arm64: 'arm64', arm: 'arm' };
+
+/** "built for cortex-a76 by scripts/build-whisper.sh with -O3 -mcpu=cortex-a76 -DNDEBUG", from the stamp. */
+function builtBy(stamp: Record<string, string> | null): string {
+  if (!stamp?.cflags) return '';
+  return `; built${stamp.target ? ` for ${stamp.target}` : ''} by scripts/build-whisper.sh with ${stamp.cflags}`;
+}
 
 /** Compare what the addon was compiled with to what the CPU has. Pure. */
 export function assessWhisperBuild(f: WhisperBuildFacts): WhisperBuildAssessment {
@@ -56,7 +65,13 @@ export function assessWhisperBuild(f: WhisperBuildFacts): WhisperBuildAssessment
     return { ...base, status: missing ? 'fail' : 'warn', detail: problem, fix, problem };
   }
   if (!f.cpu || f.cpu.arch === 'other') {
-    return { ...base, status: 'ok', detail: `${f.addonPath}: compiled for ${f.addon.machine}; this CPU's features are unknown (no x86 or arm /proc/cpuinfo)`, problem: null };
+    return { ...base, status: 'ok', detail: `${f.addonPath}: compiled for ${f.addon.machine}${builtBy(f.stamp)}; this CPU's features are unknown (no x86 or arm /proc/cpuinfo)`, problem: null };
+  }
+  const running = f.processArch ? PROCESS_ARCH[f.processArch] : undefined;
+  if (running && running !== f.cpu.arch && running === MACHINE_ARCH[f.addon.machine]) {
+    // qemu-user: an arm64 process on an x86 machine reads the host's /proc/cpuinfo.
+    const problem = `/proc/cpuinfo describes an ${f.cpu.arch} CPU but hark runs as ${running} (emulated, e.g. qemu-user?): cannot tell whether the build fits; HARK_CPUINFO=<file> names the CPU to check against`;
+    return { ...base, status: 'warn', detail: `${f.addonPath}: compiled for ${f.addon.machine}${builtBy(f.stamp)} — ${problem}`, problem };
   }
   const arch = f.cpu.arch;
   const addonArch = MACHINE_ARCH[f.addon.machine];
@@ -87,7 +102,7 @@ export function assessWhisperBuild(f: WhisperBuildFacts): WhisperBuildAssessment
     problems.push(`could not read whether ${cmp.unknown.join(' ')} ${cmp.unknown.length > 1 ? 'were' : 'was'} compiled in`);
   }
   const cpuName = f.cpu.model ? ` (${f.cpu.model})` : '';
-  const by = f.stamp?.cflags ? `; built by scripts/build-whisper.sh with ${f.stamp.cflags}` : '';
+  const by = builtBy(f.stamp);
   const summary = `compiled with: ${formatSimd(arch, compiled)}${f.addon.ndebug ? ', NDEBUG' : ''}; this CPU${cpuName} has: ${formatSimd(arch, cpu)}${by}`;
   const problem = problems.length ? problems.join('; ') : null;
   return {
@@ -118,31 +133,12 @@ export function harkRoot(): string {
   return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 }
 
-/** The addon hark loads (src/stt/whisper/binding.ts loads the same file). */
-export function addonFile(): string {
-  const require = createRequire(import.meta.url);
-  return join(dirname(require.resolve('smart-whisper/package.json')), 'build', 'Release', 'smart-whisper.node');
-}
-
-/** The one command that rebuilds whisper.cpp: with sudo when this user cannot write the addon (/opt/hark). */
-export function rebuildCommand(root: string, addonDir: string): string {
-  let writable = true;
-  try {
-    accessSync(addonDir, constants.W_OK);
-  } catch {
-    writable = false;
-  }
-  return `${writable ? '' : 'sudo '}bash ${join(root, 'scripts', 'build-whisper.sh')}`;
-}
+export { addonFile, rebuildCommand };
 
 /** Gather the facts: /proc/cpuinfo, the addon's bytes, the build stamp. Never throws. */
-export function whisperBuildFacts(opts: { cpuinfoPath?: string; addonPath?: string; stampPath?: string; root?: string } = {}): WhisperBuildFacts {
-  let cpu: CpuInfo | null = null;
-  try {
-    cpu = parseCpuinfo(readFileSync(opts.cpuinfoPath ?? '/proc/cpuinfo', 'utf8'));
-  } catch {
-    cpu = null;
-  }
+export function whisperBuildFacts(opts: { cpuinfoPath?: string; addonPath?: string; stampPath?: string; root?: string; processArch?: string } = {}): WhisperBuildFacts {
+  // HARK_CPUINFO: the CPU to check against when this one cannot say (under qemu-user).
+  const cpu: CpuInfo | null = readCpuinfo(opts.cpuinfoPath);
   let addonPath = opts.addonPath ?? '';
   let addon: AddonBuildInfo | null = null;
   let addonError: string | undefined;
@@ -162,7 +158,7 @@ export function whisperBuildFacts(opts: { cpuinfoPath?: string; addonPath?: stri
     addonError = errorMessage(err);
   }
   const root = opts.root ?? harkRoot();
-  return { cpu, addonPath: addonPath || 'smart-whisper', addon, ...(addonError ? { addonError } : {}), stamp, rebuild: rebuildCommand(root, addonPath ? dirname(addonPath) : root) };
+  return { cpu, addonPath: addonPath || 'smart-whisper', addon, ...(addonError ? { addonError } : {}), stamp, rebuild: rebuildCommand(root, addonPath ? dirname(addonPath) : root), processArch: opts.processArch ?? process.arch };
 }
 
 export const whisperBuildCheck: Check = {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -8,9 +8,11 @@ import { validateConfig } from '../../src/config/load.js';
 import { memoryLogger } from '../../src/core/log.js';
 import { addonBuildInfo } from '../../src/stt/whisper/addon-elf.js';
 import { parseCpuinfo } from '../../src/stt/whisper/cpu-features.js';
+import { checkAddonFitsCpu } from '../../src/stt/whisper/binding.js';
+import { HarkError } from '../../src/core/errors.js';
 import { assessWhisperBuild, parseStamp, warnIfWhisperBuildDiffers, whisperBuildFacts, type WhisperBuildFacts } from '../../src/doctor/whisper-build.js';
-import { HARK_BIN, outputDir } from '../support/paths.js';
-import { CPUINFO_PI4, CPUINFO_PI5, CPUINFO_X86_EPYC } from '../stt/cpuinfo-samples.js';
+import { HARK_BIN, JFK_WAV, TINY_MODEL, outputDir } from '../support/paths.js';
+import { CPUINFO_PI4, CPUINFO_PI5, CPUINFO_X86_CORE2, CPUINFO_X86_EPYC } from '../stt/cpuinfo-samples.js';
 import { EM_AARCH64, EM_X86_64, makeElf, Q8_DOT_CORTEX_A72, Q8_DOT_CORTEX_A76, systemInfoFunctions } from '../stt/elf-fixture.js';
 
 const run = promisify(execFile);
@@ -168,5 +170,65 @@ describe('hark doctor', () => {
     const r = (await run(process.execPath, [HARK_BIN, 'doctor', '--json', '--config', cfg]).catch((e: unknown) => e)) as { stdout: string };
     const ids = (JSON.parse(r.stdout) as { checks: { id: string }[] }).checks.map((c) => c.id);
     expect(ids.indexOf('whisper-build')).toBe(ids.indexOf('whisper-model') + 1);
+  });
+});
+
+describe('a card baked for a Pi 5 (issue 24): the target, a move to a Pi 4, emulation', () => {
+  const STAMP_A76 = { target: 'cortex-a76', cflags: '-O3 -mcpu=cortex-a76 -DNDEBUG' };
+
+  it('names the target the addon was built for', () => {
+    const a = assessWhisperBuild(facts(CPUINFO_PI5, ARM_PI5, { stamp: STAMP_A76 }));
+    expect(a.status).toBe('ok');
+    expect(a.detail).toMatch(/; built for cortex-a76 by scripts\/build-whisper\.sh with -O3 -mcpu=cortex-a76 -DNDEBUG$/);
+  });
+
+  it('the Pi 5 build in a Pi 4 fails naming the target, the illegal instruction and the rebuild', () => {
+    const a = assessWhisperBuild(facts(CPUINFO_PI4, ARM_PI5, { stamp: STAMP_A76 }));
+    expect(a.status).toBe('fail');
+    expect(a.extra).toEqual(['DOTPROD', 'FP16']);
+    expect(a.detail).toMatch(/built for cortex-a76 .*illegal instruction/);
+    expect(a.fix).toContain(REBUILD);
+  });
+
+  it('under qemu-user (arm64 process, x86 /proc/cpuinfo): a warning saying so, not "built for the wrong CPU"', () => {
+    const a = assessWhisperBuild(facts(CPUINFO_X86_EPYC, ARM_PI5, { stamp: STAMP_A76, processArch: 'arm64' }));
+    expect(a.status).toBe('warn');
+    expect(a.detail).toMatch(/compiled for aarch64; built for cortex-a76 .* \/proc\/cpuinfo describes an x86 CPU but hark runs as arm64 \(emulated/);
+    expect(a.detail).toMatch(/HARK_CPUINFO/);
+    // On real x86 hardware an arm64 addon is still simply the wrong build.
+    expect(assessWhisperBuild(facts(CPUINFO_X86_EPYC, ARM_PI5, { processArch: 'x64' })).status).toBe('fail');
+  });
+
+  it('hark refuses to load the Pi 5 addon on a Pi 4, with the rebuild command, instead of dying of SIGILL', () => {
+    const dir = join(outputDir('whisper-refuse'), 'node_modules', 'smart-whisper', 'build', 'Release');
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, 'smart-whisper.node');
+    writeFileSync(file, ARM_PI5);
+    writeFileSync(join(dir, '..', '..', '..', '.hark-whisper-stamp'), 'target cortex-a76\n');
+    let err: unknown;
+    try {
+      checkAddonFitsCpu(file, parseCpuinfo(CPUINFO_PI4));
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(HarkError);
+    expect((err as Error).message).toMatch(/^refusing to load the whisper\.cpp addon .*smart-whisper\.node \(built for cortex-a76\): it was compiled for DOTPROD FP16, which this CPU \(Raspberry Pi 4 Model B Rev 1\.\d \(Cortex-A72\)\) lacks, and would stop hark with an illegal instruction\. Rebuild it for this CPU: bash .*\/scripts\/build-whisper\.sh$/);
+    // The same file on a Pi 5, the Pi 4 build anywhere, an unknown CPU: loaded as usual.
+    expect(() => checkAddonFitsCpu(file, parseCpuinfo(CPUINFO_PI5))).not.toThrow();
+    expect(() => checkAddonFitsCpu(file, null)).not.toThrow();
+    writeFileSync(file, ARM_GENERIC_OR_PI4);
+    expect(() => checkAddonFitsCpu(file, parseCpuinfo(CPUINFO_PI4))).not.toThrow();
+  });
+
+  it('`hark transcribe` on a CPU without the addon\'s SIMD (this x86 build, a Core 2\'s cpuinfo): exit 2 with the refusal, no SIGILL', async () => {
+    // The real addon of this checkout; on x86 it carries AVX when build-whisper.sh has run (dev-deps, CI).
+    const compiled = addonBuildInfo(readFileSync(whisperBuildFacts().addonPath)).systemInfo;
+    if (!compiled.AVX) return; // an npm ci build (no SIMD) fits every CPU: nothing to refuse
+    const cpuinfo = join(outputDir('whisper-refuse'), 'cpuinfo-core2');
+    writeFileSync(cpuinfo, CPUINFO_X86_CORE2);
+    const err = (await run('node', [HARK_BIN, 'transcribe', '--stt-mode', 'local-only', '--model', TINY_MODEL, JFK_WAV], { env: { ...process.env, HARK_CPUINFO: cpuinfo } }).catch((e) => e)) as { code: number; signal: string | null; stderr: string };
+    expect(err.signal ?? null).toBeNull();
+    expect(err.code).toBe(2);
+    expect(err.stderr).toMatch(/refusing to load the whisper\.cpp addon .*compiled for AVX.*which this CPU \(Intel\(R\) Core\(TM\)2 .*lacks, and would stop hark with an illegal instruction\. Rebuild it for this CPU: .*build-whisper\.sh/);
   });
 });

@@ -66,7 +66,7 @@ describe('scripts/build-whisper.sh', { timeout: 60_000 }, () => {
     expect((await s.run(['--check'])).code).toBe(1);
     const first = await s.run();
     expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(/building whisper\.cpp for this CPU: -O3 .*-DNDEBUG/);
+    expect(first.stdout).toMatch(/building whisper\.cpp for native \(this CPU\): -O3 .*-DNDEBUG/);
     expect(s.builds()).toBe(1);
     const built = readFileSync(s.addon, 'utf8');
     expect(built).toContain(`CFLAGS=${FLAGS}\n`);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ROOT, outputDir } from '../support/paths.js';
 
@@ -16,7 +16,8 @@ function tree(dir: string): Record<string, string> {
       if (e.isDirectory()) {
         if (relative(dir, p) === 'opt/hark') continue; // the app copy: checked separately
         walk(p);
-      } else out[relative(dir, p)] = readFileSync(p, 'utf8');
+      } else if (e.isSymbolicLink()) out[relative(dir, p)] = `-> ${readlinkSync(p)}`;
+      else out[relative(dir, p)] = readFileSync(p, 'utf8');
     }
   };
   walk(dir);
@@ -49,8 +50,11 @@ describe('scripts/install.sh', () => {
   it('--root installs the unit, config, firmware files and the app, backing up what it replaces', async () => {
     const root = freshRoot('root');
     const { stdout } = await run('bash', [INSTALL, '--root', root], { env });
-    expect(stdout).toMatch(/skipped under --root: systemctl enable hark\.service/);
+    // Enabled the offline way image builds use (the symlink `systemctl enable` makes); nothing started.
+    expect(stdout).toMatch(/enabling hark\.service offline: \/etc\/systemd\/system\/multi-user\.target\.wants\/hark\.service -> \/etc\/systemd\/system\/hark\.service/);
+    expect(stdout).toMatch(/skipped under --root: systemctl restart hark\.service/);
     const t = tree(root);
+    expect(t['etc/systemd/system/multi-user.target.wants/hark.service']).toBe('-> /etc/systemd/system/hark.service');
     expect(t['etc/systemd/system/hark.service']).toBe(readFileSync(join(ROOT, 'systemd', 'hark.service'), 'utf8'));
     expect(t['etc/hark/hark.yaml']).toBe(readFileSync(join(ROOT, 'config', 'hark.yaml'), 'utf8'));
     expect(statSync(join(root, 'etc/hark/hark.env')).mode & 0o777).toBe(0o640);
@@ -94,12 +98,16 @@ describe('scripts/install.sh', () => {
     const root = freshRoot('plan-npm');
     const { stdout } = await run('bash', [INSTALL, '--root', root, '--with-npm', '--dry-run'], { env });
     const lines = stdout.split('\n');
-    const ci = lines.findIndex((l) => /would run: .*npm ci/.test(l));
+    // whisper.cpp compiled once, for the Pi: npm ci without install scripts, the other native
+    // packages rebuilt, then build-whisper.sh, then hark's own build, then the prune.
+    const ci = lines.findIndex((l) => /would run: .*npm ci --no-audit --no-fund --ignore-scripts/.test(l));
+    const rebuild = lines.findIndex((l) => /would run: .*npm rebuild --foreground-scripts better-sqlite3 epoll onnxruntime-node'?$/.test(l));
     const build = lines.findIndex((l) => l.includes(`would run: bash ${root}/opt/hark/scripts/build-whisper.sh`));
+    const tsc = lines.findIndex((l) => /would run: .*npm run -s build/.test(l));
     const prune = lines.findIndex((l) => /would run: .*npm prune --omit=dev/.test(l));
     expect(ci).toBeGreaterThan(0);
-    expect(build).toBe(ci + 1);
-    expect(prune).toBe(build + 1);
+    expect([rebuild, build, tsc, prune]).toEqual([ci + 1, ci + 2, ci + 3, ci + 4]);
+    expect(lines.some((l) => /would run: .*smart-whisper/.test(l))).toBe(false);
     const { stdout: noNpm } = await run('bash', [INSTALL, '--root', root, '--dry-run'], { env });
     expect(noNpm).toMatch(/npm ci and the whisper\.cpp build for this CPU \(scripts\/build-whisper\.sh\) skipped/);
   });

@@ -1,3 +1,5 @@
+import { compareSimd, compiledSimd, cpuSimd, type CpuInfo, type SimdFeature } from './cpu-features.js';
+
 /**
  * What the smart-whisper addon was compiled with, read from the compiled file itself. Pure: it works
  * on the file's bytes.
@@ -187,4 +189,26 @@ export function addonBuildInfo(buf: Buffer): AddonBuildInfo {
   }
   const ndebug = buf.indexOf('reallocating %s buffer from size', 0, 'latin1') < 0;
   return { machine: elf.machine, systemInfo, ndebug };
+}
+
+/**
+ * The SIMD features an addon was compiled with that this CPU lacks: loading it would end in an
+ * illegal instruction (SIGILL kills the process; nothing can catch it). Empty when it fits, when the
+ * CPU is unknown, or when the addon is for another architecture (then it fails to load with an error
+ * anyway, which is catchable). Pure.
+ */
+export function illegalFeatures(cpu: CpuInfo | null, addon: AddonBuildInfo): SimdFeature[] {
+  if (!cpu || cpu.arch === 'other') return [];
+  const arch = addon.machine === 'x86_64' ? 'x86' : addon.machine === 'aarch64' ? 'arm64' : null;
+  if (arch !== cpu.arch) return [];
+  return compareSimd(arch, cpuSimd(cpu), compiledSimd(addon.systemInfo, arch)).extra;
+}
+
+/** Why hark refuses to load this addon on this CPU, with the command that fixes it; null: load it. */
+export function addonRefusal(cpu: CpuInfo | null, addon: AddonBuildInfo, file: string, rebuild: string, target?: string): string | null {
+  const extra = illegalFeatures(cpu, addon);
+  if (!extra.length) return null;
+  const built = target ? ` (built for ${target})` : '';
+  const here = cpu?.model ? ` (${cpu.model})` : '';
+  return `refusing to load the whisper.cpp addon ${file}${built}: it was compiled for ${extra.join(' ')}, which this CPU${here} lacks, and would stop hark with an illegal instruction. Rebuild it for this CPU: ${rebuild}`;
 }

@@ -1,6 +1,10 @@
+import { accessSync, constants, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Binding, TranscribeParams, TranscribeResult } from 'smart-whisper';
+import { HarkError } from '../../core/errors.js';
+import { addonBuildInfo, addonRefusal } from './addon-elf.js';
+import { parseCpuinfo, type CpuInfo } from './cpu-features.js';
 
 /**
  * smart-whisper's native addon, loaded directly rather than through the package's index.
@@ -21,6 +25,61 @@ export type NativeResult = TranscribeResult<'detail', false>;
 
 let cached: NativeBinding | null = null;
 
+/** The addon file hark loads (hark doctor reads the same one). */
+export function addonFile(): string {
+  const require = createRequire(import.meta.url);
+  return join(dirname(require.resolve('smart-whisper/package.json')), 'build', 'Release', 'smart-whisper.node');
+}
+
+/**
+ * /proc/cpuinfo, parsed; HARK_CPUINFO names another file (an emulated check: qemu-user shows the
+ * host's x86 cpuinfo to arm64 programs). null when unreadable.
+ */
+export function readCpuinfo(path = process.env.HARK_CPUINFO || '/proc/cpuinfo'): CpuInfo | null {
+  try {
+    return parseCpuinfo(readFileSync(path, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/** The one command that rebuilds whisper.cpp: with sudo when this user cannot write the addon (/opt/hark). */
+export function rebuildCommand(root: string, addonDir: string): string {
+  let writable = true;
+  try {
+    accessSync(addonDir, constants.W_OK);
+  } catch {
+    writable = false;
+  }
+  return `${writable ? '' : 'sudo '}bash ${join(root, 'scripts', 'build-whisper.sh')}`;
+}
+
+/** build-whisper.sh's stamp (node_modules/.hark-whisper-stamp) for an addon file: its target line. */
+function stampTarget(file: string): string | undefined {
+  try {
+    const stamp = readFileSync(resolve(dirname(file), '..', '..', '..', '.hark-whisper-stamp'), 'utf8');
+    return /^target (.+)$/m.exec(stamp)?.[1];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Refuse an addon compiled for SIMD this CPU lacks (a card baked for a Pi 5 booted in a Pi 4): the
+ * first inference would kill hark with SIGILL, which no handler can catch or explain. Reading the file
+ * costs milliseconds once. Anything unreadable is left to the loader.
+ */
+export function checkAddonFitsCpu(file: string, cpu: CpuInfo | null = readCpuinfo()): void {
+  let refusal: string | null;
+  try {
+    const root = resolve(dirname(file), '..', '..', '..', '..');
+    refusal = addonRefusal(cpu, addonBuildInfo(readFileSync(file)), file, rebuildCommand(root, dirname(file)), stampTarget(file));
+  } catch {
+    return;
+  }
+  if (refusal) throw new HarkError(refusal, { exitCode: 2 });
+}
+
 /**
  * The addon prints whisper.cpp's log to stderr unless NODE_ENV is "production" when it is first
  * loaded (it decides once, in its module init): `quiet` sets it for that moment only.
@@ -28,7 +87,8 @@ let cached: NativeBinding | null = null;
 export function loadBinding(quiet: boolean): NativeBinding {
   if (cached) return cached;
   const require = createRequire(import.meta.url);
-  const file = join(dirname(require.resolve('smart-whisper/package.json')), 'build', 'Release', 'smart-whisper.node');
+  const file = addonFile();
+  checkAddonFitsCpu(file);
   const prev = process.env.NODE_ENV;
   if (quiet) process.env.NODE_ENV = 'production';
   try {
