@@ -22,7 +22,7 @@ ROOT=""
 DRY=0
 WITH_NPM=auto
 MODEL="${HARK_MODEL:-base.en-q5_1}"
-APT_PACKAGES=(nodejs npm alsa-utils sox libsox-fmt-mp3 espeak-ng build-essential python3)
+APT_PACKAGES=(nodejs npm alsa-utils sox libsox-fmt-mp3 espeak-ng build-essential python3 pkg-config libspeexdsp-dev)
 
 usage() {
   sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
@@ -174,8 +174,13 @@ if [ "$WITH_NPM" = 1 ]; then
   native="$(node -e '
     const lock = require(process.argv[1]);
     const names = new Set();
-    for (const [path, p] of Object.entries(lock.packages || {}))
-      if (p.hasInstallScript && !p.dev && path.includes("node_modules/")) names.add(path.slice(path.lastIndexOf("node_modules/") + 13));
+    const pkgs = lock.packages || {};
+    for (const [path, p] of Object.entries(pkgs)) {
+      if (!path.includes("node_modules/") || p.dev) continue;
+      // hark-aec is a local package (file:native/hark-aec): its lock entry is a link to the folder.
+      const built = p.link ? pkgs[p.resolved] : p;
+      if (built && built.hasInstallScript) names.add(path.slice(path.lastIndexOf("node_modules/") + 13));
+    }
     names.delete("smart-whisper");
     console.log([...names].sort().join(" "));' "$SRC/package-lock.json")"
   [ -z "$native" ] || do_ bash -c "cd '$PREFIX' && npm rebuild --foreground-scripts $native"
