@@ -23,11 +23,25 @@ export function openingPhrases(frames: FramesSpec): string[][] | null {
     else if ('near' in r) phrases.push(...r.near.map((p) => said(p).words.slice()));
     else if ('button' in r) continue;
     else if ('catch-all' in r && r.when === 'always-listen') continue;
+    // Seed 000's imperatives taken only as a whole utterance ("say that again", "stop. actually
+    // continue"): they begin with one of these words, so the opening tells them apart.
+    else if ('intent' in r && r.whole) phrases.push(...IMPERATIVE_OPENERS.map((p) => said(p).words.slice()));
+    // A pattern anchored at the start on a set of words ("^(?:no|sorry|actually) … number N$").
+    else if ('pattern' in r && leadingWords(r.pattern)) phrases.push(...leadingWords(r.pattern)!.map((p) => said(p).words.slice()));
     // A pattern, an intent, a kitchen rule or a classifier in the base frame can match words
     // anywhere in a long utterance: the opening cannot rule it out, so every segment is whole.
     else return null;
   }
   return phrases.filter((p) => p.length > 0);
+}
+
+/** The words seed 000's imperatives begin with (src/intent/rules.ts): stop, repeat, continue, start over and their kin. */
+const IMPERATIVE_OPENERS = ['stop', 'repeat', 'continue', 'start over', 'say that', 'can you', 'could you', 'please', 'actually', 'no', 'sorry', 'wait', 'go on', 'keep going', 'resume', 'what did you say', 'come again', 'pardon'];
+
+/** The words an anchored pattern must start with (`^(?:no|sorry|i mean)…`), or null when it can start anyhow. */
+function leadingWords(pattern: string): string[] | null {
+  const m = /^\^\(\?:([a-z' ]+(?:\|[a-z' ]+)*)\)/.exec(pattern);
+  return m ? m[1]!.split('|') : null;
 }
 
 /** Lead-ins a transcript of a clipped opening may carry before the wake phrase. */
