@@ -629,19 +629,19 @@ describe('the model starts at the cascade’s first timer (issue 19 item 8, seed
       await new Promise((res) => setImmediate(res));
     }
   };
-  const question = 'Add three cases of milk to the order list? Say yes or no.';
+  const question = 'Add three cases of milk to the shopping list? Say yes or no.';
 
   it('asked 0.5 s after the person stopped, the question is said at 2 s, not after the query’s 4 s silence', async () => {
     ollama = await new OllamaDouble().start();
     ollama.on('three cases of milk', { verb: 'add_to_list', object: '3 cases of milk' });
-    const r = rig({ engines: [new ScriptedWhisper(['computer add three cases of milk to the order list'])], intent: { host: ollama.url, warmUp: false } });
+    const r = rig({ engines: [new ScriptedWhisper(['computer we are short three cases of milk for the order'])], intent: { host: ollama.url, warmUp: false } });
     await r.open().close();
     // The VAD closed the segment a hangover (600 ms) after the last word: the first timer (0.5 s) is
     // already due, so the model is asked as soon as the words are known.
     const end = r.clock.now() - r.config.vad.hangoverMs;
     await to(r, r.clock.now() + 50);
     await io(() => ollama!.chats.length > 0);
-    expect(ollama.chats.map((c) => c.lastUser)).toEqual(['add three cases of milk to the order list']);
+    expect(ollama.chats.map((c) => c.lastUser)).toEqual(['we are short three cases of milk for the order']);
     await to(r, end + 1950);
     await io();
     expect(r.said.filter((l) => l.startsWith('say'))).toEqual([]);
@@ -659,7 +659,7 @@ describe('the model starts at the cascade’s first timer (issue 19 item 8, seed
     ollama = await new OllamaDouble().start();
     ollama.on('three cases of milk', { verb: 'add_to_list', object: '3 cases of milk' });
     ollama.on('eggs', { verb: 'add_to_list', object: '3 cases of milk and 2 boxes of eggs' });
-    const r = rig({ engines: [new ScriptedWhisper(['computer add three cases of milk to the order list', 'and two boxes of eggs'])], intent: { host: ollama.url, warmUp: false } });
+    const r = rig({ engines: [new ScriptedWhisper(['computer we are short three cases of milk for the order', 'and two boxes of eggs'])], intent: { host: ollama.url, warmUp: false } });
     await r.open().close();
     const end = r.clock.now() - r.config.vad.hangoverMs;
     await to(r, end + 600);
@@ -674,8 +674,8 @@ describe('the model starts at the cascade’s first timer (issue 19 item 8, seed
     await io();
     await to(r, end2 + 2000);
     await io();
-    expect(ollama.chats.map((c) => c.lastUser)).toEqual(['add three cases of milk to the order list', 'add three cases of milk to the order list and two boxes of eggs']);
-    expect(r.said.filter((l) => l.startsWith('say'))).toEqual([expect.stringMatching(/^say Add .*milk and .*eggs to the order list\? Say yes or no\.$/)]);
+    expect(ollama.chats.map((c) => c.lastUser)).toEqual(['we are short three cases of milk for the order', 'we are short three cases of milk for the order and two boxes of eggs']);
+    expect(r.said.filter((l) => l.startsWith('say'))).toEqual([expect.stringMatching(/^say Add .*milk and .*eggs to the shopping list\? Say yes or no\.$/)]);
     expect(r.effects('proposal')).toHaveLength(1);
     r.close();
   });
