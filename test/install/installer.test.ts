@@ -101,7 +101,7 @@ describe('scripts/install.sh', () => {
     // whisper.cpp compiled once, for the Pi: npm ci without install scripts, the other native
     // packages rebuilt, then build-whisper.sh, then hark's own build, then the prune.
     const ci = lines.findIndex((l) => /would run: .*npm ci --no-audit --no-fund --ignore-scripts/.test(l));
-    const rebuild = lines.findIndex((l) => /would run: .*npm rebuild --foreground-scripts better-sqlite3 epoll onnxruntime-node'?$/.test(l));
+    const rebuild = lines.findIndex((l) => /would run: .*npm rebuild --foreground-scripts better-sqlite3 epoll hark-aec onnxruntime-node'?$/.test(l));
     const build = lines.findIndex((l) => l.includes(`would run: bash ${root}/opt/hark/scripts/build-whisper.sh`));
     const tsc = lines.findIndex((l) => /would run: .*npm run -s build/.test(l));
     const prune = lines.findIndex((l) => /would run: .*npm prune --omit=dev/.test(l));

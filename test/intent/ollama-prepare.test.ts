@@ -10,8 +10,8 @@ beforeEach(async () => {
 });
 afterEach(() => ollama.close());
 
-const MILK = 'add three cases of milk to the order list';
-const QUESTION = 'Add three cases of milk to the order list? Say yes or no.';
+const MILK = 'we are short three cases of milk for the order';
+const QUESTION = 'Add three cases of milk to the shopping list? Say yes or no.';
 
 describe('the intent pass asked ahead (prepare)', () => {
   it('returns the question hark will say, says and records nothing; the submission of the same words uses that reply', async () => {
