@@ -67,8 +67,15 @@ describe('hark run, cloud-only, at Deepgram’s live cadence', () => {
     expect(heard).toEqual(PHRASES);
     const handled = hark.of('segment.handled');
     expect(handled).toHaveLength(PHRASES.length);
-    // `hark run --json` prints each segment's fate.
-    expect(handled.map((h) => h.fate)).toEqual(PHRASES.map(() => 'dispatched'));
+    // `hark run --json` prints each segment's fate: every command is dispatched; talk between cooks
+    // said over hark's answer is filtered as not addressed to hark (issue 19 item 6), or dispatched
+    // (and ignored by the router) when hark had already finished speaking.
+    expect(handled.filter((_, i) => PHRASES[i]!.startsWith('computer')).map((h) => h.fate)).toEqual(['dispatched', 'dispatched', 'dispatched']);
+    for (const [i, h] of handled.entries()) {
+      if (PHRASES[i]!.startsWith('computer')) continue;
+      if (h.fate === 'filtered') expect(h.reason).toContain('not addressed to hark');
+      else expect(h.fate).toBe('dispatched');
+    }
   });
 
   it('every timer asked for is set, once', () => {
