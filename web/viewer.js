@@ -186,6 +186,26 @@ function showStt(l) {
   else pill('pill-stt', `stt ${l.depth} waiting${rtf}`, l.depth > 0 ? 'warn' : 'good');
 }
 
+// The speech services in use (issue 23): each engine in order, a Wyoming server with the models its
+// info listed at start, and a Wyoming voice with its voices. Text only: a server's names are never markup.
+function wyomingText(w, names) {
+  // Why it did not answer is in the pill's title (it can be long).
+  if (!w.answered) return `${w.server} not answering`;
+  return `${w.server} ${names.slice(0, 4).join(', ') || 'none listed'}${names.length > 4 ? ` +${names.length - 4}` : ''}`;
+}
+function showSpeech(s) {
+  const el = document.getElementById('pill-speech');
+  el.hidden = !s;
+  if (!s) return;
+  const parts = s.engines.map((e) => (e.missing ? `${e.id} (missing)` : e.wyoming ? `${e.id} ${wyomingText(e.wyoming, e.wyoming.models)}` : e.id));
+  const text = `stt ${parts.join(' → ') || 'none'}${s.voice ? ` · voice ${wyomingText(s.voice, s.voice.voices)}` : ''}`;
+  const away = s.engines.some((e) => e.wyoming && !e.wyoming.answered) || (s.voice && !s.voice.answered);
+  pill('pill-speech', text, away ? 'warn' : 'muted');
+  // The full lists on hover: the pill shows the first few.
+  const detail = (w, names) => `${w.server}: ${w.answered ? names.join(', ') || 'none listed' : `not answering${w.error ? ` (${w.error})` : ''}`}`;
+  el.title = [...s.engines.filter((e) => e.wyoming).map((e) => `${e.id} ${detail(e.wyoming, e.wyoming.models)}`), ...(s.voice ? [`voice ${detail(s.voice, s.voice.voices)}`] : [])].join('\n');
+}
+
 let mode = 'daemon';
 async function health() {
   try {
@@ -197,6 +217,7 @@ async function health() {
     showCapture(h.capture, h.mode);
     showMqtt(h.mqtt);
     showStt(h.stt);
+    showSpeech(h.speech);
     if (h.mode !== 'viewer') showKitchen(await (await fetch('/api/kitchen')).json());
   } catch {
     pill('pill-store', 'store ?', 'bad');

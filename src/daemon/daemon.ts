@@ -16,6 +16,7 @@ import { openGpio } from '../gpio/open.js';
 import { wireButton } from '../gpio/button-controller.js';
 import { StatusLed } from '../gpio/status-led.js';
 import { createSpeech, type Speech } from '../speech/create.js';
+import { speechServicesView } from './speech-view.js';
 import { restoreTimers } from './commands.js';
 import { installedVoiceIds, onlyInstalled } from '../speech/voices.js';
 import { Store } from '../store/store.js';
@@ -221,6 +222,8 @@ export class Daemon {
             return { timers: core.timers.view(), lists: core.lists.names().map((name) => ({ name, items: core.lists.lines(name) })) };
           },
           sttLoad: () => this.path?.load() ?? null,
+          // The engines in order with a Wyoming server's models, and a Wyoming voice's voices (issue 23).
+          speech: () => (this.stt || this.speech?.tts ? speechServicesView(this.stt?.engines, this.speech?.tts) : null),
           // Only a simulated button can be pressed over HTTP; real GPIO answers 404.
           button: (body) => {
             const g = this.gpio as (GpioDriver & { apply?: (b: unknown) => void }) | null;

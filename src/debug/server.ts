@@ -47,6 +47,21 @@ export interface DebugServerOptions {
   kitchen?: () => KitchenView | null;
   /** The line in front of speech-to-text (the daemon's segment path); absent in `hark viewer`. */
   sttLoad?: () => SttLoad | null;
+  /** The speech services in use: the speech-to-text engines in order and the voice (the daemon's); absent in `hark viewer`. */
+  speech?: () => SpeechServicesView | null;
+}
+
+/** One Wyoming server as its `describe` → `info` answered at start (answered: false when it could not be asked). */
+export interface WyomingServerView {
+  server: string;
+  answered: boolean;
+  error: string | null;
+}
+
+/** What /healthz and the page show of the speech services: each engine in the order asked, and the voice. */
+export interface SpeechServicesView {
+  engines: { id: string; missing: string | null; wyoming: (WyomingServerView & { models: string[]; streams: boolean }) | null }[];
+  voice: (WyomingServerView & { voice: string; voices: string[] }) | null;
 }
 
 /** What /healthz, /api/kitchen and the page show of the kitchen: timers with their time left, the lists. */
@@ -350,6 +365,7 @@ export class DebugServer {
       behind: load?.behind ?? false,
       stt: load ? { ...load, realTimeFactor: this.metrics.realTimeFactor() } : null,
       timers: this.opts.kitchen?.()?.timers ?? [],
+      speech: this.opts.speech?.() ?? null,
       sseClients: this.sse.size,
     });
   }

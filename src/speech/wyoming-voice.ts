@@ -32,6 +32,7 @@ export interface Synthesis {
 export class WyomingVoice {
   private voiceName: string;
   private info: WyomingInfo | null = null;
+  private infoError: string | null = null;
 
   constructor(private readonly o: WyomingVoiceOptions) {
     this.voiceName = o.voice;
@@ -54,8 +55,19 @@ export class WyomingVoice {
     return this.info;
   }
 
+  /** Why the server could not be described when last asked, if it could not (the debug page says so). */
+  get describeError(): string | null {
+    return this.infoError;
+  }
+
   async describe(timeoutMs = 3000): Promise<WyomingInfo> {
-    this.info = await describeServer(this.o.server, { connectTimeoutMs: this.o.connectTimeoutMs, timeoutMs });
+    try {
+      this.info = await describeServer(this.o.server, { connectTimeoutMs: this.o.connectTimeoutMs, timeoutMs });
+      this.infoError = null;
+    } catch (err) {
+      this.infoError = errorMessage(err);
+      throw err;
+    }
     return this.info;
   }
 

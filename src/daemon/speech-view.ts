@@ -1,0 +1,32 @@
+import type { SpeechServicesView } from '../debug/server.js';
+import type { SpeechTts } from '../speech/wyoming-speech.js';
+import { WyomingTts } from '../speech/wyoming-voice.js';
+import type { EngineSlot } from '../stt/engine.js';
+import { WyomingSttEngine } from '../wyoming/asr.js';
+
+/**
+ * What the debug page and /healthz show of the speech services in use: each speech-to-text engine in
+ * the order asked (a Wyoming one with its server and the models its `info` listed at start), and a
+ * Wyoming voice with its voices. Reads what the engines already hold; asks no server. Pure.
+ */
+export function speechServicesView(engines: readonly EngineSlot[] | undefined, tts: SpeechTts | null | undefined): SpeechServicesView {
+  return {
+    engines: (engines ?? []).map((slot) => {
+      if (!slot.engine) return { id: slot.id, missing: slot.missing, wyoming: null };
+      const e = slot.engine;
+      if (!(e instanceof WyomingSttEngine)) return { id: slot.id, missing: null, wyoming: null };
+      const info = e.serverInfo;
+      return {
+        id: slot.id,
+        missing: null,
+        wyoming: { server: e.o.server.url, answered: info !== null, error: e.describeError, models: info?.models.map((m) => m.name) ?? [], streams: info?.streamsTranscripts ?? false },
+      };
+    }),
+    voice: tts instanceof WyomingTts ? voiceView(tts) : null,
+  };
+}
+
+function voiceView(tts: WyomingTts): SpeechServicesView['voice'] {
+  const info = tts.wyoming.serverInfo;
+  return { server: tts.wyoming.server.url, answered: info !== null, error: tts.wyoming.describeError, voice: tts.wyoming.voice, voices: info?.voices.map((v) => v.name) ?? [] };
+}
