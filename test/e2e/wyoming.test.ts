@@ -26,6 +26,8 @@ describe('hark run with Wyoming speech services', () => {
   let exit: { code: number | null; signal: NodeJS.Signals | null };
   let dir: string;
   let ttsDownAt = 0;
+  let ttsUrl = '';
+  let health: { speech?: { engines: unknown[]; voice: unknown }; error?: string } = {};
 
   const aplayRuns = () =>
     readdirSync(join(dir, 'aplay'))
@@ -50,6 +52,7 @@ describe('hark run with Wyoming speech services', () => {
     // The second segment: the server dies after a few chunks of its audio.
     asr.faults = [{ kind: 'none' }, { kind: 'close-mid-stream', afterChunks: 5 }];
     tts = await WyomingDouble.start({ ttsChunkGapMs: 10 });
+    ttsUrl = tts.url;
     writeFileSync(
       join(dir, 'hark.yaml'),
       [
@@ -76,6 +79,14 @@ describe('hark run with Wyoming speech services', () => {
       PATH: `${join(dir, 'bin')}:${process.env.PATH}`,
       HARK_CONFIG: join(dir, 'hark.yaml'),
     });
+    // The debug page's view of the speech services (issue 23), read while both servers are up.
+    void hark
+      .waitFor((e) => e.type === 'debug.listening', 30_000, 'the debug server')
+      .then(async (e) => {
+        await hark.waitFor((u) => u.type === 'utterance.final', 60_000, 'the first utterance');
+        health = (await (await fetch(new URL('/healthz', String(e.url)))).json()) as typeof health;
+      })
+      .catch((err: unknown) => (health = { error: String(err) }));
     // Once the first answer has been said in the server's voice, the voice server goes away.
     void hark
       .waitFor((e) => e.type === 'speak.end' && /^Timer set/.test(String(e.text)), 60_000, 'the first answer said')
@@ -109,6 +120,15 @@ describe('hark run with Wyoming speech services', () => {
     expect(exchanges).toHaveLength(3);
     expect(exchanges[0]!.events[0]).toMatchObject({ type: 'transcribe', data: { language: 'en' } });
     expect(exchanges[0]!.events[1]).toMatchObject({ type: 'audio-start', data: { rate: 16000, width: 2, channels: 1 } });
+  });
+
+  it('/healthz names the engines in order, the server’s models from its info, and the voice server’s voices', () => {
+    expect(health.error).toBeUndefined();
+    expect(health.speech?.engines).toEqual([
+      { id: 'wyoming', missing: null, wyoming: { server: asr.url, answered: true, error: null, models: ['tiny-int8'], streams: true } },
+      { id: 'whisper', missing: null, wyoming: null },
+    ]);
+    expect(health.speech?.voice).toEqual({ server: ttsUrl, answered: true, error: null, voice: 'en_US-lessac-medium', voices: ['en_US-lessac-medium', 'en_GB-alan-low'] });
   });
 
   it('the server dying mid-segment hands the segment to Whisper; what it had is never dispatched', () => {
