@@ -27,6 +27,8 @@
 #                         the fleet client online on the root's Mosquitto
 #   addon-a72             HARK_CPU=cortex-a72 build-whisper.sh (started in the background after
 #                         install): NEON, no dotprod, no fp16 (Pi 4)
+#   echo-speed            the echo canceller (hark-aec's speexdsp + hark's delay tracking) on arm64:
+#                         it finds the delay and converges; CPU per 32 ms frame, memory added
 #   unit-tests            the browser-free unit tests (see PI_TESTS below) under arm64
 #
 # Environment: HARK_PI_ROOT (default .pi-check/trixie-arm64), HARK_TRIXIE_HOST_ROOT (the native
@@ -50,7 +52,7 @@ FIX="$REPO/scripts/pi-check/fixtures"
 # Chromium download), benchmarks (timings under qemu mean nothing), the disk-full tests (they mount
 # small filesystems), the Ollama suites (a fake server per test: long under emulation, nothing
 # arm64-specific) and the long daemon suites (the real `hark run` above covers that path).
-PI_TESTS="${PI_TESTS:-test/stt/whisper-cpu-features.test.ts test/stt/whisper-addon-elf.test.ts test/doctor/whisper-build.test.ts test/install/build-whisper.test.ts test/install/target.test.ts test/install/smart-whisper-vendor.test.ts test/store/store.test.ts test/store/durability.test.ts test/store/corrupt.test.ts test/store/retention.test.ts test/vad test/config test/intent/rules.test.ts test/intent/numbers-duration.test.ts}"
+PI_TESTS="${PI_TESTS:-test/stt/whisper-cpu-features.test.ts test/stt/whisper-addon-elf.test.ts test/doctor/whisper-build.test.ts test/install/build-whisper.test.ts test/install/target.test.ts test/install/smart-whisper-vendor.test.ts test/store/store.test.ts test/store/durability.test.ts test/store/corrupt.test.ts test/store/retention.test.ts test/vad test/config test/intent/rules.test.ts test/intent/numbers-duration.test.ts test/echo/echo-stage.test.ts}"
 
 [ "$(id -u)" = 0 ] || { echo "pi-check: needs root (chroot, mount, debootstrap): sudo make pi-check" >&2; exit 2; }
 mkdir -p "$CACHE" "$LOGS"
@@ -59,7 +61,7 @@ NAMES=() RESULTS=() SECS=()
 FAILED=0
 INSTALL_FAILED=0
 # Steps that need the installed hark: not run (and counted as failures) when the install failed.
-NEEDS_INSTALL=" model addon-a76 doctor moved-card segment transcribe run addon-a72 unit-tests "
+NEEDS_INSTALL=" model addon-a76 doctor moved-card segment transcribe run addon-a72 echo-speed unit-tests "
 # step NAME FUNCTION: runs it with its output in .pi-check/logs/NAME.log, records pass/fail and time.
 step() {
   local name="$1" fn="$2" t0 rc
@@ -234,12 +236,20 @@ s_run() {
   pi "bash /root/run-inside.sh"
 }
 
+s_echo_speed() {
+  # Issue 20: the canceller's cost on the Pi's instruction set (under qemu: an upper bound).
+  mkdir -p "$R/root/pi-check" && cp scripts/pi-check/*.mjs "$R/root/pi-check/"
+  pi "cd /opt/hark && node /root/pi-check/aec-speed.mjs /opt/hark" | tee "$LOGS/echo-speed.json" || return 1
+  node -e 'const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); if (!r.ok || !r.converged || Math.abs(r.delayMs - 50) > 2) { console.log("the canceller did not find the 50 ms echo and converge on arm64"); process.exit(1); }' "$LOGS/echo-speed.json"
+}
+
 s_unit_tests() {
   # The installed copy has no dev dependencies (pruned): a test copy gets them without building
   # anything again (--ignore-scripts), then takes the native addons the installer built.
   pi "set -e; rm -rf /root/hark-test; cp -a /root/hark-src /root/hark-test; cd /root/hark-test
       npm ci --ignore-scripts --no-audit --no-fund
       for p in smart-whisper better-sqlite3 epoll; do rm -rf node_modules/\$p/build; cp -a /opt/hark/node_modules/\$p/build node_modules/\$p/; done
+      rm -rf native/hark-aec/build; cp -a /opt/hark/native/hark-aec/build native/hark-aec/
       cp /opt/hark/node_modules/.hark-whisper-stamp node_modules/
       cp -a /opt/hark/dist ./dist
       HARK_SHARED=/root/shared npx vitest run $PI_TESTS"
@@ -264,6 +274,7 @@ step segment s_segment
 step transcribe s_transcribe
 step run s_run
 step addon-a72 s_addon_a72
+step echo-speed s_echo_speed
 step unit-tests s_unit_tests
 
 echo

@@ -1,0 +1,64 @@
+// pi-check's echo-speed step (issue 20 asks for the canceller's CPU per frame under arm64 emulation):
+// the production echo stage (dist/audio/echo-create.js: hark-aec's speexdsp plus hark's delay
+// tracking) on 30 s of a played signal and its echo, timed per 32 ms frame with process.cpuUsage
+// (CPU time, not wall time), and the memory it adds. Run from a built hark directory:
+//   node scripts/pi-check/aec-speed.mjs [/opt/hark]
+// Prints one JSON line. Under qemu-user the figure is the emulator's cost, an upper bound for a Pi.
+import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+
+const root = process.argv[2] ?? process.cwd();
+const load = (p) => import(pathToFileURL(join(root, 'dist', p)).href);
+const { createEchoCleaner } = await load('audio/echo-create.js');
+const { EchoReference } = await load('audio/echo-reference.js');
+
+const S = 16000;
+const FRAME = 512;
+const seconds = Number(process.env.AEC_SECONDS ?? 30);
+// A played signal with speech-like bursts (noise shaped by a slow envelope), and its echo 50 ms late
+// at -3 dB plus a quiet room.
+let seed = 7;
+const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff) * 2 - 1;
+const played = new Int16Array(seconds * S);
+for (let i = 0; i < played.length; i++) played[i] = Math.round(8000 * rnd() * (0.5 + 0.5 * Math.sin((2 * Math.PI * i) / (S * 0.7))));
+const mic = new Int16Array(played.length);
+for (let i = 0; i < mic.length; i++) mic[i] = Math.round(0.7 * (played[i - 800] ?? 0) + 200 * rnd());
+
+let now = 0;
+const clock = { now: () => now };
+const reference = new EchoReference();
+reference.played(played, 0);
+const rss0 = process.memoryUsage().rss;
+const made = createEchoCleaner({ echoFilterMs: 128, echoResidual: true, denoise: false, denoiseDb: 15 }, reference, clock);
+if ('error' in made) {
+  console.log(JSON.stringify({ ok: false, error: made.error }));
+  process.exit(1);
+}
+const { cleaner } = made;
+const times = [];
+for (let f = 0; f + FRAME <= mic.length; f += FRAME) {
+  now = ((f + FRAME) * 1000) / S;
+  cleaner.arrived(FRAME, now);
+  const frame = mic.subarray(f, f + FRAME);
+  const t0 = process.cpuUsage();
+  cleaner.process(frame, f);
+  const d = process.cpuUsage(t0);
+  times.push((d.user + d.system) / 1000);
+}
+const rssAdded = (process.memoryUsage().rss - rss0) / 1048576;
+times.sort((a, b) => a - b);
+const mean = times.reduce((a, b) => a + b, 0) / times.length;
+const pct = (p) => times[Math.min(times.length - 1, Math.floor(p * times.length))];
+const st = cleaner.stage.status;
+console.log(
+  JSON.stringify({
+    ok: true,
+    arch: process.arch,
+    frames: times.length,
+    msPerFrame: { mean: +mean.toFixed(3), p50: +pct(0.5).toFixed(3), p95: +pct(0.95).toFixed(3) },
+    rssAddedMb: +rssAdded.toFixed(1),
+    delayMs: st.delayMs,
+    erleDb: Math.round(st.erleDb),
+    converged: st.converged,
+  }),
+);
