@@ -20,25 +20,43 @@ export interface SimResult {
   submissions: () => Record<string, unknown>[];
 }
 
+export interface SimOptions {
+  args?: string[];
+  /** A config file's text. */
+  yaml?: string;
+  /** `--drain-ms` (60 s by default); null leaves the CLI's own. */
+  drainMs?: number | null;
+  /** Environment changes: a string sets the variable, undefined removes it. */
+  env?: Record<string, string | undefined>;
+  /** The CLI is killed after this long (a loaded 2-core machine takes seconds just to start it). */
+  timeoutMs?: number;
+}
+
 /**
  * The built CLI, `node bin/hark.js simulate`, with `input` on stdin: the events a user would see.
- * Spawned asynchronously, so an Ollama double in this process can answer it. `yaml` is a config file.
+ * Spawned asynchronously, so a double in this process (Ollama, Home Assistant) can answer it.
  */
-export function simulate(input: string, opts: { args?: string[]; yaml?: string; drainMs?: number } = {}): Promise<SimResult> {
+export function simulate(input: string, opts: SimOptions = {}): Promise<SimResult> {
   const outDir = mkdtempSync(join(tmpdir(), 'hark-conv-'));
-  const args = ['simulate', '--out-dir', outDir, '--drain-ms', String(opts.drainMs ?? 60_000), ...(opts.args ?? [])];
+  const drain = opts.drainMs === undefined ? 60_000 : opts.drainMs;
+  const args = ['simulate', '--out-dir', outDir, ...(drain === null ? [] : ['--drain-ms', String(drain)]), ...(opts.args ?? [])];
   if (opts.yaml !== undefined) {
     const cfg = join(outDir, 'hark.yaml');
     writeFileSync(cfg, opts.yaml);
     args.push('--config', cfg);
   }
+  const env: NodeJS.ProcessEnv = { ...process.env, HARK_CONFIG: '' };
+  for (const [k, v] of Object.entries(opts.env ?? {})) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [HARK_BIN, ...args], { cwd: ROOT, env: { ...process.env, HARK_CONFIG: '' } });
+    const child = spawn(process.execPath, [HARK_BIN, ...args], { cwd: ROOT, env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 25_000);
     child.on('error', reject);
     child.on('close', (status) => {
       clearTimeout(timer);

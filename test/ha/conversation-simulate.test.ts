@@ -1,40 +1,16 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HARK_BIN, ROOT } from '../support/paths.js';
+import { simulate as runSimulate } from '../conversation/sim.js';
 import { startHaDouble, type HaDouble } from '../support/ha-server.js';
 import { closedUrl } from './conversation-harness.js';
 
-type Line = Record<string, unknown> & { type: string };
-
-/** The built CLI, `hark simulate`, against the double in this process (spawned asynchronously so the double can answer). */
-function simulate(input: string, opts: { url: string; token?: string; args?: string[]; yaml?: string }): Promise<{ status: number | null; stderr: string; lines: Line[]; of: (t: string) => Line[] }> {
-  const dir = mkdtempSync(join(tmpdir(), 'hark-sim-ha-'));
-  const config = join(dir, 'hark.yaml');
-  writeFileSync(config, `intent:\n  enabled: false\nha:\n  conversation:\n    url: ${opts.url}\n    agentId: conversation.home_assistant\n    timeoutMs: 1000\n${opts.yaml ?? ''}`);
-  return new Promise((resolve, reject) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, HARK_CONFIG: '' };
-    delete env.HARK_HA_TOKEN;
-    if (opts.token !== undefined) env.HARK_HA_TOKEN = opts.token;
-    const child = spawn(process.execPath, [HARK_BIN, 'simulate', '--config', config, '--out-dir', join(dir, 'out'), ...(opts.args ?? ['--ha'])], { cwd: ROOT, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    // Generous: a loaded 2-core machine (the whole suite) takes several seconds just to start the CLI.
-    const timer = setTimeout(() => child.kill('SIGKILL'), 45_000);
-    child.on('error', reject);
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      const lines = stdout
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as Line);
-      resolve({ status, stderr, lines, of: (t) => lines.filter((l) => l.type === t) });
-    });
-    child.stdin.end(input);
+/** `hark simulate` against the double in this process, with Home Assistant's agent configured. */
+function simulate(input: string, opts: { url: string; token?: string; args?: string[]; yaml?: string }) {
+  return runSimulate(input, {
+    yaml: `intent:\n  enabled: false\nha:\n  conversation:\n    url: ${opts.url}\n    agentId: conversation.home_assistant\n    timeoutMs: 1000\n${opts.yaml ?? ''}`,
+    args: opts.args ?? ['--ha'],
+    drainMs: null,
+    env: { HARK_HA_TOKEN: opts.token },
+    timeoutMs: 45_000,
   });
 }
 

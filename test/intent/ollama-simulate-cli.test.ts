@@ -1,39 +1,12 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HARK_BIN, ROOT } from '../support/paths.js';
+import { simulate as runSimulate } from '../conversation/sim.js';
 import { startOllamaDouble, type OllamaDouble } from '../support/ollama-server.js';
 import { closedPort } from './ollama-harness.js';
 
-type Line = Record<string, unknown> & { type: string };
-
-/**
- * The built CLI, `node bin/hark.js simulate --ollama URL`, against the double in this process.
- * Spawned asynchronously: a synchronous spawn would block the event loop the double answers on.
- */
-function simulate(input: string, args: string[]): Promise<{ status: number | null; stderr: string; lines: Line[]; outDir: string; of: (t: string) => Line[] }> {
-  const outDir = mkdtempSync(join(tmpdir(), 'hark-sim-intent-'));
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [HARK_BIN, 'simulate', '--out-dir', outDir, ...args], { cwd: ROOT, env: { ...process.env, HARK_CONFIG: '' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.on('error', reject);
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      const lines = stdout
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as Line);
-      resolve({ status, stderr, lines, outDir, of: (t) => lines.filter((l) => l.type === t) });
-    });
-    child.stdin.end(input);
-  });
-}
+/** `hark simulate` with `args` (`--ollama URL`), against the double in this process. */
+const simulate = (input: string, args: string[]) => runSimulate(input, { args, drainMs: null, timeoutMs: 20_000 });
 
 let ollama: OllamaDouble;
 beforeEach(async () => {
