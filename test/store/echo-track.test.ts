@@ -6,7 +6,7 @@ import { MAX_PLAYBACK_SPANS, readPlayback } from '../../src/store/echo-track.js'
 import { MIGRATIONS, SCHEMA_VERSION, migrate } from '../../src/store/schema.js';
 import { Store } from '../../src/store/store.js';
 import type { SegmentWrite } from '../../src/store/records.js';
-import { jfkPcm, jfkWrites, scratch } from './fixtures.js';
+import { jfkPcm, jfkWrites, overPlaybackWrite, scratch } from './fixtures.js';
 
 /**
  * Issue 20: a segment heard while hark played keeps its raw microphone beside the cleaned audio, and
@@ -22,15 +22,7 @@ afterEach(() => {
   for (const s of open.splice(0)) s.close();
 });
 
-/** A segment as the pipeline closes it over hark's playback: cleaned pcm, and the raw mic (cleaned + "echo"). */
-async function overPlayback(): Promise<SegmentWrite> {
-  const [w] = await jfkWrites();
-  const cleaned = w!.segment.pcm;
-  const raw = new Int16Array(cleaned.length);
-  for (let i = 0; i < raw.length; i++) raw[i] = Math.max(-32768, Math.min(32767, cleaned[i]! + Math.round(9000 * Math.sin(i / 7))));
-  return { ...w!, segment: { ...w!.segment, echo: { raw, playback: [{ start: 0, end: 4096 }, { start: 8192, end: 12800 }] } } };
-}
-
+const overPlayback = () => overPlaybackWrite();
 const bytes = (a: Int16Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
 describe('the raw microphone track (issue 20)', () => {
@@ -48,7 +40,7 @@ describe('the raw microphone track (issue 20)', () => {
     expect(v.echo).toEqual({
       playback: [
         { start: 0, end: 4096, startMs: 0, endMs: 256 },
-        { start: 8192, end: 12800, startMs: 512, endMs: 800 },
+        { start: 33600, end: 38400, startMs: 2100, endMs: 2400 },
       ],
       raw: true,
       rawBytes: w.segment.pcm.byteLength,
