@@ -68,6 +68,26 @@ describe('the raw microphone track (issue 20)', () => {
     expect(s.db.prepare('SELECT COUNT(*) FROM segment_raw_audio').pluck().get()).toBe(0);
   });
 
+  it('on a full disk: stores the spans without the raw track, and gives up a stored raw track with its audio to keep the text', async () => {
+    const s = store(join(scratch('store-echo'), 'hark.db'), { freeBytes: () => 10 * 1024 * 1024 });
+    const w = await overPlayback();
+    const first = s.recordSegment(w)!.id;
+    // SQLITE_FULL for real: the file may grow a few pages, not by 2.5 s of PCM twice.
+    s.db.pragma(`max_page_count = ${(s.db.pragma('page_count', { simple: true }) as number) + 8}`);
+    const second = s.recordSegment(w)!;
+    expect(second.audio).toBe('disk-full');
+    expect(s.getSegment(second.id)!.echo).toMatchObject({ raw: false, rawBytes: 0, problem: null });
+    expect(s.getSegment(second.id)!.echo!.playback).toHaveLength(2);
+    // Completely full: the oldest audio, both of its tracks, is given up so the text rows fit.
+    s.db.pragma(`max_page_count = ${s.db.pragma('page_count', { simple: true })}`);
+    const big = { ...w, transcripts: [{ engine: 'whisper', rawText: 'x'.repeat(200_000), text: 'x' }] };
+    s.recordSegment(big);
+    expect(s.getSegment(first)!.audio).toBe('reclaimed');
+    expect(s.getSegment(first)!.echo).toMatchObject({ raw: false, rawBytes: 0 });
+    expect(s.getRawAudio(first)).toEqual({ missing: expect.stringMatching(/audio is not stored \(reclaimed\)/) });
+    expect(s.db.prepare('SELECT COUNT(*) FROM segment_raw_audio').pluck().get()).toBe(0);
+  });
+
   it('keeps the spans but not the raw track when audio storage is off', async () => {
     const s = store(join(scratch('store-echo'), 'hark.db'), { storeAudio: false });
     const id = s.recordSegment(await overPlayback())!.id;
