@@ -30,7 +30,7 @@ function ensureWave(box, seg) {
 }
 
 async function fetchWave(box, seg) {
-  const canvas = box.querySelector('canvas');
+  const canvas = box.querySelector('canvas[data-track="cleaned"]');
   const note = box.querySelector('.wave-note');
   if (!seg.audioUrl) {
     note.textContent =
@@ -45,15 +45,25 @@ async function fetchWave(box, seg) {
     if (!r.ok) throw new Error(`HTTP ${r.status}`);
     const { pcm, sampleRate } = parseWav(await r.arrayBuffer());
     const zoomLabel = box.querySelector('.zoom-label');
+    const playback = seg.echo?.playback ?? [];
+    const raw = await fetchRaw(box, seg, pcm.length);
     const wave = new Waveform(canvas, {
       pcm,
       sampleRate,
       prerollSamples: seg.prerollSamples,
       spliceWarning: seg.splice?.warning,
+      playback,
+      scalePeak: raw?.peak,
       onChange: (text) => (zoomLabel.textContent = text),
     });
     zoomLabel.textContent = wave.describe();
     box.wave = wave;
+    if (raw) {
+      const rawCanvas = box.querySelector('canvas[data-track="raw"]');
+      box.rawWave = new Waveform(rawCanvas, { pcm: raw.pcm, sampleRate, prerollSamples: seg.prerollSamples, spliceWarning: seg.splice?.warning, playback, scalePeak: raw.peak, liveColor: '--wave-raw' });
+      wave.link(box.rawWave);
+      rawCanvas.dataset.drawn = '1';
+    }
     box.classList.add('ready');
     canvas.dataset.drawn = '1';
     return wave;
@@ -61,6 +71,38 @@ async function fetchWave(box, seg) {
     note.textContent = `could not load audio: ${err.message}`;
     return null;
   }
+}
+
+/**
+ * The raw microphone of a segment heard over hark's playback (issue 20), or null. A missing, damaged
+ * or mismatched track says why under the waveform; the cleaned one is drawn all the same.
+ */
+async function fetchRaw(box, seg, samples) {
+  const note = box.querySelector('.wave-note');
+  const rawBox = box.querySelector('.raw-track');
+  if (seg.echo?.problem) note.textContent = `hark's playback marks: ${seg.echo.problem}`;
+  if (!seg.rawAudioUrl || !rawBox) return null;
+  try {
+    const r = await fetch(seg.rawAudioUrl);
+    if (!r.ok) throw new Error(await errorOf(r));
+    const { pcm } = parseWav(await r.arrayBuffer());
+    if (pcm.length !== samples) throw new Error(`it has ${pcm.length} samples, the segment ${samples}`);
+    let peak = 0;
+    for (let i = 0; i < pcm.length; i++) peak = Math.max(peak, Math.abs(pcm[i]));
+    return { pcm, peak };
+  } catch (err) {
+    rawBox.remove();
+    note.textContent = `could not load the raw microphone track: ${err.message}`;
+    return null;
+  }
+}
+
+async function errorOf(r) {
+  try {
+    const body = await r.json();
+    if (typeof body?.error === 'string') return body.error;
+  } catch {}
+  return `HTTP ${r.status}`;
 }
 
 function head(seg) {
@@ -78,13 +120,26 @@ function head(seg) {
     seg.splice?.warning && el('span', { class: 'badge bad', title: 'the level jumps across the pre-roll / live splice' }, `splice jump (${seg.splice.reason})`),
     seg.audio === 'disk-full' && el('span', { class: 'badge warn' }, 'no audio: disk full'),
     seg.audio === 'reclaimed' && el('span', { class: 'badge warn' }, 'audio reclaimed: disk full'),
+    seg.echo && el('span', { class: 'badge', title: 'heard while hark was playing: the echo canceller took hark\'s sound out' }, 'over playback'),
     el('span', { class: 'spacer' }),
     t && el('span', { class: 'engine' }, `${t.engine} · ${msText(t.sttMs)}`),
   );
 }
 
 function wavePanel(seg) {
-  const canvas = el('canvas', { class: 'wave-canvas', role: 'img', 'aria-label': `waveform of segment ${seg.id}`, data: { prerollSamples: seg.prerollSamples, sampleCount: seg.sampleCount } });
+  const data = { prerollSamples: seg.prerollSamples, sampleCount: seg.sampleCount };
+  const canvas = el('canvas', { class: 'wave-canvas', role: 'img', 'aria-label': `waveform of segment ${seg.id}`, data: { ...data, track: 'cleaned' } });
+  // Issue 20: heard over hark's playback, the raw microphone goes above, on the same timeline.
+  const two = Boolean(seg.rawAudioUrl);
+  const rawTrack =
+    two &&
+    el(
+      'div',
+      { class: 'raw-track' },
+      el('div', { class: 'track-label muted' }, el('span', { class: 'swatch' }), 'raw microphone — hark\'s playback shaded'),
+      el('canvas', { class: 'wave-canvas', role: 'img', 'aria-label': `raw microphone of segment ${seg.id}`, data: { ...data, track: 'raw' } }),
+    );
+  const cleanedLabel = seg.echo && el('div', { class: 'track-label muted' }, 'cleaned — what the VAD and speech-to-text got');
   const box = el('div', { class: 'wave' });
   const withWave = (fn) => () => void ensureWave(box, seg).then((w) => w && fn(w));
   const play = el('button', { type: 'button', class: 'play', title: 'play what is in view' }, '▶ play');
@@ -95,11 +150,21 @@ function wavePanel(seg) {
       play.textContent = on ? '■ stop' : '▶ play';
     }),
   );
+  const playRaw = two ? el('button', { type: 'button', class: 'play', title: 'play the raw microphone (before the echo canceller) in view' }, '▶ raw') : null;
+  playRaw?.addEventListener(
+    'click',
+    withWave(() => {
+      if (!box.rawWave) return;
+      const on = box.rawWave.toggle(() => (playRaw.textContent = '▶ raw'));
+      playRaw.textContent = on ? '■ stop' : '▶ raw';
+    }),
+  );
   box.append(
     el(
       'div',
       { class: 'wave-tools' },
       play,
+      playRaw,
       el('button', { type: 'button', title: 'zoom out', onclick: withWave((w) => w.zoomBy(1 / 2)) }, '−'),
       el('button', { type: 'button', title: 'zoom in', onclick: withWave((w) => w.zoomBy(2)) }, '+'),
       el('button', { type: 'button', title: 'show everything (or double-click the waveform)', onclick: withWave((w) => w.fit()) }, 'fit'),
@@ -108,7 +173,10 @@ function wavePanel(seg) {
       el('span', { class: 'spacer' }),
       el('span', { class: 'hint muted' }, 'drag to zoom · ctrl+wheel · dbl-click fits'),
       seg.audioUrl && el('a', { href: seg.audioUrl, download: `hark-segment-${seg.id}.wav` }, 'wav'),
+      two && el('a', { href: seg.rawAudioUrl, download: `hark-segment-${seg.id}-raw.wav`, title: 'the raw microphone, before the echo canceller' }, 'raw wav'),
     ),
+    rawTrack,
+    cleanedLabel,
     canvas,
     el('div', { class: 'wave-note muted' }),
   );
@@ -214,6 +282,15 @@ function meta(seg) {
     seg.splice && ['splice level', `${dbfs(seg.splice.levelBefore)} → ${dbfs(seg.splice.levelAfter)}`],
     seg.startSample !== null && ['stream samples', `${count(seg.startSample)}–${count(seg.endSample)}`],
     ['audio', seg.audio === 'stored' ? bytes(seg.audioBytes) : seg.audio],
+    seg.echo && ['hark playing', playbackText(seg)],
   ].filter(Boolean);
   return el('dl', { class: 'meta' }, items.map(([k, v]) => [el('dt', {}, k), el('dd', {}, v)]));
+}
+
+/** How much of the segment hark's playback covered, and whether the raw track is kept (issue 20). */
+function playbackText(seg) {
+  const e = seg.echo;
+  if (e.problem) return e.problem;
+  const ms = e.playback.reduce((n, p) => n + (p.endMs - p.startMs), 0);
+  return `${msText(ms)} in ${count(e.playback.length)} span${e.playback.length === 1 ? '' : 's'} · raw track ${e.raw ? bytes(e.rawBytes) : 'not stored'}`;
 }

@@ -1,6 +1,9 @@
 // A segment's waveform on a canvas: the pre-roll shaded, the splice marked, a time ruler, zoom (drag
 // to select, Ctrl+wheel, buttons) down to single samples, and playback of what is in view.
 // The marker's x position (CSS px) is published as canvas.dataset.markerX for tests and tools.
+// A segment heard while hark played (issue 20) draws two of these, the raw microphone above the
+// cleaned signal, linked to one timeline (zoom one, both follow) and one scale, with hark's playback
+// shaded on both; the shaded spans' x ranges are published as canvas.dataset.playbackX ("x0-x1 ...").
 
 const RULER = 14; // px of time ruler at the top
 const MIN_VIEW = 32; // samples: the closest zoom
@@ -10,13 +13,18 @@ let audioCtx = null;
 let playing = null; // the one Waveform currently playing
 
 export class Waveform {
-  constructor(canvas, { pcm, sampleRate, prerollSamples, spliceWarning, onChange }) {
+  constructor(canvas, { pcm, sampleRate, prerollSamples, spliceWarning, onChange, playback, scalePeak, liveColor }) {
     this.canvas = canvas;
     this.pcm = pcm;
     this.rate = sampleRate;
     this.preroll = prerollSamples;
     this.warn = Boolean(spliceWarning);
     this.onChange = onChange ?? (() => {});
+    // Spans of hark's own playback, in samples from the first one (issue 20); [] for most segments.
+    this.playback = Array.isArray(playback) ? playback : [];
+    this.liveColor = liveColor ?? '--wave-live';
+    /** Waveforms on the same timeline: a zoom here moves them too. */
+    this.peers = [];
     this.view = { start: 0, end: Math.max(1, pcm.length) };
     this.playhead = null;
     this.selection = null;
@@ -24,7 +32,8 @@ export class Waveform {
     let peak = 0;
     for (let i = 0; i < pcm.length; i++) peak = Math.max(peak, Math.abs(pcm[i]));
     // Scale to the segment's own peak (at most 32x) so quiet speech is visible; jumps stay jumps.
-    this.scale = Math.min(32, 32768 / Math.max(peak, 1024));
+    // Two tracks share one scale (the louder one's), so what the canceller removed shows as removed.
+    this.scale = Math.min(32, 32768 / Math.max(scalePeak ?? peak, peak, 1024));
     this.bind();
     this.draw();
   }
@@ -35,13 +44,21 @@ export class Waveform {
     return this.view.start > 0 || this.view.end < this.pcm.length;
   }
 
-  setView(start, end) {
+  setView(start, end, fromPeer = false) {
     const n = this.pcm.length;
     let width = Math.max(MIN_VIEW, Math.min(n, end - start));
     let s = Math.max(0, Math.min(n - width, start));
     this.view = { start: s, end: s + width };
     this.draw();
     this.onChange(this.describe());
+    if (!fromPeer) for (const p of this.peers) p.setView(s, s + width, true);
+  }
+
+  /** Put `other` on this one's timeline, both ways. */
+  link(other) {
+    this.peers.push(other);
+    other.peers.push(this);
+    other.setView(this.view.start, this.view.end, true);
   }
 
   fit() {
@@ -112,6 +129,25 @@ export class Waveform {
         ctx.fillText('pre-roll', px0 + 4, H - 3);
       }
     }
+    // hark's own playback (issue 20): where the canceller had a reference to take out
+    const shaded = [];
+    for (const span of this.playback) {
+      const a = Math.max(0, x(span.start));
+      const b = Math.min(W, x(span.end));
+      if (b <= a) continue;
+      ctx.fillStyle = color('--playback-bg');
+      ctx.fillRect(a, RULER, Math.max(1, b - a), H - RULER);
+      ctx.fillStyle = color('--playback-edge');
+      ctx.fillRect(a, RULER, Math.max(1, b - a), 3);
+      if (b - a > 80) {
+        ctx.fillStyle = color('--wave-text');
+        ctx.font = '10px ui-monospace, monospace';
+        ctx.textBaseline = 'top';
+        ctx.fillText('hark playing', a + 4, RULER + 14);
+      }
+      shaded.push(`${a.toFixed(1)}-${b.toFixed(1)}`);
+    }
+    canvas.dataset.playbackX = shaded.join(' ');
     this.drawRuler(ctx, W, H, color);
     ctx.fillStyle = color('--wave-axis');
     ctx.fillRect(0, Math.round(mid), W, 1);
@@ -120,7 +156,7 @@ export class Waveform {
     // (below ~6 samples a pixel, bars look like noise where a line still shows the wave's shape)
     const spp = (end - start) / W;
     const pre = color('--wave-pre');
-    const live = color('--wave-live');
+    const live = color(this.liveColor);
     if (spp >= 6) {
       for (let px = 0; px < W; px++) {
         const s0 = Math.floor(start + px * spp);

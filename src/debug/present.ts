@@ -5,12 +5,14 @@ export type PresentedSegment = Omit<SegmentView, 'transcripts' | 'utterances'> &
   transcripts: (TranscriptView & { rawSpans: TextSpan[] })[];
   utterances: (UtteranceView & { rawSpans: TextSpan[] })[];
   audioUrl: string | null;
+  /** The raw microphone of a segment heard over hark's playback (issue 20), when it is stored. */
+  rawAudioUrl: string | null;
 };
 
 /**
  * A segment as the page gets it: raw text pre-split into plain and special-token spans (so the one
  * token rule lives here, in tested TypeScript, and the page only has to colour spans), and the
- * audio link when there is audio.
+ * audio links when there is audio (and the raw microphone's, for a segment heard over playback).
  */
 export function presentSegment(s: SegmentView): PresentedSegment {
   return {
@@ -18,5 +20,6 @@ export function presentSegment(s: SegmentView): PresentedSegment {
     transcripts: s.transcripts.map((t) => ({ ...t, rawSpans: splitSpecialTokens(t.rawText) })),
     utterances: s.utterances.map((u) => ({ ...u, rawSpans: splitSpecialTokens(u.rawText) })),
     audioUrl: s.audio === 'stored' ? `/api/segments/${s.id}/audio.wav` : null,
+    rawAudioUrl: s.audio === 'stored' && s.echo?.raw ? `/api/segments/${s.id}/raw.wav` : null,
   };
 }

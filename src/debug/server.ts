@@ -175,7 +175,7 @@ export class DebugServer {
         return;
       }
 
-      const segment = /^\/api\/segments\/([^/]+)(\/audio\.wav)?$/.exec(path);
+      const segment = /^\/api\/segments\/([^/]+)(?:\/(audio|raw)\.wav)?$/.exec(path);
       if (path === '/api/segments' && method === 'POST') return await this.postSegment(req, res);
       if (path === '/api/button') {
         if (this.only(method, ['POST'], res)) await this.postButton(req, res);
@@ -184,7 +184,7 @@ export class DebugServer {
       if (path === '/api/segments') {
         if (this.only(method, ['GET', 'POST'], res)) this.listSegments(url, res);
       } else if (segment) {
-        if (this.only(method, ['GET'], res)) this.segment(segment[1]!, Boolean(segment[2]), res);
+        if (this.only(method, ['GET'], res)) this.segment(segment[1]!, (segment[2] as 'audio' | 'raw' | undefined) ?? null, res);
       } else if (path === '/api/kitchen') {
         if (this.only(method, ['GET'], res)) sendJson(res, 200, this.opts.kitchen?.() ?? { timers: [], lists: [] });
       } else if (path === '/api/events') {
@@ -231,27 +231,29 @@ export class DebugServer {
     sendJson(res, 200, { segments: page.segments.map(presentSegment), nextBefore: page.nextBefore });
   }
 
-  private segment(idText: string, wantAudio: boolean, res: ServerResponse): void {
+  private segment(idText: string, track: 'audio' | 'raw' | null, res: ServerResponse): void {
     if (!/^\d{1,15}$/.test(idText)) return sendJson(res, 400, { error: `id: must be a segment number (got ${JSON.stringify(idText.slice(0, 40))})`, field: 'id' });
     const id = Number(idText);
-    if (!wantAudio) {
+    if (track === null) {
       const view = this.opts.store.getSegment(id);
       return view ? sendJson(res, 200, presentSegment(view)) : sendJson(res, 404, { error: `no segment ${id} (it may have aged out of the log)` });
     }
+    if (track === 'raw') return this.rawTrack(id, res);
     const audio = this.opts.store.getAudio(id);
     if (audio === undefined) return sendJson(res, 404, { error: `no segment ${id} (it may have aged out of the log)` });
     if (audio === null) {
       const why = this.opts.store.getSegment(id)?.audio === 'disk-full' ? 'the disk was full when it was logged' : 'audio storage was off';
       return sendJson(res, 404, { error: `segment ${id} has no audio: ${why}` });
     }
-    const wav = encodeWav(audio.pcm, audio.sampleRate);
-    res.writeHead(200, {
-      'Content-Type': 'audio/wav',
-      'Content-Length': wav.length,
-      'Content-Disposition': `inline; filename="hark-segment-${id}.wav"`,
-      'Cache-Control': 'private, max-age=3600',
-    });
-    res.end(wav);
+    sendWav(res, audio.pcm, audio.sampleRate, `hark-segment-${id}.wav`);
+  }
+
+  /** Issue 20: the raw microphone of a segment heard while hark played (what the canceller was given). */
+  private rawTrack(id: number, res: ServerResponse): void {
+    const raw = this.opts.store.getRawAudio(id);
+    if (raw === undefined) return sendJson(res, 404, { error: `no segment ${id} (it may have aged out of the log)` });
+    if ('missing' in raw) return sendJson(res, 404, { error: `segment ${id} has no raw microphone track: ${raw.missing}` });
+    sendWav(res, raw.pcm, raw.sampleRate, `hark-segment-${id}-raw.wav`);
   }
 
   private async postButton(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -453,6 +455,17 @@ function withoutToken(raw: string | undefined): string {
 function refuse(res: ServerResponse, status: 413 | 503, message: string): void {
   res.setHeader('Connection', 'close');
   sendJson(res, status, { error: message, field: '(body)' });
+}
+
+function sendWav(res: ServerResponse, pcm: Int16Array, sampleRate: number, filename: string): void {
+  const wav = encodeWav(pcm, sampleRate);
+  res.writeHead(200, {
+    'Content-Type': 'audio/wav',
+    'Content-Length': wav.length,
+    'Content-Disposition': `inline; filename="${filename}"`,
+    'Cache-Control': 'private, max-age=3600',
+  });
+  res.end(wav);
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {

@@ -1,8 +1,10 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { bufferToInt16 } from '../audio/pcm.js';
+import { readPlayback } from './echo-track.js';
 import type {
   ActionView,
   AudioState,
+  EchoTrackView,
   IntentKind,
   IntentView,
   ListItemView,
@@ -69,6 +71,25 @@ export class SegmentReader {
     return { pcm: bufferToInt16(row.pcm), sampleRate: row.sample_rate };
   }
 
+  /**
+   * The raw microphone of a segment heard over hark's playback (issue 20). undefined: no such
+   * segment; `missing`: why there is none (never heard over playback, not stored, or damaged).
+   */
+  rawAudio(id: number): { pcm: Int16Array; sampleRate: number } | { missing: string } | undefined {
+    const row = this.stmt(
+      'SELECT s.sample_rate, s.sample_count, s.playback_json, s.audio_state, r.pcm FROM segments s LEFT JOIN segment_raw_audio r ON r.segment_id = s.id WHERE s.id = ?',
+    ).get(id) as { sample_rate: number; sample_count: number; playback_json: string | null; audio_state: string; pcm: Buffer | null } | undefined;
+    if (!row) return undefined;
+    if (row.playback_json == null && !row.pcm) return { missing: 'it was not heard while hark played, so only the cleaned track exists' };
+    if (!row.pcm) return { missing: row.audio_state === 'stored' ? 'its raw track was not stored' : `its audio is not stored (${row.audio_state})` };
+    // A blob that is not exactly the segment's samples is damaged (or hand-made): refused, not guessed at.
+    if (!Buffer.isBuffer(row.pcm) || row.pcm.byteLength !== row.sample_count * 2) {
+      const size = Buffer.isBuffer(row.pcm) ? `${row.pcm.byteLength} bytes` : `a ${typeof row.pcm} value`;
+      return { missing: `its raw track is damaged (${size} stored, ${row.sample_count * 2} expected)` };
+    }
+    return { pcm: bufferToInt16(row.pcm), sampleRate: row.sample_rate };
+  }
+
   listItems(list?: string): ListItemView[] {
     const rows = list === undefined
       ? this.stmt('SELECT * FROM list_items ORDER BY id').all()
@@ -125,6 +146,9 @@ interface SegmentRow {
   splice_level_after: number | null;
   audio_state: string;
   audio_bytes: number;
+  /** Schema 3 (issue 20). */
+  playback_json?: string | null;
+  raw_bytes?: number;
 }
 interface TranscriptRow {
   id: number;
@@ -219,12 +243,20 @@ function segmentView(r: SegmentRow): SegmentView {
           },
     audio: r.audio_state as AudioState,
     audioBytes: r.audio_bytes,
+    echo: echoView(r),
     transcripts: [],
     utterances: [],
     intents: [],
     actions: [],
     listItems: [],
   };
+}
+
+function echoView(r: SegmentRow): EchoTrackView | null {
+  // Absent (undefined) too: `hark replay` reads files of older schemas read-only, unmigrated.
+  if (r.playback_json == null) return null;
+  const raw = (r.raw_bytes ?? 0) > 0 && r.audio_state === 'stored';
+  return { ...readPlayback(r.playback_json, r.sample_count, r.sample_rate), raw, rawBytes: raw ? (r.raw_bytes ?? 0) : 0 };
 }
 
 function transcriptView(r: TranscriptRow): TranscriptView {

@@ -35,6 +35,17 @@ export interface SegmentInput {
   closeReason?: string;
   maxProb?: number;
   openedBy?: string;
+  /**
+   * Only for a segment heard while hark played (issue 20): the raw microphone over the same samples
+   * as `pcm` (which is then the echo-cancelled signal) and where hark's playback was, in samples from
+   * the segment's first sample. See echo-track.ts for what is accepted.
+   */
+  echo?: EchoTrackInput;
+}
+
+export interface EchoTrackInput {
+  raw: Int16Array;
+  playback: ReadonlyArray<{ start: number; end: number }>;
 }
 
 export interface TranscriptInput {
@@ -128,6 +139,17 @@ export interface SpliceView {
   levelAfter: number;
 }
 
+/** A segment heard over hark's playback: where the playback was, and whether its raw microphone is stored. */
+export interface EchoTrackView {
+  /** Stretches of hark's playback, in samples from the segment's first sample (and in ms). */
+  playback: Array<{ start: number; end: number; startMs: number; endMs: number }>;
+  /** The raw microphone is stored (false: audio off, disk full, reclaimed, or damaged). */
+  raw: boolean;
+  rawBytes: number;
+  /** What is wrong with the stored track (a damaged or hand-edited file), else null. */
+  problem: string | null;
+}
+
 export interface TranscriptView {
   id: number;
   createdAt: number;
@@ -213,7 +235,10 @@ export interface SegmentView {
   peak: number;
   splice: SpliceView | null;
   audio: AudioState;
+  /** PCM bytes stored for it: the segment's audio plus, when there is one, the raw track. */
   audioBytes: number;
+  /** Heard while hark played (issue 20); null for every other segment. */
+  echo: EchoTrackView | null;
   transcripts: TranscriptView[];
   utterances: UtteranceView[];
   intents: IntentView[];

@@ -143,6 +143,23 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'echo tracks',
+    // Issue 20: a segment heard while hark played keeps the raw microphone beside the cleaned audio,
+    // and where the playback was. Only such segments have a segment_raw_audio row (its own table, as
+    // segment_audio, so rows stay small); playback_json is null for every other segment, and for every
+    // row written before this version. audio_bytes counts both tracks (retention's budget is all the
+    // PCM kept); raw_bytes says how much of it is the raw track.
+    sql: `
+      ALTER TABLE segments ADD COLUMN playback_json TEXT;
+      ALTER TABLE segments ADD COLUMN raw_bytes INTEGER NOT NULL DEFAULT 0;
+      CREATE TABLE segment_raw_audio (
+        segment_id INTEGER PRIMARY KEY REFERENCES segments (id) ON DELETE CASCADE,
+        pcm BLOB NOT NULL
+      );
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

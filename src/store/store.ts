@@ -18,6 +18,7 @@ import type {
   ListItemView,
   RecordedSegment,
   RowLink,
+  SegmentInput,
   SegmentPage,
   SegmentQuery,
   SegmentView,
@@ -26,6 +27,7 @@ import type {
   UtteranceInput,
 } from './records.js';
 import type { RetentionPlan, RetentionPolicy } from './retention.js';
+import { echoTrackProblem } from './echo-track.js';
 import { schemaVersion } from './schema.js';
 import { RowWriter, segmentRow } from './writer.js';
 import { TimerTable } from './timers.js';
@@ -200,10 +202,12 @@ export class Store {
     // What a queued write keeps: the text rows and segmentRow()'s few numbers, never the PCM.
     const rest = { transcripts: w.transcripts ?? [], utterance: w.utterance, intents: w.intents ?? [], actions: w.actions ?? [], listItems: w.listItems ?? [] };
     const row = segmentRow(w.segment, !this.audioOn);
-    const pcmBytes = w.segment.pcm.byteLength;
+    // Issue 20: the raw microphone of a segment heard over playback, stored with its audio or not at all.
+    const raw = this.echoRaw(w.segment);
+    const pcmBytes = w.segment.pcm.byteLength + (raw?.byteLength ?? 0);
     const attempt = (pcm: Int16Array | null): RecordedSegment => {
       const id = this.db.transaction(() => {
-        const segId = this.writer.insertSegmentRow(row, pcm, createdAt);
+        const segId = this.writer.insertSegmentRow(row, pcm, createdAt, raw);
         const utteranceId = rest.utterance?.id;
         for (const t of rest.transcripts) this.writer.insertTranscript(segId, t, createdAt);
         if (rest.utterance) this.writer.insertUtterance(segId, rest.utterance, createdAt);
@@ -244,6 +248,15 @@ export class Store {
     // Close to the bottom of the disk: keep the WAL at its smallest after every segment.
     if (this.paused) this.checkpointNow();
     return result;
+  }
+
+  /** A segment's raw track if it is fit to store; a bad one is logged and left out, never the segment. */
+  private echoRaw(s: SegmentInput): Int16Array | null {
+    if (!s.echo) return null;
+    const problem = echoTrackProblem(s.echo, s.pcm.length);
+    if (!problem) return s.echo.raw;
+    this.logger?.warn('store: the raw microphone track is not stored; the segment is', { problem });
+    return null;
   }
 
   addTranscript(t: TranscriptInput & RowLink): number | null {
@@ -307,6 +320,11 @@ export class Store {
   /** undefined: no such segment; null: its audio was not stored. */
   getAudio(id: number): { pcm: Int16Array; sampleRate: number } | null | undefined {
     return this.reader.audio(id);
+  }
+
+  /** The raw microphone of a segment heard over playback (issue 20): see SegmentReader.rawAudio. */
+  getRawAudio(id: number): ReturnType<SegmentReader['rawAudio']> {
+    return this.reader.rawAudio(id);
   }
 
   listItems(list?: string): ListItemView[] {
@@ -474,7 +492,8 @@ export class Store {
         if (ids.length === 0) return { ids, bytes };
         const list = JSON.stringify(ids);
         this.db.prepare('DELETE FROM segment_audio WHERE segment_id IN (SELECT value FROM json_each(?))').run(list);
-        this.db.prepare("UPDATE segments SET audio_state = 'reclaimed', audio_bytes = 0 WHERE id IN (SELECT value FROM json_each(?))").run(list);
+        this.db.prepare('DELETE FROM segment_raw_audio WHERE segment_id IN (SELECT value FROM json_each(?))').run(list);
+        this.db.prepare("UPDATE segments SET audio_state = 'reclaimed', audio_bytes = 0, raw_bytes = 0 WHERE id IN (SELECT value FROM json_each(?))").run(list);
         return { ids, bytes };
       })();
       if (ids.length === 0) return 0;

@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { SAMPLE_RATE, int16ToBuffer, rms } from '../audio/pcm.js';
 import type { ActionInput, AudioState, IntentInput, ListItemInput, SegmentInput, TranscriptInput, UtteranceInput } from './records.js';
+import { echoTrackProblem, encodePlayback } from './echo-track.js';
 import { checkSplice } from './splice.js';
 
 /**
@@ -10,6 +11,7 @@ import { checkSplice } from './splice.js';
 export class RowWriter {
   private readonly segment: Statement;
   private readonly audio: Statement;
+  private readonly rawAudio: Statement;
   private readonly transcript: Statement;
   private readonly utterance: Statement;
   private readonly intent: Statement;
@@ -22,11 +24,13 @@ export class RowWriter {
   constructor(db: Database) {
     this.segment = db.prepare(`INSERT INTO segments (created_at, started_at, source, stream_index, sample_rate, sample_count,
         preroll_samples, start_sample, vad_start_sample, end_sample, close_reason, opened_by, max_prob, rms, peak,
-        splice_warning, splice_reason, splice_step, splice_typical_step, splice_level_before, splice_level_after, audio_state, audio_bytes)
+        splice_warning, splice_reason, splice_step, splice_typical_step, splice_level_before, splice_level_after, audio_state, audio_bytes,
+        playback_json, raw_bytes)
       VALUES (@createdAt, @startedAt, @source, @index, @sampleRate, @sampleCount, @prerollSamples, @startSample, @vadStartSample,
         @endSample, @closeReason, @openedBy, @maxProb, @rms, @peak, @spliceWarning, @spliceReason, @spliceStep, @spliceTypicalStep,
-        @spliceLevelBefore, @spliceLevelAfter, @audio, @audioBytes)`);
+        @spliceLevelBefore, @spliceLevelAfter, @audio, @audioBytes, @playback, @rawBytes)`);
     this.audio = db.prepare('INSERT INTO segment_audio (segment_id, pcm) VALUES (?, ?)');
+    this.rawAudio = db.prepare('INSERT INTO segment_raw_audio (segment_id, pcm) VALUES (?, ?)');
     this.transcript = db.prepare(`INSERT INTO transcripts (segment_id, created_at, engine, raw_text, text, tokens_json, stt_ms, fallback_reason, dropped_reason)
       VALUES (@segmentId, @createdAt, @engine, @rawText, @text, @tokens, @sttMs, @fallbackReason, @droppedReason)`);
     this.utterance = db.prepare(`INSERT OR REPLACE INTO utterances (id, segment_id, created_at, engine, text, raw_text, stt_ms, fallback_reason)
@@ -45,16 +49,23 @@ export class RowWriter {
   }
 
   insertSegment(s: SegmentInput, audio: AudioState, createdAt: number): number {
-    return this.insertSegmentRow(segmentRow(s), audio === 'stored' ? s.pcm : null, createdAt);
+    const raw = s.echo && !echoTrackProblem(s.echo, s.pcm.length) ? s.echo.raw : null;
+    return this.insertSegmentRow(segmentRow(s), audio === 'stored' ? s.pcm : null, createdAt, audio === 'stored' ? raw : null);
   }
 
-  /** A row made by segmentRow(): `pcm` null stores it without audio (its row says 'disk-full'). */
-  insertSegmentRow(row: SegmentRow, pcm: Int16Array | null, createdAt: number): number {
+  /**
+   * A row made by segmentRow(): `pcm` null stores it without audio (its row says 'disk-full'). `raw`
+   * is the raw microphone of a segment heard over playback (issue 20), stored only with its audio.
+   */
+  insertSegmentRow(row: SegmentRow, pcm: Int16Array | null, createdAt: number, raw: Int16Array | null = null): number {
     const audio: AudioState = pcm ? 'stored' : row.audioOff ? 'off' : 'disk-full';
     const { audioOff: _off, ...values } = row;
-    const id = Number(this.segment.run({ ...values, createdAt, audio, audioBytes: pcm ? pcm.byteLength : 0 }).lastInsertRowid);
+    const rawKept = pcm && raw ? raw : null;
+    const rawBytes = rawKept ? rawKept.byteLength : 0;
+    const id = Number(this.segment.run({ ...values, createdAt, audio, audioBytes: pcm ? pcm.byteLength + rawBytes : 0, rawBytes }).lastInsertRowid);
     // Little-endian bytes, the host order on every Pi; the blob is bound (copied) by SQLite here.
     if (pcm) this.audio.run(id, int16ToBuffer(pcm));
+    if (rawKept) this.rawAudio.run(id, int16ToBuffer(rawKept));
     return id;
   }
 
@@ -183,6 +194,8 @@ export function segmentRow(s: SegmentInput, audioOff = false) {
     spliceTypicalStep: splice?.typicalStep ?? null,
     spliceLevelBefore: splice?.levelBefore ?? null,
     spliceLevelAfter: splice?.levelAfter ?? null,
+    // The spans are a few numbers, kept even when the audio is not (a row queued on a full disk too).
+    playback: s.echo && !echoTrackProblem(s.echo, s.pcm.length) ? encodePlayback(s.echo.playback) : null,
     audioOff,
   };
 }

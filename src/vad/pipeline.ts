@@ -181,6 +181,9 @@ export class SegmentPipeline extends EventEmitter<PipelineEvents> {
       if (e.type === 'open') this.emit('open', e);
       else if (e.type === 'segment') {
         this.delivered++;
+        // Issue 20 (echopage): heard while hark played, the segment carries the raw microphone too.
+        const track = this.echo?.rawTrack(e.segment.startSample, e.segment.endSample);
+        if (track) e.segment.echo = track;
         this.emit('segment', e.segment);
       } else if (e.type === 'pause') this.emit('pause', e);
       else if (e.type === 'resume') this.emit('resume', e);

@@ -28,4 +28,16 @@ export interface Segment {
   /** Highest VAD probability seen inside the segment. */
   maxProb: number;
   openedBy: 'vad' | 'ptt';
+  /**
+   * Set only for a segment heard while hark played with the echo canceller in force (issue 20): the
+   * raw microphone over the same samples as `pcm` (which is the cleaned signal), and the stretches
+   * where hark's sound was expected in it, in samples from the segment's first sample.
+   */
+  echo?: EchoTrack;
+}
+
+/** The second track of a segment heard over hark's own playback (see Segment.echo). */
+export interface EchoTrack {
+  raw: Int16Array;
+  playback: Array<{ start: number; end: number }>;
 }

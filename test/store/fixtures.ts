@@ -67,3 +67,20 @@ export async function jfkWrites(startedAt = Date.UTC(2025, 0, 6, 9, 0, 0)): Prom
 export function scratch(suite: string): string {
   return mkdtempSync(join(outputDir(suite), 'run-'));
 }
+
+/**
+ * Issue 20: a segment as the pipeline closes it over hark's playback. `pcm` is what the canceller left
+ * (a JFK phrase); `raw` is that plus hark's "voice" (a loud warble) inside the playback spans, so the
+ * raw track visibly carries what the canceller took out.
+ */
+export async function overPlaybackWrite(startedAt = Date.UTC(2025, 0, 6, 9, 0, 0)): Promise<SegmentWrite> {
+  const [w] = await jfkWrites(startedAt);
+  const cleaned = w!.segment.pcm;
+  const playback = [
+    { start: 0, end: 4096 },
+    { start: 33600, end: 38400 },
+  ];
+  const raw = cleaned.slice();
+  for (const p of playback) for (let i = p.start; i < p.end; i++) raw[i] = Math.max(-32768, Math.min(32767, cleaned[i]! + Math.round(12000 * Math.sin(i / 7) * Math.sin(i / 900))));
+  return { ...w!, segment: { ...w!.segment, echo: { raw, playback } } };
+}
