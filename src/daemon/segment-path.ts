@@ -11,7 +11,7 @@ import type { Speech } from '../speech/create.js';
 import type { SttStack } from '../stt/create.js';
 import type { SegmentTranscript } from '../stt/events.js';
 import type { LiveHearing } from '../stt/live-hearing.js';
-import type { LiveSegment } from '../stt/transcriber.js';
+import type { HandOver, LiveSegment } from '../stt/transcriber.js';
 import type { Store } from '../store/store.js';
 import type { ActionInput } from '../store/records.js';
 import type { FilterDecision, InterruptionFilter } from '../turn/interruption.js';
@@ -494,23 +494,30 @@ export class SegmentPath {
     }
     const stopping: Fate = { kind: 'untranscribed', reason: 'not transcribed: hark was stopping (replay it with hark replay)' };
     const opening = gated && !seg?.live ? this.opening(s) : null;
+    // The opening check is the local engine's (see Transcriber.opening): when it gives no judgement
+    // (it heard nothing on clear speech, failed, or is still busy), the whole goes on to the cloud once.
+    let handOver: HandOver | undefined;
     if (opening) {
       if (seg) stt.transcriber.discardPreempt(seg.key);
-      const head = await Promise.race([stt.transcriber.transcribe({ index: s.index, pcm: opening, maxProb: s.maxProb, maxTokens: OPENING_TOKENS }), this.outOfTime.then(() => null)]);
-      if (!head) return stopping;
-      const heard = head.hearing.kind === 'heard' ? head.hearing.utterance.text : '';
-      const phrases = this.commands.core.timers.ringing ? [...this.phrases!, ...RING_STOP_OPENINGS] : this.phrases!;
-      if (!startsWithPhrase(heard, phrases)) {
-        const why = `${NO_WAKE_PHRASE} (only its first ${this.d.config.stt.opening.seconds} s transcribed)`;
-        // The opening's attempts as they went, and one row that says what became of the segment.
-        const attempts = head.attempts.map((a) => (a.droppedReason || a.error ? a : { ...a, droppedReason: why }));
-        if (attempts.every((a) => a.droppedReason !== why)) attempts.push({ engine: 'none', outcome: 'skipped', rawText: '', text: '', sttMs: 0, droppedReason: why });
-        rec.transcript = { ...head, attempts };
-        this.skipped(s.index, 'no-wake-phrase', taken.waitedMs);
-        return { kind: 'dropped', reason: NO_WAKE_PHRASE };
+      const check = await Promise.race([stt.transcriber.opening({ index: s.index, pcm: opening, maxProb: s.maxProb, maxTokens: OPENING_TOKENS }), this.outOfTime.then(() => null)]);
+      if (!check) return stopping;
+      if (check.kind === 'whole') handOver = check.handOver ?? undefined;
+      else {
+        const head = check.transcript;
+        const heard = head.hearing.kind === 'heard' ? head.hearing.utterance.text : '';
+        const phrases = this.commands.core.timers.ringing ? [...this.phrases!, ...RING_STOP_OPENINGS] : this.phrases!;
+        if (!startsWithPhrase(heard, phrases)) {
+          const why = `${NO_WAKE_PHRASE} (only its first ${this.d.config.stt.opening.seconds} s transcribed)`;
+          // The opening's attempts as they went, and one row that says what became of the segment.
+          const attempts = head.attempts.map((a) => (a.droppedReason || a.error ? a : { ...a, droppedReason: why }));
+          if (attempts.every((a) => a.droppedReason !== why)) attempts.push({ engine: 'none', outcome: 'skipped', rawText: '', text: '', sttMs: 0, droppedReason: why });
+          rec.transcript = { ...head, attempts };
+          this.skipped(s.index, 'no-wake-phrase', taken.waitedMs);
+          return { kind: 'dropped', reason: NO_WAKE_PHRASE };
+        }
       }
     }
-    const t = await Promise.race([stt.transcriber.transcribe(s, seg?.live ?? null, seg?.key), this.outOfTime.then(() => null)]);
+    const t = await Promise.race([stt.transcriber.transcribe(s, seg?.live ?? null, seg?.key, handOver), this.outOfTime.then(() => null)]);
     if (!t) return stopping;
     rec.transcript = t;
     return null;
