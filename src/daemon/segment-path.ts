@@ -527,8 +527,11 @@ export class SegmentPath {
   private opening(s: Segment): Int16Array | null {
     if (!this.phrases) return null;
     const end = s.prerollSamples + Math.round(this.d.config.stt.opening.seconds * SAMPLE_RATE);
+    // A hangover close ends on the hangover's silence: what matters is how long the speech ran. A
+    // 2.5 s command closed by a 600 ms hangover is one inference, not an opening and then the whole.
+    const trailing = s.closeReason === 'hangover' ? Math.round((this.hangoverMs / 1000) * SAMPLE_RATE) : 0;
     // Within half a second of the whole: the whole costs hardly more, and no words are cut off.
-    if (s.pcm.length <= end + SAMPLE_RATE / 2) return null;
+    if (s.pcm.length - trailing <= end + SAMPLE_RATE / 2) return null;
     return s.pcm.subarray(0, end);
   }
 
