@@ -11,7 +11,7 @@ import type { Speech } from '../speech/create.js';
 import type { SttStack } from '../stt/create.js';
 import type { SegmentTranscript } from '../stt/events.js';
 import type { LiveHearing } from '../stt/live-hearing.js';
-import type { LiveSegment } from '../stt/transcriber.js';
+import type { HandOver, LiveSegment } from '../stt/transcriber.js';
 import type { Store } from '../store/store.js';
 import type { ActionInput } from '../store/records.js';
 import type { FilterDecision, InterruptionFilter } from '../turn/interruption.js';
@@ -494,23 +494,30 @@ export class SegmentPath {
     }
     const stopping: Fate = { kind: 'untranscribed', reason: 'not transcribed: hark was stopping (replay it with hark replay)' };
     const opening = gated && !seg?.live ? this.opening(s) : null;
+    // The opening check is the local engine's (see Transcriber.opening): when it gives no judgement
+    // (it heard nothing on clear speech, failed, or is still busy), the whole goes on to the cloud once.
+    let handOver: HandOver | undefined;
     if (opening) {
       if (seg) stt.transcriber.discardPreempt(seg.key);
-      const head = await Promise.race([stt.transcriber.transcribe({ index: s.index, pcm: opening, maxProb: s.maxProb, maxTokens: OPENING_TOKENS }), this.outOfTime.then(() => null)]);
-      if (!head) return stopping;
-      const heard = head.hearing.kind === 'heard' ? head.hearing.utterance.text : '';
-      const phrases = this.commands.core.timers.ringing ? [...this.phrases!, ...RING_STOP_OPENINGS] : this.phrases!;
-      if (!startsWithPhrase(heard, phrases)) {
-        const why = `${NO_WAKE_PHRASE} (only its first ${this.d.config.stt.opening.seconds} s transcribed)`;
-        // The opening's attempts as they went, and one row that says what became of the segment.
-        const attempts = head.attempts.map((a) => (a.droppedReason || a.error ? a : { ...a, droppedReason: why }));
-        if (attempts.every((a) => a.droppedReason !== why)) attempts.push({ engine: 'none', outcome: 'skipped', rawText: '', text: '', sttMs: 0, droppedReason: why });
-        rec.transcript = { ...head, attempts };
-        this.skipped(s.index, 'no-wake-phrase', taken.waitedMs);
-        return { kind: 'dropped', reason: NO_WAKE_PHRASE };
+      const check = await Promise.race([stt.transcriber.opening({ index: s.index, pcm: opening, maxProb: s.maxProb, maxTokens: OPENING_TOKENS }), this.outOfTime.then(() => null)]);
+      if (!check) return stopping;
+      if (check.kind === 'whole') handOver = check.handOver ?? undefined;
+      else {
+        const head = check.transcript;
+        const heard = head.hearing.kind === 'heard' ? head.hearing.utterance.text : '';
+        const phrases = this.commands.core.timers.ringing ? [...this.phrases!, ...RING_STOP_OPENINGS] : this.phrases!;
+        if (!startsWithPhrase(heard, phrases)) {
+          const why = `${NO_WAKE_PHRASE} (only its first ${this.d.config.stt.opening.seconds} s transcribed)`;
+          // The opening's attempts as they went, and one row that says what became of the segment.
+          const attempts = head.attempts.map((a) => (a.droppedReason || a.error ? a : { ...a, droppedReason: why }));
+          if (attempts.every((a) => a.droppedReason !== why)) attempts.push({ engine: 'none', outcome: 'skipped', rawText: '', text: '', sttMs: 0, droppedReason: why });
+          rec.transcript = { ...head, attempts };
+          this.skipped(s.index, 'no-wake-phrase', taken.waitedMs);
+          return { kind: 'dropped', reason: NO_WAKE_PHRASE };
+        }
       }
     }
-    const t = await Promise.race([stt.transcriber.transcribe(s, seg?.live ?? null, seg?.key), this.outOfTime.then(() => null)]);
+    const t = await Promise.race([stt.transcriber.transcribe(s, seg?.live ?? null, seg?.key, handOver), this.outOfTime.then(() => null)]);
     if (!t) return stopping;
     rec.transcript = t;
     return null;
@@ -520,8 +527,11 @@ export class SegmentPath {
   private opening(s: Segment): Int16Array | null {
     if (!this.phrases) return null;
     const end = s.prerollSamples + Math.round(this.d.config.stt.opening.seconds * SAMPLE_RATE);
+    // A hangover close ends on the hangover's silence: what matters is how long the speech ran. A
+    // 2.5 s command closed by a 600 ms hangover is one inference, not an opening and then the whole.
+    const trailing = s.closeReason === 'hangover' ? Math.round((this.hangoverMs / 1000) * SAMPLE_RATE) : 0;
     // Within half a second of the whole: the whole costs hardly more, and no words are cut off.
-    if (s.pcm.length <= end + SAMPLE_RATE / 2) return null;
+    if (s.pcm.length - trailing <= end + SAMPLE_RATE / 2) return null;
     return s.pcm.subarray(0, end);
   }
 

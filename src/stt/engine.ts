@@ -29,6 +29,11 @@ export interface SttEngine {
    * held speech is Whisper failing quietly, and the next engine is asked; a cloud model's blank is not.
    */
   readonly trustBlank: boolean;
+  /**
+   * Calls its callers gave up on (past their deadline) that it is still working through and cannot
+   * stop (whisper.cpp): a call made now would wait behind them. Absent or 0: none.
+   */
+  readonly abandoned?: number;
   /** Stream a segment while it is open; absent for engines that only take whole segments. */
   openLive?(segmentId: string, onEvent: (e: AsrEvent) => void): LiveStream;
   /** A whole closed segment. Rejects with an EngineFailure; `onEvent` gets interim results, if any. */

@@ -57,6 +57,27 @@ interface Live extends LiveSegment {
 
 type Outcome = { transcript: Transcript } | { failure: EngineFailure };
 
+/**
+ * The opening check's answer (issue 21): the local engine's words on the opening, judged as usual
+ * (`judged`: its transcript, possibly a believed blank), or no judgement to be had from the local
+ * engine (`whole`): transcribe the whole segment instead, through the rest of the chain.
+ */
+export type OpeningCheck = { kind: 'judged'; transcript: SegmentTranscript } | { kind: 'whole'; handOver: HandOver | null };
+
+/** What the opening's local engine did, carried into the whole segment's transcription. */
+export interface HandOver {
+  /** The engine that heard the opening: the whole goes to the engines after it. */
+  after: EngineId;
+  reason: string;
+  attempts: SttAttempt[];
+  sttMs: number;
+}
+
+/** A local engine still running work its callers gave up on: why it is passed over for now. */
+function busy(abandoned: number): string {
+  return `busy with ${abandoned === 1 ? 'an inference' : `${abandoned} inferences`} past the deadline (it cannot be stopped)`;
+}
+
 /** A speculative transcription of an open segment that may have ended (see preempt()). */
 interface Speculation {
   key: string;
@@ -189,48 +210,124 @@ export class Transcriber {
 
   /**
    * Transcribe a closed segment, using its live stream when there is one, or the speculative
-   * transcript started at its pause (`key` names the open segment it was started for).
+   * transcript started at its pause (`key` names the open segment it was started for). `handOver`:
+   * the opening check's local engine gave no judgement; the whole goes to the engines after it.
    */
-  transcribe(segment: SttSegment, liveSegment: LiveSegment | null = null, key?: string): Promise<SegmentTranscript> {
+  transcribe(segment: SttSegment, liveSegment: LiveSegment | null = null, key?: string, handOver?: HandOver): Promise<SegmentTranscript> {
     // One segment at a time (issue 21): a caller that hands over segments as they close (`hark
     // transcribe`) gets each one's own speech-to-text time, not the wait behind the ones before it.
-    const mine = this.turn.then(() => this.transcribeNow(segment, liveSegment, key));
+    return this.inTurn(() => this.transcribeNow(segment, liveSegment, key, handOver));
+  }
+
+  /**
+   * Issue 21's opening check: is there a base-frame phrase at the start of this segment? Asked of the
+   * local engine only — the check exists to spare its CPU a whole inference on radio, and a cloud
+   * engine hears the whole as cheaply. Local words (or a blank it is believed on) are `judged`. A local
+   * blank or hallucination on clear speech, a failure, a deadline, or a local engine still busy with
+   * abandoned work: `whole`, when a later engine can take it — the cloud hears the whole segment once,
+   * never the opening. With no later engine the local answer stands, as it would for a whole segment.
+   */
+  opening(segment: SttSegment): Promise<OpeningCheck> {
+    return this.inTurn(() => this.openingNow(segment));
+  }
+
+  private inTurn<T>(f: () => Promise<T>): Promise<T> {
+    const mine = this.turn.then(f);
     this.turn = mine.catch(() => {});
     return mine;
   }
 
-  private async transcribeNow(segment: SttSegment, liveSegment: LiveSegment | null, key: string | undefined): Promise<SegmentTranscript> {
-    const live = liveSegment as Live | null;
+  private async openingNow(segment: SttSegment): Promise<OpeningCheck> {
+    const slots = this.available();
+    const local = slots[0];
+    // A cloud engine first: no opening check (it would cost a request, and save no local CPU).
+    if (!local || local.remote) return { kind: 'whole', handOver: null };
+    const fallback = this.usableFallback(slots.slice(1));
+    // Busy with abandoned work: the chain passes it over itself (see transcribeNow).
+    if (fallback && (local.abandoned ?? 0) > 0) return { kind: 'whole', handOver: null };
     const startedAt = this.o.clock.now();
-    const audio: SegmentAudio = { id: segment.index, pcm: segment.pcm, ...(segment.maxProb !== undefined ? { maxProb: segment.maxProb } : {}), ...(segment.maxTokens !== undefined ? { maxTokens: segment.maxTokens } : {}) };
-    const attempts: SttAttempt[] = [];
-    const reasons: string[] = [];
-    let fallbackReason: string | undefined;
+    const audio = toAudio(segment);
+    const heard = new LiveHearing(this.o.stabilizer);
+    const outcome = await this.attempt(local, audio, null, heard);
+    const verdict = judge(local, outcome, segment.maxProb, { filter: this.filter, clearSpeechProb: this.o.clearSpeechProb });
+    if (!verdict.accept && slots.length > 1) {
+      const reason = `${verdict.reason}, on its opening`;
+      return { kind: 'whole', handOver: { after: local.id, reason, attempts: [record(local.id, outcome, heard, undefined, verdict.reason, this.filter)], sttMs: Math.round(this.o.clock.now() - startedAt) } };
+    }
+    const attempts = [record(local.id, outcome, heard, undefined, verdict.accept ? undefined : verdict.reason, this.filter)];
+    const hearing: SegmentHearing =
+      'transcript' in outcome ? this.hearing(segment, local.id, outcome.transcript, undefined, startedAt) : { kind: 'dropped', reason: verdict.accept ? '' : verdict.reason, rawText: '', engine: null };
+    const result: SegmentTranscript = { segmentId: segment.index, attempts, hearing, sttMs: Math.round(this.o.clock.now() - startedAt), audioSec: segment.pcm.length / 16_000 };
+    this.report(result);
+    return { kind: 'judged', transcript: result };
+  }
+
+  /** The built engines in the order they are asked. */
+  private available(): SttEngine[] {
+    return this.o.engines.flatMap((s) => (s.engine ? [s.engine] : []));
+  }
+
+  /** A later engine that can take a segment now: built, and its circuit not open. */
+  private usableFallback(later: readonly SttEngine[]): SttEngine | null {
+    return later.find((e) => this.breakers.get(e.id)?.state !== 'open') ?? null;
+  }
+
+  private async transcribeNow(segment: SttSegment, liveSegment: LiveSegment | null, key: string | undefined, handOver: HandOver | undefined): Promise<SegmentTranscript> {
+    const live = liveSegment as Live | null;
+    // The opening's time counts: the segment's speech-to-text began with it.
+    const startedAt = this.o.clock.now() - (handOver?.sttMs ?? 0);
+    const audio = toAudio(segment);
+    const attempts: SttAttempt[] = [...(handOver?.attempts ?? [])];
+    const reasons: string[] = handOver ? [handOver.reason] : [];
+    let fallbackReason: string | undefined = handOver?.reason;
     let hearing: SegmentHearing | null = null;
+    // The chain for this segment: after the opening's engine when it handed over.
+    const all = this.o.engines;
+    const queue: EngineSlot[] = handOver ? all.slice(all.findIndex((s) => s.id === handOver.after) + 1) : [...all];
+    const deferred = new Set<SttEngine>();
     try {
-      for (const slot of this.o.engines) {
+      for (let i = 0; i < queue.length; i++) {
+        const slot = queue[i]!;
         if (!slot.engine) {
           reasons.push(`no ${slot.id}: ${slot.missing}`);
           continue;
         }
         const engine = slot.engine;
+        const rest = queue.slice(i + 1).flatMap((s) => (s.engine ? [s.engine] : []));
         if (fallbackReason) {
-          const from = attempts[attempts.length - 1]?.engine ?? this.o.engines[0]!.id;
+          const from = attempts[attempts.length - 1]?.engine ?? all[0]!.id;
           this.o.bus.emit('stt.fallback', { segmentId: segment.index, from, to: engine.id, reason: fallbackReason });
         }
-        const useLive = live && !live.done && live.engine === engine.id ? live : null;
-        if (live && live !== useLive && !live.done) this.cancel(live, 'another engine is transcribing the segment');
-        const heardSoFar = useLive?.hearing ?? new LiveHearing(this.o.stabilizer);
-        const preempted = attempts.length === 0 && !useLive ? this.takeSpeculation(key, engine) : null;
-        const outcome = await (preempted ?? this.attempt(engine, audio, useLive, heardSoFar));
-        const verdict = judge(engine, outcome, segment.maxProb, { filter: this.filter, clearSpeechProb: this.o.clearSpeechProb });
-        attempts.push(record(engine.id, outcome, heardSoFar, fallbackReason, verdict.accept ? undefined : verdict.reason, this.filter));
-        if (verdict.accept || (engine === this.lastEngine && 'transcript' in outcome)) {
-          hearing = this.hearing(segment, engine.id, (outcome as { transcript: Transcript }).transcript, fallbackReason, startedAt);
-          break;
+        // A local engine still running abandoned work (whisper.cpp cannot be stopped) would make this
+        // segment wait behind it and then overrun its own deadline: the next engine goes first, and
+        // this one is asked last, only if none of them answers.
+        const abandoned = engine.abandoned ?? 0;
+        let outcome: Outcome;
+        if (abandoned > 0 && !engine.remote && !deferred.has(engine) && this.usableFallback(rest)) {
+          deferred.add(engine);
+          queue.push(slot);
+          outcome = { failure: new EngineFailure(engine.id, 'unavailable', busy(abandoned)) };
+        } else {
+          const useLive = live && !live.done && live.engine === engine.id ? live : null;
+          if (live && live !== useLive && !live.done) this.cancel(live, 'another engine is transcribing the segment');
+          const heardSoFar = useLive?.hearing ?? new LiveHearing(this.o.stabilizer);
+          const preempted = attempts.length === 0 && !useLive ? this.takeSpeculation(key, engine) : null;
+          outcome = await (preempted ?? this.attempt(engine, audio, useLive, heardSoFar));
+          const verdict = judge(engine, outcome, segment.maxProb, { filter: this.filter, clearSpeechProb: this.o.clearSpeechProb });
+          attempts.push(record(engine.id, outcome, heardSoFar, fallbackReason, verdict.accept ? undefined : verdict.reason, this.filter));
+          // The last engine asked: its transcript is final even when it would otherwise hand over.
+          const last = queue.slice(i + 1).every((s) => !s.engine);
+          if (verdict.accept || (last && 'transcript' in outcome)) {
+            hearing = this.hearing(segment, engine.id, (outcome as { transcript: Transcript }).transcript, fallbackReason, startedAt);
+            break;
+          }
+          reasons.push(verdict.reason);
+          fallbackReason = verdict.reason;
+          continue;
         }
-        reasons.push(verdict.reason);
-        fallbackReason = verdict.reason;
+        attempts.push(record(engine.id, outcome, new LiveHearing(this.o.stabilizer), fallbackReason, undefined, this.filter));
+        reasons.push(outcome.failure.reason);
+        fallbackReason = outcome.failure.reason;
       }
     } catch (err) {
       // A bug, not an engine failure: report it with the segment and keep the daemon going.
@@ -244,15 +341,6 @@ export class Transcriber {
     const result: SegmentTranscript = { segmentId: segment.index, attempts, hearing, sttMs: Math.round(this.o.clock.now() - startedAt), audioSec: segment.pcm.length / 16_000 };
     this.report(result);
     return result;
-  }
-
-  /** The last available engine: its transcript is final even when it would otherwise hand over. */
-  private get lastEngine(): SttEngine | null {
-    for (let i = this.o.engines.length - 1; i >= 0; i--) {
-      const e = this.o.engines[i]!.engine;
-      if (e) return e;
-    }
-    return null;
   }
 
   private permit(engine: SttEngine): Permit {
@@ -331,6 +419,10 @@ export class Transcriber {
     }
     this.o.bus.emit('stt.segment', r);
   }
+}
+
+function toAudio(segment: SttSegment): SegmentAudio {
+  return { id: segment.index, pcm: segment.pcm, ...(segment.maxProb !== undefined ? { maxProb: segment.maxProb } : {}), ...(segment.maxTokens !== undefined ? { maxTokens: segment.maxTokens } : {}) };
 }
 
 /** One attempt as the records keep it; a failed one keeps what its engine had finalised before failing. */

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, rmdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { bench, describe } from 'vitest';
@@ -19,7 +20,8 @@ import { TINY_MODEL, outputDir } from '../support/paths.js';
  * that makes Whisper slower than real time. LOUD_ROOM_MINUTES (default 10) sets the length.
  * Not part of `make test`: `npx vitest bench --run test/bench/loud-room.bench.ts`.
  * Prints, per run: each command's end of speech → timer.set, the largest queue depth, peak and
- * minute-by-minute RSS, segments stored vs closed, CPU seconds per minute of talk.
+ * minute-by-minute RSS, segments stored vs closed, CPU seconds per minute of talk, the cloud's
+ * requests and why segments went to it, and the machine's load average (this machine is shared).
  */
 
 const RATE = 16_000;
@@ -37,6 +39,25 @@ interface RunResult {
   stored: number;
   cpuSecPerTalkMin: number;
   skipped: Record<string, number>;
+  /** Requests the cloud answered (each costs money): one per segment at most. */
+  cloudRequests: number;
+  /** Whisper inferences started (openings and wholes). */
+  whisperRuns: number;
+  /** Why segments went to the cloud: Whisper blank/failed on the opening, Whisper busy, other. */
+  fallbacks: Record<string, number>;
+  /** Each command's way to its words (its utterance's fallback reason, shortened). */
+  commandVia: (string | null)[];
+  /** The machine's 1-minute load average at the start and the end of the run. */
+  load: [number, number];
+}
+
+/** A fallback reason in a word, for the report. */
+function kind(reason: string): string {
+  if (reason.includes('busy with')) return 'whisper busy';
+  if (reason.endsWith(', on its opening')) return reason.includes('deadline') ? 'opening past its deadline' : 'opening blank';
+  if (reason.includes('deadline')) return 'whole past its deadline';
+  if (reason.includes('on clear speech')) return 'whole blank';
+  return 'other';
 }
 
 function cgroup(name: string, quotaPct: number): string | null {
@@ -58,9 +79,12 @@ async function run(label: string, rec: { wav: string; commands: Command[]; pcm: 
   mkdirSync(dir, { recursive: true });
   const group = quotaPct === null ? null : cgroup(`hark-loud-room-${process.pid}`, quotaPct);
   if (quotaPct !== null && !group) return null;
+  const loadAtStart = loadavg()[0]!;
   const deepgram = await DeepgramDouble.start({ apiKey: 'bench-key' });
+  let cloudRequests = 0;
   const windows = rec.commands.map((c) => rec.pcm.slice(c.startSample + Math.round(0.3 * RATE), c.startSample + Math.round(0.3 * RATE) + 64));
   deepgram.hear = (pcm) => {
+    cloudRequests++;
     const i = windows.findIndex((w) => contains(pcm, w));
     return i >= 0 ? { text: rec.commands[i]!.text } : null;
   };
@@ -137,6 +161,18 @@ async function run(label: string, rec: { wav: string; commands: Command[]; pcm: 
     const inMin = rss.filter((s) => s.t >= (m - 1) * 60_000 && s.t < m * 60_000);
     if (inMin.length) perMinute.push(Math.round(Math.max(...inMin.map((s) => s.kb)) / 1024));
   }
+  const fallbacks: Record<string, number> = {};
+  let whisperRuns = 0;
+  for (const x of events.filter((x) => x.e.type === 'stt.segment')) {
+    const attempts = (x.e.attempts as { engine: string; outcome: string; fallbackReason?: string }[] | undefined) ?? [];
+    whisperRuns += attempts.filter((a) => a.engine === 'whisper' && a.outcome !== 'skipped').length;
+    const cloud = attempts.find((a) => a.engine === 'deepgram');
+    if (cloud?.fallbackReason) fallbacks[kind(cloud.fallbackReason)] = (fallbacks[kind(cloud.fallbackReason)] ?? 0) + 1;
+  }
+  const commandVia = rec.commands.map((c) => {
+    const u = events.find((x) => x.e.type === 'utterance.final' && String(x.e.text).toLowerCase().includes(c.text.slice('computer '.length)));
+    return u ? (typeof u.e.fallbackReason === 'string' ? kind(u.e.fallbackReason) : String(u.e.engine)) : null;
+  });
   return {
     label,
     latencies,
@@ -147,6 +183,11 @@ async function run(label: string, rec: { wav: string; commands: Command[]; pcm: 
     stored,
     cpuSecPerTalkMin: Math.round((cpuTicks / 100 / MINUTES) * 10) / 10,
     skipped,
+    cloudRequests,
+    whisperRuns,
+    fallbacks,
+    commandVia,
+    load: [Math.round(loadAtStart * 10) / 10, Math.round(loadavg()[0]! * 10) / 10],
   };
 }
 

@@ -12,6 +12,7 @@ import type { SttStack } from '../../src/stt/create.js';
 import type { EngineSlot, SttEngine } from '../../src/stt/engine.js';
 import { Transcriber } from '../../src/stt/transcriber.js';
 import type { SegmentAudio, Transcript } from '../../src/stt/types.js';
+import { UninterruptibleLine } from '../../src/stt/uninterruptible-line.js';
 import { Store } from '../../src/store/store.js';
 import type { Segment } from '../../src/vad/segment.js';
 
@@ -27,6 +28,15 @@ const PREROLL = 0.3 * RATE;
 /** A segment's pcm carries its words in a side table (the engine double reads them by pcm identity). */
 const words = new WeakMap<ArrayBufferLike, string>();
 
+/** The words an engine hears in `audio`: an opening only those said in it (≈2.5 words per second of speech). */
+function heardIn(audio: SegmentAudio): string {
+  const sec = audio.pcm.length / RATE;
+  const all = words.get(audio.pcm.buffer) ?? '';
+  return all.split(' ').slice(0, Math.max(1, Math.floor((sec - PREROLL / RATE) * 2.5))).join(' ');
+}
+
+const seconds = (audio: SegmentAudio) => Math.round((audio.pcm.length / RATE) * 10) / 10;
+
 class TimedEngine implements SttEngine {
   readonly id = 'whisper';
   readonly remote = false;
@@ -36,14 +46,58 @@ class TimedEngine implements SttEngine {
   constructor(
     private readonly clock: VirtualClock,
     private readonly costMs: (seconds: number) => number,
+    /** Answers [BLANK_AUDIO] to everything (the test model; a real Whisper that hears nothing). */
+    private readonly blank = false,
   ) {}
   transcribe(audio: SegmentAudio): Promise<Transcript> {
+    this.calls.push(seconds(audio));
+    const heard = this.blank ? '[BLANK_AUDIO]' : heardIn(audio);
+    return new Promise((resolve) => this.clock.setTimer(this.costMs(audio.pcm.length / RATE), () => resolve({ engine: 'whisper', rawText: heard, text: this.blank ? '' : heard, ms: 0 })));
+  }
+  async close(): Promise<void> {}
+}
+
+/**
+ * Whisper as whisper.cpp behaves: one call at a time in the real UninterruptibleLine, each with the
+ * default deadline (2 s + 1 s per second of audio, its wait included), work that cannot be stopped.
+ */
+class SlowWhisper implements SttEngine {
+  readonly id = 'whisper';
+  readonly remote = false;
+  readonly trustBlank = false;
+  calls: number[] = [];
+  private readonly line: UninterruptibleLine;
+  constructor(
+    private readonly clock: VirtualClock,
+    private readonly costMs: (seconds: number) => number,
+  ) {
+    this.line = new UninterruptibleLine('whisper', clock);
+  }
+  get abandoned(): number {
+    return this.line.abandoned;
+  }
+  transcribe(audio: SegmentAudio): Promise<Transcript> {
     const sec = audio.pcm.length / RATE;
-    this.calls.push(Math.round(sec * 10) / 10);
-    const all = words.get(audio.pcm.buffer) ?? '';
-    // An opening hears only the words said in it (≈2.5 words per second of speech).
-    const heard = all.split(' ').slice(0, Math.max(1, Math.floor((sec - PREROLL / RATE) * 2.5))).join(' ');
-    return new Promise((resolve) => this.clock.setTimer(this.costMs(sec), () => resolve({ engine: 'whisper', rawText: heard, text: heard, ms: 0 })));
+    return this.line.run(Math.round(2000 + 1000 * sec), () => {
+      this.calls.push(seconds(audio));
+      return new Promise((resolve) => this.clock.setTimer(this.costMs(sec), () => resolve({ engine: 'whisper', rawText: '[BLANK_AUDIO]', text: '', ms: 0 })));
+    });
+  }
+  async close(): Promise<void> {}
+}
+
+/** The cloud (Deepgram's place in local-first): hears the words in the audio it is sent, in 200 ms. */
+class CloudEngine implements SttEngine {
+  readonly id = 'deepgram';
+  readonly remote = true;
+  readonly trustBlank = true;
+  /** Seconds of audio per request: every one is a request the owner pays for. */
+  calls: number[] = [];
+  constructor(private readonly clock: VirtualClock) {}
+  transcribe(audio: SegmentAudio): Promise<Transcript> {
+    this.calls.push(seconds(audio));
+    const heard = heardIn(audio);
+    return new Promise((resolve) => this.clock.setTimer(200, () => resolve({ engine: 'deepgram', rawText: heard, text: heard, ms: 200 })));
   }
   async close(): Promise<void> {}
 }
@@ -54,15 +108,24 @@ afterEach(() => {
   dirs = [];
 });
 
-function rig(opts: { mode?: 'wake-word' | 'always-listen'; costMs?: (sec: number) => number; queue?: { maxWaitMs?: number; maxAudioMb?: number } } = {}) {
+function rig(
+  opts: {
+    mode?: 'wake-word' | 'always-listen';
+    costMs?: (sec: number) => number;
+    queue?: { maxWaitMs?: number; maxAudioMb?: number };
+    /** local-first: Whisper (blank, or slow like whisper.cpp) then the cloud. */
+    local?: 'blank' | 'slow';
+  } = {},
+) {
   const clock = new VirtualClock(100_000);
   const bus = new Bus();
   const log = memoryLogger();
   const dir = mkdtempSync(join(tmpdir(), 'hark-load-'));
   dirs.push(dir);
   const config = validateConfig({ router: { mode: opts.mode ?? 'wake-word' }, speech: { device: 'null' }, actions: { dataDir: dir }, stt: { queue: opts.queue ?? {} } }, 'test');
-  const engine = new TimedEngine(clock, opts.costMs ?? (() => 100));
-  const engines: EngineSlot[] = [{ id: 'whisper', engine }];
+  const engine = opts.local === 'slow' ? new SlowWhisper(clock, opts.costMs ?? (() => 100)) : new TimedEngine(clock, opts.costMs ?? (() => 100), opts.local === 'blank');
+  const cloud = new CloudEngine(clock);
+  const engines: EngineSlot[] = opts.local ? [{ id: 'whisper', engine }, { id: 'deepgram', engine: cloud }] : [{ id: 'whisper', engine }];
   const transcriber = new Transcriber({ engines, clearSpeechProb: 0.8, breaker: { failures: 3, openMs: 30_000 }, filter: config.stt.filter, stabilizer: config.stt.stabilizer, clock, logger: log, bus });
   const stt: SttStack = { transcriber, engines, describe: 'test', setVocabulary: () => {}, close: async () => {} };
   const dbPath = join(dir, 'hark.db');
@@ -108,7 +171,7 @@ function rig(opts: { mode?: 'wake-word' | 'always-listen'; costMs?: (sec: number
     db.close();
     return r;
   };
-  return { clock, path, engine, of, say, handled, settle, rows, actions: () => of('router.effect').filter((e) => e.type === 'action'), dispose: () => path.dispose() };
+  return { clock, path, engine, cloud, of, say, handled, settle, rows, actions: () => of('router.effect').filter((e) => e.type === 'action'), dispose: () => path.dispose() };
 }
 
 const RADIO = 'and so the old man walked down to the harbour where the boats were coming in with the morning catch';
@@ -143,6 +206,15 @@ describe('the opening check (wake-word mode, base frame)', () => {
     const r = rig({ mode });
     await r.handled(RADIO, seconds, openedBy);
     expect(r.engine.calls).toEqual(calls);
+    r.dispose();
+  });
+
+  it('a command closed by its hangover is measured by its speech, not its trailing silence: one inference, not an opening and then the whole', async () => {
+    const r = rig();
+    // 0.3 s pre-roll + 2.5 s of speech + 0.6 s hangover: 3.4 s of audio, 2.5 s said.
+    await r.handled('computer set a timer for ten minutes', 3.1);
+    expect(r.engine.calls).toEqual([3.4]);
+    expect(r.actions().map((a) => [a.name, a.args])).toEqual([['timer.set', { seconds: 600 }]]);
     r.dispose();
   });
 
@@ -222,5 +294,59 @@ describe('priority and bounds', () => {
     expect(rows).toHaveLength(6);
     expect(rows.every((x) => x.audio === 1)).toBe(true);
     expect(rows.filter((x) => x.reasons.startsWith('backlog: too much audio'))).toHaveLength(skipped.filter((s) => s.endsWith('backlog-memory')).length);
+  });
+});
+
+describe('local-first in a loud room (Whisper, then the cloud)', () => {
+  it('Whisper blank on the opening: the cloud hears each segment once, whole — never the opening as well', async () => {
+    const r = rig({ local: 'blank' });
+    await r.handled(RADIO, 6);
+    await r.handled('computer set a timer for ten minutes please and thank you', 5);
+    // Whisper judged only the openings; the cloud got one request per segment.
+    expect(r.engine.calls).toEqual([2.3, 2.3]);
+    expect(r.cloud.calls).toEqual([6.3, 5.3]);
+    expect(r.actions().map((a) => [a.name, a.args])).toEqual([['timer.set', { seconds: 600 }]]);
+    const handled = r.of('segment.handled');
+    expect(handled.map((h) => h.fate)).toEqual(['dispatched', 'dispatched']);
+    expect(r.of('utterance.final').map((u) => u.fallbackReason)).toEqual([expect.stringMatching(/^whisper non-speech on clear speech .*, on its opening$/), expect.stringMatching(/on its opening$/)]);
+    r.dispose();
+    expect(r.rows()).toHaveLength(2);
+  });
+
+  it('a command said while Whisper still runs an inference past its deadline goes to the cloud at once, not after another deadline', async () => {
+    // Whisper three times slower than real time (a Pi in a CPU quota): radio's opening passes its
+    // 4.3 s deadline and whisper.cpp works on it for 6.9 s. The command closes at 5 s, meanwhile.
+    const r = rig({ local: 'slow', costMs: (sec) => 3000 * sec });
+    const radio = r.say(RADIO, 6);
+    await r.settle(5000);
+    const command = r.say('computer set a timer for five minutes', 3);
+    await r.settle(20_000);
+    await Promise.all([radio, command]);
+    const handled = r.of('segment.handled');
+    expect(handled.map((h) => h.segment)).toEqual([0, 1]);
+    // Acted on within the cloud's answer time of its close, not behind Whisper (main: about 10 s).
+    expect(handled[1]!.actionMs).toBeLessThan(500);
+    expect(r.actions().map((a) => [a.name, a.args])).toEqual([['timer.set', { seconds: 300 }]]);
+    // Whisper never started on the command; its reason is in the records.
+    expect(r.engine.calls).toEqual([2.3]);
+    expect(r.cloud.calls).toEqual([6.3, 3.3]);
+    expect(r.of('stt.fallback').map((f) => f.reason)).toEqual([
+      'whisper deadline: no result within 4300 ms, on its opening',
+      'whisper unavailable: busy with an inference past the deadline (it cannot be stopped)',
+    ]);
+    r.dispose();
+  });
+
+  it('local-only, the same slow Whisper: the command waits for it (there is no one else to ask)', async () => {
+    const r = rig({ costMs: (sec) => 3000 * sec });
+    const radio = r.say(RADIO, 6);
+    await r.settle(5000);
+    const command = r.say('computer set a timer for five minutes', 3);
+    await r.settle(40_000);
+    await Promise.all([radio, command]);
+    // The command (3 s, 0.6 s of it the hangover's silence) is short enough to go whole at once.
+    expect(r.engine.calls).toEqual([2.3, 3.3]);
+    expect(r.actions().map((a) => a.name)).toEqual(['timer.set']);
+    r.dispose();
   });
 });

@@ -31,7 +31,7 @@ async function startHark(name: string, plan: string[]) {
   // file targets (the dictation's submission) write into the test's directory
   writeFileSync(
     join(dir, 'hark.yaml'),
-    `actions:\n  dataDir: ${JSON.stringify(dir)}\n# no sound card on a CI machine: play to ALSA's null device\nspeech:\n  device: "null"\nintent:\n  host: ${JSON.stringify(ollama.url)}\n# the scripted Deepgram double answers by order: one request per segment (no opening check)\nstt:\n  opening:\n    enabled: false\n`,
+    `actions:\n  dataDir: ${JSON.stringify(dir)}\n# no sound card on a CI machine: play to ALSA's null device\nspeech:\n  device: "null"\nintent:\n  host: ${JSON.stringify(ollama.url)}\n`,
   );
   const hark = new HarkProcess(
     ['--db', db, '--port', '0', '--model', TINY_MODEL, '--stt-mode', 'local-first', '--deepgram-url', deepgram.url],

@@ -34,7 +34,7 @@ describe('hark run with the microphone unplugged mid-stream', () => {
     deepgram = await DeepgramDouble.start({ apiKey: 'e2e-key' });
     deepgram.script = PHRASES.map((text) => ({ text }));
     db = join(dir, 'hark.db');
-    writeFileSync(join(dir, 'hark.yaml'), `actions:\n  dataDir: ${JSON.stringify(dir)}\ncapture:\n  restartInitialMs: 500\nspeech:\n  device: "null"\n# the scripted Deepgram double answers by order: one request per segment (no opening check)\nstt:\n  opening:\n    enabled: false\n`);
+    writeFileSync(join(dir, 'hark.yaml'), `actions:\n  dataDir: ${JSON.stringify(dir)}\ncapture:\n  restartInitialMs: 500\nspeech:\n  device: "null"\n`);
     hark = new HarkProcess(['--db', db, '--port', '0', '--model', TINY_MODEL, '--deepgram-url', deepgram.url], {
       ...process.env,
       PATH: `${mic.dir}:${process.env.PATH}`,

@@ -104,10 +104,18 @@ describe('local Whisper engine (smart-whisper addon, whisper.cpp in-process)', (
       expect((err as EngineFailure).reason).toMatch(/^whisper deadline: no result within 50 ms$/);
       expect(performance.now() - started).toBeLessThan(1000);
       expect(quick.busy).toBe(true);
+      // Issue 21: whisper.cpp runs on with it, and says so; a call given up on behind it never starts.
+      expect(quick.abandoned).toBe(1);
+      const calls = quick.stats.calls;
+      const queued = await quick.transcribe({ id: 'behind', pcm: speech }).catch((e: unknown) => e);
+      expect((queued as EngineFailure).kind).toBe('deadline');
+      await quick.close();
+      expect(quick.stats.calls).toBe(calls);
     } finally {
       await quick.close();
     }
     expect(quick.busy).toBe(false);
+    expect(quick.abandoned).toBe(0);
   }, 60_000);
 });
 

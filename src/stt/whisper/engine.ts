@@ -8,6 +8,7 @@ import type { SttEngine } from '../engine.js';
 import { EngineFailure, type SegmentAudio, type SttToken, type Transcript } from '../types.js';
 import { loadBinding, type NativeBinding, type NativeModel, type NativeParams, type NativeResult } from './binding.js';
 import { checkModelFile, fetchHint, type ModelInfo } from './model-file.js';
+import { UninterruptibleLine } from '../uninterruptible-line.js';
 import { planCall, type WhisperCallOptions, type WhisperCallPlan } from './params.js';
 
 export interface WhisperEngineOptions extends WhisperCallOptions {
@@ -49,9 +50,12 @@ export class WhisperEngine implements SttEngine {
   /** Whisper says [BLANK_AUDIO] or invents a subtitle credit when it fails quietly: not believed on clear speech. */
   readonly trustBlank = false;
   readonly info: ModelInfo;
-  readonly stats: WhisperStats = { loads: 1, calls: 0, late: 0 };
+  get stats(): WhisperStats {
+    return { loads: 1, calls: this.nativeCalls, late: this.line.late };
+  }
   private model: NativeModel | null;
-  private tail: Promise<unknown> = Promise.resolve();
+  private readonly line: UninterruptibleLine;
+  private nativeCalls = 0;
   private running = 0;
   private readonly threads: number;
   private readonly clock: Clock;
@@ -66,6 +70,7 @@ export class WhisperEngine implements SttEngine {
     this.info = info;
     this.threads = opts.threads > 0 ? opts.threads : Math.max(1, Math.min(4, availableParallelism()));
     this.clock = opts.clock ?? new SystemClock();
+    this.line = new UninterruptibleLine('whisper', this.clock, (ms) => opts.logger.debug('whisper result after its deadline discarded', { ms }));
   }
 
   /**
@@ -97,48 +102,29 @@ export class WhisperEngine implements SttEngine {
     return plan;
   }
 
+  /**
+   * Calls past their deadline that whisper.cpp is still running (it cannot be interrupted): a call
+   * made now waits behind them. The transcriber sends a segment to a fallback engine instead.
+   */
+  get abandoned(): number {
+    return this.line.abandoned;
+  }
+
   /** Transcribe one segment. Rejects with an EngineFailure (`error` or `deadline`). */
   transcribe(audio: SegmentAudio): Promise<Transcript> {
-    const started = this.clock.now();
     const plan = this.plan(audio.pcm.length);
-    // The opening check needs its first words only: fewer tokens decoded, and a deadline to match.
+    // The opening check needs its first words only: fewer tokens decoded. Its deadline is the
+    // opening's own (planned from the opening's samples), not the whole segment's.
     if (audio.maxTokens !== undefined && (plan.maxTokens === 0 || audio.maxTokens < plan.maxTokens)) plan.maxTokens = audio.maxTokens;
-    const work = this.tail.then(() => this.run(audio, plan));
-    this.tail = work.catch(() => {});
-    return new Promise<Transcript>((resolve, reject) => {
-      let settled = false;
-      const timer = this.clock.setTimer(plan.deadlineMs, () => {
-        if (settled) return;
-        settled = true;
-        this.stats.late++;
-        reject(new EngineFailure('whisper', 'deadline', `no result within ${plan.deadlineMs} ms`));
-      });
-      work.then(
-        (t) => {
-          this.clock.clearTimer(timer);
-          if (settled) {
-            this.opts.logger.debug('whisper result after its deadline discarded', { segment: audio.id, ms: Math.round(this.clock.now() - started) });
-            return;
-          }
-          settled = true;
-          // ms is this segment's own inference, from when whisper.cpp started on it (issue 21): the
-          // wait behind other calls is the caller's to measure, not Whisper's work.
-          resolve(t);
-        },
-        (err: unknown) => {
-          this.clock.clearTimer(timer);
-          if (settled) return;
-          settled = true;
-          reject(err instanceof EngineFailure ? err : new EngineFailure('whisper', 'error', errorMessage(err), { cause: err }));
-        },
-      );
-    });
+    // ms is this segment's own inference, from when whisper.cpp started on it (issue 21): the wait
+    // behind other calls is the caller's to measure, not Whisper's work.
+    return this.line.run(plan.deadlineMs, () => this.run(audio, plan));
   }
 
   async close(): Promise<void> {
     const model = this.model;
     this.model = null;
-    await this.tail;
+    await this.line.idle();
     await model?.free();
   }
 
@@ -149,7 +135,7 @@ export class WhisperEngine implements SttEngine {
     const pcm = new Float32Array(audio.pcm.length + plan.padSamples);
     pcm.set(int16ToFloat32(audio.pcm));
     const params = this.params(plan);
-    this.stats.calls++;
+    this.nativeCalls++;
     this.running++;
     const started = this.clock.now();
     try {

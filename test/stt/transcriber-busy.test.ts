@@ -1,0 +1,193 @@
+import { describe, expect, it } from 'vitest';
+import { Bus } from '../../src/core/bus.js';
+import { VirtualClock } from '../../src/core/clock.js';
+import { memoryLogger } from '../../src/core/log.js';
+import type { EngineSlot, SttEngine } from '../../src/stt/engine.js';
+import { engineOrder, type SttMode } from '../../src/stt/fallback-policy.js';
+import { DEFAULT_HALLUCINATIONS } from '../../src/stt/hallucination-filter.js';
+import { Transcriber } from '../../src/stt/transcriber.js';
+import { EngineFailure, type SegmentAudio, type Transcript } from '../../src/stt/types.js';
+
+/**
+ * Issue 21, two defects of a loud room:
+ * - the opening check asked the cloud about the opening and then again about the whole segment; it is
+ *   now asked of the local engine only, and a local blank or failure sends the whole to the cloud once;
+ * - a segment waited behind Whisper inferences already given up on (whisper.cpp cannot be stopped),
+ *   then overran its own deadline; with a fallback engine it now goes there at once.
+ */
+
+type Answer = 'words' | 'blank' | 'deadline';
+
+class LocalDouble implements SttEngine {
+  readonly id = 'whisper';
+  readonly remote = false;
+  readonly trustBlank = false;
+  /** What the engine reports (see SttEngine.abandoned). */
+  abandoned = 0;
+  heard: number[] = [];
+  constructor(private readonly answer: Answer, private readonly text = 'computer set a timer') {}
+  transcribe(audio: SegmentAudio): Promise<Transcript> {
+    this.heard.push(audio.pcm.length);
+    if (this.answer === 'deadline') return Promise.reject(new EngineFailure('whisper', 'deadline', 'no result within 4300 ms'));
+    const raw = this.answer === 'blank' ? '[BLANK_AUDIO]' : this.text;
+    return Promise.resolve({ engine: 'whisper', rawText: raw, text: this.answer === 'blank' ? '' : raw, ms: 30 });
+  }
+  async close(): Promise<void> {}
+}
+
+class CloudDouble implements SttEngine {
+  readonly id = 'deepgram';
+  readonly remote = true;
+  readonly trustBlank = true;
+  heard: number[] = [];
+  constructor(private readonly fail = false) {}
+  transcribe(audio: SegmentAudio): Promise<Transcript> {
+    this.heard.push(audio.pcm.length);
+    if (this.fail) return Promise.reject(new EngineFailure('deepgram', 'connect', 'no socket within 1500 ms'));
+    return Promise.resolve({ engine: 'deepgram', rawText: 'Computer, set a timer for five minutes.', text: 'Computer, set a timer for five minutes.', ms: 200 });
+  }
+  async close(): Promise<void> {}
+}
+
+function service(mode: SttMode, whisper: LocalDouble, deepgram: CloudDouble | null) {
+  const bus = new Bus();
+  const events: { type: string; payload: Record<string, unknown> }[] = [];
+  bus.onAny((type, payload) => events.push({ type, payload: payload as Record<string, unknown> }));
+  const available: Record<string, SttEngine | null> = { whisper, deepgram };
+  const engines: EngineSlot[] = engineOrder(mode).map((id) => {
+    const engine = available[id];
+    return engine ? { id, engine } : { id, engine: null, missing: 'DEEPGRAM_API_KEY is not set' };
+  });
+  const svc = new Transcriber({
+    engines,
+    clearSpeechProb: 0.8,
+    breaker: { failures: 1, openMs: 30_000 },
+    filter: { phrases: DEFAULT_HALLUCINATIONS },
+    stabilizer: { windowSize: 3, minConfidence: 0.6, requireRepetition: true },
+    clock: new VirtualClock(),
+    logger: memoryLogger(),
+    bus,
+  });
+  return { svc, of: (type: string) => events.filter((e) => e.type === type).map((e) => e.payload) };
+}
+
+const WHOLE = 6 * 16_000;
+const OPENING = 2.3 * 16_000;
+const seg = (index: number, samples = WHOLE) => ({ index, pcm: new Int16Array(samples), maxProb: 0.95 });
+
+describe('the opening check is the local engine\'s alone', () => {
+  it('local words: judged on them; the cloud is not asked', async () => {
+    const whisper = new LocalDouble('words');
+    const deepgram = new CloudDouble();
+    const { svc } = service('local-first', whisper, deepgram);
+    const check = await svc.opening({ ...seg(1, OPENING), maxTokens: 12 });
+    expect(check).toMatchObject({ kind: 'judged', transcript: { hearing: { kind: 'heard', utterance: { text: 'computer set a timer' } } } });
+    expect(deepgram.heard).toEqual([]);
+  });
+
+  it('local blank on clear speech: the cloud never hears the opening; the whole goes to it once, past Whisper', async () => {
+    const whisper = new LocalDouble('blank');
+    const deepgram = new CloudDouble();
+    const { svc, of } = service('local-first', whisper, deepgram);
+    const check = await svc.opening({ ...seg(1, OPENING), maxTokens: 12 });
+    expect(check.kind).toBe('whole');
+    expect(deepgram.heard).toEqual([]);
+    if (check.kind !== 'whole') return;
+    const t = await svc.transcribe(seg(1), null, undefined, check.handOver!);
+    expect(whisper.heard).toEqual([OPENING]);
+    expect(deepgram.heard).toEqual([WHOLE]);
+    expect(t.hearing).toMatchObject({ kind: 'heard', utterance: { engine: 'deepgram', fallbackReason: expect.stringMatching(/^whisper non-speech on clear speech .*, on its opening$/) } });
+    // The records: Whisper's opening, then the cloud's whole; one transcript event for the segment.
+    expect(t.attempts.map((a) => [a.engine, a.outcome])).toEqual([
+      ['whisper', 'ok'],
+      ['deepgram', 'ok'],
+    ]);
+    expect(of('stt.segment')).toHaveLength(1);
+    expect(of('stt.fallback')).toEqual([{ segmentId: 1, from: 'whisper', to: 'deepgram', reason: expect.stringMatching(/on its opening$/) }]);
+  });
+
+  it('a local failure on the opening (its deadline): the whole goes to the cloud once', async () => {
+    const whisper = new LocalDouble('deadline');
+    const deepgram = new CloudDouble();
+    const { svc } = service('local-first', whisper, deepgram);
+    const check = await svc.opening({ ...seg(1, OPENING), maxTokens: 12 });
+    expect(check).toMatchObject({ kind: 'whole', handOver: { after: 'whisper', reason: 'whisper deadline: no result within 4300 ms, on its opening' } });
+    expect(deepgram.heard).toEqual([]);
+  });
+
+  it('local-only: the local answer on the opening stands (there is no one else to ask)', async () => {
+    const whisper = new LocalDouble('blank');
+    const { svc } = service('local-only', whisper, null);
+    const check = await svc.opening({ ...seg(1, OPENING), maxTokens: 12 });
+    expect(check).toMatchObject({ kind: 'judged', transcript: { hearing: { kind: 'dropped' } } });
+  });
+
+  it('a cloud engine first: no opening check at all (it would only cost a request)', async () => {
+    const whisper = new LocalDouble('words');
+    const deepgram = new CloudDouble();
+    const { svc } = service('cloud-first', whisper, deepgram);
+    expect(await svc.opening({ ...seg(1, OPENING), maxTokens: 12 })).toEqual({ kind: 'whole', handOver: null });
+    expect([whisper.heard, deepgram.heard]).toEqual([[], []]);
+  });
+
+  it('the local engine still busy with abandoned work: no opening check; the chain sends the whole past it', async () => {
+    const whisper = new LocalDouble('words');
+    whisper.abandoned = 1;
+    const deepgram = new CloudDouble();
+    const { svc } = service('local-first', whisper, deepgram);
+    expect(await svc.opening({ ...seg(1, OPENING), maxTokens: 12 })).toEqual({ kind: 'whole', handOver: null });
+    expect(whisper.heard).toEqual([]);
+  });
+});
+
+describe('a local engine busy with inferences past their deadline', () => {
+  it('with a fallback: the segment goes to it at once, with a clear reason in the records and events', async () => {
+    const whisper = new LocalDouble('words');
+    whisper.abandoned = 1;
+    const deepgram = new CloudDouble();
+    const { svc, of } = service('local-first', whisper, deepgram);
+    const t = await svc.transcribe(seg(4));
+    expect(whisper.heard).toEqual([]);
+    expect(deepgram.heard).toEqual([WHOLE]);
+    const reason = 'whisper unavailable: busy with an inference past the deadline (it cannot be stopped)';
+    expect(t.hearing).toMatchObject({ kind: 'heard', utterance: { engine: 'deepgram', fallbackReason: reason } });
+    expect(t.attempts).toMatchObject([
+      { engine: 'whisper', outcome: 'skipped', error: reason },
+      { engine: 'deepgram', outcome: 'ok', fallbackReason: reason },
+    ]);
+    expect(of('stt.fallback')).toEqual([{ segmentId: 4, from: 'whisper', to: 'deepgram', reason }]);
+  });
+
+  it('the fallback fails too: the local engine is asked last after all (the segment waits, rather than be lost)', async () => {
+    const whisper = new LocalDouble('words');
+    whisper.abandoned = 2;
+    const deepgram = new CloudDouble(true);
+    const { svc } = service('local-first', whisper, deepgram);
+    const t = await svc.transcribe(seg(4));
+    expect(deepgram.heard).toEqual([WHOLE]);
+    expect(whisper.heard).toEqual([WHOLE]);
+    expect(t.hearing).toMatchObject({ kind: 'heard', utterance: { engine: 'whisper', fallbackReason: 'deepgram connect: no socket within 1500 ms' } });
+    expect(t.attempts.map((a) => [a.engine, a.outcome])).toEqual([
+      ['whisper', 'skipped'],
+      ['deepgram', 'failed'],
+      ['whisper', 'ok'],
+    ]);
+    expect(t.attempts[0]!.error).toMatch(/busy with 2 inferences past the deadline/);
+  });
+
+  it('no fallback (local-only, or the cloud\'s circuit open): it waits for the local engine as before', async () => {
+    const alone = new LocalDouble('words');
+    alone.abandoned = 1;
+    const { svc } = service('local-only', alone, null);
+    expect((await svc.transcribe(seg(1))).hearing).toMatchObject({ kind: 'heard', utterance: { engine: 'whisper' } });
+
+    const whisper = new LocalDouble('words');
+    const deepgram = new CloudDouble(true);
+    const two = service('cloud-first', whisper, deepgram);
+    await two.svc.transcribe(seg(1));
+    expect(two.svc.breaker('deepgram')!.state).toBe('open');
+    whisper.abandoned = 1;
+    const t = await two.svc.transcribe(seg(2));
+    expect(t.hearing).toMatchObject({ kind: 'heard', utterance: { engine: 'whisper' } });
+  });
+});
