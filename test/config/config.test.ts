@@ -72,12 +72,18 @@ describe('config schema', () => {
 
 describe('finding the config file', () => {
   const dir = outputDir('config-find');
-  it('--config wins over $HARK_CONFIG, which wins over ./hark.yaml', () => {
+  // The system file is named explicitly: on a machine with hark installed (pi-check's arm64 root,
+  // a Pi) /etc/hark/hark.yaml exists, and this test once passed only where it did not.
+  it('--config wins over $HARK_CONFIG, which wins over /etc/hark/hark.yaml, which wins over ./hark.yaml', () => {
     writeFileSync(join(dir, 'hark.yaml'), '');
-    expect(findConfigFile('a.yaml', { HARK_CONFIG: '/b.yaml' }, dir).path).toBe(join(dir, 'a.yaml'));
-    expect(findConfigFile(undefined, { HARK_CONFIG: '/b.yaml' }, dir).path).toBe('/b.yaml');
-    expect(findConfigFile(undefined, {}, dir).path).toBe(join(dir, 'hark.yaml'));
-    expect(findConfigFile(undefined, {}, '/').path).toBeNull();
+    const system = join(dir, 'etc-hark.yaml');
+    writeFileSync(system, '');
+    const none = join(dir, 'no-such-system.yaml');
+    expect(findConfigFile('a.yaml', { HARK_CONFIG: '/b.yaml' }, dir, system).path).toBe(join(dir, 'a.yaml'));
+    expect(findConfigFile(undefined, { HARK_CONFIG: '/b.yaml' }, dir, system).path).toBe('/b.yaml');
+    expect(findConfigFile(undefined, {}, dir, system).path).toBe(system);
+    expect(findConfigFile(undefined, {}, dir, none).path).toBe(join(dir, 'hark.yaml'));
+    expect(findConfigFile(undefined, {}, '/', none).path).toBeNull();
   });
 
   it('a named file that does not exist is an error, not silent defaults', () => {
