@@ -160,8 +160,9 @@ export class EchoStage {
       this.native.process(frame, null, this.out);
       return this.out;
     }
-    // Each clip is a new aplay process, started with its own latency (measured: 50-170 ms apart on a
-    // loaded machine): until this clip's echo is shown to be cancelled, the gate stands in again.
+    // A new aplay process (each clip, with one aplay per clip; a reopened long-lived one) may sound
+    // at its own latency (measured: 50-170 ms apart on a loaded machine): until its echo is shown to
+    // be cancelled, the gate stands in again.
     const clip = this.reference.clipCount;
     if (clip !== this.clip && refPos + n > this.reference.latestStart) {
       this.clip = clip;
@@ -227,6 +228,16 @@ export class EchoStage {
       this.converged = false;
       this.convergedFor = 0;
       this.erle = { mic: 0, out: 0 };
+      return;
+    }
+    if (this.reference.steady) {
+      // The long-lived aplay: every clip shares its latency, so a move is the whole stream's (the card
+      // ran dry and restarted, a new aplay process). The room, which the filter models, is unchanged:
+      // the bulk delay moves and the filter is kept.
+      this.delayMs = lagMs;
+      this.clipShiftMs = 0;
+      this.converged = false;
+      this.convergedFor = 0;
       return;
     }
     // Later moves are the clip's own: each clip is a new aplay process that starts sounding with its

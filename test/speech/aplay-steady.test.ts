@@ -52,6 +52,7 @@ describe('playback with the echo canceller in force (the room\'s fake aplay)', (
       await wait(400);
     }
     const t1 = performance.now();
+    player.close();
     const from = Math.round(t0 * 16);
     const to = Math.round(t1 * 16);
     const ref = new Int16Array(to - from);
