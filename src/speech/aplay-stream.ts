@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import type { Clock, TimerHandle } from '../core/clock.js';
 import type { PlayResult, Playback, StreamingPlayback } from './aplay.js';
 
@@ -30,6 +31,33 @@ export interface AplayStreamOptions {
   tap: StreamTap | null;
   /** Starts the aplay process (tests hand in a double that records what is written). */
   spawnAplay?: (bin: string, args: string[]) => ChildProcess;
+  /** Is the process (or a child of it) waiting on its stdin; null: cannot tell. Default: waitingOnPipe. */
+  readyCheck?: (pid: number) => boolean | null;
+  /** Feed anyway if it has not said it is ready by then (ms). */
+  readyTimeoutMs?: number;
+}
+
+/**
+ * Linux: the process, or one of its children (a wrapper script's), is asleep reading a pipe (its
+ * stdin: it has nothing else to read). /proc/<pid>/wchan names the kernel function it sleeps in.
+ * null where /proc cannot say (not Linux).
+ */
+export function waitingOnPipe(pid: number): boolean | null {
+  const reading = (p: number | string): boolean | null => {
+    try {
+      return /pipe_(read|wait)/.test(readFileSync(`/proc/${p}/wchan`, 'utf8'));
+    } catch {
+      return null;
+    }
+  };
+  const self = reading(pid);
+  if (self === null || self) return self;
+  try {
+    const kids = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    return kids.some((k) => reading(k) === true);
+  } catch {
+    return false;
+  }
 }
 
 interface Clip {
@@ -207,9 +235,26 @@ export class AplayStream {
     child.stdin?.on('error', () => {});
     child.once('spawn', () => {
       if (this.proc !== proc) return;
-      proc.running = true;
-      proc.anchorMs = this.o.clock.now();
-      this.tick();
+      // Nothing is written until aplay is up and reading (its start-up: tens of ms on a Pi, 50-230 ms on
+      // a loaded machine). What was written meanwhile would sit queued for the process's whole life:
+      // every stop slower by it, and a latency that the stream's timeline does not know about, so the
+      // reference would be off by it after the card next ran dry.
+      const check = this.o.readyCheck ?? (this.o.spawnAplay ? () => null : waitingOnPipe);
+      const giveUpAt = this.o.clock.now() + (this.o.readyTimeoutMs ?? 1000);
+      const poll = () => {
+        this.feedTimer = null;
+        if (this.proc !== proc || proc.closing) return;
+        const pid = child.pid;
+        const ready = pid === undefined ? null : check(pid);
+        if (ready === false && this.o.clock.now() < giveUpAt) {
+          this.feedTimer = this.o.clock.setTimer(5, poll);
+          return;
+        }
+        proc.running = true;
+        proc.anchorMs = this.o.clock.now();
+        this.tick();
+      };
+      poll();
     });
     child.once('error', (err: NodeJS.ErrnoException) => {
       proc.error = err.code === 'ENOENT' ? `${bin} is not installed (sudo apt-get install alsa-utils)` : `cannot start ${bin}: ${err.message}`;
@@ -223,7 +268,8 @@ export class AplayStream {
     if (this.proc !== proc) return;
     this.proc = null;
     this.clearTimers();
-    const expected = proc.closing && !proc.error && code === 0;
+    // Closed by us (idle, shutdown): whatever its exit status, nothing failed.
+    const expected = proc.closing && !proc.error;
     if (!expected) {
       const why = proc.error ?? proc.stderr.trim().split('\n').filter(Boolean).pop() ?? (signal ? `killed by ${signal}` : `exit code ${code}`);
       const error = `aplay could not play on "${this.o.device}": ${why}`;

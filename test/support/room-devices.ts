@@ -89,9 +89,11 @@ printf 'arecord\\n' >&3
 exec cat <&3
 `);
     const startups = this.opts.aplayStartupMs ?? [];
-    // The n-th aplay (counted in a file, so separate processes take the list in turn) sleeps the n-th start-up.
+    // The n-th aplay (counted in a file, so separate processes take the list in turn) sleeps the n-th
+    // start-up. No command substitution: bash would sit reading a pipe, which looks like aplay ready.
     const startup = startups.length
-      ? `n=$(( $(cat ${JSON.stringify(this.dir)}/count 2>/dev/null || echo 0) ))
+      ? `n=0
+read -r n < ${JSON.stringify(this.dir)}/count 2>/dev/null
 printf '%s' $((n + 1)) > ${JSON.stringify(this.dir)}/count
 d=(${startups.map((m) => (m / 1000).toFixed(3)).join(' ')})
 sleep \${d[$((n % ${startups.length}))]}
