@@ -77,6 +77,8 @@ export class EchoStage {
   private clipShiftMs = 0;
   /** The latest clip whose echo has reached the microphone. */
   private clip = 0;
+  /** The reference's timeline moves already acted on. */
+  private seenMoves = 0;
   /** The first estimate has replaced the initial guess. */
   private moved = false;
   private erle = { mic: 0, out: 0 };
@@ -150,9 +152,19 @@ export class EchoStage {
     const active = this.reference.render(refPos, this.ref);
     // Room echo outlasts the last sample: keep the filter running (on zeros) for its own length.
     const inTail = !active && refPos < this.reference.endPosition + this.o.filterSamples + n;
+    // The player fell behind and the card restarted (AplayStream): the latency may have moved. Once that
+    // point is in the microphone, the estimator starts afresh (what it holds from before would argue for
+    // the old lag for a second or two) and its first clear estimate is taken at once.
+    if (this.reference.timelineMoves !== this.seenMoves && zeroPos >= this.reference.lastMoveAt) {
+      this.seenMoves = this.reference.timelineMoves;
+      this.estimator.reset();
+      this.converged = false;
+      this.convergedFor = 0;
+    }
     if (activeZero || active || inTail) {
       const est = this.estimator.push(frame, activeZero ? this.refZero : null, activeZero);
       if (est) this.moveDelay(est.lagMs);
+      else this.doubt();
     }
     this.reference.prune(refPos - 5 * this.o.filterSamples);
     if (!active && !inTail) {
@@ -213,6 +225,20 @@ export class EchoStage {
 
   private mark(position: number): void {
     this.played[Math.floor(position / this.o.frameSamples) % this.played.length] = 1;
+  }
+
+  /**
+   * A clear correlation peak away from the delay in use says the echo has moved before a second
+   * estimate confirms it (a second later): the gate stands in from now, not after a second of echo
+   * leaking through. Near-end speech does not do this (it does not correlate with the reference), so a
+   * person talking over hark does not hand the decision back to the gate.
+   */
+  private doubt(): void {
+    const l = this.estimator.latest;
+    if (!this.converged || !this.moved || !l || l.correlation < 0.6) return;
+    if (Math.abs(l.lagMs - this.delayMs) < this.o.marginMs / 2) return;
+    this.converged = false;
+    this.convergedFor = 0;
   }
 
   private moveDelay(lagMs: number): void {

@@ -55,6 +55,11 @@ export class DelayEstimator {
     this.refLin = new Float32Array(this.ref.length);
   }
 
+  /** The last search's result when it found a clear peak (believed or not yet), else null. */
+  get latest(): DelayEstimate | null {
+    return this.candidate;
+  }
+
   /** The lag last believed, or null before the first. */
   get estimate(): DelayEstimate | null {
     return this.believed;

@@ -39,6 +39,16 @@ export class EchoReference implements PlaybackTap {
     return this.count;
   }
 
+  /** Times the long-lived aplay's timeline moved on (it was fed late), and the position of the latest. */
+  timelineMoves = 0;
+  lastMoveAt = -Infinity;
+
+  /** The long-lived aplay was fed late and its timeline moved on at `atMs` (see AplayStream). */
+  moved(atMs: number): void {
+    this.timelineMoves++;
+    this.lastMoveAt = this.position(atMs);
+  }
+
   /** The latest sound came through the long-lived aplay (one latency across clips), not a process of its own. */
   get steady(): boolean {
     const c = this.clips[this.clips.length - 1];

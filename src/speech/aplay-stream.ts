@@ -7,6 +7,8 @@ import type { PlayResult, Playback, StreamingPlayback } from './aplay.js';
 export interface StreamTap {
   /** `pcm` (the mix, as written) is due to sound from `atMs` on; `stream` numbers the aplay process. */
   streamed(pcm: Int16Array, atMs: number, stream: number): void;
+  /** The stream fell behind and its timeline moved on at `atMs`: the card ran dry and restarts, so the echo's latency may have moved. */
+  moved?(atMs: number): void;
 }
 
 export interface AplayStreamOptions {
@@ -35,6 +37,8 @@ export interface AplayStreamOptions {
   readyCheck?: (pid: number) => boolean | null;
   /** Feed anyway if it has not said it is ready by then (ms). */
   readyTimeoutMs?: number;
+  /** Told when hark fed aplay later than the lead (the card ran dry; the echo's latency may move). */
+  onLate?: (lateMs: number) => void;
 }
 
 /**
@@ -318,7 +322,9 @@ export class AplayStream {
     // write. Writing the missed stretch now would queue it for good (every later stop slower by it), so
     // the stream's timeline moves on instead: the next sample is due now.
     if (p.fed < playhead) {
+      this.o.onLate?.((playhead - p.fed) / this.perMs);
       p.anchorMs = now - p.fed / this.perMs;
+      this.o.tap?.moved?.(now);
       playhead = p.fed;
     }
     const n = Math.floor(playhead + this.o.leadMs * this.perMs) - p.fed;

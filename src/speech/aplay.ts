@@ -55,6 +55,8 @@ export interface AplayOptions {
   steady?: boolean;
   /** The long-lived aplay closes after this long with nothing to play (steady only). */
   idleCloseMs?: number;
+  /** The long-lived aplay was fed late (steady only): see AplayStreamOptions.onLate. */
+  onLate?: (lateMs: number) => void;
 }
 
 /**
@@ -72,7 +74,7 @@ export interface AplayOptions {
  * takes 1-15 ms and the kernel drops what the sound card had buffered.
  */
 export class AplayPlayer {
-  private readonly opts: Required<Omit<AplayOptions, 'clock' | 'tap' | 'steady' | 'idleCloseMs'>>;
+  private readonly opts: Required<Omit<AplayOptions, 'clock' | 'tap' | 'steady' | 'idleCloseMs' | 'onLate'>>;
   private readonly clock: Clock;
   private readonly tap: PlaybackTap | null;
   /**
@@ -84,7 +86,7 @@ export class AplayPlayer {
   private readonly stream: AplayStream | null;
 
   constructor(opts: AplayOptions) {
-    const { clock, tap, steady, idleCloseMs, ...rest } = opts;
+    const { clock, tap, steady, idleCloseMs, onLate, ...rest } = opts;
     this.opts = { sampleRate: SAMPLE_RATE, leadMs: 400, stallMs: 3000, bin: 'aplay', ...rest };
     this.clock = clock ?? new SystemClock();
     // The reference is on hark's 16 kHz grid; another rate is not hark's own sound.
@@ -103,6 +105,7 @@ export class AplayPlayer {
             bin: this.opts.bin,
             clock: this.clock,
             tap: tap && this.opts.sampleRate === SAMPLE_RATE ? tap : null,
+            ...(onLate ? { onLate } : {}),
           })
         : null;
   }

@@ -76,7 +76,7 @@ describe.skipIf(!process.env.HARK_ECHO_E2E)('hark run in a simulated kitchen: th
     mkdirSync(dir, { recursive: true });
     deepgram = await DeepgramDouble.start({ apiKey: 'e2e-key' });
     const noise = await soxNoise('pinknoise', 10_000, 0.02);
-    room = await new Room(join(dir, 'bin'), { delayMs: 50, echoGain: 0.7, rt60Ms: 250, noise }).start();
+    room = await new Room(join(dir, 'bin'), { delayMs: 50, echoGain: 0.7, rt60Ms: 250, noise, aplayStartupMs: [47, 185, 90, 120] }).start();
     wallT0.room = Date.now() - room.now() / 16;
     const rules = [
       { prefix: ['computer'], do: { push: 'query' } },
@@ -86,7 +86,7 @@ describe.skipIf(!process.env.HARK_ECHO_E2E)('hark run in a simulated kitchen: th
     ];
     writeFileSync(
       join(dir, 'hark.yaml'),
-      `actions:\n  dataDir: ${JSON.stringify(dir)}\n  timers:\n    ringEveryMs: 2000\n    giveUpMs: 60000\nspeech:\n  echoMode: cancel\n  echoFallback: ${process.env.ECHO_FALLBACK ?? 'raise'}\nrouter:\n  frames:\n    base:\n      rules: ${JSON.stringify(rules)}\n`,
+      `actions:\n  dataDir: ${JSON.stringify(dir)}\n  timers:\n    ringEveryMs: 2000\n    giveUpMs: 60000\nspeech:\n  echoMode: cancel\n  echoFallback: ${process.env.ECHO_FALLBACK ?? 'off'}\nrouter:\n  frames:\n    base:\n      rules: ${JSON.stringify(rules)}\n`,
     );
     hark = new HarkProcess(['--db', join(dir, 'hark.db'), '--port', '0', '--stt-mode', 'cloud-only', '--deepgram-url', deepgram.url], {
       ...process.env,
@@ -151,7 +151,7 @@ describe.skipIf(!process.env.HARK_ECHO_E2E)('hark run in a simulated kitchen: th
   afterAll(async () => {
     const dir = outputDir('e2e-echo-room');
     if (hark) writeFileSync(join(dir, 'stderr.log'), hark.stderr.join('\n') + '\n');
-    writeFileSync(join(dir, 'numbers.json'), JSON.stringify({ quietSegments, answerMs, ringMs, stops }, null, 2));
+    writeFileSync(join(dir, 'numbers.json'), JSON.stringify({ quietSegments, answerMs, ringMs, stops, roomUnderruns: room?.underruns.map((u) => Math.round(u.lateMs)) }, null, 2));
     hark?.kill('SIGKILL');
     await deepgram?.close();
     await room?.close();

@@ -63,6 +63,8 @@ export class Room {
   /** Each aplay stream: where it started and ended on the room timeline. */
   readonly streams: Array<{ pid: number; start: number; end: number; killed: boolean }> = [];
   private waiters: Array<{ pid: number; socket: Socket }> = [];
+  /** Each time a card ran dry mid-stream (audio came later than it was due): room sample, and how late. */
+  readonly underruns: Array<{ at: number; lateMs: number }> = [];
 
   constructor(
     dir: string,
@@ -193,7 +195,10 @@ exit 0
       if (mode !== 'aplay' || !stream) return;
       // A card that ran dry (an underrun) starts again with the next audio: nothing is played in the past.
       const now = this.now();
-      if (stream.end < now) stream.end = now;
+      if (stream.end < now) {
+        if (stream.end > stream.start) this.underruns.push({ at: now, lateMs: (now - stream.end) / RATE });
+        stream.end = now;
+      }
       let i = 0;
       if (odd !== null && d.length > 0) {
         this.put(stream, (d[0]! << 8) | odd);
