@@ -182,7 +182,7 @@ export class AplayStream {
       },
       /**
        * Drop the clip's unplayed samples from the mix. It falls silent once what was already handed to
-       * aplay has played: at most leadMs (120 ms by default) plus the card's own buffer, plus, on the
+       * aplay has played: at most leadMs (speech.playerLeadMs, 250 ms by default) plus the card's own buffer, plus, on the
        * aplay started for this sound, what queued while it was starting (its start-up, tens of ms on a
        * Pi). The process is not killed: a new one would sound at another latency, and the canceller
        * would have to find it again.

@@ -96,7 +96,7 @@ export class AplayPlayer {
         ? new AplayStream({
             device: this.opts.device,
             sampleRate: this.opts.sampleRate,
-            leadMs: rest.leadMs ?? 120,
+            leadMs: rest.leadMs ?? 250,
             tickMs: 20,
             idleCloseMs: idleCloseMs ?? 60_000,
             stallMs: this.opts.stallMs,

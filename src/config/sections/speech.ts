@@ -53,7 +53,9 @@ export const speechSection = section({
    * How far ahead of the clock that aplay is fed: what a stop cannot take back (a clip stopped falls
    * silent within this, plus the card's buffer), and how long hark may stall before the card runs dry.
    */
-  playerLeadMs: ms(120, 40, 1000),
+  // 250: hark's event loop was measured stalling 130-250 ms now and then on a loaded machine (the card
+  // then runs dry and the echo's latency moves); the per-clip player rode out stalls with 400.
+  playerLeadMs: ms(250, 40, 1000),
   /** A natural voice from a Wyoming server (wyoming-piper); espeak-ng speaks whenever it is away (see sections/wyoming.ts). */
   wyoming: wyomingVoiceSection,
 });
