@@ -75,10 +75,15 @@ const moveFrame = Math.ceil(((500 + L + 1000) * 16) / 512);
 const afterMove = streamMove.trusted.slice(moveFrame);
 const distrustedAt = afterMove.indexOf(false);
 const retrustedAt = distrustedAt < 0 ? -1 : afterMove.findIndex((t, i) => i > distrustedAt && t);
+// ERLE over 0.5 s windows every 0.1 s after the move: when it first fell under 25 dB, and was back.
+const moveAt = Math.round((500 + L + 1000) * 16);
+let fell = -1;
 let back25 = -1;
-for (let s = (500 + L + 1000) * 16; s + 8000 <= streamMove.mic.length; s += 1600) {
-  if (20 * Math.log10(rms(streamMove.mic, s, s + 8000) / Math.max(1e-9, rms(streamMove.out, s, s + 8000))) >= 25) {
-    back25 = Math.round(s / 16 - (500 + L + 1000));
+for (let s = moveAt; s + 8000 <= moveAt + ref.length; s += 1600) {
+  const db = 20 * Math.log10(rms(streamMove.mic, s, s + 8000) / Math.max(1e-9, rms(streamMove.out, s, s + 8000)));
+  if (fell < 0 && db < 25) fell = Math.round((s - moveAt) / 16);
+  else if (fell >= 0 && db >= 25) {
+    back25 = Math.round((s - moveAt) / 16);
     break;
   }
 }
@@ -99,6 +104,16 @@ const numbers = {
   reconvergeAfterDelayChangeMs: reconvergeMs,
   ringErleAplayStartJitter0to130msDb: ringJitteredDb,
   ringErleSteadyAplayStartDb: ringSteadyDb,
+  ringErleStreamPlayerDb: ringStreamDb,
+  streamPlayer: {
+    erleWarmAfter2sDb: streamWarmDb,
+    afterEchoPathMoves50to80ms: {
+      stillTrustedForMs: distrustedAt < 0 ? null : distrustedAt * 32,
+      trustedAgainAfterMs: retrustedAt < 0 ? null : retrustedAt * 32,
+      erleUnder25dbFromMs: fell,
+      erleBackTo25dbAtMs: back25,
+    },
+  },
   cpuMsPer32msFrame: Math.round(cold.cpuMsPerFrame * 1000) / 1000,
   memoryPerCancellerKb: perCleanerKb,
   rawHistoryKb: Math.round((40 * S * 2) / 1024),
