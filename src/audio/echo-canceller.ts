@@ -241,15 +241,28 @@ export class EchoStage {
   private doubt(): void {
     const l = this.estimator.latest;
     if (!this.converged || !this.moved || !l || l.correlation < 0.6) return;
-    if (Math.abs(l.lagMs - this.delayMs) < this.o.marginMs / 2) return;
+    if (this.covered(l.lagMs)) return;
     this.converged = false;
     this.convergedFor = 0;
+  }
+
+  /**
+   * The filter can take an echo at `lagMs` as it stands, so the bulk delay is better left alone: a move
+   * makes the filter learn the room again, and live the estimate wanders (±5-15 ms on a ring) where the
+   * latency does not. With one aplay per clip, a move of half the margin or more. With the long-lived
+   * aplay, whose latency moves only when the card ran dry: anything from half the margin before the
+   * delay (the direct path still inside the filter) to half the filter after it (its tail still inside).
+   */
+  private covered(lagMs: number): boolean {
+    const d = lagMs - this.delayMs;
+    if (!this.reference.steady) return Math.abs(d) < this.o.marginMs / 2;
+    return d > -this.o.marginMs / 2 && d < (this.o.filterSamples / this.perMs) / 2;
   }
 
   private moveDelay(lagMs: number): void {
     // The filter absorbs a small move (it starts marginMs early and is far longer than that): only a
     // real change is worth acting on, not the estimate's half-millisecond jitter.
-    if (this.moved && Math.abs(lagMs - this.delayMs) < this.o.marginMs / 2) return;
+    if (this.moved && this.covered(lagMs)) return;
     if (!this.moved) {
       // The first estimate replaces the initial guess: what the filter learnt at the wrong alignment is
       // of no use, and starting over converges faster than unlearning it.

@@ -19,6 +19,8 @@ export interface AplayStreamOptions {
    * Also how long the event loop may stall before the card runs dry.
    */
   leadMs: number;
+  /** How far ahead silence is written while nothing plays (ms; default 80): a new clip starts sounding within it. */
+  idleLeadMs?: number;
   /** How often the feeding loop runs (ms). */
   tickMs: number;
   /** aplay is closed after this long with nothing to play, and opened again on the next sound. */
@@ -148,7 +150,7 @@ export class AplayStream {
 
   /** Close aplay now (shutdown); clips still playing end as stopped. */
   close(): void {
-    for (const c of [...this.clips]) this.finish(c, 'stopped');
+    for (const c of [...this.clips, ...this.draining]) this.finish(c, 'stopped');
     this.o.clock.clearTimer(this.spawnTimer);
     this.spawnTimer = null;
     this.closeProc();
@@ -182,10 +184,10 @@ export class AplayStream {
       },
       /**
        * Drop the clip's unplayed samples from the mix. It falls silent once what was already handed to
-       * aplay has played: at most leadMs (speech.playerLeadMs, 250 ms by default) plus the card's own buffer, plus, on the
-       * aplay started for this sound, what queued while it was starting (its start-up, tens of ms on a
-       * Pi). The process is not killed: a new one would sound at another latency, and the canceller
-       * would have to find it again.
+       * aplay has played: at most leadMs (speech.playerLeadMs, 250 ms by default) plus the card's own
+       * buffer (nothing queues while aplay starts: it is not written to until it reads). The process is
+       * not killed: a new one would sound at another latency, and the canceller would have to find it
+       * again.
        */
       stop: async () => {
         if (!clip.finished) this.finish(clip, 'stopped');
@@ -204,7 +206,11 @@ export class AplayStream {
   /** A process to play into: start one, or wait out the backoff or the old one's closing. */
   private ensure(): void {
     if (this.proc && !this.proc.closing) {
-      if (this.proc.running && this.feedTimer === null && !this.proc.waitingDrain) this.tick();
+      // Mixed in now, not at the next tick: it starts sounding after what is already written.
+      if (this.proc.running && !this.proc.waitingDrain) {
+        this.o.clock.clearTimer(this.feedTimer);
+        this.tick();
+      }
       return;
     }
     if (this.proc?.closing) {
@@ -327,7 +333,11 @@ export class AplayStream {
       this.o.tap?.moved?.(now);
       playhead = p.fed;
     }
-    const n = Math.floor(playhead + this.o.leadMs * this.perMs) - p.fed;
+    // Silence needs no lead beyond riding out a short stall: a clip that comes is placed after what is
+    // already written, so with little silence queued it starts sounding within idleLeadMs, and the lead
+    // grows to leadMs as it plays (how early a sample is written does not change when it sounds).
+    const lead = this.clips.some((c) => c.pending.length > 0) ? this.o.leadMs : Math.min(this.o.leadMs, this.o.idleLeadMs ?? 80);
+    const n = Math.floor(playhead + lead * this.perMs) - p.fed;
     if (n > 0) {
       const { mix, any, covered } = this.mix(n, p.fed);
       if (any) this.lastSoundAt = now;

@@ -69,4 +69,34 @@ describe('playback with the echo canceller in force (the room\'s fake aplay)', (
     // what remains is the room's own handling, well under the lead.
     expect(Math.max(...latencyMs)).toBeLessThan(120);
   }, 20_000);
+
+  it('real aplay, a device that does not exist: the clip fails naming the device, and the next sound tries again', async () => {
+    const player = new AplayPlayer({ device: 'plughw:CARD=NoSuchCard,DEV=0', tap: new EchoReference() });
+    const r = await player.play(tone(200)).done;
+    expect(r.outcome).toBe('error');
+    expect(r.error).toMatch(/^aplay could not play on "plughw:CARD=NoSuchCard,DEV=0": /);
+    const again = await player.play(tone(200)).done;
+    expect(again.outcome).toBe('error');
+    player.close();
+  }, 20_000);
+
+  it('real aplay on the null device: a clip, then a stop mid-clip, through one process', async () => {
+    const player = new AplayPlayer({ device: 'null', tap: new EchoReference() });
+    const a = player.play(tone(300));
+    await a.started;
+    const pid = a.pid;
+    expect(await a.done).toMatchObject({ outcome: 'ended', playedMs: 300 });
+    const b = player.play(tone(5000));
+    const asked = performance.now();
+    await b.started;
+    await wait(400);
+    expect(b.pid).toBe(pid);
+    await b.stop();
+    const r = await b.done;
+    expect(r.outcome).toBe('stopped');
+    // It started sounding within the idle lead (80 ms; a tick or two more on a loaded machine) of play().
+    expect(r.playedMs).toBeGreaterThan(performance.now() - asked - 250);
+    expect(r.playedMs).toBeLessThan(1500);
+    player.close();
+  }, 20_000);
 });

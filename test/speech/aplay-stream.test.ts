@@ -121,7 +121,27 @@ describe('AplayStream: one aplay for all of hark\'s sound', () => {
     // Clip, silence, clip: all on one timeline that kept pace with the clock.
     expect(s.subarray(0, 3200).every((v) => v === 100)).toBe(true);
     expect(s.indexOf(200)).toBeGreaterThan(3200 + 1000 * 16 - 1920);
-    expect(Math.abs(s.length - ((clock.now() - 1000) * 16 + 1920))).toBeLessThanOrEqual(320);
+    // Nothing playing now: the silence is the idle lead (80 ms) ahead.
+    expect(Math.abs(s.length - ((clock.now() - 1000) * 16 + 80 * 16))).toBeLessThanOrEqual(320);
+  });
+
+  it('with nothing playing only a little silence is queued, so a new clip starts sounding within 80 ms; then the lead grows to 120', async () => {
+    const { clock, player, run } = setup();
+    await (async () => {
+      const a = player.play(clip(160, 1));
+      await run(1000);
+      expect((await a.done).outcome).toBe('ended');
+    })();
+    const p = FakeAplay.made[0]!;
+    const asked = clock.now();
+    const queuedAhead = p.stream.length - (asked - 1000) * 16;
+    expect(queuedAhead).toBeLessThanOrEqual(80 * 16);
+    player.play(clip(16000, 9));
+    const at = p.stream.indexOf(9);
+    // Its first sample is due (anchor + position) within 80 ms of the play() call.
+    expect(1000 + at / 16 - asked).toBeLessThanOrEqual(80);
+    await run(100);
+    expect(p.stream.length - (clock.now() - 1000) * 16).toBeGreaterThan(100 * 16);
   });
 
   it('sums overlapping clips as the speaker would (clipped), and the reference gets exactly what is written, where it will sound', async () => {
