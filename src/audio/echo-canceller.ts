@@ -31,6 +31,9 @@ export interface EchoStageOptions {
   delay?: Partial<DelayEstimatorOptions>;
 }
 
+/** See measure(): how long the canceller may cancel too little before the gate stands in again. */
+const LOW_FOR_MS = 1000;
+
 export const ECHO_STAGE_DEFAULTS: EchoStageOptions = {
   frameSamples: 512,
   filterSamples: 2048,
@@ -88,6 +91,8 @@ export class EchoStage {
   private moved = false;
   private erle = { mic: 0, out: 0 };
   private convergedFor = 0;
+  /** Ms of played sound in a row cancelled less than convergedDb. */
+  private lowFor = 0;
   private converged = false;
   private lastState: EchoStatus['state'] = 'idle';
   /** Raw mic by pipeline position, and whether hark's sound was expected in each frame. */
@@ -305,8 +310,18 @@ export class EchoStage {
     const a = 0.1;
     this.erle.mic = this.erle.mic * (1 - a) + em * a;
     this.erle.out = this.erle.out * (1 - a) + eo * a + 1e-3;
-    if (this.erleDb >= this.o.convergedDb) this.convergedFor += mic.length / this.perMs;
-    else this.convergedFor = 0;
+    const ms = mic.length / this.perMs;
+    if (this.erleDb >= this.o.convergedDb) {
+      this.convergedFor += ms;
+      this.lowFor = 0;
+    } else {
+      this.convergedFor = 0;
+      this.lowFor += ms;
+    }
     if (this.convergedFor >= this.o.convergedMs) this.converged = true;
+    // Cancelling too little for a second (the echo moved and the filter is learning it again): the gate
+    // stands in until it is back. A second, not less: a word said over hark ("stop", ~0.5 s) lowers the
+    // measure too, and should not hand the decision back to the gate.
+    if (this.lowFor >= LOW_FOR_MS) this.converged = false;
   }
 }
