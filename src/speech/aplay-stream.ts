@@ -338,6 +338,8 @@ export class AplayStream {
     // grows to leadMs as it plays (how early a sample is written does not change when it sounds).
     const lead = this.clips.some((c) => c.pending.length > 0) ? this.o.leadMs : Math.min(this.o.leadMs, this.o.idleLeadMs ?? 80);
     const n = Math.floor(playhead + lead * this.perMs) - p.fed;
+    // A stream is started once aplay is being fed (as with one aplay per clip), before its first audio.
+    for (const c of this.clips) if (!c.complete) c.resolveStarted();
     if (n > 0) {
       const { mix, any, covered } = this.mix(n, p.fed);
       if (any) this.lastSoundAt = now;

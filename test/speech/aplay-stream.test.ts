@@ -206,6 +206,11 @@ describe('AplayStream: one aplay for all of hark\'s sound', () => {
   it('streams: audio pushed as it comes, a dry spell is silence, end() ends it', async () => {
     const { player, run } = setup();
     const pb = player.playStream();
+    // Started once aplay is being fed, before any audio (a caller may wait for it before pushing).
+    let started = false;
+    void pb.started.then(() => (started = true));
+    await run(40);
+    expect(started).toBe(true);
     pb.push(clip(800, 7));
     await run(200);
     pb.push(clip(800, 7));
