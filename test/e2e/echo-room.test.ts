@@ -32,7 +32,8 @@ const quiet = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // stalls 130-400 ms now and then, the card runs dry and restarts at another latency, and the counts
 // swing with the load (six runs: answer 0-3 segments, ring 2-18; the README's echo notes). The room's
 // aplay takes a start-up from the measured spread (47-185 ms), as real aplay does. Written to keep
-// measuring until they are met.
+// measuring until they are met. ECHO_FALLBACK (default off) and ECHO_LEAD_MS (speech.playerLeadMs;
+// default the product's) vary the run; the counts go to test-output/e2e-echo-room/numbers.json.
 describe.skipIf(!process.env.HARK_ECHO_E2E)('hark run in a simulated kitchen: the echo canceller', () => {
   let hark: HarkProcess;
   let deepgram: DeepgramDouble;
@@ -89,7 +90,7 @@ describe.skipIf(!process.env.HARK_ECHO_E2E)('hark run in a simulated kitchen: th
     ];
     writeFileSync(
       join(dir, 'hark.yaml'),
-      `actions:\n  dataDir: ${JSON.stringify(dir)}\n  timers:\n    ringEveryMs: 2000\n    giveUpMs: 60000\nspeech:\n  echoMode: cancel\n  echoFallback: ${process.env.ECHO_FALLBACK ?? 'off'}\nrouter:\n  frames:\n    base:\n      rules: ${JSON.stringify(rules)}\n`,
+      `actions:\n  dataDir: ${JSON.stringify(dir)}\n  timers:\n    ringEveryMs: 2000\n    giveUpMs: 60000\nspeech:\n  echoMode: cancel\n  echoFallback: ${process.env.ECHO_FALLBACK ?? 'off'}\n${process.env.ECHO_LEAD_MS ? `  playerLeadMs: ${process.env.ECHO_LEAD_MS}\n` : ''}router:\n  frames:\n    base:\n      rules: ${JSON.stringify(rules)}\n`,
     );
     hark = new HarkProcess(['--db', join(dir, 'hark.db'), '--port', '0', '--stt-mode', 'cloud-only', '--deepgram-url', deepgram.url], {
       ...process.env,
