@@ -13,7 +13,12 @@ export interface EchoStageOptions {
   frameSamples: number;
   /** The adaptive filter's length: the room echo it models after the bulk delay. */
   filterSamples: number;
-  /** Start of the filter this far before the estimated delay, so a late estimate still leaves the echo causal. */
+  /**
+   * Start of the filter this far before the estimated delay, so a late estimate still leaves the echo
+   * causal; moves of the estimate smaller than half of it are left to the adaptive filter. 20 ms: live
+   * (the simulated kitchen on a loaded machine) the estimate wanders ±5-10 ms on a ring, and with 6 ms an
+   * estimate 10 ms late put the direct path before the filter's start, where nothing cancels it.
+   */
   marginMs: number;
   /** The delay assumed before the first estimate (a USB card's typical latency). */
   initialDelayMs: number;
@@ -26,10 +31,13 @@ export interface EchoStageOptions {
   delay?: Partial<DelayEstimatorOptions>;
 }
 
+/** See measure(): how long the canceller may cancel too little before the gate stands in again. */
+const LOW_FOR_MS = 1000;
+
 export const ECHO_STAGE_DEFAULTS: EchoStageOptions = {
   frameSamples: 512,
   filterSamples: 2048,
-  marginMs: 6,
+  marginMs: 20,
   initialDelayMs: 0,
   convergedDb: 10,
   convergedMs: 500,
@@ -77,10 +85,14 @@ export class EchoStage {
   private clipShiftMs = 0;
   /** The latest clip whose echo has reached the microphone. */
   private clip = 0;
+  /** The reference's timeline moves already acted on. */
+  private seenMoves = 0;
   /** The first estimate has replaced the initial guess. */
   private moved = false;
   private erle = { mic: 0, out: 0 };
   private convergedFor = 0;
+  /** Ms of played sound in a row cancelled less than convergedDb. */
+  private lowFor = 0;
   private converged = false;
   private lastState: EchoStatus['state'] = 'idle';
   /** Raw mic by pipeline position, and whether hark's sound was expected in each frame. */
@@ -150,9 +162,19 @@ export class EchoStage {
     const active = this.reference.render(refPos, this.ref);
     // Room echo outlasts the last sample: keep the filter running (on zeros) for its own length.
     const inTail = !active && refPos < this.reference.endPosition + this.o.filterSamples + n;
+    // The player fell behind and the card restarted (AplayStream): the latency may have moved. Once that
+    // point is in the microphone, the estimator starts afresh (what it holds from before would argue for
+    // the old lag for a second or two) and its first clear estimate is taken at once.
+    if (this.reference.timelineMoves !== this.seenMoves && zeroPos >= this.reference.lastMoveAt) {
+      this.seenMoves = this.reference.timelineMoves;
+      this.estimator.reset();
+      this.converged = false;
+      this.convergedFor = 0;
+    }
     if (activeZero || active || inTail) {
       const est = this.estimator.push(frame, activeZero ? this.refZero : null, activeZero);
       if (est) this.moveDelay(est.lagMs);
+      else this.doubt();
     }
     this.reference.prune(refPos - 5 * this.o.filterSamples);
     if (!active && !inTail) {
@@ -160,8 +182,9 @@ export class EchoStage {
       this.native.process(frame, null, this.out);
       return this.out;
     }
-    // Each clip is a new aplay process, started with its own latency (measured: 50-170 ms apart on a
-    // loaded machine): until this clip's echo is shown to be cancelled, the gate stands in again.
+    // A new aplay process (each clip, with one aplay per clip; a reopened long-lived one) may sound
+    // at its own latency (measured: 50-170 ms apart on a loaded machine): until its echo is shown to
+    // be cancelled, the gate stands in again.
     const clip = this.reference.clipCount;
     if (clip !== this.clip && refPos + n > this.reference.latestStart) {
       this.clip = clip;
@@ -214,10 +237,37 @@ export class EchoStage {
     this.played[Math.floor(position / this.o.frameSamples) % this.played.length] = 1;
   }
 
+  /**
+   * A clear correlation peak away from the delay in use says the echo has moved before a second
+   * estimate confirms it (a second later): the gate stands in from now, not after a second of echo
+   * leaking through. Near-end speech does not do this (it does not correlate with the reference), so a
+   * person talking over hark does not hand the decision back to the gate.
+   */
+  private doubt(): void {
+    const l = this.estimator.latest;
+    if (!this.converged || !this.moved || !l || l.correlation < 0.6) return;
+    if (this.covered(l.lagMs)) return;
+    this.converged = false;
+    this.convergedFor = 0;
+  }
+
+  /**
+   * The filter can take an echo at `lagMs` as it stands, so the bulk delay is better left alone: a move
+   * makes the filter learn the room again, and live the estimate wanders (±5-15 ms on a ring) where the
+   * latency does not. With one aplay per clip, a move of half the margin or more. With the long-lived
+   * aplay, whose latency moves only when the card ran dry: anything from half the margin before the
+   * delay (the direct path still inside the filter) to half the filter after it (its tail still inside).
+   */
+  private covered(lagMs: number): boolean {
+    const d = lagMs - this.delayMs;
+    if (!this.reference.steady) return Math.abs(d) < this.o.marginMs / 2;
+    return d > -this.o.marginMs / 2 && d < (this.o.filterSamples / this.perMs) / 2;
+  }
+
   private moveDelay(lagMs: number): void {
     // The filter absorbs a small move (it starts marginMs early and is far longer than that): only a
     // real change is worth acting on, not the estimate's half-millisecond jitter.
-    if (this.moved && Math.abs(lagMs - this.delayMs) < this.o.marginMs / 2) return;
+    if (this.moved && this.covered(lagMs)) return;
     if (!this.moved) {
       // The first estimate replaces the initial guess: what the filter learnt at the wrong alignment is
       // of no use, and starting over converges faster than unlearning it.
@@ -227,6 +277,16 @@ export class EchoStage {
       this.converged = false;
       this.convergedFor = 0;
       this.erle = { mic: 0, out: 0 };
+      return;
+    }
+    if (this.reference.steady) {
+      // The long-lived aplay: every clip shares its latency, so a move is the whole stream's (the card
+      // ran dry and restarted, a new aplay process). The room, which the filter models, is unchanged:
+      // the bulk delay moves and the filter is kept.
+      this.delayMs = lagMs;
+      this.clipShiftMs = 0;
+      this.converged = false;
+      this.convergedFor = 0;
       return;
     }
     // Later moves are the clip's own: each clip is a new aplay process that starts sounding with its
@@ -250,8 +310,18 @@ export class EchoStage {
     const a = 0.1;
     this.erle.mic = this.erle.mic * (1 - a) + em * a;
     this.erle.out = this.erle.out * (1 - a) + eo * a + 1e-3;
-    if (this.erleDb >= this.o.convergedDb) this.convergedFor += mic.length / this.perMs;
-    else this.convergedFor = 0;
+    const ms = mic.length / this.perMs;
+    if (this.erleDb >= this.o.convergedDb) {
+      this.convergedFor += ms;
+      this.lowFor = 0;
+    } else {
+      this.convergedFor = 0;
+      this.lowFor += ms;
+    }
     if (this.convergedFor >= this.o.convergedMs) this.converged = true;
+    // Cancelling too little for a second (the echo moved and the filter is learning it again): the gate
+    // stands in until it is back. A second, not less: a word said over hark ("stop", ~0.5 s) lowers the
+    // measure too, and should not hand the decision back to the gate.
+    if (this.lowFor >= LOW_FOR_MS) this.converged = false;
   }
 }

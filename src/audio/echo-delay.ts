@@ -20,6 +20,9 @@ export interface DelayEstimatorOptions {
   agreeMs: number;
 }
 
+/** A lag this close to the best correlation (as a fraction of it), earlier, is preferred to it. */
+const EARLIEST_WITHIN = 0.85;
+
 export const DELAY_DEFAULTS: DelayEstimatorOptions = { sampleRate: 16000, decimation: 8, windowMs: 1500, maxLagMs: 200, everyMs: 1000, minCorrelation: 0.3, agreeMs: 1.5 };
 
 export interface DelayEstimate {
@@ -35,6 +38,8 @@ export class DelayEstimator {
   private readonly ref: Float32Array;
   private readonly micLin: Float32Array;
   private readonly refLin: Float32Array;
+  /** The last search's correlation at each lag. */
+  private readonly corr: Float32Array;
   /** Decimated samples written so far (ring index = count % length). */
   private count = 0;
   private acc = { mic: 0, ref: 0, n: 0 };
@@ -52,7 +57,13 @@ export class DelayEstimator {
     this.mic = new Float32Array(this.w + this.maxLag);
     this.ref = new Float32Array(this.w + this.maxLag);
     this.micLin = new Float32Array(this.mic.length);
+    this.corr = new Float32Array(this.maxLag + 1);
     this.refLin = new Float32Array(this.ref.length);
+  }
+
+  /** The last search's result when it found a clear peak (believed or not yet), else null. */
+  get latest(): DelayEstimate | null {
+    return this.candidate;
   }
 
   /** The lag last believed, or null before the first. */
@@ -131,6 +142,8 @@ export class DelayEstimator {
     for (let i = start; i < len; i++) eref += r[i]! * r[i]!;
     let best = -1;
     let bestLag = 0;
+    const corr = this.corr;
+    corr.fill(-1);
     for (let lag = 0; lag <= this.maxLag; lag++) {
       if (lag > 0) {
         // The reference window slides one step into the past: gains the older sample, loses the newest.
@@ -142,12 +155,24 @@ export class DelayEstimator {
       let xc = 0;
       for (let i = start; i < len; i++) xc += m[i]! * r[i - lag]!;
       const c = Math.abs(xc) / Math.sqrt(emic * eref);
+      corr[lag] = c;
       if (c > best) {
         best = c;
         bestLag = lag;
       }
     }
     if (best < 0) return null;
+    // The direct path is the earliest arrival; a room reflection (or a ring's periodic chime) can
+    // correlate as well or a little better later on. An estimate late by a reflection puts the direct
+    // path before the canceller's filter, where nothing cancels it; early only costs filter tail. So the
+    // earliest lag nearly as good as the best is taken.
+    for (let lag = 0; lag < bestLag; lag++) {
+      if (corr[lag]! >= EARLIEST_WITHIN * best) {
+        bestLag = lag;
+        best = corr[lag]!;
+        break;
+      }
+    }
     return { lagMs: (bestLag * this.o.decimation * 1000) / this.o.sampleRate, correlation: best };
   }
 

@@ -12,8 +12,14 @@ import { SAMPLE_RATE } from './pcm.js';
 export interface PlayedClip {
   start: number;
   end: number;
+  /** Samples from `start`; may be longer than end - start (a streamed clip's room to grow). */
   pcm: Int16Array;
+  /** The long-lived aplay process it came through (streamed), or undefined (a process of its own). */
+  stream?: number;
 }
+
+/** A streamed clip grows to at most this long (10 s) before the next piece starts another, so old sound can be pruned. */
+const MAX_STREAMED = 160_000;
 
 /** The tap AplayPlayer calls: every sample hark plays goes through it. */
 export interface PlaybackTap {
@@ -28,9 +34,52 @@ export class EchoReference implements PlaybackTap {
   private lastEnd = -Infinity;
   private count = 0;
 
-  /** Clips played so far: a new one is a new aplay process. */
+  /** aplay processes heard from so far: a new one may sound at another latency. */
   get clipCount(): number {
     return this.count;
+  }
+
+  /** Times the long-lived aplay's timeline moved on (it was fed late), and the position of the latest. */
+  timelineMoves = 0;
+  lastMoveAt = -Infinity;
+
+  /** The long-lived aplay was fed late and its timeline moved on at `atMs` (see AplayStream). */
+  moved(atMs: number): void {
+    this.timelineMoves++;
+    this.lastMoveAt = this.position(atMs);
+  }
+
+  /** The latest sound came through the long-lived aplay (one latency across clips), not a process of its own. */
+  get steady(): boolean {
+    const c = this.clips[this.clips.length - 1];
+    return c !== undefined && c.stream !== undefined;
+  }
+
+  /**
+   * The long-lived aplay (AplayStream) wrote `pcm`, the mix, due to sound from `atMs` on, through its
+   * process number `stream`. Pieces that follow on are joined into one clip; a new process counts as a
+   * new clip (its latency may differ), a gap or a moved timeline within one does not.
+   */
+  streamed(pcm: Int16Array, atMs: number, stream: number): void {
+    const start = Math.round(atMs * this.perMs);
+    const last = this.clips[this.clips.length - 1];
+    const sameProcess = last?.stream === stream;
+    if (last && sameProcess && Math.abs(start - last.end) <= 1 && last.end - last.start + pcm.length <= MAX_STREAMED) {
+      const used = last.end - last.start;
+      if (used + pcm.length > last.pcm.length) {
+        const bigger = new Int16Array(Math.min(MAX_STREAMED, Math.max(2 * last.pcm.length, used + pcm.length)));
+        bigger.set(last.pcm.subarray(0, used));
+        last.pcm = bigger;
+      }
+      last.pcm.set(pcm, used);
+      last.end += pcm.length;
+    } else {
+      const buf = new Int16Array(Math.max(pcm.length, 16_000));
+      buf.set(pcm);
+      this.clips.push({ start, end: start + pcm.length, pcm: buf, stream });
+      if (!sameProcess) this.count++;
+    }
+    this.lastEnd = Math.max(this.lastEnd, start + pcm.length);
   }
 
   played(pcm: Int16Array, atMs: number): { stopped(atMs: number): void } {
@@ -86,7 +135,7 @@ export class EchoReference implements PlaybackTap {
       if (c.end <= from || c.start >= to) continue;
       const a = Math.max(from, c.start);
       const b = Math.min(to, c.end);
-      if (!any && this.clips.length === 1) {
+      if (!any) {
         out.set(c.pcm.subarray(a - c.start, b - c.start), a - from);
       } else {
         for (let p = a; p < b; p++) {

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { SAMPLE_RATE } from '../audio/pcm.js';
 import { SystemClock, type Clock, type TimerHandle } from '../core/clock.js';
 import type { PlaybackTap } from '../audio/echo-reference.js';
+import { AplayStream, type StreamTap } from './aplay-stream.js';
 
 export interface PlayResult {
   outcome: 'ended' | 'stopped' | 'error';
@@ -46,11 +47,21 @@ export interface AplayOptions {
    * reference. Here, in the one place every played sample passes (speech, earcons, the ring, a
    * streamed voice).
    */
-  tap?: PlaybackTap;
+  tap?: PlaybackTap & StreamTap;
+  /**
+   * One long-lived aplay fed continuously (AplayStream) rather than one per clip. Default: with a tap,
+   * i.e. while the echo canceller is in force, which needs every clip at one latency.
+   */
+  steady?: boolean;
+  /** The long-lived aplay closes after this long with nothing to play (steady only). */
+  idleCloseMs?: number;
+  /** The long-lived aplay was fed late (steady only): see AplayStreamOptions.onLate. */
+  onLate?: (lateMs: number) => void;
 }
 
 /**
- * Plays 16 kHz mono s16 through an `aplay` child process, one process per clip.
+ * Plays 16 kHz mono s16 through `aplay` child processes: one per clip, or, while the echo canceller
+ * is in force, one long-lived process for all (AplayStream, aplay-stream.ts).
  *
  * Why aplay and not the `speaker` npm package: `speaker` bundles mpg123's output layer, which has no
  * build configuration for 64-bit ARM, so it does not install on 64-bit Raspberry Pi OS. aplay (from
@@ -63,19 +74,44 @@ export interface AplayOptions {
  * takes 1-15 ms and the kernel drops what the sound card had buffered.
  */
 export class AplayPlayer {
-  private readonly opts: Required<Omit<AplayOptions, 'clock' | 'tap'>>;
+  private readonly opts: Required<Omit<AplayOptions, 'clock' | 'tap' | 'steady' | 'idleCloseMs' | 'onLate'>>;
   private readonly clock: Clock;
   private readonly tap: PlaybackTap | null;
+  /**
+   * With the echo canceller: one aplay for every clip (see AplayStream). Without it, one aplay per
+   * clip stays: a stop is then immediate (the process is killed and the kernel drops the card's buffer)
+   * where the long-lived one needs up to its lead to fall silent, and no process sits open between
+   * sounds; nothing needs a steady latency when nothing cancels echo.
+   */
+  private readonly stream: AplayStream | null;
 
   constructor(opts: AplayOptions) {
-    const { clock, tap, ...rest } = opts;
+    const { clock, tap, steady, idleCloseMs, onLate, ...rest } = opts;
     this.opts = { sampleRate: SAMPLE_RATE, leadMs: 400, stallMs: 3000, bin: 'aplay', ...rest };
     this.clock = clock ?? new SystemClock();
     // The reference is on hark's 16 kHz grid; another rate is not hark's own sound.
     this.tap = tap && this.opts.sampleRate === SAMPLE_RATE ? tap : null;
+    this.stream =
+      (steady ?? tap !== undefined)
+        ? new AplayStream({
+            device: this.opts.device,
+            sampleRate: this.opts.sampleRate,
+            leadMs: rest.leadMs ?? 250,
+            tickMs: 20,
+            idleCloseMs: idleCloseMs ?? 60_000,
+            stallMs: this.opts.stallMs,
+            backoffMs: 250,
+            backoffMaxMs: 5000,
+            bin: this.opts.bin,
+            clock: this.clock,
+            tap: tap && this.opts.sampleRate === SAMPLE_RATE ? tap : null,
+            ...(onLate ? { onLate } : {}),
+          })
+        : null;
   }
 
   play(pcm: Int16Array): Playback {
+    if (this.stream) return this.stream.play(pcm);
     return this.start(Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength), true);
   }
 
@@ -84,7 +120,13 @@ export class AplayPlayer {
    * every sample hark plays goes out at one place. The clip's length is known at end().
    */
   playStream(): StreamingPlayback {
+    if (this.stream) return this.stream.playStream();
     return this.start(Buffer.alloc(0), false) as StreamingPlayback;
+  }
+
+  /** Silence everything and close the long-lived aplay (shutdown). */
+  close(): void {
+    this.stream?.close();
   }
 
   private start(initial: Buffer, complete: boolean): Playback | StreamingPlayback {

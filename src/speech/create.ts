@@ -43,6 +43,7 @@ export function createSpeech(config: Pick<HarkConfig, 'speech' | 'vad'>, deps: {
   let voices: (() => Promise<VoiceChoice[]>) | undefined;
   let echo: EchoCleaner | null = null;
   let echoProblem: string | null = null;
+  let player: AplayPlayer | null = null;
   if (deps.simulated) {
     output = new SimulatedOutput({ clock: deps.clock, ...(deps.simulated.msPerChar !== undefined ? { msPerChar: deps.simulated.msPerChar } : {}) });
   } else {
@@ -56,7 +57,10 @@ export function createSpeech(config: Pick<HarkConfig, 'speech' | 'vad'>, deps: {
         deps.logger?.warn(`${made.error}; the echo gate (${s.echoFallback}) stands in`);
       } else echo = made.cleaner;
     }
-    const player = new AplayPlayer({ device: s.device, stallMs: s.stallMs, ...(echo ? { tap: reference } : {}) });
+    // With the canceller, one long-lived aplay (a steady latency); without, one per clip (see AplayPlayer).
+    // A late feed is worth a line: the card ran dry, and the canceller must find the latency again.
+    const onLate = (lateMs: number) => deps.logger?.info('playback fed late: the card ran dry, the echo latency may move', { lateMs: Math.round(lateMs) });
+    player = new AplayPlayer({ device: s.device, stallMs: s.stallMs, ...(echo ? { tap: reference, idleCloseMs: s.playerIdleMs, leadMs: s.playerLeadMs, onLate } : {}) });
     output = new DeviceOutput({ player, tts: espeak, earcons: new EarconBank({ volume: s.earconVolume }), ...(deps.logger ? { logger: deps.logger } : {}) });
     // A Wyoming voice server in front, espeak-ng behind it.
     const wyoming = createWyomingSpeech(s.wyoming, { espeak, player, fallback: output, ...(deps.logger ? { logger: deps.logger } : {}) });
@@ -76,6 +80,7 @@ export function createSpeech(config: Pick<HarkConfig, 'speech' | 'vad'>, deps: {
     close: () => {
       queue.stop('shutdown');
       unbind();
+      player?.close();
     },
   };
 }

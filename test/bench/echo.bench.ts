@@ -7,7 +7,7 @@ import { VirtualClock } from '../../src/core/clock.js';
 import { outputDir } from '../support/paths.js';
 import { rms } from '../support/room-sim.js';
 import { espeakPhrase } from '../support/speech.js';
-import { activeWindows, erleDb, runRoom, runRoomClips } from '../echo/room-run.js';
+import { activeWindows, erleDb, runRoom, runRoomClips, runStreamRoom } from '../echo/room-run.js';
 
 /**
  * The echo canceller (speexdsp through hark-aec, in the production EchoStage) on hark's own voice
@@ -61,6 +61,32 @@ for (let k = 0; k < 8; k++) {
 const ringErle = (cl: typeof clips) => over(runRoomClips({ clips: cl, delayMs: 50, gain: 0.7, rt60Ms: 250 }) as never, 11000 * 16, 27000 * 16);
 const ringJitteredDb = ringErle(clips);
 const ringSteadyDb = ringErle(steady);
+// The same ring through the production stream player (one aplay, AplayStream), the fix.
+const ringStream = await runStreamRoom({ clips: steady.map(({ pcm, atMs }) => ({ pcm, atMs })), cardMs: 10, delayMs: 50, gain: 0.7, rt60Ms: 250 });
+const ringStreamDb = over(ringStream, 11000 * 16, 27000 * 16);
+// An answer said twice through the stream player, the echo path moving 50 → 80 ms as the second
+// starts: ERLE 2 s into the second before the move (warm), and how long after the move it is trusted
+// again and back to 25 dB.
+const L = ref.length / 16;
+const streamWarm = await runStreamRoom({ clips: [{ pcm: ref, atMs: 500 }, { pcm: ref, atMs: 500 + L + 1000 }], cardMs: 10, delayMs: 50, gain: 0.7, rt60Ms: 250 });
+const streamWarmDb = over(streamWarm, Math.round((500 + L + 1000 + 2000) * 16), Math.round((500 + 2 * L + 1000) * 16));
+const streamMove = await runStreamRoom({ clips: [{ pcm: ref, atMs: 500 }, { pcm: ref, atMs: 500 + L + 1000 }], cardMs: 10, delayMs: 50, changeAtMs: 500 + L + 1000, newDelayMs: 80, gain: 0.7, rt60Ms: 250 });
+const moveFrame = Math.ceil(((500 + L + 1000) * 16) / 512);
+const afterMove = streamMove.trusted.slice(moveFrame);
+const distrustedAt = afterMove.indexOf(false);
+const retrustedAt = distrustedAt < 0 ? -1 : afterMove.findIndex((t, i) => i > distrustedAt && t);
+// ERLE over 0.5 s windows every 0.1 s after the move: when it first fell under 25 dB, and was back.
+const moveAt = Math.round((500 + L + 1000) * 16);
+let fell = -1;
+let back25 = -1;
+for (let s = moveAt; s + 8000 <= moveAt + ref.length; s += 1600) {
+  const db = 20 * Math.log10(rms(streamMove.mic, s, s + 8000) / Math.max(1e-9, rms(streamMove.out, s, s + 8000)));
+  if (fell < 0 && db < 25) fell = Math.round((s - moveAt) / 16);
+  else if (fell >= 0 && db >= 25) {
+    back25 = Math.round((s - moveAt) / 16);
+    break;
+  }
+}
 
 const before = process.memoryUsage();
 const cleaners = Array.from({ length: 10 }, () => {
@@ -78,6 +104,16 @@ const numbers = {
   reconvergeAfterDelayChangeMs: reconvergeMs,
   ringErleAplayStartJitter0to130msDb: ringJitteredDb,
   ringErleSteadyAplayStartDb: ringSteadyDb,
+  ringErleStreamPlayerDb: ringStreamDb,
+  streamPlayer: {
+    erleWarmAfter2sDb: streamWarmDb,
+    afterEchoPathMoves50to80ms: {
+      stillTrustedForMs: distrustedAt < 0 ? null : distrustedAt * 32,
+      trustedAgainAfterMs: retrustedAt < 0 ? null : retrustedAt * 32,
+      erleUnder25dbFromMs: fell,
+      erleBackTo25dbAtMs: back25,
+    },
+  },
   cpuMsPer32msFrame: Math.round(cold.cpuMsPerFrame * 1000) / 1000,
   memoryPerCancellerKb: perCleanerKb,
   rawHistoryKb: Math.round((40 * S * 2) / 1024),

@@ -27,9 +27,13 @@ const SHORT = 'Preheat the oven to one hundred and eighty degrees, beat the butt
 
 const quiet = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-// Opt-in (HARK_ECHO_E2E=1; about 4 minutes): the targets are not met yet — each clip is its own aplay
-// process starting with its own latency, which the canceller cannot place fast enough on short clips
-// (the README's echo notes give the measured numbers). Written to keep measuring until they are.
+// Opt-in (HARK_ECHO_E2E=1; about 150 s, over the suite's 90 s budget): the targets are not met yet.
+// One long-lived aplay now keeps every clip at one latency, but on this loaded machine hark's event loop
+// stalls 130-400 ms now and then, the card runs dry and restarts at another latency, and the counts
+// swing with the load (six runs: answer 0-3 segments, ring 2-18; the README's echo notes). The room's
+// aplay takes a start-up from the measured spread (47-185 ms), as real aplay does. Written to keep
+// measuring until they are met. ECHO_FALLBACK (default off) and ECHO_LEAD_MS (speech.playerLeadMs;
+// default the product's) vary the run; the counts go to test-output/e2e-echo-room/numbers.json.
 describe.skipIf(!process.env.HARK_ECHO_E2E)('hark run in a simulated kitchen: the echo canceller', () => {
   let hark: HarkProcess;
   let deepgram: DeepgramDouble;
@@ -76,7 +80,7 @@ describe.skipIf(!process.env.HARK_ECHO_E2E)('hark run in a simulated kitchen: th
     mkdirSync(dir, { recursive: true });
     deepgram = await DeepgramDouble.start({ apiKey: 'e2e-key' });
     const noise = await soxNoise('pinknoise', 10_000, 0.02);
-    room = await new Room(join(dir, 'bin'), { delayMs: 50, echoGain: 0.7, rt60Ms: 250, noise }).start();
+    room = await new Room(join(dir, 'bin'), { delayMs: 50, echoGain: 0.7, rt60Ms: 250, noise, aplayStartupMs: [47, 185, 90, 120] }).start();
     wallT0.room = Date.now() - room.now() / 16;
     const rules = [
       { prefix: ['computer'], do: { push: 'query' } },
@@ -86,7 +90,7 @@ describe.skipIf(!process.env.HARK_ECHO_E2E)('hark run in a simulated kitchen: th
     ];
     writeFileSync(
       join(dir, 'hark.yaml'),
-      `actions:\n  dataDir: ${JSON.stringify(dir)}\n  timers:\n    ringEveryMs: 2000\n    giveUpMs: 60000\nspeech:\n  echoMode: cancel\n  echoFallback: ${process.env.ECHO_FALLBACK ?? 'raise'}\nrouter:\n  frames:\n    base:\n      rules: ${JSON.stringify(rules)}\n`,
+      `actions:\n  dataDir: ${JSON.stringify(dir)}\n  timers:\n    ringEveryMs: 2000\n    giveUpMs: 60000\nspeech:\n  echoMode: cancel\n  echoFallback: ${process.env.ECHO_FALLBACK ?? 'off'}\n${process.env.ECHO_LEAD_MS ? `  playerLeadMs: ${process.env.ECHO_LEAD_MS}\n` : ''}router:\n  frames:\n    base:\n      rules: ${JSON.stringify(rules)}\n`,
     );
     hark = new HarkProcess(['--db', join(dir, 'hark.db'), '--port', '0', '--stt-mode', 'cloud-only', '--deepgram-url', deepgram.url], {
       ...process.env,
@@ -151,7 +155,7 @@ describe.skipIf(!process.env.HARK_ECHO_E2E)('hark run in a simulated kitchen: th
   afterAll(async () => {
     const dir = outputDir('e2e-echo-room');
     if (hark) writeFileSync(join(dir, 'stderr.log'), hark.stderr.join('\n') + '\n');
-    writeFileSync(join(dir, 'numbers.json'), JSON.stringify({ quietSegments, answerMs, ringMs, stops }, null, 2));
+    writeFileSync(join(dir, 'numbers.json'), JSON.stringify({ quietSegments, answerMs, ringMs, stops, roomUnderruns: room?.underruns.map((u) => Math.round(u.lateMs)) }, null, 2));
     hark?.kill('SIGKILL');
     await deepgram?.close();
     await room?.close();

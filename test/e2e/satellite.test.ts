@@ -148,7 +148,8 @@ for (const encrypted of [false, true]) {
       const p = await hark.waitFor((e) => e.type === 'ha.satellite.played' && e.what === 'answer', 20_000, 'the answer played');
       expect(p).toMatchObject({ outcome: 'ended', samples: answer.length });
       const want = Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength);
-      expect(played(dir).some((b) => b.equals(want))).toBe(true);
+      // Within what aplay got: with the echo canceller in force one long-lived aplay plays everything (src/speech/aplay-stream.ts).
+      expect(played(dir).some((b) => b.indexOf(want) >= 0)).toBe(true);
     });
 
     it("the timer is hark's own: set locally, never sent to Home Assistant", async () => {

@@ -152,13 +152,20 @@ describe('hark run with Wyoming speech services', () => {
     // The double's voice, resampled to 16 kHz, sample for sample.
     const voice = resample(Float32Array.from(toneFor('Timer set for 5 minutes.', 22050)), 22050, 16000);
     const voiceBytes = Buffer.from(Int16Array.from(voice, (v) => Math.max(-32768, Math.min(32767, Math.round(v)))).buffer);
-    expect(runs.some((r) => r.equals(voiceBytes))).toBe(true);
+    // Within what aplay got, in order: with the echo canceller in force one long-lived aplay plays
+    // everything, silence between clips and wherever the server's stream ran dry (src/speech/aplay-stream.ts).
+    const voiced = (b: Buffer) => {
+      const pcm = new Int16Array(b.buffer.slice(b.byteOffset, b.byteOffset + (b.length & ~1)));
+      return Buffer.from(pcm.filter((v) => v !== 0).buffer);
+    };
+    expect(runs.some((r) => voiced(r).indexOf(voiced(voiceBytes)) >= 0)).toBe(true);
     // espeak-ng's rendering of the second answer, with the configured voice: what aplay got is it, from
     // its start (on a loaded machine the run can end before it is all said: shutdown stops the speaker).
     const espeak = await new EspeakTts({ voice: 'en-us', speed: 160, volume: 100 }).render('Timer set for 30 seconds.');
     const espeakBytes = Buffer.from(espeak.buffer, espeak.byteOffset, espeak.byteLength);
     expect(hark.of('speak.start').map((e) => String(e.text))).toContain('Timer set for 30 seconds.');
     expect(hark.of('speak.error')).toEqual([]);
-    expect(runs.some((r) => r.length >= 3200 && r.equals(espeakBytes.subarray(0, r.length)))).toBe(true);
+    const start = espeakBytes.subarray(0, 3200);
+    expect(runs.some((r) => r.indexOf(start) >= 0)).toBe(true);
   });
 });

@@ -137,3 +137,101 @@ export function runRoomClips(opts: { clips: Array<{ pcm: Int16Array; atMs: numbe
   }
   return { mic, echo, out, trusted, cpuMsPerFrame: cpu / frames, frames, stage, reference };
 }
+
+/**
+ * Clips played through the production stream player (AplayStream: one aplay, fed in step with a
+ * virtual clock, the mix as the echo reference) into the simulated room: the card plays what was
+ * written from its first write on, `cardMs` later, and the room adds `delayMs` (from `changeAt` ms
+ * on, `newDelayMs`). The microphone then goes through the production EchoStage in arecord's 125 ms
+ * periods. This is hark with the canceller in force, minus the real processes.
+ */
+export async function runStreamRoom(opts: {
+  clips: Array<{ pcm: Int16Array; atMs: number }>;
+  cardMs: number;
+  delayMs: number;
+  changeAtMs?: number;
+  newDelayMs?: number;
+  gain: number;
+  rt60Ms: number;
+  noise?: Int16Array;
+  near?: Float32Array;
+  tailMs?: number;
+}): Promise<RoomRun & { reference: EchoReference; processes: number }> {
+  const { AplayStream } = await import('../../src/speech/aplay-stream.js');
+  const { EventEmitter } = await import('node:events');
+  const clock = new VirtualClock(0);
+  const reference = new EchoReference();
+  const writes: Array<{ at: number; pcm: Int16Array }> = [];
+  const fakeChild = () => {
+    const child = Object.assign(new EventEmitter(), {
+      pid: 1,
+      stderr: Object.assign(new EventEmitter(), { setEncoding() {} }),
+      stdin: Object.assign(new EventEmitter(), {
+        destroyed: false,
+        write(b: Buffer) {
+          writes.push({ at: clock.now(), pcm: new Int16Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength)) });
+          return true;
+        },
+        end() {},
+        destroy() {},
+      }),
+      kill() {
+        return true;
+      },
+    });
+    queueMicrotask(() => child.emit('spawn'));
+    return child as never;
+  };
+  const player = new AplayStream({ device: 'room', sampleRate: 16000, leadMs: 120, tickMs: 20, idleCloseMs: 3_600_000, stallMs: 3000, backoffMs: 250, backoffMaxMs: 5000, bin: 'aplay', clock, tap: reference, spawnAplay: fakeChild, readyCheck: () => true });
+  for (const c of opts.clips) clock.setTimer(c.atMs, () => void player.play(c.pcm));
+  const endMs = Math.max(...opts.clips.map((c) => c.atMs + c.pcm.length / 16)) + (opts.tailMs ?? 1000);
+  for (let t = 0; t < endMs; t += 5) {
+    clock.advanceTo(t);
+    await Promise.resolve();
+  }
+  player.close();
+  const n = Math.round(endMs * 16);
+  // The card: what was written, sample after sample, from the first write on, cardMs later.
+  const card = new Float32Array(n);
+  let k = writes.length ? Math.round((writes[0]!.at + opts.cardMs) * 16) : n;
+  for (const w of writes) for (let i = 0; i < w.pcm.length && k < n; i++) card[k++] = w.pcm[i]!;
+  const x = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    const d = Math.round((opts.changeAtMs !== undefined && i >= opts.changeAtMs * 16 ? opts.newDelayMs! : opts.delayMs) * 16);
+    x[i] = i - d >= 0 ? card[i - d]! * opts.gain : 0;
+  }
+  const echo = new Reverb(opts.rt60Ms).process(x);
+  const mic = new Int16Array(n);
+  for (let i = 0; i < n; i++) mic[i] = Math.max(-32768, Math.min(32767, Math.round(echo[i]! + (opts.near?.[i] ?? 0) + (opts.noise ? opts.noise[i % opts.noise.length]! : 0))));
+  const made = createEchoCleaner({ echoFilterMs: 128, echoResidual: true, denoise: false, denoiseDb: 15 }, reference, new VirtualClock());
+  if ('error' in made) throw new Error(made.error);
+  const stage = made.cleaner.stage;
+  const out = new Int16Array(n);
+  const trusted: boolean[] = [];
+  const rand = rng(3);
+  const F = 512;
+  const PERIOD = 2000;
+  let pending = new Int16Array(0);
+  let cpu = 0;
+  let frames = 0;
+  let pos = 0;
+  for (let p = 0; p + PERIOD <= n; p += PERIOD) {
+    stage.arrived(PERIOD, (p + PERIOD) / 16 + rand() * 15);
+    const joined = new Int16Array(pending.length + PERIOD);
+    joined.set(pending);
+    joined.set(mic.subarray(p, p + PERIOD), pending.length);
+    let i = 0;
+    for (; i + F <= joined.length; i += F) {
+      const c0 = process.cpuUsage();
+      const o = stage.process(joined.subarray(i, i + F), pos);
+      const c = process.cpuUsage(c0);
+      cpu += (c.user + c.system) / 1000;
+      frames++;
+      out.set(o, pos);
+      trusted.push(stage.trusted);
+      pos += F;
+    }
+    pending = joined.slice(i);
+  }
+  return { mic, echo, out, trusted, cpuMsPerFrame: cpu / frames, frames, stage, reference, processes: player.processes };
+}

@@ -32,6 +32,12 @@ export interface RoomOptions {
   noise?: Int16Array;
   /** Seconds of timeline to keep. */
   maxSeconds?: number;
+  /**
+   * Each aplay process sleeps this long (ms, taken in turn) before it takes audio: aplay's own
+   * start-up (exec, ALSA configuration, opening the card), measured 47–185 ms apart on this loaded
+   * machine. Absent: bash's own start-up only.
+   */
+  aplayStartupMs?: number[];
 }
 
 const PERIOD = 2000;
@@ -44,7 +50,8 @@ export class Room {
   private t0 = 0;
   private produced = 0;
   private timer: NodeJS.Timeout | null = null;
-  private readonly played: Float32Array;
+  /** What the card played, by room sample (before the delay and the room). */
+  readonly played: Float32Array;
   readonly person: Float32Array;
   readonly echo: Float32Array;
   readonly mic: Int16Array;
@@ -56,6 +63,8 @@ export class Room {
   /** Each aplay stream: where it started and ended on the room timeline. */
   readonly streams: Array<{ pid: number; start: number; end: number; killed: boolean }> = [];
   private waiters: Array<{ pid: number; socket: Socket }> = [];
+  /** Each time a card ran dry mid-stream (audio came later than it was due): room sample, and how late. */
+  readonly underruns: Array<{ at: number; lateMs: number }> = [];
 
   constructor(
     dir: string,
@@ -81,8 +90,19 @@ exec 3<>/dev/tcp/127.0.0.1/${this.port} || exit 1
 printf 'arecord\\n' >&3
 exec cat <&3
 `);
+    const startups = this.opts.aplayStartupMs ?? [];
+    // The n-th aplay (counted in a file, so separate processes take the list in turn) sleeps the n-th
+    // start-up. No command substitution: bash would sit reading a pipe, which looks like aplay ready.
+    const startup = startups.length
+      ? `n=0
+read -r n < ${JSON.stringify(this.dir)}/count 2>/dev/null
+printf '%s' $((n + 1)) > ${JSON.stringify(this.dir)}/count
+d=(${startups.map((m) => (m / 1000).toFixed(3)).join(' ')})
+sleep \${d[$((n % ${startups.length}))]}
+`
+      : '';
     writeScript(join(this.dir, 'aplay'), `#!/bin/bash
-exec 3<>/dev/tcp/127.0.0.1/${this.port} || exit 1
+${startup}exec 3<>/dev/tcp/127.0.0.1/${this.port} || exit 1
 printf 'aplay %s\\n' $$ >&3
 cat >&3
 : > ${JSON.stringify(this.dir)}/end-$$
@@ -111,6 +131,11 @@ exit 0
   /** Change the card's latency from now on. */
   setDelay(ms: number): void {
     this.delay = Math.round(ms * RATE);
+  }
+
+  /** The room sample at a performance.now() instant (hark's SystemClock shares that timeline). */
+  sampleAt(perfMs: number): number {
+    return Math.round((perfMs - this.t0) * RATE);
   }
 
   /** Capture position (ms, as hark's segment events count) of a room sample. */
@@ -168,6 +193,12 @@ exit 0
         });
       }
       if (mode !== 'aplay' || !stream) return;
+      // A card that ran dry (an underrun) starts again with the next audio: nothing is played in the past.
+      const now = this.now();
+      if (stream.end < now) {
+        if (stream.end > stream.start) this.underruns.push({ at: now, lateMs: (now - stream.end) / RATE });
+        stream.end = now;
+      }
       let i = 0;
       if (odd !== null && d.length > 0) {
         this.put(stream, (d[0]! << 8) | odd);

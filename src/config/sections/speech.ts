@@ -41,8 +41,21 @@ export const speechSection = section({
   echoThreshold: between(0, 1, 0.9),
   /** Room echo and the sound card's buffer outlast the last sample written: keep the gate this long after. */
   echoTailMs: ms(300, 0, 5000),
-  /** aplay is killed if it runs this long past its clip's length (a wedged sound card). */
+  /** aplay is killed if it runs this long past its clip's length, or takes no audio this long (a wedged sound card). */
   stallMs: ms(3000, 500, 60_000),
+  /**
+   * With the echo canceller (echoMode cancel), one aplay stays open for all of hark's sound, so every
+   * clip reaches the speaker at one latency; it is closed after this long with nothing to play and
+   * opened again on the next sound (the first sound after it needs the canceller to find the latency again).
+   */
+  playerIdleMs: ms(60_000, 1000, 3_600_000),
+  /**
+   * How far ahead of the clock that aplay is fed: what a stop cannot take back (a clip stopped falls
+   * silent within this, plus the card's buffer), and how long hark may stall before the card runs dry.
+   */
+  // 250: hark's event loop was measured stalling 130-250 ms now and then on a loaded machine (the card
+  // then runs dry and the echo's latency moves); the per-clip player rode out stalls with 400.
+  playerLeadMs: ms(250, 40, 1000),
   /** A natural voice from a Wyoming server (wyoming-piper); espeak-ng speaks whenever it is away (see sections/wyoming.ts). */
   wyoming: wyomingVoiceSection,
 });
