@@ -101,9 +101,10 @@ s_root() {
   if [ ! -x "$R/usr/bin/apt-get" ]; then bash scripts/pi-check/make-root.sh "$R" arm64 || return 1; fi
   mount_root "$R"
   [ "$(pi 'uname -m')" = aarch64 ] || { echo "the root does not run as aarch64"; return 1; }
-  # What the checks use beyond the installer's own packages: ccache, Mosquitto, curl.
+  # What the checks use beyond the installer's own packages: ccache, Mosquitto, curl, and the
+  # recordings the VAD tests read (pocketsphinx-testdata, as on the development machine).
   local need=""
-  for p in ccache mosquitto mosquitto-clients curl ca-certificates; do
+  for p in ccache mosquitto mosquitto-clients curl ca-certificates pocketsphinx-testdata; do
     pi "dpkg-query -W -f='\${Status}' $p 2>/dev/null | grep -q 'install ok installed'" || need="$need $p"
   done
   if [ -n "$need" ]; then pi "apt-get -o DPkg::Lock::Timeout=1200 update -qq && apt-get -o DPkg::Lock::Timeout=1200 install -y -qq --no-install-recommends $need" || return 1; fi
@@ -244,6 +245,10 @@ s_echo_speed() {
 }
 
 s_unit_tests() {
+  # Under qemu-user /proc/cpuinfo is the host's: the tests that read the CPU (build-whisper.sh's
+  # target, hark doctor whisper) see a Pi 5's instead, as the doctor step does. Every spawn of node
+  # takes seconds under emulation: longer timeouts than on the development machine.
+  cp "$FIX"/cpuinfo-pi5.txt "$R/root/"
   # The installed copy has no dev dependencies (pruned): a test copy gets them without building
   # anything again (--ignore-scripts), then takes the native addons the installer built.
   pi "set -e; rm -rf /root/hark-test; cp -a /root/hark-src /root/hark-test; cd /root/hark-test
@@ -252,7 +257,7 @@ s_unit_tests() {
       rm -rf native/hark-aec/build; cp -a /opt/hark/native/hark-aec/build native/hark-aec/
       cp /opt/hark/node_modules/.hark-whisper-stamp node_modules/
       cp -a /opt/hark/dist ./dist
-      HARK_SHARED=/root/shared npx vitest run $PI_TESTS"
+      HARK_SHARED=/root/shared HARK_CPUINFO=/root/cpuinfo-pi5.txt npx vitest run --testTimeout=180000 --hookTimeout=180000 $PI_TESTS"
 }
 
 if [ -z "${PI_CHECK_ONLY:-}" ] || [[ " $PI_CHECK_ONLY " == *" arm64-root "* ]] || [ -x "$R/usr/bin/apt-get" ]; then
