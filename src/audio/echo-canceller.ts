@@ -160,8 +160,10 @@ export class EchoStage {
     const refPos = zeroPos - Math.round((this.delayMs - this.o.marginMs) * this.perMs);
     const activeZero = this.reference.render(zeroPos, this.refZero);
     const active = this.reference.render(refPos, this.ref);
-    // Room echo outlasts the last sample: keep the filter running (on zeros) for its own length.
-    const inTail = !active && refPos < this.reference.endPosition + this.o.filterSamples + n;
+    // Room echo outlasts the last sample: keep the filter running (on zeros) for its own length after
+    // a clip that has sounded — not before one that is still to come (those frames are the person
+    // alone, and the debug page would mark them as hark's playback).
+    const inTail = !active && refPos < this.reference.endOfSoundBefore(refPos) + this.o.filterSamples + n;
     // The player fell behind and the card restarted (AplayStream): the latency may have moved. Once that
     // point is in the microphone, the estimator starts afresh (what it holds from before would argue for
     // the old lag for a second or two) and its first clear estimate is taken at once.

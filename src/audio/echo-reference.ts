@@ -118,6 +118,16 @@ export class EchoReference implements PlaybackTap {
     return this.lastEnd;
   }
 
+  /**
+   * Where the sound that had started by `position` ended (the latest end among clips begun at or
+   * before it; -Infinity when none had): a room's echo tail follows that, never a clip still to come.
+   */
+  endOfSoundBefore(position: number): number {
+    let end = -Infinity;
+    for (const c of this.clips) if (c.start <= position && c.end > end) end = c.end;
+    return end;
+  }
+
   /** Position of a clock time. */
   position(atMs: number): number {
     return Math.round(atMs * this.perMs);
