@@ -280,7 +280,8 @@ export class SegmentPath {
     const rec: SegmentRecord = { segment, transcript: null, fate: { kind: 'cancelled', reason: '' }, actions: [], closedAt, closedWallAt, speechEndAt: closedAt - hangover, firstActionAt: null, written: false };
     return this.enqueue((t) => this.handle(rec, seg, cancelled, t), 'segment handling failed', { segment: segment.index }, {
       lane: segment.openedBy === 'ptt' || this.awaited() ? 'first' : 'normal',
-      bytes: segment.pcm.byteLength,
+      // What the segment holds while it waits: the raw microphone too, when heard over playback.
+      bytes: segment.pcm.byteLength + (segment.echo?.raw.byteLength ?? 0),
       audioSec: segment.pcm.length / SAMPLE_RATE,
       evict: () => this.storeUnheard(rec, seg, `${BACKLOG}: too much audio waiting for speech-to-text (stt.queue.maxAudioMb); replay it with hark replay`, 'backlog-memory', 0),
     });

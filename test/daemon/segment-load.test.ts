@@ -138,12 +138,14 @@ function rig(
   let index = 0;
   let next = 0;
   /** A closed segment of `seconds` of speech saying `text` (plus 0.3 s pre-roll). */
-  const say = (text: string, seconds: number, openedBy: 'vad' | 'ptt' = 'vad') => {
+  const say = (text: string, seconds: number, openedBy: 'vad' | 'ptt' = 'vad', overPlayback = false) => {
     const pcm = new Int16Array(Math.round(PREROLL + seconds * RATE));
     words.set(pcm.buffer, text);
     const startSample = next;
     next += pcm.length + RATE;
     const seg: Segment = { index: index++, pcm, prerollSamples: PREROLL, startSample, vadStartSample: startSample + PREROLL, endSample: startSample + pcm.length, closeReason: openedBy === 'ptt' ? 'ptt-release' : 'hangover', maxProb: 0.95, openedBy };
+    // Heard over hark's playback: the raw microphone rides along as a second track (issue 20).
+    if (overPlayback) seg.echo = { raw: new Int16Array(pcm.length), playback: [{ start: 0, end: pcm.length }] };
     return path.closed(seg);
   };
   const settle = async (ms: number) => {
@@ -294,6 +296,22 @@ describe('priority and bounds', () => {
     expect(rows).toHaveLength(6);
     expect(rows.every((x) => x.audio === 1)).toBe(true);
     expect(rows.filter((x) => x.reasons.startsWith('backlog: too much audio'))).toHaveLength(skipped.filter((s) => s.endsWith('backlog-memory')).length);
+  });
+});
+
+describe('the audio bound counts both tracks', () => {
+  it('a segment heard over playback holds its raw track too: two of them waiting pass 0.5 MB', async () => {
+    // 5 s segments: 170 KB cleaned + 170 KB raw each. Counting only the cleaned audio, two waiting
+    // (340 KB) would look within the bound while 680 KB were held.
+    const r = rig({ costMs: () => 1000, queue: { maxAudioMb: 0.5 } });
+    const all = Array.from({ length: 3 }, () => r.say(RADIO, 5, 'vad', true));
+    await r.settle(100);
+    expect(r.path.load().bytes).toBeLessThanOrEqual(0.5 * 1024 * 1024);
+    await r.settle(5000);
+    await Promise.all(all);
+    expect(r.of('segment.skipped').filter((s) => s.reason === 'backlog-memory').length).toBeGreaterThanOrEqual(1);
+    r.dispose();
+    expect(r.rows()).toHaveLength(3);
   });
 });
 
