@@ -8,6 +8,7 @@ import { fakeMic } from '../support/fake-mic.js';
 import { HarkProcess } from '../support/hark-process.js';
 import { TINY_MODEL, outputDir } from '../support/paths.js';
 import { scene } from '../support/speech.js';
+import { phraseMatcher } from '../support/phrase-match.js';
 
 /**
  * hark as it runs on the appliance: a real `hark run` process reading a fake `arecord` on PATH that
@@ -26,7 +27,9 @@ async function startHark(name: string, plan: string[]) {
   // the local intent model, over real HTTP: it proposes, hark asks, the person confirms
   const ollama = await startOllamaDouble();
   ollama.on('milk', { verb: 'add_to_list', object: '3 cases of milk' });
-  deepgram.script = PHRASES.map((text) => ({ text }));
+  // The double hears what each segment holds, not the next line of a script: with Whisper first, a
+  // busy Whisper passes a segment straight to the cloud, ahead of one said before it (issue 21).
+  deepgram.hear = phraseMatcher(s);
   const db = join(dir, 'hark.db');
   // file targets (the dictation's submission) write into the test's directory
   writeFileSync(

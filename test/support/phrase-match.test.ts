@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { phraseMatcher } from './phrase-match.js';
+import { scene } from './speech.js';
+
+describe('phraseMatcher (the Deepgram double hearing by content)', () => {
+  it('finds each phrase in a segment cut around it with pre-roll and hangover, and nothing in silence', async () => {
+    const texts = ['computer, set a timer for ten minutes', 'computer, we need three cases of milk for the order list', 'go', 'yes', 'start dictation', 'zero zero zero', 'end dictation'];
+    const s = await scene([1200, texts[0]!, 1800, texts[1]!, 1800, texts[2]!, 2500, texts[3]!, 2000, texts[4]!, 1800, texts[5]!, 1800, texts[6]!, 1500]);
+    const hear = phraseMatcher(s);
+    for (const p of s.phrases) {
+      const seg = s.pcm.slice(Math.max(0, p.start - 8000), Math.min(s.pcm.length, p.end + 9600));
+      expect(hear(seg)?.text).toBe(p.text);
+    }
+    expect(hear(new Int16Array(32000))).toBeNull();
+  });
+});
