@@ -62,7 +62,8 @@ export interface AplayOptions {
 
 /**
  * Plays 16 kHz mono s16 through `aplay` child processes: one per clip, or, while the echo canceller
- * is in force, one long-lived process for all (AplayStream, aplay-stream.ts).
+ * is in force, one long-lived process for all (AplayStream, aplay-stream.ts), spawned and fed from a
+ * worker thread on the wall clock (AplayStreamThread, aplay-stream-thread.ts).
  *
  * Why aplay and not the `speaker` npm package: `speaker` bundles mpg123's output layer, which has no
  * build configuration for 64-bit ARM, so it does not install on 64-bit Raspberry Pi OS. aplay (from
