@@ -328,9 +328,13 @@ export class AplayStream {
     // write. Writing the missed stretch now would queue it for good (every later stop slower by it), so
     // the stream's timeline moves on instead: the next sample is due now.
     if (p.fed < playhead) {
-      this.o.onLate?.((playhead - p.fed) / this.perMs);
+      // Before the first write nothing can have run dry: the clock only moved on between the anchor's
+      // reading and this one (on the wall clock, always a little).
+      if (p.fed > 0) {
+        this.o.onLate?.((playhead - p.fed) / this.perMs);
+        this.o.tap?.moved?.(now);
+      }
       p.anchorMs = now - p.fed / this.perMs;
-      this.o.tap?.moved?.(now);
       playhead = p.fed;
     }
     // Silence needs no lead beyond riding out a short stall: a clip that comes is placed after what is

@@ -3,6 +3,7 @@ import { SAMPLE_RATE } from '../audio/pcm.js';
 import { SystemClock, type Clock, type TimerHandle } from '../core/clock.js';
 import type { PlaybackTap } from '../audio/echo-reference.js';
 import { AplayStream, type StreamTap } from './aplay-stream.js';
+import { AplayStreamThread } from './aplay-stream-thread.js';
 
 export interface PlayResult {
   outcome: 'ended' | 'stopped' | 'error';
@@ -61,7 +62,8 @@ export interface AplayOptions {
 
 /**
  * Plays 16 kHz mono s16 through `aplay` child processes: one per clip, or, while the echo canceller
- * is in force, one long-lived process for all (AplayStream, aplay-stream.ts).
+ * is in force, one long-lived process for all (AplayStream, aplay-stream.ts), spawned and fed from a
+ * worker thread on the wall clock (AplayStreamThread, aplay-stream-thread.ts).
  *
  * Why aplay and not the `speaker` npm package: `speaker` bundles mpg123's output layer, which has no
  * build configuration for 64-bit ARM, so it does not install on 64-bit Raspberry Pi OS. aplay (from
@@ -83,7 +85,7 @@ export class AplayPlayer {
    * where the long-lived one needs up to its lead to fall silent, and no process sits open between
    * sounds; nothing needs a steady latency when nothing cancels echo.
    */
-  private readonly stream: AplayStream | null;
+  private readonly stream: AplayStream | AplayStreamThread | null;
 
   constructor(opts: AplayOptions) {
     const { clock, tap, steady, idleCloseMs, onLate, ...rest } = opts;
@@ -91,22 +93,26 @@ export class AplayPlayer {
     this.clock = clock ?? new SystemClock();
     // The reference is on hark's 16 kHz grid; another rate is not hark's own sound.
     this.tap = tap && this.opts.sampleRate === SAMPLE_RATE ? tap : null;
+    const streamOptions = {
+      device: this.opts.device,
+      sampleRate: this.opts.sampleRate,
+      leadMs: rest.leadMs ?? 250,
+      tickMs: 20,
+      idleCloseMs: idleCloseMs ?? 60_000,
+      stallMs: this.opts.stallMs,
+      backoffMs: 250,
+      backoffMaxMs: 5000,
+      bin: this.opts.bin,
+      tap: tap && this.opts.sampleRate === SAMPLE_RATE ? tap : null,
+      ...(onLate ? { onLate } : {}),
+    };
+    // On the wall clock, aplay is fed from a thread of its own (AplayStreamThread): a stall of the main
+    // event loop cannot run the card dry. A virtual clock (tests, simulation) keeps it on this thread.
     this.stream =
       (steady ?? tap !== undefined)
-        ? new AplayStream({
-            device: this.opts.device,
-            sampleRate: this.opts.sampleRate,
-            leadMs: rest.leadMs ?? 250,
-            tickMs: 20,
-            idleCloseMs: idleCloseMs ?? 60_000,
-            stallMs: this.opts.stallMs,
-            backoffMs: 250,
-            backoffMaxMs: 5000,
-            bin: this.opts.bin,
-            clock: this.clock,
-            tap: tap && this.opts.sampleRate === SAMPLE_RATE ? tap : null,
-            ...(onLate ? { onLate } : {}),
-          })
+        ? this.clock instanceof SystemClock
+          ? new AplayStreamThread(streamOptions)
+          : new AplayStream({ ...streamOptions, clock: this.clock })
         : null;
   }
 
