@@ -253,8 +253,9 @@ s_unit_tests() {
   # anything again (--ignore-scripts), then takes the native addons the installer built.
   pi "set -e; rm -rf /root/hark-test; cp -a /root/hark-src /root/hark-test; cd /root/hark-test
       npm ci --ignore-scripts --no-audit --no-fund
-      for p in smart-whisper better-sqlite3 epoll; do rm -rf node_modules/\$p/build; cp -a /opt/hark/node_modules/\$p/build node_modules/\$p/; done
-      rm -rf native/hark-aec/build; cp -a /opt/hark/native/hark-aec/build native/hark-aec/
+      # hark-aec (file:native/hark-aec): npm 9 (trixie's) installs it as a copy in node_modules,
+      # npm 10 and later as a link to native/hark-aec; node_modules/hark-aec/build is right for both.
+      for p in smart-whisper better-sqlite3 epoll hark-aec; do rm -rf node_modules/\$p/build; cp -a /opt/hark/node_modules/\$p/build node_modules/\$p/; done
       cp /opt/hark/node_modules/.hark-whisper-stamp node_modules/
       cp -a /opt/hark/dist ./dist
       HARK_SHARED=/root/shared HARK_CPUINFO=/root/cpuinfo-pi5.txt npx vitest run --testTimeout=180000 --hookTimeout=180000 $PI_TESTS"
