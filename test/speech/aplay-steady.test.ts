@@ -42,7 +42,9 @@ describe('playback with the echo canceller in force (the room\'s fake aplay)', (
   });
   afterAll(async () => room?.close());
 
-  it('three clips, played apart, each reach the speaker at the same latency from the reference', async () => {
+  // Real processes timed against each other on a shared 2-core machine: seen 5-30 ms off twice in
+  // about 20 runs while other test files ran at once (cause not established; 0 of 17 alone). One retry.
+  it('three clips, played apart, each reach the speaker at the same latency from the reference', { retry: 1 }, async () => {
     const reference = new EchoReference();
     const player = new AplayPlayer({ device: 'default', bin: join(room.dir, 'aplay'), tap: reference });
     const t0 = performance.now();
