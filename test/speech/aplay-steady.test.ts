@@ -44,7 +44,7 @@ describe('playback with the echo canceller in force (the room\'s fake aplay)', (
 
   // Real processes timed against each other on a shared 2-core machine: seen 5-30 ms off twice in
   // about 20 runs while other test files ran at once (cause not established; 0 of 17 alone). One retry.
-  it('three clips, played apart, each reach the speaker at the same latency from the reference', { retry: 1 }, async () => {
+  it('three clips, played apart, each reach the speaker at the same latency from the reference', { retry: 1, timeout: 20_000 }, async () => {
     const reference = new EchoReference();
     const player = new AplayPlayer({ device: 'default', bin: join(room.dir, 'aplay'), tap: reference });
     const t0 = performance.now();
@@ -70,7 +70,7 @@ describe('playback with the echo canceller in force (the room\'s fake aplay)', (
     // And aplay's 150 ms start-up was not queued ahead of the sound (nothing is written until it reads):
     // what remains is the room's own handling, well under the lead.
     expect(Math.max(...latencyMs)).toBeLessThan(120);
-  }, 20_000);
+  });
 
   it('real aplay, a device that does not exist: the clip fails naming the device, and the next sound tries again', async () => {
     const player = new AplayPlayer({ device: 'plughw:CARD=NoSuchCard,DEV=0', tap: new EchoReference() });
