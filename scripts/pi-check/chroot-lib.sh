@@ -1,10 +1,13 @@
 # Shared by scripts/pi-check.sh and scripts/pi-check/trixie-gcc14.sh: mount what a chroot needs
 # (proc, dev, the host's CA bundle and resolver) and run commands in it. Sourced, not run.
 
-# Mount /proc, /dev (bind) and /dev/pts in the root $1 unless already mounted; umount_root undoes it.
+# Mount /proc, /sys, /dev (bind) and /dev/pts in the root $1 unless already mounted; umount_root undoes it.
 mount_root() {
   local r="$1"
   mountpoint -q "$r/proc" || mount -t proc proc "$r/proc"
+  # /sys as on a Pi: without it onnxruntime's cpuinfo prints "failed to parse the list of possible
+  # processors" to stderr at every start (a CLI test wants one clear line there).
+  mkdir -p "$r/sys"; mountpoint -q "$r/sys" || mount -t sysfs sysfs "$r/sys" 2>/dev/null || true
   mountpoint -q "$r/dev" || mount --bind /dev "$r/dev"
   mkdir -p "$r/dev/pts"; mountpoint -q "$r/dev/pts" || mount --bind /dev/pts "$r/dev/pts" 2>/dev/null || true
   # The host's resolver and CA bundle: apt uses http, but npm and the model fetch use https.
@@ -19,7 +22,7 @@ mount_root() {
 }
 umount_root() {
   local r="$1" m
-  for m in dev/pts dev proc; do mountpoint -q "$r/$m" && umount -l "$r/$m"; done
+  for m in dev/pts dev sys proc; do mountpoint -q "$r/$m" && umount -l "$r/$m"; done
   rm -f "$r/usr/sbin/policy-rc.d"
   return 0
 }
