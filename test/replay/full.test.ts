@@ -55,14 +55,14 @@ describe('hark replay (full: audio, VAD, speech-to-text, router)', () => {
     const r = await hark(['replay', '--db', db, '--config', cloud(), '--all'], KEY);
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n');
-    expect(lines[0]).toMatch(new RegExp(`^#${ids[0]} \\S+ same  text: "Computer\\."  actions: \\(none\\)$`));
+    expect(lines[0]).toMatch(new RegExp(`^#${ids[0]} (?:\\d{4}-\\d{2}-\\d{2} )?\\S+ same  text: "Computer\\."  actions: \\(none\\)$`));
     expect(lines[1]).toMatch(
       new RegExp(
-        `^#${ids[1]} \\S+ differs  text: "Set a timer for ten minutes\\." → "Set a timer for five minutes\\."  ` +
+        `^#${ids[1]} (?:\\d{4}-\\d{2}-\\d{2} )?\\S+ differs  text: "Set a timer for ten minutes\\." → "Set a timer for five minutes\\."  ` +
           'actions: timer\\.set\\{seconds=600\\}, timer\\.done\\{seconds=600\\} \\(later\\) → timer\\.set\\{seconds=300\\}, timer\\.done\\{seconds=300\\} \\(later\\)$',
       ),
     );
-    expect(lines[2]).toMatch(new RegExp(`^#${ids[2]} \\S+ same  text: "Stop\\."  actions: stop  \\[no audio stored: replayed from its stored text\\]$`));
+    expect(lines[2]).toMatch(new RegExp(`^#${ids[2]} (?:\\d{4}-\\d{2}-\\d{2} )?\\S+ same  text: "Stop\\."  actions: stop  \\[no audio stored: replayed from its stored text\\]$`));
     expect(lines[3]).toBe('3 segments replayed: 1 differ [text 1, actions 1], 2 same; 1 from stored text (no audio stored)');
     // What reached speech-to-text is the stored audio, byte for byte, and nothing for the audio-less one.
     expect(deepgram.connections.reduce((n, c) => n + c.audioBytes, 0) - before).toBe(audioBytes);
@@ -96,7 +96,7 @@ describe('hark replay (full: audio, VAD, speech-to-text, router)', () => {
     const r = await hark(['replay', '--db', db, '--config', local, '--model', requireFile(TINY_MODEL), '--no-vad', '--since', new Date(T + 2_500).toISOString()], {}, 120_000);
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n');
-    expect(lines[0]).toMatch(new RegExp(`^#${ids[1]} \\S+ differs  text: "Set a timer for ten minutes\\." → \\(nothing: blank: no text\\)  actions: timer\\.set\\{seconds=600\\}, timer\\.done\\{seconds=600\\} \\(later\\) → \\(none: nothing heard: blank: no text\\)$`));
+    expect(lines[0]).toMatch(new RegExp(`^#${ids[1]} (?:\\d{4}-\\d{2}-\\d{2} )?\\S+ differs  text: "Set a timer for ten minutes\\." → \\(nothing: blank: no text\\)  actions: timer\\.set\\{seconds=600\\}, timer\\.done\\{seconds=600\\} \\(later\\) → \\(none: nothing heard: blank: no text\\)$`));
     expect(lines[1]).toBe('2 segments replayed: 1 differ [text 1, actions 1], 1 same; 1 from stored text (no audio stored)');
     expect(sha256(db)).toBe(before);
     expect(sideFiles(db)).toEqual([]);

@@ -105,10 +105,15 @@ describe('hark model fetch (against a local HTTP server)', () => {
     const first = await fetchModel({ name: 'test', dir, baseUrl: server.url, sha256: sha(model) }).catch((e: unknown) => e);
     expect(first).toBeInstanceOf(HarkError);
     expect((first as Error).message).toMatch(/interrupted at .* run the same command again to resume/);
-    expect(statSync(join(dir, 'ggml-test.bin.part')).size).toBe(200_000);
+    // The double cuts the connection after 200 000 bytes; on a loaded machine the reset can discard
+    // the tail the client had not read yet (seen: 183 169). What matters: the download resumes from
+    // exactly what was stored.
+    const kept = statSync(join(dir, 'ggml-test.bin.part')).size;
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThanOrEqual(200_000);
     const r = await fetchModel({ name: 'test', dir, baseUrl: server.url, sha256: sha(model) });
-    expect(r.resumedFrom).toBe(200_000);
-    expect(server.requests.at(-1)!.range).toBe('bytes=200000-');
+    expect(r.resumedFrom).toBe(kept);
+    expect(server.requests.at(-1)!.range).toBe(`bytes=${kept}-`);
     expect(readFileSync(r.path).equals(model)).toBe(true);
   });
 
