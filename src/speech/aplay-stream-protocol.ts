@@ -1,4 +1,5 @@
 import type { PlayResult } from './aplay.js';
+import type { AplayStreamOptions } from './aplay-stream.js';
 
 /**
  * The messages between hark's main thread and the thread that feeds aplay (aplay-stream-thread.ts,
@@ -6,19 +7,8 @@ import type { PlayResult } from './aplay.js';
  * clock is laid over it (see mainTimeline), so what it stamps goes into the echo reference unchanged.
  */
 
-/** The options that cross to the worker (plain data; the clock, tap and callbacks stay on the main thread). */
-export interface WorkerStreamOptions {
-  device: string;
-  sampleRate: number;
-  leadMs: number;
-  idleLeadMs?: number;
-  tickMs: number;
-  idleCloseMs: number;
-  stallMs: number;
-  backoffMs: number;
-  backoffMaxMs: number;
-  bin: string;
-}
+/** The options that cross to the worker: AplayStreamOptions' plain data (the clock, tap and callbacks stay on the main thread). */
+export type WorkerStreamOptions = Pick<AplayStreamOptions, 'device' | 'sampleRate' | 'leadMs' | 'idleLeadMs' | 'tickMs' | 'idleCloseMs' | 'stallMs' | 'backoffMs' | 'backoffMaxMs' | 'bin'>;
 
 export interface WorkerInit {
   options: WorkerStreamOptions;
