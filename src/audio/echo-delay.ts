@@ -20,8 +20,16 @@ export interface DelayEstimatorOptions {
   agreeMs: number;
 }
 
-/** A lag this close to the best correlation (as a fraction of it), earlier, is preferred to it. */
+/** A lag this close to the best correlation (as a fraction of it), earlier, is preferred to it... */
 const EARLIEST_WITHIN = 0.85;
+/**
+ * ...when it is an arrival of its own: between it and the best, the correlation falls below this
+ * fraction of the best for DIP_MS in a row. A tone keyed on and off (the timer's beeps) correlates
+ * with itself over a broad shoulder (85 % of the peak 18 ms early for its 120 ms beeps), broken only
+ * by the tone's own half-period notches, far shorter than DIP_MS: a shoulder, not an earlier path.
+ */
+const DIP_BELOW = 0.5;
+const DIP_MS = 3;
 
 export const DELAY_DEFAULTS: DelayEstimatorOptions = { sampleRate: 16000, decimation: 8, windowMs: 1500, maxLagMs: 200, everyMs: 1000, minCorrelation: 0.3, agreeMs: 1.5 };
 
@@ -166,14 +174,25 @@ export class DelayEstimator {
     // correlate as well or a little better later on. An estimate late by a reflection puts the direct
     // path before the canceller's filter, where nothing cancels it; early only costs filter tail. So the
     // earliest lag nearly as good as the best is taken.
+    const dipRun = Math.max(2, Math.round((DIP_MS * this.o.sampleRate) / this.o.decimation / 1000));
     for (let lag = 0; lag < bestLag; lag++) {
-      if (corr[lag]! >= EARLIEST_WITHIN * best) {
+      if (corr[lag]! >= EARLIEST_WITHIN * best && this.dipBetween(lag, bestLag, DIP_BELOW * best, dipRun)) {
         bestLag = lag;
         best = corr[lag]!;
         break;
       }
     }
     return { lagMs: (bestLag * this.o.decimation * 1000) / this.o.sampleRate, correlation: best };
+  }
+
+  /** The correlation stays below `below` for `run` lags in a row somewhere strictly between a and b. */
+  private dipBetween(a: number, b: number, below: number, run: number): boolean {
+    let inRow = 0;
+    for (let lag = a + 1; lag < b; lag++) {
+      inRow = this.corr[lag]! < below ? inRow + 1 : 0;
+      if (inRow >= run) return true;
+    }
+    return false;
   }
 
   reset(): void {

@@ -16,6 +16,8 @@ export interface RoomRun {
   out: Int16Array;
   /** Per 32 ms frame: was the canceller trusted after it. */
   trusted: boolean[];
+  /** Per 32 ms frame: the bulk delay in use after it (ms); only runStreamRoom fills it. */
+  delays?: number[];
   cpuMsPerFrame: number;
   frames: number;
   stage: EchoStage;
@@ -208,6 +210,7 @@ export async function runStreamRoom(opts: {
   const stage = made.cleaner.stage;
   const out = new Int16Array(n);
   const trusted: boolean[] = [];
+  const delays: number[] = [];
   const rand = rng(3);
   const F = 512;
   const PERIOD = 2000;
@@ -229,9 +232,10 @@ export async function runStreamRoom(opts: {
       frames++;
       out.set(o, pos);
       trusted.push(stage.trusted);
+      delays.push(stage.status.delayMs);
       pos += F;
     }
     pending = joined.slice(i);
   }
-  return { mic, echo, out, trusted, cpuMsPerFrame: cpu / frames, frames, stage, reference, processes: player.processes };
+  return { mic, echo, out, trusted, delays, cpuMsPerFrame: cpu / frames, frames, stage, reference, processes: player.processes };
 }
