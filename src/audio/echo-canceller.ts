@@ -53,6 +53,8 @@ export interface EchoStatus {
   /** Smoothed echo return loss enhancement over recent frames with reference (dB). */
   erleDb: number;
   converged: boolean;
+  /** Why it last stopped being trusted (null before it ever was doubted). */
+  distrustedFor: string | null;
 }
 
 /**
@@ -94,6 +96,8 @@ export class EchoStage {
   /** Ms of played sound in a row cancelled less than convergedDb. */
   private lowFor = 0;
   private converged = false;
+  /** Why the canceller last stopped being trusted (for the journal and `hark doctor`). */
+  private distrustedFor: string | null = null;
   private lastState: EchoStatus['state'] = 'idle';
   /** Raw mic by pipeline position, and whether hark's sound was expected in each frame. */
   private readonly raw: Int16Array;
@@ -130,7 +134,7 @@ export class EchoStage {
   }
 
   get status(): EchoStatus {
-    return { state: this.lastState, delayMs: this.delayMs + this.clipShiftMs, estimate: this.estimator.estimate, erleDb: this.erleDb, converged: this.converged };
+    return { state: this.lastState, delayMs: this.delayMs + this.clipShiftMs, estimate: this.estimator.estimate, erleDb: this.erleDb, converged: this.converged, distrustedFor: this.distrustedFor };
   }
 
   /** Trust the canceller over the echo gate right now (hark's sound is in the mic, and it is cancelled). */
@@ -170,8 +174,7 @@ export class EchoStage {
     if (this.reference.timelineMoves !== this.seenMoves && zeroPos >= this.reference.lastMoveAt) {
       this.seenMoves = this.reference.timelineMoves;
       this.estimator.reset();
-      this.converged = false;
-      this.convergedFor = 0;
+      this.distrust('the card restarted (playback fed late)');
     }
     if (activeZero || active || inTail) {
       const est = this.estimator.push(frame, activeZero ? this.refZero : null, activeZero);
@@ -191,8 +194,7 @@ export class EchoStage {
     if (clip !== this.clip && refPos + n > this.reference.latestStart) {
       this.clip = clip;
       this.clipShiftMs = 0;
-      this.converged = false;
-      this.convergedFor = 0;
+      this.distrust('a new aplay process');
     }
     this.native.process(frame, this.ref, this.out);
     this.mark(position);
@@ -249,8 +251,7 @@ export class EchoStage {
     const l = this.estimator.latest;
     if (!this.converged || !this.moved || !l || l.correlation < 0.6) return;
     if (this.covered(l.lagMs)) return;
-    this.converged = false;
-    this.convergedFor = 0;
+    this.distrust('a clear echo outside the filter');
   }
 
   /**
@@ -276,8 +277,7 @@ export class EchoStage {
       this.moved = true;
       this.delayMs = lagMs;
       this.native.reset();
-      this.converged = false;
-      this.convergedFor = 0;
+      this.distrust('the delay moved (first estimate)');
       this.erle = { mic: 0, out: 0 };
       return;
     }
@@ -287,8 +287,7 @@ export class EchoStage {
       // the bulk delay moves and the filter is kept.
       this.delayMs = lagMs;
       this.clipShiftMs = 0;
-      this.converged = false;
-      this.convergedFor = 0;
+      this.distrust('the delay moved');
       return;
     }
     // Later moves are the clip's own: each clip is a new aplay process that starts sounding with its
@@ -297,8 +296,13 @@ export class EchoStage {
     this.reference.shiftLatest(Math.round((lagMs - this.delayMs) * this.perMs));
     this.clipShiftMs += lagMs - this.delayMs;
     this.estimator.reset();
+    this.distrust('the delay moved (clip shifted)');
+  }
+
+  private distrust(why: string): void {
     this.converged = false;
     this.convergedFor = 0;
+    this.distrustedFor = why;
   }
 
   private measure(mic: Int16Array, out: Int16Array): void {
@@ -324,6 +328,6 @@ export class EchoStage {
     // Cancelling too little for a second (the echo moved and the filter is learning it again): the gate
     // stands in until it is back. A second, not less: a word said over hark ("stop", ~0.5 s) lowers the
     // measure too, and should not hand the decision back to the gate.
-    if (this.lowFor >= LOW_FOR_MS) this.converged = false;
+    if (this.lowFor >= LOW_FOR_MS && this.converged) this.distrust(`cancelling under ${this.o.convergedDb} dB for a second`);
   }
 }

@@ -57,7 +57,7 @@ export function createEchoCleaner(
     const st = stage.status;
     if (st.delayMs === said.delayMs && st.converged === said.converged) return;
     said = { delayMs: st.delayMs, converged: st.converged };
-    logger?.info(st.converged ? 'echo canceller converged' : 'echo canceller aligning', { delayMs: st.delayMs, correlation: st.estimate ? Math.round(st.estimate.correlation * 100) / 100 : null, erleDb: Math.round(st.erleDb) });
+    logger?.info(st.converged ? 'echo canceller converged' : 'echo canceller aligning', { delayMs: st.delayMs, correlation: st.estimate ? Math.round(st.estimate.correlation * 100) / 100 : null, erleDb: Math.round(st.erleDb), ...(st.converged ? {} : { why: st.distrustedFor ?? 'not yet converged' }) });
   };
   return {
     cleaner: {

@@ -203,7 +203,7 @@ describe('a loud room', () => {
         const r = await run(label, rec, quota);
         if (r) results.push(r);
       }
-      const report = { minutes: MINUTES, commands: rec.commands.map((c) => ({ text: c.text, endSec: Math.round((c.endSample / RATE) * 10) / 10 })), results, note: 'shared machine: 2 cores, 7 agents' };
+      const report = { minutes: MINUTES, commands: rec.commands.map((c) => ({ text: c.text, endSec: Math.round((c.endSample / RATE) * 10) / 10 })), results, note: "each run's load: the machine's 1-minute load average at its start and end" };
       writeFileSync(join(dir, 'report.json'), JSON.stringify(report, null, 2));
       console.log(JSON.stringify(report, null, 2));
     },
