@@ -498,13 +498,16 @@ export class SegmentPath {
     // The opening check is the local engine's (see Transcriber.opening): when it gives no judgement
     // (it heard nothing on clear speech, failed, or is still busy), the whole goes on to the cloud once.
     let handOver: HandOver | undefined;
+    // Its deadline counts from its close: the queue's wait, and the opening's time when the whole follows it.
+    let waitedMs = taken.waitedMs;
     if (opening) {
       if (seg) stt.transcriber.discardPreempt(seg.key);
-      const check = await Promise.race([stt.transcriber.opening({ index: s.index, pcm: opening, maxProb: s.maxProb, maxTokens: OPENING_TOKENS }), this.outOfTime.then(() => null)]);
+      const check = await Promise.race([stt.transcriber.opening({ index: s.index, pcm: opening, maxProb: s.maxProb, maxTokens: OPENING_TOKENS, waitedMs: taken.waitedMs }), this.outOfTime.then(() => null)]);
       if (!check) return stopping;
       if (check.kind === 'whole') handOver = check.handOver ?? undefined;
       else {
         const head = check.transcript;
+        waitedMs += head.sttMs;
         const heard = head.hearing.kind === 'heard' ? head.hearing.utterance.text : '';
         const phrases = this.commands.core.timers.ringing ? [...this.phrases!, ...RING_STOP_OPENINGS] : this.phrases!;
         if (!startsWithPhrase(heard, phrases)) {
@@ -518,7 +521,7 @@ export class SegmentPath {
         }
       }
     }
-    const t = await Promise.race([stt.transcriber.transcribe(s, seg?.live ?? null, seg?.key, handOver), this.outOfTime.then(() => null)]);
+    const t = await Promise.race([stt.transcriber.transcribe({ index: s.index, pcm: s.pcm, maxProb: s.maxProb, waitedMs }, seg?.live ?? null, seg?.key, handOver), this.outOfTime.then(() => null)]);
     if (!t) return stopping;
     rec.transcript = t;
     return null;

@@ -30,10 +30,13 @@ export interface SttEngine {
    */
   readonly trustBlank: boolean;
   /**
-   * Calls its callers gave up on (past their deadline) that it is still working through and cannot
-   * stop (whisper.cpp): a call made now would wait behind them. Absent or 0: none.
+   * Why a call made now, on `samples` of audio that has already waited `waitedMs` for speech-to-text
+   * since its segment closed, would not answer within its deadline; null when it would, or when there
+   * is no telling. For an engine that works one call at a time and cannot be stopped (whisper.cpp):
+   * busy with work its callers gave up on, or with work that leaves this call too little of its time.
+   * The transcriber then asks a fallback engine first, and this one last. Absent: always null.
    */
-  readonly abandoned?: number;
+  unavailableFor?(samples: number, waitedMs: number): string | null;
   /** Stream a segment while it is open; absent for engines that only take whole segments. */
   openLive?(segmentId: string, onEvent: (e: AsrEvent) => void): LiveStream;
   /** A whole closed segment. Rejects with an EngineFailure; `onEvent` gets interim results, if any. */

@@ -36,6 +36,8 @@ export interface SttSegment {
   maxProb?: number;
   /** Only its first words matter (see SegmentAudio.maxTokens). */
   maxTokens?: number;
+  /** Ms it already waited for speech-to-text since it closed (the caller's queue): its deadline counts from the close. */
+  waitedMs?: number;
 }
 
 /**
@@ -71,11 +73,8 @@ export interface HandOver {
   reason: string;
   attempts: SttAttempt[];
   sttMs: number;
-}
-
-/** A local engine still running work its callers gave up on: why it is passed over for now. */
-function busy(abandoned: number): string {
-  return `busy with ${abandoned === 1 ? 'an inference' : `${abandoned} inferences`} past the deadline (it cannot be stopped)`;
+  /** The opening's engine could not take it in time (SttEngine.unavailableFor): it is asked last, if every engine after it fails. */
+  askLast?: boolean;
 }
 
 /** A speculative transcription of an open segment that may have ended (see preempt()). */
@@ -198,6 +197,12 @@ export class Transcriber {
     this.o.bus.emit('stt.preemptive', { segmentId: key, outcome: 'discarded' });
   }
 
+  /** A speculative transcript for this segment on `engine` is running or ready, and still good. */
+  private speculating(key: string | undefined, engine: SttEngine): boolean {
+    const spec = this.speculation;
+    return !!spec && key !== undefined && spec.key === key && !spec.discarded && spec.engine === engine;
+  }
+
   /** The speculative outcome for this segment's first engine, when it is still good. */
   private takeSpeculation(key: string | undefined, engine: SttEngine): Promise<Outcome> | null {
     const spec = this.speculation;
@@ -216,7 +221,8 @@ export class Transcriber {
   transcribe(segment: SttSegment, liveSegment: LiveSegment | null = null, key?: string, handOver?: HandOver): Promise<SegmentTranscript> {
     // One segment at a time (issue 21): a caller that hands over segments as they close (`hark
     // transcribe`) gets each one's own speech-to-text time, not the wait behind the ones before it.
-    return this.inTurn(() => this.transcribeNow(segment, liveSegment, key, handOver));
+    const askedAt = this.o.clock.now();
+    return this.inTurn(() => this.transcribeNow(this.waited(segment, askedAt), liveSegment, key, handOver));
   }
 
   /**
@@ -228,7 +234,13 @@ export class Transcriber {
    * never the opening. With no later engine the local answer stands, as it would for a whole segment.
    */
   opening(segment: SttSegment): Promise<OpeningCheck> {
-    return this.inTurn(() => this.openingNow(segment));
+    const askedAt = this.o.clock.now();
+    return this.inTurn(() => this.openingNow(this.waited(segment, askedAt)));
+  }
+
+  /** The segment with its wait behind the segments before it (in this turn and the caller's queue) added up. */
+  private waited(segment: SttSegment, askedAt: number): SttSegment {
+    return { ...segment, waitedMs: (segment.waitedMs ?? 0) + (this.o.clock.now() - askedAt) };
   }
 
   private inTurn<T>(f: () => Promise<T>): Promise<T> {
@@ -243,8 +255,14 @@ export class Transcriber {
     // A cloud engine first: no opening check (it would cost a request, and save no local CPU).
     if (!local || local.remote) return { kind: 'whole', handOver: null };
     const fallback = this.usableFallback(slots.slice(1));
-    // Busy with abandoned work: the chain passes it over itself (see transcribeNow).
-    if (fallback && (local.abandoned ?? 0) > 0) return { kind: 'whole', handOver: null };
+    // It cannot answer in time (busy with abandoned work, or too much ahead of it): the whole goes to
+    // the fallback now, and the local engine is asked last — on the whole — only if that fails.
+    const why = fallback ? (local.unavailableFor?.(segment.pcm.length, segment.waitedMs ?? 0) ?? null) : null;
+    if (why) {
+      const failure = new EngineFailure(local.id, 'unavailable', why);
+      const attempt = record(local.id, { failure }, new LiveHearing(this.o.stabilizer), undefined, undefined, this.filter);
+      return { kind: 'whole', handOver: { after: local.id, reason: failure.reason, attempts: [attempt], sttMs: 0, askLast: true } };
+    }
     const startedAt = this.o.clock.now();
     const audio = toAudio(segment);
     const heard = new LiveHearing(this.o.stabilizer);
@@ -283,8 +301,13 @@ export class Transcriber {
     let hearing: SegmentHearing | null = null;
     // The chain for this segment: after the opening's engine when it handed over.
     const all = this.o.engines;
-    const queue: EngineSlot[] = handOver ? all.slice(all.findIndex((s) => s.id === handOver.after) + 1) : [...all];
+    const from = handOver ? all.findIndex((s) => s.id === handOver.after) : -1;
+    const queue: EngineSlot[] = handOver ? all.slice(from + 1) : [...all];
     const deferred = new Set<SttEngine>();
+    if (handOver?.askLast && all[from]?.engine) {
+      deferred.add(all[from].engine);
+      queue.push(all[from]);
+    }
     try {
       for (let i = 0; i < queue.length; i++) {
         const slot = queue[i]!;
@@ -298,15 +321,17 @@ export class Transcriber {
           const from = attempts[attempts.length - 1]?.engine ?? all[0]!.id;
           this.o.bus.emit('stt.fallback', { segmentId: segment.index, from, to: engine.id, reason: fallbackReason });
         }
-        // A local engine still running abandoned work (whisper.cpp cannot be stopped) would make this
-        // segment wait behind it and then overrun its own deadline: the next engine goes first, and
-        // this one is asked last, only if none of them answers.
-        const abandoned = engine.abandoned ?? 0;
+        // A local engine that cannot answer in time — still running abandoned work (whisper.cpp cannot
+        // be stopped), or with too much ahead of this segment — would make it wait and then overrun
+        // its own deadline: the next engine goes first, and this one is asked last, only if none answers.
+        // Not when this segment's own work is already under way (the transcript started at its pause).
+        const own = attempts.length === 0 && !live && this.speculating(key, engine);
+        const why = !engine.remote && !own && !deferred.has(engine) && this.usableFallback(rest) ? (engine.unavailableFor?.(segment.pcm.length, segment.waitedMs ?? 0) ?? null) : null;
         let outcome: Outcome;
-        if (abandoned > 0 && !engine.remote && !deferred.has(engine) && this.usableFallback(rest)) {
+        if (why) {
           deferred.add(engine);
           queue.push(slot);
-          outcome = { failure: new EngineFailure(engine.id, 'unavailable', busy(abandoned)) };
+          outcome = { failure: new EngineFailure(engine.id, 'unavailable', why) };
         } else {
           const useLive = live && !live.done && live.engine === engine.id ? live : null;
           if (live && live !== useLive && !live.done) this.cancel(live, 'another engine is transcribing the segment');

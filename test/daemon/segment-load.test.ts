@@ -73,8 +73,10 @@ class SlowWhisper implements SttEngine {
   ) {
     this.line = new UninterruptibleLine('whisper', clock);
   }
-  get abandoned(): number {
-    return this.line.abandoned;
+  /** Busy with calls past their deadline (no forecast of its own: see WhisperEngine.unavailableFor). */
+  unavailableFor(): string | null {
+    const n = this.line.abandoned;
+    return n > 0 ? `busy with ${n === 1 ? 'an inference' : `${n} inferences`} past the deadline (it cannot be stopped)` : null;
   }
   transcribe(audio: SegmentAudio): Promise<Transcript> {
     const sec = audio.pcm.length / RATE;

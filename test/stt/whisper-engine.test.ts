@@ -119,6 +119,33 @@ describe('local Whisper engine (smart-whisper addon, whisper.cpp in-process)', (
   }, 60_000);
 });
 
+// Issue 21: whether a call now would answer within its deadline, counted from its segment's close, is
+// forecast from what this engine's calls cost on this CPU (the transcriber then asks the cloud first).
+describe("local Whisper's forecast of its own lateness", () => {
+  it('learns its cost from its calls; counts the wait and the work ahead; says why', async () => {
+    const speech = await espeakPhrase('set a timer for five minutes');
+    const w = await WhisperEngine.load(opts({ deadlineBaseMs: 60_000, deadlinePerSecondMs: 0 }));
+    try {
+      // No telling before it has run a few calls.
+      expect(w.unavailableFor(speech.length, 59_990)).toBeNull();
+      for (let i = 0; i < 3; i++) await w.transcribe({ id: i, pcm: speech });
+      expect(w.unavailableFor(speech.length, 0)).toBeNull();
+      const late = w.unavailableFor(speech.length, 59_990);
+      expect(late).toMatch(/^it would answer past its deadline \(waited 59990 ms, 0 ms of work ahead, ~\d+ ms for this segment; 60000 ms allowed\)$/);
+      const own = Number(/~(\d+) ms/.exec(late!)![1]);
+      // Just in time on its own; a call running ahead of it makes it late.
+      expect(w.unavailableFor(speech.length, 60_000 - own)).toBeNull();
+      const running = w.transcribe({ id: 'ahead', pcm: speech }).catch((e: unknown) => e);
+      const why = w.unavailableFor(speech.length, 60_000 - own);
+      expect(Number(/(\d+) ms of work ahead/.exec(why ?? '')?.[1])).toBeGreaterThan(0);
+      await running;
+      expect(w.unavailableFor(speech.length, 0)).toBeNull();
+    } finally {
+      await w.close();
+    }
+  }, 120_000);
+});
+
 describe('a missing or broken model is a clear error at start, never a crash', () => {
   const dir = outputDir('stt-whisper-engine');
 

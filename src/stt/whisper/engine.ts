@@ -9,6 +9,7 @@ import { EngineFailure, type SegmentAudio, type SttToken, type Transcript } from
 import { loadBinding, type NativeBinding, type NativeModel, type NativeParams, type NativeResult } from './binding.js';
 import { checkModelFile, fetchHint, type ModelInfo } from './model-file.js';
 import { UninterruptibleLine } from '../uninterruptible-line.js';
+import { CallCost } from './call-cost.js';
 import { planCall, type WhisperCallOptions, type WhisperCallPlan } from './params.js';
 
 export interface WhisperEngineOptions extends WhisperCallOptions {
@@ -57,6 +58,9 @@ export class WhisperEngine implements SttEngine {
   private readonly line: UninterruptibleLine;
   private nativeCalls = 0;
   private running = 0;
+  /** Calls in the line, not yet finished: their audio, and when whisper.cpp started on them. */
+  private readonly inLine = new Set<{ samples: number; startedAt: number | null }>();
+  private readonly cost = new CallCost();
   private readonly threads: number;
   private readonly clock: Clock;
 
@@ -104,10 +108,32 @@ export class WhisperEngine implements SttEngine {
 
   /**
    * Calls past their deadline that whisper.cpp is still running (it cannot be interrupted): a call
-   * made now waits behind them. The transcriber sends a segment to a fallback engine instead.
+   * made now waits behind them.
    */
   get abandoned(): number {
     return this.line.abandoned;
+  }
+
+  /**
+   * A call now would wait behind abandoned work, or — by what the last calls cost on this CPU — the
+   * work ahead of it plus its own would end past its deadline, counted from its segment's close
+   * (issue 21: a command said after radio talk waited behind the talk's inference, then ran its own,
+   * and was acted on 7 s after it was said). The transcriber sends the segment to a fallback instead.
+   */
+  unavailableFor(samples: number, waitedMs: number): string | null {
+    const abandoned = this.line.abandoned;
+    if (abandoned > 0) return `busy with ${abandoned === 1 ? 'an inference' : `${abandoned} inferences`} past the deadline (it cannot be stopped)`;
+    const plan = this.plan(samples);
+    const own = this.cost.expect(samples + plan.padSamples);
+    if (own === null) return null;
+    const now = this.clock.now();
+    let ahead = 0;
+    for (const c of this.inLine) {
+      const whole = this.cost.expect(c.samples) ?? 0;
+      ahead += c.startedAt === null ? whole : Math.max(0, whole - (now - c.startedAt));
+    }
+    if (waitedMs + ahead + own <= plan.deadlineMs) return null;
+    return `it would answer past its deadline (waited ${Math.round(waitedMs)} ms, ${Math.round(ahead)} ms of work ahead, ~${own} ms for this segment; ${plan.deadlineMs} ms allowed)`;
   }
 
   /** Transcribe one segment. Rejects with an EngineFailure (`error` or `deadline`). */
@@ -118,7 +144,17 @@ export class WhisperEngine implements SttEngine {
     if (audio.maxTokens !== undefined && (plan.maxTokens === 0 || audio.maxTokens < plan.maxTokens)) plan.maxTokens = audio.maxTokens;
     // ms is this segment's own inference, from when whisper.cpp started on it (issue 21): the wait
     // behind other calls is the caller's to measure, not Whisper's work.
-    return this.line.run(plan.deadlineMs, () => this.run(audio, plan));
+    const call = { samples: audio.pcm.length + plan.padSamples, startedAt: null as number | null };
+    this.inLine.add(call);
+    return this.line
+      .run(plan.deadlineMs, () => {
+        call.startedAt = this.clock.now();
+        return this.run(audio, plan).finally(() => this.inLine.delete(call));
+      })
+      .finally(() => {
+        // Given up on before its turn: it never runs (the line skips it).
+        if (call.startedAt === null) this.inLine.delete(call);
+      });
   }
 
   async close(): Promise<void> {
@@ -144,7 +180,9 @@ export class WhisperEngine implements SttEngine {
       });
       // The addon reports a failed whisper_full() by passing an Error where the results go.
       if (!Array.isArray(results)) throw new EngineFailure('whisper', 'error', results instanceof Error ? results.message : `unexpected result ${String(results)}`);
-      return { ...toTranscript(results), ms: Math.round(this.clock.now() - started) };
+      const ms = Math.round(this.clock.now() - started);
+      this.cost.record(pcm.length, ms);
+      return { ...toTranscript(results), ms };
     } finally {
       this.running--;
     }
