@@ -28,6 +28,14 @@ export interface EchoStageOptions {
   convergedMs: number;
   /** Raw microphone kept for the debug page's second track. */
   historyMs: number;
+  /**
+   * When the filter starts over at a new alignment (the first estimate), the last this-many ms of
+   * microphone with hark's sound in it are run through it again at that alignment, `catchUpPasses`
+   * times: it learns the room from what it has already heard instead of only from what comes next.
+   * 0: off.
+   */
+  catchUpMs: number;
+  catchUpPasses: number;
   delay?: Partial<DelayEstimatorOptions>;
 }
 
@@ -42,6 +50,8 @@ export const ECHO_STAGE_DEFAULTS: EchoStageOptions = {
   convergedDb: 10,
   convergedMs: 500,
   historyMs: 40_000,
+  catchUpMs: 3000,
+  catchUpPasses: 1,
 };
 
 export interface EchoStatus {
@@ -181,7 +191,8 @@ export class EchoStage {
       if (est) this.moveDelay(est.lagMs);
       else this.doubt();
     }
-    this.reference.prune(refPos - 5 * this.o.filterSamples);
+    // Kept long enough for a catch-up (catchUpMs) as well as the filter's own reach.
+    this.reference.prune(refPos - Math.max(5 * this.o.filterSamples, (this.o.catchUpMs + 500) * this.perMs));
     if (!active && !inTail) {
       this.lastState = 'idle';
       this.native.process(frame, null, this.out);
@@ -277,6 +288,7 @@ export class EchoStage {
       this.moved = true;
       this.delayMs = lagMs;
       this.native.reset();
+      this.catchUp();
       this.distrust('the delay moved (first estimate)');
       this.erle = { mic: 0, out: 0 };
       return;
@@ -297,6 +309,35 @@ export class EchoStage {
     this.clipShiftMs += lagMs - this.delayMs;
     this.estimator.reset();
     this.distrust('the delay moved (clip shifted)');
+  }
+
+  /**
+   * Run the last catchUpMs of raw microphone, with the reference at the alignment now in use, through
+   * the filter again (catchUpPasses times), up to the frame being processed. The output is thrown
+   * away; what the filter learns stays. From cold this gets hark's first answer cancelled seconds
+   * sooner (test/echo/echo-stage.test.ts). Costs passes × catchUpMs of canceller work at once, once.
+   */
+  private catchUp(): void {
+    const f = this.o.frameSamples;
+    const cap = this.raw.length;
+    // The frame being processed is the one that ends at rawEnd; it is processed live right after.
+    const end = this.rawEnd - f;
+    // Not past the raw history's start, nor before the recorder's restart (another timing).
+    const start = Math.max(end - Math.round(this.o.catchUpMs * this.perMs), this.rawEnd - cap, this.rawEnd - this.processed);
+    if (this.o.catchUpPasses <= 0 || end - start < f) return;
+    const mic = new Int16Array(f);
+    const ref = new Int16Array(f);
+    const out = new Int16Array(f);
+    for (let pass = 0; pass < this.o.catchUpPasses; pass++) {
+      for (let p = end - Math.floor((end - start) / f) * f; p + f <= end; p += f) {
+        // That frame's clock time: the same mapping as now, rawEnd - p samples earlier.
+        const atMs = this.anchorMs + (this.processed - (this.rawEnd - p)) / this.perMs;
+        const refPos = this.reference.position(atMs) - Math.round((this.delayMs - this.o.marginMs) * this.perMs);
+        if (!this.reference.render(refPos, ref)) continue;
+        for (let i = 0; i < f; i++) mic[i] = this.raw[(p + i) % cap]!;
+        this.native.process(mic, ref, out);
+      }
+    }
   }
 
   private distrust(why: string): void {

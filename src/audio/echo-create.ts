@@ -53,11 +53,12 @@ export function createEchoCleaner(
   const stage = new EchoStage(made.canceller, reference, { frameSamples: FRAME_SAMPLES, filterSamples, ...opts });
   // One line when the alignment or the trust changes (a technician reading the journal sees the card's latency).
   let said = { delayMs: NaN, converged: false };
-  const report = () => {
+  // atSec: the microphone's timeline (seconds since capture started), as the debug page's segments show it.
+  const report = (position: number) => {
     const st = stage.status;
     if (st.delayMs === said.delayMs && st.converged === said.converged) return;
     said = { delayMs: st.delayMs, converged: st.converged };
-    logger?.info(st.converged ? 'echo canceller converged' : 'echo canceller aligning', { delayMs: st.delayMs, correlation: st.estimate ? Math.round(st.estimate.correlation * 100) / 100 : null, erleDb: Math.round(st.erleDb), ...(st.converged ? {} : { why: st.distrustedFor ?? 'not yet converged' }) });
+    logger?.info(st.converged ? 'echo canceller converged' : 'echo canceller aligning', { atSec: Math.round(position / (SAMPLE_RATE / 10)) / 10, delayMs: st.delayMs, correlation: st.estimate ? Math.round(st.estimate.correlation * 100) / 100 : null, erleDb: Math.round(st.erleDb), ...(st.converged ? {} : { why: st.distrustedFor ?? 'not yet converged' }) });
   };
   return {
     cleaner: {
@@ -65,7 +66,7 @@ export function createEchoCleaner(
       arrived: (n, at) => stage.arrived(n, at),
       process: (frame, position) => {
         const out = stage.process(frame, position);
-        if (logger) report();
+        if (logger) report(position);
         return out;
       },
       restart: () => stage.restart(),
