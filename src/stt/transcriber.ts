@@ -238,9 +238,15 @@ export class Transcriber {
     return this.inTurn(() => this.openingNow(this.waited(segment, askedAt)));
   }
 
-  /** The segment with its wait behind the segments before it (in this turn and the caller's queue) added up. */
+  /**
+   * The segment with its wait behind the segments before it (the caller's queue, then its turn here)
+   * added up — when the caller counts from the close (the daemon, live). A caller that hands over a
+   * file's segments all at once (`hark transcribe`, `hark replay`) gives none: no deadline of theirs
+   * counts the wait, as nobody is waiting for an action.
+   */
   private waited(segment: SttSegment, askedAt: number): SttSegment {
-    return { ...segment, waitedMs: (segment.waitedMs ?? 0) + (this.o.clock.now() - askedAt) };
+    if (segment.waitedMs === undefined) return segment;
+    return { ...segment, waitedMs: segment.waitedMs + (this.o.clock.now() - askedAt) };
   }
 
   private inTurn<T>(f: () => Promise<T>): Promise<T> {

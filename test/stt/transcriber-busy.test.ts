@@ -28,6 +28,8 @@ class LocalDouble implements SttEngine {
   /** (samples, waitedMs) of each unavailableFor question. */
   asked: Array<[number, number]> = [];
   heard: number[] = [];
+  /** Virtual ms each call takes (advanced on the transcriber's clock as it answers). */
+  work: { clock: VirtualClock; ms: number } | null = null;
   unavailableFor(samples: number, waitedMs: number): string | null {
     this.asked.push([samples, waitedMs]);
     return this.abandoned > 0 ? `busy with ${this.abandoned === 1 ? 'an inference' : `${this.abandoned} inferences`} past the deadline (it cannot be stopped)` : this.forecast;
@@ -35,6 +37,7 @@ class LocalDouble implements SttEngine {
   constructor(private readonly answer: Answer, private readonly text = 'computer set a timer') {}
   transcribe(audio: SegmentAudio): Promise<Transcript> {
     this.heard.push(audio.pcm.length);
+    if (this.work) this.work.clock.advanceTo(this.work.clock.now() + this.work.ms);
     if (this.answer === 'deadline') return Promise.reject(new EngineFailure('whisper', 'deadline', 'no result within 4300 ms'));
     const raw = this.answer === 'blank' ? '[BLANK_AUDIO]' : this.text;
     return Promise.resolve({ engine: 'whisper', rawText: raw, text: this.answer === 'blank' ? '' : raw, ms: 30 });
@@ -58,6 +61,7 @@ class CloudDouble implements SttEngine {
 
 function service(mode: SttMode, whisper: LocalDouble, deepgram: CloudDouble | null) {
   const bus = new Bus();
+  const clock = new VirtualClock();
   const events: { type: string; payload: Record<string, unknown> }[] = [];
   bus.onAny((type, payload) => events.push({ type, payload: payload as Record<string, unknown> }));
   const available: Record<string, SttEngine | null> = { whisper, deepgram };
@@ -71,11 +75,11 @@ function service(mode: SttMode, whisper: LocalDouble, deepgram: CloudDouble | nu
     breaker: { failures: 1, openMs: 30_000 },
     filter: { phrases: DEFAULT_HALLUCINATIONS },
     stabilizer: { windowSize: 3, minConfidence: 0.6, requireRepetition: true },
-    clock: new VirtualClock(),
+    clock,
     logger: memoryLogger(),
     bus,
   });
-  return { svc, of: (type: string) => events.filter((e) => e.type === type).map((e) => e.payload) };
+  return { svc, clock, of: (type: string) => events.filter((e) => e.type === type).map((e) => e.payload) };
 }
 
 const WHOLE = 6 * 16_000;
@@ -166,6 +170,21 @@ describe('a local engine that would answer past the deadline (its forecast)', ()
     expect(whisper.asked).toEqual([
       [WHOLE, 2500],
       [OPENING, 700],
+    ]);
+  });
+
+  it("the wait for its turn here counts for the daemon's segments, not for a file's (nobody waits on those)", async () => {
+    const whisper = new LocalDouble('words');
+    const { svc, clock } = service('local-first', whisper, new CloudDouble());
+    whisper.work = { clock, ms: 1200 };
+    const first = svc.transcribe(seg(1));
+    const live = svc.transcribe({ ...seg(2), waitedMs: 300 });
+    const file = svc.transcribe(seg(3));
+    await Promise.all([first, live, file]);
+    expect(whisper.asked).toEqual([
+      [WHOLE, 0],
+      [WHOLE, 1500],
+      [WHOLE, 0],
     ]);
   });
 
