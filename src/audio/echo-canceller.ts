@@ -65,6 +65,8 @@ export interface EchoStatus {
   converged: boolean;
   /** Why it last stopped being trusted (null before it ever was doubted). */
   distrustedFor: string | null;
+  /** Ms of hark's sound whose reference reached the canceller after the microphone it belonged to (should stay 0). */
+  lateReferenceMs: number;
 }
 
 /**
@@ -144,7 +146,7 @@ export class EchoStage {
   }
 
   get status(): EchoStatus {
-    return { state: this.lastState, delayMs: this.delayMs + this.clipShiftMs, estimate: this.estimator.estimate, erleDb: this.erleDb, converged: this.converged, distrustedFor: this.distrustedFor };
+    return { state: this.lastState, delayMs: this.delayMs + this.clipShiftMs, estimate: this.estimator.estimate, erleDb: this.erleDb, converged: this.converged, distrustedFor: this.distrustedFor, lateReferenceMs: Math.round(this.reference.lateSamples / this.perMs) };
   }
 
   /** Trust the canceller over the echo gate right now (hark's sound is in the mic, and it is cancelled). */
@@ -174,6 +176,8 @@ export class EchoStage {
     const refPos = zeroPos - Math.round((this.delayMs - this.o.marginMs) * this.perMs);
     const activeZero = this.reference.render(zeroPos, this.refZero);
     const active = this.reference.render(refPos, this.ref);
+    // Once the delay is known (before it, the guess can sit ahead of what was played by then).
+    if (this.moved) this.reference.used(refPos + n);
     // Room echo outlasts the last sample: keep the filter running (on zeros) for its own length after
     // a clip that has sounded — not before one that is still to come (those frames are the person
     // alone, and the debug page would mark them as hark's playback).

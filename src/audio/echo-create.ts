@@ -52,12 +52,16 @@ export function createEchoCleaner(
   if ('error' in made) return made;
   const stage = new EchoStage(made.canceller, reference, { frameSamples: FRAME_SAMPLES, filterSamples, ...opts });
   // One line when the alignment or the trust changes (a technician reading the journal sees the card's latency).
-  let said = { delayMs: NaN, converged: false };
+  let said = { delayMs: NaN, converged: false, lateMs: 0 };
   // atSec: the microphone's timeline (seconds since capture started), as the debug page's segments show it.
   const report = (position: number) => {
     const st = stage.status;
+    if (st.lateReferenceMs > said.lateMs) {
+      logger?.info('echo reference came after its microphone: that sound was not cancelled', { atSec: Math.round(position / (SAMPLE_RATE / 10)) / 10, ms: st.lateReferenceMs - said.lateMs, totalMs: st.lateReferenceMs });
+      said.lateMs = st.lateReferenceMs;
+    }
     if (st.delayMs === said.delayMs && st.converged === said.converged) return;
-    said = { delayMs: st.delayMs, converged: st.converged };
+    said = { ...said, delayMs: st.delayMs, converged: st.converged };
     logger?.info(st.converged ? 'echo canceller converged' : 'echo canceller aligning', { atSec: Math.round(position / (SAMPLE_RATE / 10)) / 10, delayMs: st.delayMs, correlation: st.estimate ? Math.round(st.estimate.correlation * 100) / 100 : null, erleDb: Math.round(st.erleDb), ...(st.converged ? {} : { why: st.distrustedFor ?? 'not yet converged' }) });
   };
   return {

@@ -39,6 +39,23 @@ export class EchoReference implements PlaybackTap {
     return this.count;
   }
 
+  /**
+   * How far the canceller has used the reference (the end of its last frame's), and the samples of
+   * reference that arrived for positions it had already passed: sound hark played that the canceller
+   * was told of too late, so it went through uncancelled. A diagnostic (the journal): it should stay 0.
+   */
+  private usedTo = -Infinity;
+  lateSamples = 0;
+
+  /** The canceller has cancelled up to `position`: reference for earlier positions comes too late. */
+  used(position: number): void {
+    if (position > this.usedTo) this.usedTo = position;
+  }
+
+  private arrived(start: number, length: number): void {
+    if (start < this.usedTo) this.lateSamples += Math.min(length, this.usedTo - start);
+  }
+
   /** Times the long-lived aplay's timeline moved on (it was fed late), and the position of the latest. */
   timelineMoves = 0;
   lastMoveAt = -Infinity;
@@ -62,6 +79,7 @@ export class EchoReference implements PlaybackTap {
    */
   streamed(pcm: Int16Array, atMs: number, stream: number): void {
     const start = Math.round(atMs * this.perMs);
+    this.arrived(start, pcm.length);
     const last = this.clips[this.clips.length - 1];
     const sameProcess = last?.stream === stream;
     if (last && sameProcess && Math.abs(start - last.end) <= 1 && last.end - last.start + pcm.length <= MAX_STREAMED) {
@@ -84,6 +102,7 @@ export class EchoReference implements PlaybackTap {
 
   played(pcm: Int16Array, atMs: number): { stopped(atMs: number): void } {
     const start = Math.round(atMs * this.perMs);
+    this.arrived(start, pcm.length);
     const clip: PlayedClip = { start, end: start + pcm.length, pcm };
     this.clips.push(clip);
     this.count++;
