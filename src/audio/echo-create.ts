@@ -56,13 +56,14 @@ export function createEchoCleaner(
   // atSec: the microphone's timeline (seconds since capture started), as the debug page's segments show it.
   const report = (position: number) => {
     const st = stage.status;
+    const atSec = Math.round(position / (SAMPLE_RATE / 10)) / 10;
     if (st.lateReferenceMs > said.lateMs) {
-      logger?.info('echo reference came after its microphone: that sound was not cancelled', { atSec: Math.round(position / (SAMPLE_RATE / 10)) / 10, ms: st.lateReferenceMs - said.lateMs, totalMs: st.lateReferenceMs });
+      logger?.info('echo reference came after its microphone: that sound was not cancelled', { atSec, ms: st.lateReferenceMs - said.lateMs, totalMs: st.lateReferenceMs });
       said.lateMs = st.lateReferenceMs;
     }
     if (st.delayMs === said.delayMs && st.converged === said.converged) return;
     said = { ...said, delayMs: st.delayMs, converged: st.converged };
-    logger?.info(st.converged ? 'echo canceller converged' : 'echo canceller aligning', { atSec: Math.round(position / (SAMPLE_RATE / 10)) / 10, delayMs: st.delayMs, correlation: st.estimate ? Math.round(st.estimate.correlation * 100) / 100 : null, erleDb: Math.round(st.erleDb), ...(st.converged ? {} : { why: st.distrustedFor ?? 'not yet converged' }) });
+    logger?.info(st.converged ? 'echo canceller converged' : 'echo canceller aligning', { atSec, delayMs: st.delayMs, correlation: st.estimate ? Math.round(st.estimate.correlation * 100) / 100 : null, erleDb: Math.round(st.erleDb), ...(st.converged ? {} : { why: st.distrustedFor ?? 'not yet converged' }) });
   };
   return {
     cleaner: {

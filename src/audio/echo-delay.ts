@@ -42,6 +42,8 @@ export class DelayEstimator {
   private readonly o: DelayEstimatorOptions;
   private readonly w: number;
   private readonly maxLag: number;
+  /** DIP_MS in decimated samples. */
+  private readonly dipRun: number;
   private readonly mic: Float32Array;
   private readonly ref: Float32Array;
   private readonly micLin: Float32Array;
@@ -62,6 +64,7 @@ export class DelayEstimator {
     const rate = this.o.sampleRate / this.o.decimation;
     this.w = Math.round((this.o.windowMs * rate) / 1000);
     this.maxLag = Math.round((this.o.maxLagMs * rate) / 1000);
+    this.dipRun = Math.max(2, Math.round((DIP_MS * rate) / 1000));
     this.mic = new Float32Array(this.w + this.maxLag);
     this.ref = new Float32Array(this.w + this.maxLag);
     this.micLin = new Float32Array(this.mic.length);
@@ -174,9 +177,8 @@ export class DelayEstimator {
     // correlate as well or a little better later on. An estimate late by a reflection puts the direct
     // path before the canceller's filter, where nothing cancels it; early only costs filter tail. So the
     // earliest lag nearly as good as the best is taken.
-    const dipRun = Math.max(2, Math.round((DIP_MS * this.o.sampleRate) / this.o.decimation / 1000));
     for (let lag = 0; lag < bestLag; lag++) {
-      if (corr[lag]! >= EARLIEST_WITHIN * best && this.dipBetween(lag, bestLag, DIP_BELOW * best, dipRun)) {
+      if (corr[lag]! >= EARLIEST_WITHIN * best && this.dipBetween(lag, bestLag, DIP_BELOW * best, this.dipRun)) {
         bestLag = lag;
         best = corr[lag]!;
         break;

@@ -92,7 +92,8 @@ export class AplayPlayer {
     this.opts = { sampleRate: SAMPLE_RATE, leadMs: 400, stallMs: 3000, bin: 'aplay', ...rest };
     this.clock = clock ?? new SystemClock();
     // The reference is on hark's 16 kHz grid; another rate is not hark's own sound.
-    this.tap = tap && this.opts.sampleRate === SAMPLE_RATE ? tap : null;
+    const own = tap && this.opts.sampleRate === SAMPLE_RATE ? tap : null;
+    this.tap = own;
     const streamOptions = {
       device: this.opts.device,
       sampleRate: this.opts.sampleRate,
@@ -103,7 +104,7 @@ export class AplayPlayer {
       backoffMs: 250,
       backoffMaxMs: 5000,
       bin: this.opts.bin,
-      tap: tap && this.opts.sampleRate === SAMPLE_RATE ? tap : null,
+      tap: own,
       ...(onLate ? { onLate } : {}),
     };
     // On the wall clock, aplay is fed from a thread of its own (AplayStreamThread): a stall of the main
