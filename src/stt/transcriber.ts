@@ -205,11 +205,11 @@ export class Transcriber {
 
   /** The speculative outcome for this segment's first engine, when it is still good. */
   private takeSpeculation(key: string | undefined, engine: SttEngine): Promise<Outcome> | null {
-    const spec = this.speculation;
-    if (!spec || key === undefined || spec.key !== key || spec.discarded || spec.engine !== engine) return null;
+    if (!this.speculating(key, engine)) return null;
+    const spec = this.speculation!;
     this.speculation = spec.settled ? null : spec;
     spec.discarded = true; // used once
-    this.o.bus.emit('stt.preemptive', { segmentId: key, outcome: 'used' });
+    this.o.bus.emit('stt.preemptive', { segmentId: spec.key, outcome: 'used' });
     return spec.promise;
   }
 
@@ -260,10 +260,9 @@ export class Transcriber {
     const local = slots[0];
     // A cloud engine first: no opening check (it would cost a request, and save no local CPU).
     if (!local || local.remote) return { kind: 'whole', handOver: null };
-    const fallback = this.usableFallback(slots.slice(1));
     // It cannot answer in time (busy with abandoned work, or too much ahead of it): the whole goes to
     // the fallback now, and the local engine is asked last — on the whole — only if that fails.
-    const why = fallback ? (local.unavailableFor?.(segment.pcm.length, segment.waitedMs ?? 0) ?? null) : null;
+    const why = this.tooLate(local, slots.slice(1), segment);
     if (why) {
       const failure = new EngineFailure(local.id, 'unavailable', why);
       const attempt = record(local.id, { failure }, new LiveHearing(this.o.stabilizer), undefined, undefined, this.filter);
@@ -289,6 +288,15 @@ export class Transcriber {
   /** The built engines in the order they are asked. */
   private available(): SttEngine[] {
     return this.o.engines.flatMap((s) => (s.engine ? [s.engine] : []));
+  }
+
+  /**
+   * Why a local engine would answer this segment too late (SttEngine.unavailableFor), when an engine
+   * in `later` could take it instead; null when it would not be late, or nobody else could take it.
+   */
+  private tooLate(engine: SttEngine, later: readonly SttEngine[], segment: SttSegment): string | null {
+    if (engine.remote || !this.usableFallback(later)) return null;
+    return engine.unavailableFor?.(segment.pcm.length, segment.waitedMs ?? 0) ?? null;
   }
 
   /** A later engine that can take a segment now: built, and its circuit not open. */
@@ -332,7 +340,7 @@ export class Transcriber {
         // its own deadline: the next engine goes first, and this one is asked last, only if none answers.
         // Not when this segment's own work is already under way (the transcript started at its pause).
         const own = attempts.length === 0 && !live && this.speculating(key, engine);
-        const why = !engine.remote && !own && !deferred.has(engine) && this.usableFallback(rest) ? (engine.unavailableFor?.(segment.pcm.length, segment.waitedMs ?? 0) ?? null) : null;
+        const why = !own && !deferred.has(engine) ? this.tooLate(engine, rest, segment) : null;
         let outcome: Outcome;
         if (why) {
           deferred.add(engine);

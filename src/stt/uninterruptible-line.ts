@@ -32,6 +32,13 @@ export class UninterruptibleLine {
     return this.abandonedRunning;
   }
 
+  /** While calls past their deadline still run: why a call made now would wait behind them; else null. */
+  busyReason(): string | null {
+    const n = this.abandonedRunning;
+    if (n === 0) return null;
+    return `busy with ${n === 1 ? 'an inference' : `${n} inferences`} past the deadline (it cannot be stopped)`;
+  }
+
   /** Calls whose work started (given-up ones that never started are not counted). */
   get calls(): number {
     return this.started;

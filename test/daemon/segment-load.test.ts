@@ -75,8 +75,7 @@ class SlowWhisper implements SttEngine {
   }
   /** Busy with calls past their deadline (no forecast of its own: see WhisperEngine.unavailableFor). */
   unavailableFor(): string | null {
-    const n = this.line.abandoned;
-    return n > 0 ? `busy with ${n === 1 ? 'an inference' : `${n} inferences`} past the deadline (it cannot be stopped)` : null;
+    return this.line.busyReason();
   }
   transcribe(audio: SegmentAudio): Promise<Transcript> {
     const sec = audio.pcm.length / RATE;

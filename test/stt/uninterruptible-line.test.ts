@@ -50,9 +50,11 @@ describe('calls to an engine that cannot be interrupted', () => {
     expect(err).toBeInstanceOf(EngineFailure);
     expect((err as EngineFailure).reason).toBe('whisper deadline: no result within 500 ms');
     expect(line.abandoned).toBe(1);
+    expect(line.busyReason()).toBe('busy with an inference past the deadline (it cannot be stopped)');
     expect(line.late).toBe(1);
     await advance(clock, 1500);
     expect(line.abandoned).toBe(0);
+    expect(line.busyReason()).toBeNull();
   });
 
   it('a call given up on while it waited behind an abandoned one never starts its work', async () => {

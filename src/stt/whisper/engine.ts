@@ -121,8 +121,8 @@ export class WhisperEngine implements SttEngine {
    * and was acted on 7 s after it was said). The transcriber sends the segment to a fallback instead.
    */
   unavailableFor(samples: number, waitedMs: number): string | null {
-    const abandoned = this.line.abandoned;
-    if (abandoned > 0) return `busy with ${abandoned === 1 ? 'an inference' : `${abandoned} inferences`} past the deadline (it cannot be stopped)`;
+    const busy = this.line.busyReason();
+    if (busy) return busy;
     const plan = this.plan(samples);
     const own = this.cost.expect(samples + plan.padSamples);
     if (own === null) return null;
