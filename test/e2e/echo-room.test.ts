@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DeepgramDouble } from '../support/deepgram-server.js';
-import { HarkProcess } from '../support/hark-process.js';
+import type { HarkProcess } from '../support/hark-process.js';
 import { outputDir } from '../support/paths.js';
-import { Room } from '../support/room-devices.js';
+import { Room, startHarkInRoom } from '../support/room-devices.js';
 import { rms } from '../support/room-sim.js';
 import { espeakPhrase, soxNoise } from '../support/speech.js';
 
@@ -88,18 +88,7 @@ describe.skipIf(!process.env.HARK_ECHO_E2E)('hark run in a simulated kitchen: th
       { exact: ['tell me briefly'], do: { say: SHORT } },
       { exact: ['stop', 'stop talking'], do: { action: 'stop' } },
     ];
-    writeFileSync(
-      join(dir, 'hark.yaml'),
-      `actions:\n  dataDir: ${JSON.stringify(dir)}\n  timers:\n    ringEveryMs: 2000\n    giveUpMs: 60000\nspeech:\n  echoMode: cancel\n  echoFallback: ${process.env.ECHO_FALLBACK ?? 'off'}\n${process.env.ECHO_LEAD_MS ? `  playerLeadMs: ${process.env.ECHO_LEAD_MS}\n` : ''}router:\n  frames:\n    base:\n      rules: ${JSON.stringify(rules)}\n`,
-    );
-    hark = new HarkProcess(['--db', join(dir, 'hark.db'), '--port', '0', '--stt-mode', 'cloud-only', '--deepgram-url', deepgram.url], {
-      ...process.env,
-      PATH: `${room.dir}:${process.env.PATH}`,
-      DEEPGRAM_API_KEY: 'e2e-key',
-      HARK_CONFIG: join(dir, 'hark.yaml'),
-    });
-    await hark.waitFor((e) => e.type === 'capture.up', 30_000, 'capture up');
-    await quiet(1000);
+    hark = await startHarkInRoom(room, dir, deepgram.url, `actions:\n  dataDir: ${JSON.stringify(dir)}\n  timers:\n    ringEveryMs: 2000\n    giveUpMs: 60000\nspeech:\n  echoMode: cancel\n  echoFallback: ${process.env.ECHO_FALLBACK ?? 'off'}\n${process.env.ECHO_LEAD_MS ? `  playerLeadMs: ${process.env.ECHO_LEAD_MS}\n` : ''}router:\n  frames:\n    base:\n      rules: ${JSON.stringify(rules)}\n`);
 
     // A timer for 40 s, then the recipe: the answer (~30 s), then the ring (60 s), nobody speaking.
     await command('computer set a timer for forty seconds', 'computer set a timer for 40 seconds');

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { Store } from '../../src/store/store.js';
 import type { SegmentView } from '../../src/store/records.js';
 import { DeepgramDouble } from '../support/deepgram-server.js';
-import { HarkProcess } from '../support/hark-process.js';
+import type { HarkProcess } from '../support/hark-process.js';
 import { outputDir } from '../support/paths.js';
-import { Room } from '../support/room-devices.js';
+import { Room, startHarkInRoom } from '../support/room-devices.js';
 import { rms } from '../support/room-sim.js';
 import { espeakPhrase } from '../support/speech.js';
 
@@ -41,18 +41,7 @@ describe('hark run: a segment said over hark playing keeps both tracks, one said
     deepgram = await DeepgramDouble.start({ apiKey: 'e2e-key' });
     room = await new Room(join(dir, 'bin'), { delayMs: 50, echoGain: 0.7, rt60Ms: 250 }).start();
     const rules = [{ exact: ['tell me briefly'], do: { say: ANSWER } }];
-    writeFileSync(
-      join(dir, 'hark.yaml'),
-      `actions:\n  dataDir: ${JSON.stringify(dir)}\nrouter:\n  mode: always-listen\n  frames:\n    base:\n      rules: ${JSON.stringify(rules)}\nspeech:\n  echoMode: cancel\n  echoFallback: off\n`,
-    );
-    hark = new HarkProcess(['--db', join(dir, 'hark.db'), '--port', '0', '--stt-mode', 'cloud-only', '--deepgram-url', deepgram.url], {
-      ...process.env,
-      PATH: `${room.dir}:${process.env.PATH}`,
-      DEEPGRAM_API_KEY: 'e2e-key',
-      HARK_CONFIG: join(dir, 'hark.yaml'),
-    });
-    await hark.waitFor((e) => e.type === 'capture.up', 30_000, 'capture up');
-    await quiet(1000);
+    hark = await startHarkInRoom(room, dir, deepgram.url, `actions:\n  dataDir: ${JSON.stringify(dir)}\nrouter:\n  mode: always-listen\n  frames:\n    base:\n      rules: ${JSON.stringify(rules)}\nspeech:\n  echoMode: cancel\n  echoFallback: off\n`);
 
     // In silence: the command (said again if a stray segment took Deepgram's scripted line first).
     const command = await espeakPhrase('tell me briefly');

@@ -3,6 +3,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Reverb } from './room-sim.js';
+import { HarkProcess } from './hark-process.js';
 
 /**
  * A simulated kitchen for `hark run`: a fake `aplay` hands what hark plays to this room, and the fake
@@ -252,4 +253,22 @@ exit 0
 function writeScript(path: string, text: string): void {
   writeFileSync(path, text);
   chmodSync(path, 0o755);
+}
+
+/**
+ * A real `hark run` in the room: the room's arecord and aplay first on PATH, speech-to-text from the
+ * Deepgram double (cloud-only), `hark.yaml` written into `dir` from `yaml`. Resolves once capture is up
+ * and a second of the room has gone by.
+ */
+export async function startHarkInRoom(room: Room, dir: string, deepgramUrl: string, yaml: string): Promise<HarkProcess> {
+  writeFileSync(join(dir, 'hark.yaml'), yaml);
+  const hark = new HarkProcess(['--db', join(dir, 'hark.db'), '--port', '0', '--stt-mode', 'cloud-only', '--deepgram-url', deepgramUrl], {
+    ...process.env,
+    PATH: `${room.dir}:${process.env.PATH}`,
+    DEEPGRAM_API_KEY: 'e2e-key',
+    HARK_CONFIG: join(dir, 'hark.yaml'),
+  });
+  await hark.waitFor((e) => e.type === 'capture.up', 30_000, 'capture up');
+  await new Promise((r) => setTimeout(r, 1000));
+  return hark;
 }
