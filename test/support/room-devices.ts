@@ -59,6 +59,8 @@ export class Room {
   private readonly reverb: Reverb;
   private delay: number;
   private recorders = new Set<Socket>();
+  /** Every connection still open (arecord, aplay and wait relays): close() ends them all, or the server never closes. */
+  private sockets = new Set<Socket>();
   /** Room sample at which the current arecord connection started (its capture sample 0). */
   captureStart = -1;
   /** Each aplay stream: where it started and ended on the room timeline. */
@@ -146,12 +148,13 @@ exit 0
 
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
-    for (const s of this.recorders) s.destroy();
-    for (const w of this.waiters) w.socket.destroy();
+    for (const s of this.sockets) s.destroy();
     await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
   }
 
   private accept(s: Socket): void {
+    this.sockets.add(s);
+    s.on('close', () => this.sockets.delete(s));
     let header = '';
     let mode: 'arecord' | 'aplay' | 'wait' | null = null;
     let stream: (typeof this.streams)[number] | null = null;
