@@ -95,7 +95,10 @@ case "$MACHINE" in
 esac
 if [ "$MODE" = target ]; then printf 'target %s\nfrom %s\nflag %s\n' "$TARGET" "$TARGET_FROM" "${arch_flag:-none}"; exit 0; fi
 CC="${CC:-cc}"
-if [ "$MODE" != flags ] && [ -n "$arch_flag" ] && [ -z "${HARK_WHISPER_CFLAGS:-}" ] && ! echo 'int main(void) { return 0; }' | "$CC" $arch_flag -x c -c -o /dev/null - 2>/dev/null; then
+# The test program goes in as a here-string, not through `echo |`: under pipefail, a compiler that
+# exits without reading all of stdin (one that refuses the flag at once) would make echo die of
+# SIGPIPE now and then, and the check fail or pass by a race.
+if [ "$MODE" != flags ] && [ -n "$arch_flag" ] && [ -z "${HARK_WHISPER_CFLAGS:-}" ] && ! "$CC" $arch_flag -x c -c -o /dev/null - 2>/dev/null <<<'int main(void) { return 0; }'; then
   case "$TARGET" in
     native|unknown|none) say "warning: $CC does not accept $arch_flag; building without CPU-specific flags" >&2; arch_flag="" ;;
     *) echo "build-whisper.sh: $CC does not accept $arch_flag (target $TARGET from $TARGET_FROM)" >&2; exit 1 ;;
