@@ -133,7 +133,16 @@ export class EchoStage {
   /** A chunk of `samples` arrived from the recorder at `atMs`. Call in order with process(). */
   arrived(samples: number, atMs: number): void {
     this.arrivedSamples += samples;
-    this.anchorMs = Math.min(this.anchorMs, atMs - this.arrivedSamples / this.perMs);
+    const anchor = atMs - this.arrivedSamples / this.perMs;
+    if (anchor >= this.anchorMs) return;
+    // A chunk quicker than any before it: the microphone's timeline sat (anchorMs - anchor) ms late all
+    // along. The filter learnt the room against the timeline as it was, and moving the microphone
+    // against the reference by even 1 ms undoes that (cancellation fell to 0-5 dB for a second or more,
+    // test/echo/capture-timing.test.ts). So the delay in use takes the same step: each microphone frame
+    // keeps the reference it had, sample for sample. Both streams count samples of the same card, so a
+    // fixed pairing is also what keeps the card's clock and the host's from drifting apart here.
+    if (this.moved && Number.isFinite(this.anchorMs)) this.delayMs -= this.anchorMs - anchor;
+    this.anchorMs = anchor;
   }
 
   /** The recorder restarted: a new stream with its own timing. The filter keeps what it learnt (same room). */
@@ -171,7 +180,7 @@ export class EchoStage {
     const atMs = this.anchorMs + this.processed / this.perMs;
     this.processed += n;
     const zeroPos = this.reference.position(atMs);
-    const refPos = this.refPosition(zeroPos);
+    const refPos = this.refPosition(atMs);
     const activeZero = this.reference.render(zeroPos, this.refZero);
     const active = this.reference.render(refPos, this.ref);
     // Once the delay is known (before it, the guess can sit ahead of what was played by then).
@@ -313,9 +322,13 @@ export class EchoStage {
     this.distrust('the delay moved (clip shifted)');
   }
 
-  /** Where the filter's reference starts for microphone at `zeroPos`: the delay in use, less the margin. */
-  private refPosition(zeroPos: number): number {
-    return zeroPos - Math.round((this.delayMs - this.o.marginMs) * this.perMs);
+  /**
+   * Where the filter's reference starts for microphone at `atMs`: the delay in use, less the margin.
+   * Rounded once: when the anchor and the delay take the same step (arrived()), the pairing stays the
+   * same to the sample (a sample's slip, 1/16 ms, cost 20 dB on the ring's beeps).
+   */
+  private refPosition(atMs: number): number {
+    return this.reference.position(atMs - this.delayMs + this.o.marginMs);
   }
 
   /**
@@ -338,7 +351,7 @@ export class EchoStage {
     for (let p = end - Math.floor((end - start) / f) * f; p + f <= end; p += f) {
       // That frame's clock time: the same mapping as now, rawEnd - p samples earlier.
       const atMs = this.anchorMs + (this.processed - (this.rawEnd - p)) / this.perMs;
-      if (!this.reference.render(this.refPosition(this.reference.position(atMs)), ref)) continue;
+      if (!this.reference.render(this.refPosition(atMs), ref)) continue;
       for (let i = 0; i < f; i++) mic[i] = this.raw[(p + i) % cap]!;
       this.native.process(mic, ref, out);
     }

@@ -158,6 +158,8 @@ export async function runStreamRoom(opts: {
   noise?: Int16Array;
   near?: Float32Array;
   tailMs?: number;
+  /** How late (ms) the microphone's k-th 125 ms period reaches hark; default 0-15 ms at random. */
+  lateMs?: (period: number) => number;
 }): Promise<RoomRun & { reference: EchoReference; processes: number }> {
   const { AplayStream } = await import('../../src/speech/aplay-stream.js');
   const { EventEmitter } = await import('node:events');
@@ -219,7 +221,7 @@ export async function runStreamRoom(opts: {
   let frames = 0;
   let pos = 0;
   for (let p = 0; p + PERIOD <= n; p += PERIOD) {
-    stage.arrived(PERIOD, (p + PERIOD) / 16 + rand() * 15);
+    stage.arrived(PERIOD, (p + PERIOD) / 16 + (opts.lateMs ? opts.lateMs(p / PERIOD) : rand() * 15));
     const joined = new Int16Array(pending.length + PERIOD);
     joined.set(pending);
     joined.set(mic.subarray(p, p + PERIOD), pending.length);
