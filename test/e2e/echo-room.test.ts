@@ -92,7 +92,7 @@ describe.skipIf(!process.env.HARK_ECHO_E2E)('hark run in a simulated kitchen: th
 
     // A timer for 40 s, then the recipe: the answer (~30 s), then the ring (60 s), nobody speaking.
     await command('computer set a timer for forty seconds', 'computer set a timer for 40 seconds');
-    await hark.waitFor((e) => e.type === 'speak.end', 20_000, 'the confirmation');
+    await hark.waitFor((e) => e.type === 'speak.end' && e.kind === 'speech', 20_000, 'the confirmation'); // not the listening earcon before it
     await quiet(800);
     await command('tell me the recipe', 'tell me the recipe');
     const opensBefore = hark.of('segment.open').length;
@@ -145,6 +145,8 @@ describe.skipIf(!process.env.HARK_ECHO_E2E)('hark run in a simulated kitchen: th
     const dir = outputDir('e2e-echo-room');
     if (hark) writeFileSync(join(dir, 'stderr.log'), hark.stderr.join('\n') + '\n');
     writeFileSync(join(dir, 'numbers.json'), JSON.stringify({ quietSegments, answerMs, ringMs, stops, roomUnderruns: room?.underruns.map((u) => Math.round(u.lateMs)) }, null, 2));
+    // What hark said it did and when (ms after the room started), for reading a leak against what it played.
+    if (hark) writeFileSync(join(dir, 'events.jsonl'), hark.events.map((e, i) => JSON.stringify({ atMs: Math.round(hark.receivedAt[i]! - wallT0.room), ...e })).join('\n') + '\n');
     hark?.kill('SIGKILL');
     await deepgram?.close();
     await room?.close();
