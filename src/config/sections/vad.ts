@@ -25,6 +25,11 @@ export const vadSection = section({
     .default({ confirm: 250, voice: 250 }),
   /** A segment is split here (seed 000's 12 s guard). */
   maxSegmentMs: ms(12_000, 500, 120_000),
-  /** Segments shorter than this (pre-roll excluded) are dropped as clicks and bumps. */
-  minSegmentMs: ms(250, 0, 10_000),
+  /**
+   * Segments with less speech than this (pre-roll excluded) are dropped as clicks and bumps. 120, not
+   * Silero's own 250: a one-word command said crisply ("stop", "no", "done") holds 160-250 ms of speech
+   * by Silero's count, and Silero itself turns kitchen bumps away before any length is judged
+   * (test/vad/short-words.test.ts). With `engine: webrtc`, which opens on noises, 250 drops more of them.
+   */
+  minSegmentMs: ms(120, 0, 10_000),
 });
