@@ -1,5 +1,5 @@
 # The two commands for a fresh machine: `make run` and `make test`. Each installs what it needs first.
-.PHONY: deps run test bench typecheck doctor install pi-check
+.PHONY: deps run test bench typecheck doctor install pi-check echo-room
 
 # `make run` keeps its state (database, Whisper model) here, so it needs no root; the Pi install uses /var/lib/hark.
 STATE ?= $(CURDIR)/.hark
@@ -39,3 +39,10 @@ install:
 # of an hour the first time); not part of `make test` or CI. Needs root (chroot).
 pi-check:
 	$(if $(filter 0,$(shell id -u)),,sudo) bash scripts/pi-check.sh
+
+# hark in the simulated kitchen with the echo canceller (README, echo notes): the real `hark run`, the
+# room's aplay/arecord on PATH, ~140 s. Its counts move with the machine's load: run it alone. Not part
+# of `make test` or CI.
+echo-room: deps
+	npm run -s build
+	HARK_ECHO_E2E=1 npx vitest run test/e2e/echo-room.test.ts

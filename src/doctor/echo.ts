@@ -26,7 +26,7 @@ export const echoCheck: Check = {
     }
     const erle = selfTest(made.canceller);
     made.canceller.close();
-    const detail = `echo canceller in force (speexdsp, native/hark-aec): self-test removed ${erle.toFixed(0)} dB of a simulated echo; until it has converged on the room, the echo gate (${s.echoFallback}) stands in${s.denoise ? '; noise suppression on' : ''}`;
+    const detail = `echo canceller in force (speexdsp, native/hark-aec): self-test removed ${erle.toFixed(0)} dB of a simulated echo; until it has converged on the room, the echo gate stands in (speech.echoFallback: ${s.echoFallback}: ${gate(s.echoFallback)})${s.denoise ? '; noise suppression on' : ''}`;
     if (erle < 10) return { status: 'fail', detail, fix: 'the canceller loaded but does not cancel: rebuild it (npm rebuild hark-aec) and report the versions of libspeexdsp1', data: { inForce: s.echoFallback, erleDb: erle } };
     return { status: 'ok', detail, data: { inForce: 'cancel', fallback: s.echoFallback, erleDb: Math.round(erle) } };
   },

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { synthEarcon } from '../../src/speech/earcons.js';
-import { rms, rng } from '../support/room-sim.js';
+import { rng } from '../support/room-sim.js';
 import { espeakPhrase } from '../support/speech.js';
-import { runStreamRoom, type RoomRun } from './room-run.js';
+import { runStreamRoom, secondsUnder } from './room-run.js';
 
 /**
  * The microphone's timeline comes from when arecord's periods reach hark, and a period can arrive
@@ -18,15 +18,6 @@ describe('a period that reaches hark quicker than any before it, mid-ring', () =
     ringText = await espeakPhrase('Timer done.');
   }, 60_000);
 
-  function secondsUnder(run: RoomRun, fromMs: number, db: number): number[] {
-    const out: number[] = [];
-    for (let a = fromMs * 16; a + 16000 <= run.mic.length - 16000; a += 8000) {
-      if (rms(run.echo, a, a + 16000) < 1000) continue;
-      const e = 20 * Math.log10(rms(run.mic, a, a + 16000) / Math.max(1e-9, rms(run.out, a, a + 16000)));
-      if (e < db) out.push(Math.round(a / 1600) / 10);
-    }
-    return out;
-  }
 
   it.each([1, 4, 8])('one period %i ms quicker than the rest at 30 s: every second of the ring stays cancelled 20 dB', async (quickerMs) => {
     const clips: Array<{ pcm: Int16Array; atMs: number }> = [{ pcm: ringText, atMs: 300 }];

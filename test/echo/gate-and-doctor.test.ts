@@ -55,7 +55,7 @@ describe('hark doctor: echo', () => {
   it('says the canceller is in force by default, having seen it cancel', async () => {
     const r = await echoCheck.run(ctx(''));
     expect(r.status).toBe('ok');
-    expect(r.detail).toMatch(/echo canceller in force .*self-test removed \d+ dB.*echo gate \(raise\) stands in/);
+    expect(r.detail).toMatch(/echo canceller in force .*self-test removed \d+ dB.*echo gate stands in \(speech.echoFallback: raise: the VAD threshold is raised to 0.9 while hark plays\)/);
     expect(r.data).toMatchObject({ inForce: 'cancel', fallback: 'raise' });
     expect(r.data!.erleDb as number).toBeGreaterThan(20);
   });

@@ -90,6 +90,19 @@ export function erleDb(run: RoomRun, from: number, to: number): number {
   return 20 * Math.log10(rms(run.mic, from, to) / Math.max(1e-9, rms(run.out, from, to)));
 }
 
+/**
+ * Where hark's sound was cancelled less than `db`: the start (s) of each 1 s window, every 0.5 s from
+ * `fromMs` on, that holds echo (rms 1000 or more) and whose ERLE falls under it.
+ */
+export function secondsUnder(run: RoomRun, fromMs: number, db: number): number[] {
+  const out: number[] = [];
+  for (let a = fromMs * 16; a + 16000 <= run.mic.length - 16000; a += 8000) {
+    if (rms(run.echo, a, a + 16000) < 1000) continue;
+    if (erleDb(run, a, a + 16000) < db) out.push(Math.round(a / 1600) / 10);
+  }
+  return out;
+}
+
 /** Stretches of `win` samples where the reference is sounding (the echo carries energy). */
 export function activeWindows(run: RoomRun, from: number, to: number, win = 8000): Array<[number, number]> {
   const out: Array<[number, number]> = [];
