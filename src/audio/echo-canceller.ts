@@ -40,6 +40,11 @@ export interface EchoStageOptions {
 
 /** See measure(): how long the canceller may cancel too little before the gate stands in again. */
 const LOW_FOR_MS = 1000;
+/**
+ * Searches of the delay tracker (one per second of hark's sound, the first after ~0.7 s) that must find
+ * no trace of hark's sound in the microphone before it counts as not reaching it (see trusted).
+ */
+const NO_ECHO_SEARCHES = 2;
 
 export const ECHO_STAGE_DEFAULTS: EchoStageOptions = {
   frameSamples: 512,
@@ -65,6 +70,8 @@ export interface EchoStatus {
   distrustedFor: string | null;
   /** Ms of hark's sound whose reference reached the canceller after the microphone it belonged to (should stay 0). */
   lateReferenceMs: number;
+  /** hark's sound has been searched for in the microphone and not found (a far speaker, a headset, a file). */
+  noEcho: boolean;
 }
 
 /**
@@ -108,6 +115,10 @@ export class EchoStage {
   private converged = false;
   /** Why the canceller last stopped being trusted (for the journal and `hark doctor`). */
   private distrustedFor: string | null = null;
+  /** The delay tracker's searches seen, whether any found hark's sound in the mic, and how many did not. */
+  private seenSearches = 0;
+  private echoHeard = false;
+  private quietSearches = 0;
   private lastState: EchoStatus['state'] = 'idle';
   /** Raw mic by pipeline position, and whether hark's sound was expected in each frame. */
   private readonly raw: Int16Array;
@@ -153,12 +164,21 @@ export class EchoStage {
   }
 
   get status(): EchoStatus {
-    return { state: this.lastState, delayMs: this.delayMs + this.clipShiftMs, estimate: this.estimator.estimate, erleDb: this.erleDb, converged: this.converged, distrustedFor: this.distrustedFor, lateReferenceMs: Math.round(this.reference.lateSamples / this.perMs) };
+    return { state: this.lastState, delayMs: this.delayMs + this.clipShiftMs, estimate: this.estimator.estimate, erleDb: this.erleDb, converged: this.converged, distrustedFor: this.distrustedFor, lateReferenceMs: Math.round(this.reference.lateSamples / this.perMs), noEcho: this.noEcho };
   }
 
-  /** Trust the canceller over the echo gate right now (hark's sound is in the mic, and it is cancelled). */
+  /**
+   * Trust the canceller over the echo gate right now: hark's sound is in the mic and it is cancelled,
+   * or it has been searched for and is not there. "Cancelled" alone cannot be shown where there is
+   * little echo (ERLE needs echo to measure), and the gate would then stand in for all of hark's speech.
+   */
   get trusted(): boolean {
-    return this.converged;
+    return this.converged || this.noEcho;
+  }
+
+  /** hark's sound was looked for in the microphone NO_ECHO_SEARCHES times and never found (until it is). */
+  private get noEcho(): boolean {
+    return !this.echoHeard && this.quietSearches >= NO_ECHO_SEARCHES;
   }
 
   get erleDb(): number {
@@ -199,6 +219,12 @@ export class EchoStage {
     }
     if (activeZero || active || inTail) {
       const est = this.estimator.push(frame, activeZero ? this.refZero : null, activeZero);
+      if (this.estimator.searches !== this.seenSearches) {
+        this.seenSearches = this.estimator.searches;
+        // A peak of any clarity (latest is set from minCorrelation up) is hark's sound in the mic.
+        if (this.estimator.latest) this.echoHeard = true;
+        else this.quietSearches++;
+      }
       if (est) this.moveDelay(est.lagMs);
       else this.doubt();
     }

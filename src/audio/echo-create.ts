@@ -52,7 +52,7 @@ export function createEchoCleaner(
   if ('error' in made) return made;
   const stage = new EchoStage(made.canceller, reference, { frameSamples: FRAME_SAMPLES, filterSamples, ...opts });
   // One line when the alignment or the trust changes (a technician reading the journal sees the card's latency).
-  let said = { delayMs: NaN, converged: false, lateMs: 0 };
+  let said = { delayMs: NaN, converged: false, lateMs: 0, noEcho: false };
   // atSec: the microphone's timeline (seconds since capture started), as the debug page's segments show it.
   const report = (position: number) => {
     const st = stage.status;
@@ -63,6 +63,10 @@ export function createEchoCleaner(
     }
     // The delay takes sub-ms steps with the microphone's timeline (EchoStage.arrived): a line for a move
     // of a millisecond or more, not for each of those.
+    if (st.noEcho !== said.noEcho) {
+      said.noEcho = st.noEcho;
+      logger?.info(st.noEcho ? "echo canceller: hark's sound is not reaching the microphone (not found in its first seconds): nothing to cancel" : "echo canceller: hark's sound now reaches the microphone", { atSec });
+    }
     if (Math.abs(st.delayMs - said.delayMs) < 1 && st.converged === said.converged) return;
     said = { ...said, delayMs: st.delayMs, converged: st.converged };
     logger?.info(st.converged ? 'echo canceller converged' : 'echo canceller aligning', { atSec, delayMs: Math.round(st.delayMs * 10) / 10, correlation: st.estimate ? Math.round(st.estimate.correlation * 100) / 100 : null, erleDb: Math.round(st.erleDb), ...(st.converged ? {} : { why: st.distrustedFor ?? 'not yet converged' }) });

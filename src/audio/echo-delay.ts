@@ -58,6 +58,8 @@ export class DelayEstimator {
   private activeSince = 0;
   private candidate: DelayEstimate | null = null;
   private believed: DelayEstimate | null = null;
+  /** Searches run over stretches that had reference (never reset): `latest` tells what each found. */
+  searches = 0;
 
   constructor(opts: Partial<DelayEstimatorOptions> = {}) {
     this.o = { ...DELAY_DEFAULTS, ...opts };
@@ -114,6 +116,7 @@ export class DelayEstimator {
     this.sinceSearch = 0;
     this.activeSince = 0;
     if (!worth) return null;
+    this.searches++;
     const found = this.search();
     if (!found || found.correlation < this.o.minCorrelation) {
       this.candidate = null;

@@ -25,8 +25,11 @@ export const speechSection = section({
   echoMode: oneOf(['cancel', 'raise', 'gate', 'off'] as const, 'cancel'),
   /**
    * In `cancel` mode, what stands in while the canceller is not trusted: before it has converged on
-   * the room (the first second or two of hark's first sound, and after the delay changes), or when it
-   * could not load. `off`: nothing (measurements).
+   * the room or found that hark's sound does not reach the microphone (the first second or two of
+   * hark's first sound, and after the delay changes), or when it could not load. `raise` lets some of
+   * a first sound's echo through (Silero scores it 0.9 or more); `gate` holds it but hears only the
+   * button meanwhile, so a request said over hark's first reply is lost (test/echo/cold-start.test.ts).
+   * `off`: nothing (measurements).
    */
   echoFallback: oneOf(['raise', 'gate', 'off'] as const, 'raise'),
   /** Room echo the canceller models after the card's delay (ms): a kitchen's reverberation to -30 dB or so. */
