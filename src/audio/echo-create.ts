@@ -61,12 +61,12 @@ export function createEchoCleaner(
       logger?.info('echo reference came after its microphone: that sound was not cancelled', { atSec, ms: st.lateReferenceMs - said.lateMs, totalMs: st.lateReferenceMs });
       said.lateMs = st.lateReferenceMs;
     }
-    // The delay takes sub-ms steps with the microphone's timeline (EchoStage.arrived): a line for a move
-    // of a millisecond or more, not for each of those.
     if (st.noEcho !== said.noEcho) {
       said.noEcho = st.noEcho;
       logger?.info(st.noEcho ? "echo canceller: hark's sound is not reaching the microphone (not found in its first seconds): nothing to cancel" : "echo canceller: hark's sound now reaches the microphone", { atSec });
     }
+    // The delay takes sub-ms steps with the microphone's timeline (EchoStage.arrived): a line for a move
+    // of a millisecond or more, not for each of those.
     if (Math.abs(st.delayMs - said.delayMs) < 1 && st.converged === said.converged) return;
     said = { ...said, delayMs: st.delayMs, converged: st.converged };
     logger?.info(st.converged ? 'echo canceller converged' : 'echo canceller aligning', { atSec, delayMs: Math.round(st.delayMs * 10) / 10, correlation: st.estimate ? Math.round(st.estimate.correlation * 100) / 100 : null, erleDb: Math.round(st.erleDb), ...(st.converged ? {} : { why: st.distrustedFor ?? 'not yet converged' }) });

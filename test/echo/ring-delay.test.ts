@@ -1,8 +1,5 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { synthEarcon } from '../../src/speech/earcons.js';
-import { rng } from '../support/room-sim.js';
-import { espeakPhrase } from '../support/speech.js';
-import { runStreamRoom, secondsUnder } from './room-run.js';
+import { describe, expect, it } from 'vitest';
+import { hiss, ringClips, runStreamRoom, secondsUnder } from './room-run.js';
 
 /**
  * A timer ringing for a minute through the stream player: hark's ring (three bright beeps twice, then
@@ -13,33 +10,13 @@ import { runStreamRoom, secondsUnder } from './room-run.js';
  * ring opened segments (issue 20: 11-18 in a minute).
  */
 describe('a minute of ringing through the stream player, in the simulated room', () => {
-  let ringText: Int16Array;
-  const beeps = synthEarcon('timer', 0.8);
-  beforeAll(async () => {
-    ringText = await espeakPhrase('Timer done.');
-  }, 60_000);
-
-  /** The ring, with the timer's name said after the beeps or (an earcon-only ring) without. */
-  const clips = (named: boolean) => {
-    const out: Array<{ pcm: Int16Array; atMs: number }> = [{ pcm: ringText, atMs: 300 }];
-    for (let t = 2000; t < 62_000; t += 2000) {
-      out.push({ pcm: beeps, atMs: t });
-      if (named) out.push({ pcm: ringText, atMs: t + beeps.length / 16 + 20 });
-    }
-    return out;
-  };
-
-
   it.each([
     [55, true],
     [55, false],
     [38, false],
     [72, false],
   ])('at %i ms (named: %s) the alignment holds once the room is known, and every second of the ring stays cancelled', async (delayMs, named) => {
-    const noise = new Int16Array(160_000);
-    const r = rng(7);
-    for (let i = 0; i < noise.length; i++) noise[i] = Math.round((r() - 0.5) * 200);
-    const run = await runStreamRoom({ clips: clips(named), cardMs: 10, delayMs, gain: 0.7, rt60Ms: 250, noise });
+    const run = await runStreamRoom({ clips: await ringClips(62_000, named), cardMs: 10, delayMs, gain: 0.7, rt60Ms: 250, noise: hiss() });
     const delays = run.delays!;
     const after = delays.slice(Math.round(10_000 / 32));
     const moves = after.filter((d, i) => i > 0 && d !== after[i - 1]).length;

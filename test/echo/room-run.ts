@@ -3,7 +3,9 @@ import { EchoStage, type EchoStageOptions } from '../../src/audio/echo-canceller
 import { createEchoCleaner } from '../../src/audio/echo-create.js';
 import { EchoReference } from '../../src/audio/echo-reference.js';
 import { VirtualClock } from '../../src/core/clock.js';
+import { synthEarcon } from '../../src/speech/earcons.js';
 import { rms, rng, Reverb } from '../support/room-sim.js';
+import { espeakPhrase } from '../support/speech.js';
 
 /**
  * hark's sound through the simulated room, the microphone through the production EchoStage (the
@@ -88,6 +90,29 @@ export function runRoom(opts: {
 /** ERLE (dB) over [from, to) samples: echo power in the mic over what is left of it in the output. */
 export function erleDb(run: RoomRun, from: number, to: number): number {
   return 20 * Math.log10(rms(run.mic, from, to) / Math.max(1e-9, rms(run.out, from, to)));
+}
+
+/**
+ * hark's ring as the speech queue plays it: "Timer done." at 0.3 s, then every 2 s up to `untilMs` the
+ * timer's beeps (one tone keyed on and off), with the timer's name said after them when `named`.
+ */
+export async function ringClips(untilMs: number, named: boolean): Promise<Array<{ pcm: Int16Array; atMs: number }>> {
+  const ringText = await espeakPhrase('Timer done.');
+  const beeps = synthEarcon('timer', 0.8);
+  const out: Array<{ pcm: Int16Array; atMs: number }> = [{ pcm: ringText, atMs: 300 }];
+  for (let t = 2000; t < untilMs; t += 2000) {
+    out.push({ pcm: beeps, atMs: t });
+    if (named) out.push({ pcm: ringText, atMs: t + beeps.length / 16 + 20 });
+  }
+  return out;
+}
+
+/** 10 s of a quiet hiss (±100), the same every time: the room is never silent. */
+export function hiss(): Int16Array {
+  const noise = new Int16Array(160_000);
+  const r = rng(7);
+  for (let i = 0; i < noise.length; i++) noise[i] = Math.round((r() - 0.5) * 200);
+  return noise;
 }
 
 /**
