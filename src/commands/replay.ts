@@ -25,6 +25,7 @@ interface ReplayOpts {
   sttMode?: string;
   deepgramUrl?: string;
   verbose?: boolean;
+  ollama?: string;
 }
 
 export function register(program: Command): void {
@@ -41,6 +42,7 @@ export function register(program: Command): void {
     .option('--model <path>', 'ggml Whisper model file (default: stt.whisper.model in stt.whisper.modelsDir)')
     .option('--stt-mode <mode>', `${STT_MODES.join(', ')} (default: the config's stt.mode)`)
     .option('--deepgram-url <url>', 'Deepgram base URL, e.g. ws://127.0.0.1:8080 for a local server (default: stt.deepgram.url)')
+    .option('--ollama <url>', 'run the intent pass against this Ollama (e.g. http://127.0.0.1:11434), as the device does; each model call is real and waited for')
     .option('-v, --verbose', 'log what the engines and the router do to stderr')
     .addHelpText(
       'after',
@@ -82,9 +84,10 @@ async function replay(opts: ReplayOpts): Promise<void> {
       return;
     }
     const withIntents = range.segments.filter((s) => s.intentRows > 0).length;
-    if (withIntents) {
-      // The intent pass asks a local model (Ollama): slow, not repeatable, and not part of replay yet.
-      process.stderr.write(`hark replay: note: ${withIntents} segment(s) have intent-pass rows (model proposals); replay does not run the intent pass, so what it committed shows as missing\n`);
+    if (opts.ollama !== undefined && !/^https?:\/\/[^/\s]+/.test(opts.ollama)) throw new HarkError(`--ollama must be an http:// URL such as http://127.0.0.1:11434, got ${JSON.stringify(opts.ollama)}`, { exitCode: 2 });
+    if (withIntents && opts.ollama === undefined) {
+      // The intent pass asks a local model (Ollama): slow and not repeatable, so only when asked for.
+      process.stderr.write(`hark replay: note: ${withIntents} segment(s) have intent-pass rows (model proposals); without --ollama replay does not run the intent pass, so what it committed shows as missing\n`);
     }
     if (!textOnly) hearing = await audioHearing({ config, secrets, source, vad: opts.vad !== false, ...(mode ? { mode } : {}), ...(opts.model ? { modelPath: opts.model } : {}), ...(opts.deepgramUrl ? { deepgramUrl: opts.deepgramUrl } : {}), logger });
     const withDate = spansDays(range.segments.map((s) => s.startedAt));
@@ -95,6 +98,7 @@ async function replay(opts: ReplayOpts): Promise<void> {
       horizonMs: range.horizonMs,
       hear: hearing ? hearing.hear : textHearing(),
       scratchDir,
+      ...(opts.ollama !== undefined ? { ollama: opts.ollama } : {}),
       log: logger.child({ component: 'router' }),
       onResult: (r) => {
         const v = judge(r);
@@ -135,6 +139,7 @@ function jsonRecord(v: Verdict) {
           submissions: r.new.submissions,
           ignored: r.new.ignored,
           said: r.new.said,
+          saidAfterMs: r.new.saidAfterMs,
           stacks: r.new.stacks,
         }
       : null,

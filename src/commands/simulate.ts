@@ -1,24 +1,16 @@
 import type { Command } from 'commander';
 import { mkdtempSync, mkdirSync, rmdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, isAbsolute, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { VirtualClock } from '../core/clock.js';
 import { HarkError } from '../core/errors.js';
 import { createLogger } from '../core/log.js';
-import { buildTargets } from '../actions/targets/index.js';
-import type { Target } from '../actions/targets/target.js';
-import { CommandCore } from '../router/command-core.js';
 import { Bus } from '../core/bus.js';
 import { createSpeech } from '../speech/create.js';
-import { createBargeIn } from '../turn/wiring.js';
-import { addressedToHark, takesEveryWord } from '../turn/addressed.js';
-import { applySpeechEffect } from '../daemon/effects.js';
 import type { Effect } from '../router/effects.js';
 import { parseSimLine } from '../router/simulate-input.js';
-import { createIntentRuntime, type IntentRuntime } from '../intent/compose.js';
-import { HA_TARGET } from '../actions/targets/home-assistant.js';
-import { createHaConversation, routeToHa, type HaConversationRuntime } from '../ha/conversation/compose.js';
+import { Conversation } from '../daemon/conversation.js';
 import { action, loadConfigFor, out } from './common.js';
 
 interface SimulateOpts {
@@ -83,64 +75,39 @@ async function simulate(opts: SimulateOpts): Promise<void> {
   // over it can be tried without audio: the interruption filter decides while it "speaks".
   const bus = new Bus();
   const speech = createSpeech(config, { bus, clock, simulated: {} });
-  const barge = createBargeIn({
-    settings: config.interruption,
-    clock,
-    bus,
-    // `core` is built below; a barge-in can only happen once lines are read.
-    targets: { isSpeaking: () => speech.queue.isSpeaking, stopSpeaking: (r) => speech.queue.stop(r), interrupted: () => core.interrupted() },
-  });
   bus.on('interruption.filtered', (e) => out(JSON.stringify({ type: 'interruption', decision: 'filter', text: e.text, reason: e.reason, atMs: clock.now() })));
   bus.on('interruption.allowed', (e) => out(JSON.stringify({ type: 'interruption', decision: 'allow', text: e.text, reason: e.reason, atMs: clock.now() })));
   bus.on('speak.stopped', (e) => out(JSON.stringify({ type: 'speak.stopped', reason: e.reason, text: e.text, playedMs: e.playedMs, atMs: clock.now() })));
-  let topFrame: string | undefined = 'base';
-  const print = (e: Effect) => {
-    if (e.type === 'stack') topFrame = e.frames[e.frames.length - 1];
-    applySpeechEffect(e, speech, null, topFrame);
-    if (!opts.trace && TRACE_ONLY.has(e.type)) return;
-    out(JSON.stringify({ ...e, atMs: clock.now() }));
-  };
   const log = createLogger({ level: config.log.level === 'debug' ? 'debug' : 'warn', json: config.log.json });
   // Home Assistant: called only with --ha (a simulated "turn on the fan" must not turn on the real one).
   const haUrl = typeof opts.ha === 'string' ? opts.ha : config.ha.conversation.url;
   if (typeof opts.ha === 'string' && !/^https?:\/\/[^/\s]+/.test(opts.ha)) throw new HarkError(`--ha must be an http:// URL such as http://homeassistant.local:8123, got ${JSON.stringify(opts.ha)}`, { exitCode: 2 });
   if (opts.ha === true && !haUrl) throw new HarkError('--ha needs a URL, or ha.conversation.url in the config', { exitCode: 2 });
-  const ha: HaConversationRuntime | null = opts.ha !== undefined ? createHaConversation({ config, secrets, clock, log, url: haUrl }) : null;
-  const haRouting = ha ? { router: ha.router, fallbacks: ha.target.fallbacks } : haUrl ? routeToHa(config.router, config.ha.conversation.frames) : null;
-  const haRouter = haRouting?.router ?? config.router;
-  let intent: IntentRuntime | null = null;
-  if (opts.ollama !== undefined) {
-    if (!/^https?:\/\/[^/\s]+/.test(opts.ollama)) throw new HarkError(`--ollama must be an http:// URL such as http://127.0.0.1:11434, got ${JSON.stringify(opts.ollama)}`, { exitCode: 2 });
-    // No store in simulate: lists live in memory for the run (the header line says so).
-    intent = createIntentRuntime({ config, clock, log, host: opts.ollama, router: haRouter, ...(haUrl ? { handOverTo: HA_TARGET } : {}) });
-  }
-  const core = new CommandCore({
+  if (opts.ollama !== undefined && !/^https?:\/\/[^/\s]+/.test(opts.ollama)) throw new HarkError(`--ollama must be an http:// URL such as http://127.0.0.1:11434, got ${JSON.stringify(opts.ollama)}`, { exitCode: 2 });
+  // The device's command side, built by the device's own builder (issue 33): the response cascade
+  // prepares a proposal 0.5 s after the words and says it at 2 s here too. No store in simulate:
+  // lists live in memory for the run (the header line says so).
+  const conversation = new Conversation({
+    config,
+    secrets,
+    bus,
     clock,
-    router: intent?.router ?? haRouter,
-    actions: config.actions,
     log,
-    onEffect: print,
-    ...(config.device.area ? { area: config.device.area } : {}),
-    ...(intent ? { classifiers: intent.classifiers, lists: intent.lists } : {}),
-    plugins: [...(intent ? [intent.pass] : []), ...(ha ? [ha.agent] : [])],
-    targets: (emit) =>
-      buildTargets(config.actions.targets, {
-        dataDir: outDir,
-        emit,
-        // Simulate never writes outside its out dir, whatever the config says.
-        filePath: (p) => (isAbsolute(p) ? resolve(outDir, basename(p)) : resolve(outDir, p)),
-        ...(opts.liveWebhooks ? {} : { webhook: (name: string, cfg: { url: string }) => notCalled(name, cfg.url) }),
-        ...(intent ? { intent: { ...intent.target, ...(ha ? { direct: () => ha.agent.awaitingAnswer } : {}) } } : {}),
-        ...(haRouting
-          ? {
-              homeAssistant: {
-                sink: ha?.agent ?? { describe: () => `Home Assistant ${haUrl} (not called; pass --ha)`, converse: async () => `not called: ${haUrl} (pass --ha)`, declines: () => null },
-                fallbacks: haRouting.fallbacks,
-              },
-            }
-          : {}),
-      }),
+    store: null,
+    speech,
+    sandbox: {
+      dir: outDir,
+      notCalled: { webhook: 'pass --live-webhooks', ha: 'pass --ha' },
+      ...(opts.liveWebhooks ? { liveWebhooks: true } : {}),
+      ...(opts.ollama !== undefined ? { ollama: opts.ollama } : {}),
+      ...(opts.ha !== undefined && haUrl ? { ha: haUrl } : {}),
+    },
   });
+  conversation.listen((e, atMs) => {
+    if (!opts.trace && TRACE_ONLY.has(e.type)) return;
+    out(JSON.stringify({ ...e, atMs }));
+  });
+  const { core, intent } = conversation.commands;
 
   const intentInfo = intent ? { intent: { host: opts.ollama, model: config.intent.model, frames: config.intent.frames, lists: intent.lists.describe() } } : {};
   out(JSON.stringify({ type: 'simulate', outDir, targets: core.describeTargets(), mode: core.router.mode, stack: core.router.stack, ...intentInfo, atMs: 0 }));
@@ -151,18 +118,8 @@ async function simulate(opts: SimulateOpts): Promise<void> {
   // Settle async work (file appends, a classifier) before the next line. While the router waits
   // on a classifier, virtual time follows real time, so a classifier's timeout means what it
   // would on the appliance.
-  const settle = async (): Promise<void> => {
-    let realLast = performance.now();
-    for (;;) {
-      const done = await Promise.race([core.idle().then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 5))]);
-      if (done) return;
-      if (core.router.busy) {
-        const now = performance.now();
-        clock.advanceBy(Math.max(1, Math.round(now - realLast)));
-        realLast = now;
-      }
-    }
-  };
+  const settle = () => conversation.settle(clock);
+
 
   // Timer by timer, settling after each, so a delivery is reported at the time it happened.
   const advanceTo = async (target: number): Promise<void> => {
@@ -214,15 +171,15 @@ async function simulate(opts: SimulateOpts): Promise<void> {
     // As on the appliance: while hark speaks, "yeah" is a backchannel and playback goes on; a yes or
     // no to hark's own question is an answer.
     // A ring is not a conversation: "ok" or "thanks" over it stops it rather than being a backchannel.
-    const speaking = topFrame !== 'confirm' && !core.timers.ringing && speech.queue.isSpeaking;
     // In wake-word mode, talk between cooks ("behind you") does not cut hark off; dictation and
     // inventory take every word as content, whether or not it stops hark (issue 19).
-    const view = { frames: (intent?.router ?? config.router).frames, mode: core.router.mode, stack: core.router.stack, followUp: (text: string) => core.takesAsFollowUp(text) };
-    const addressed = !speaking || addressedToHark(parsed.text, view);
-    const decision = barge.transcript({ id: `line-${lineNo}`, text: parsed.text, final: true, addressed }, speaking);
-    if (decision.action === 'filter' && !takesEveryWord(view)) continue;
-    core.dispatch({ id: `line-${lineNo}`, text: parsed.text, rawText: parsed.text, engine: 'text', atMs: parsed.atMs });
+    const decision = conversation.interruption(`line-${lineNo}`, parsed.text, true, speech.queue.isSpeaking);
+    if (decision?.action === 'filter' && !conversation.takesEveryWord()) continue;
+    // As the segment path does: words take the floor from an answer being prepared.
+    if (!speech.queue.isSpeaking) conversation.interruptAnswer('speech');
+    const dispatched = conversation.dispatch({ id: `line-${lineNo}`, text: parsed.text, rawText: parsed.text, engine: 'text', atMs: parsed.atMs }, parsed.atMs);
     await settle();
+    await dispatched;
   }
 
   // Let the timers run out: kitchen timers ring, the query's silence timer submits.
@@ -234,7 +191,7 @@ async function simulate(opts: SimulateOpts): Promise<void> {
     await settle();
   }
   out(JSON.stringify({ type: 'end', atMs: clock.now(), stack: core.router.stack, pendingTimers: clock.pending(), rejectedLines: rejected }));
-  core.dispose();
+  conversation.dispose();
   // A temp directory nothing was written to is not left behind (rmdir refuses a non-empty one).
   if (!opts.outDir) {
     try {
@@ -245,13 +202,3 @@ async function simulate(opts: SimulateOpts): Promise<void> {
   }
   if (rejected) process.exitCode = 1;
 }
-
-function notCalled(name: string, url: string): Target {
-  return {
-    name,
-    type: 'webhook',
-    describe: () => `webhook ${url} (not called; pass --live-webhooks)`,
-    deliver: async () => `not called: ${url} (pass --live-webhooks)`,
-  };
-}
-

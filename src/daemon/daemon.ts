@@ -22,11 +22,7 @@ import { installedVoiceIds, onlyInstalled } from '../speech/voices.js';
 import { Store } from '../store/store.js';
 import { storeOptions } from '../store/from-config.js';
 import { createStt, type SttStack } from '../stt/create.js';
-import { ResponseCascade } from '../turn/cascade.js';
-import type { Turn, TurnCascade, Worked } from '../turn/turns.js';
-import { turnSteps } from './turn-steps.js';
-import type { InterruptionFilter } from '../turn/interruption.js';
-import { cascadeToBus, createBargeIn } from '../turn/wiring.js';
+import { Conversation } from './conversation.js';
 import { createVad } from '../vad/create.js';
 import { segmenterOptions } from '../vad/options.js';
 import { SegmentPipeline } from '../vad/pipeline.js';
@@ -86,8 +82,8 @@ export class Daemon {
   private store: Store | null = null;
   private debugServer: DebugServer | null = null;
   private speech: Speech | null = null;
-  private cascade: TurnCascade | null = null;
-  private barge: InterruptionFilter | null = null;
+  /** The command side (router, cascade, interruption filter): built with the router component. */
+  private conversation: Conversation | null = null;
   private stt: SttStack | null = null;
   private path: SegmentPath | null = null;
   /** MQTT (issue 16): events out, commands in, the room arbiter; null unless mqtt.url is set. */
@@ -248,34 +244,8 @@ export class Daemon {
       start: () => {
         const speech = createSpeech(config, { bus: this.bus, clock: this.clock, logger: this.log.child({ component: 'speech' }) });
         this.speech = speech;
-        this.cascade = new ResponseCascade<Turn, Worked, Int16Array | null>({
-          clock: this.clock,
-          timings: config.cascade,
-          onEvent: cascadeToBus(this.bus),
-          // Seed 003's model step is real for an open request the intent pass will answer (issue 19 item 8).
-          steps: turnSteps({
-            speech,
-            prepare: () => {
-              const pass = this.path?.commands.intent?.pass;
-              return pass ? (text, signal) => pass.prepare(text, signal) : null;
-            },
-            submitHeld: (frame, signal) => this.path?.submitHeld(frame, signal) ?? Promise.resolve(),
-          }),
-        });
-        this.barge = createBargeIn({
-          settings: config.interruption,
-          clock: this.clock,
-          bus: this.bus,
-          targets: {
-            isSpeaking: () => speech.queue.isSpeaking,
-            stopSpeaking: (r) => speech.queue.stop(r),
-            interruptCascade: (r) => this.cascade?.interrupt(r),
-            interrupted: () => this.path?.commands.core.interrupted(),
-          },
-        });
       },
       stop: () => {
-        this.cascade?.interrupt('shutdown');
         this.speech?.close();
         this.speech = null;
       },
@@ -302,7 +272,7 @@ export class Daemon {
               // A press over a ring silences the ringing timer, not just this ring.
               this.path?.commands.core.tapStopsRinging();
               this.speech?.queue.stop(r);
-              this.cascade?.interrupt(r);
+              this.conversation?.interruptAnswer(r);
             },
             pttDown: () => this.pttDown(),
             pttUp: (cancelled) => this.pttUp(cancelled),
@@ -357,18 +327,16 @@ export class Daemon {
             this.log.warn('cannot list espeak-ng voices; the voice picker offers the configured ones', { error: errorMessage(err) });
           }
         const arbiter = this.satelliteArbiter(this.fleet?.arbiter ?? undefined);
+        this.conversation = new Conversation({ config, secrets: this.opts.secrets, bus: this.bus, clock: this.clock, log: this.log, store: this.store, speech: this.speech, ...(voices ? { voices } : {}) });
         this.path = new SegmentPath({
           config,
-          secrets: this.opts.secrets,
           bus: this.bus,
           clock: this.clock,
           log: this.log,
           stt: this.stt,
           speech: this.speech,
-          barge: this.barge,
-          cascade: this.cascade,
+          conversation: this.conversation,
           store: () => this.store,
-          ...(voices ? { voices } : {}),
           source: this.opts.input ? 'file' : 'mic',
           // A recording played as fast as hark takes it: segments close faster than speech, so no wait
           // or memory bound applies (the file is in memory anyway).
@@ -387,6 +355,7 @@ export class Daemon {
         await this.path?.drain();
         this.path?.dispose();
         this.path = null;
+        this.conversation = null;
       },
     };
   }

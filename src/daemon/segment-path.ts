@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { HarkConfig } from '../config/schema.js';
-import type { Secrets } from '../config/load.js';
 import type { Bus } from '../core/bus.js';
 import type { Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
@@ -14,32 +13,27 @@ import type { LiveHearing } from '../stt/live-hearing.js';
 import type { HandOver, LiveSegment } from '../stt/transcriber.js';
 import type { Store } from '../store/store.js';
 import type { ActionInput } from '../store/records.js';
-import type { FilterDecision, InterruptionFilter } from '../turn/interruption.js';
-import type { TurnCascade } from '../turn/turns.js';
-import { addressedToHark, takesEveryWord, type RouterView } from '../turn/addressed.js';
+import type { FilterDecision } from '../turn/interruption.js';
 import type { Segment } from '../vad/segment.js';
 import { detectIntent } from '../intent/rules.js';
 import { completeCommand } from '../router/complete.js';
 import { SAMPLE_RATE } from '../audio/pcm.js';
-import { buildCommands, type Commands } from './commands.js';
+import type { Commands } from './commands.js';
+import type { Conversation } from './conversation.js';
 import { openingPhrases, startsWithPhrase } from './opening.js';
 import { SegmentQueue, type Lane, type Taken } from './segment-queue.js';
-import { applySpeechEffect } from './effects.js';
 import { actionRow, segmentWrite } from './segment-record.js';
 
 export interface SegmentPathDeps {
   config: HarkConfig;
-  /** Secrets from the environment (Home Assistant's token). */
-  secrets?: Secrets;
   bus: Bus;
   clock: Clock;
   log: Logger;
   stt: SttStack | null;
   speech: Speech | null;
-  barge: InterruptionFilter | null;
-  cascade: TurnCascade | null;
+  /** The command side (router, cascade, interruption filter), built once for run, simulate and replay. */
+  conversation: Conversation;
   store: () => Store | null;
-  voices?: readonly { id: string; say?: string[] }[];
   source: 'mic' | 'file';
   /** No wait or memory bound on the queue (`hark run --input --fast`: segments close faster than speech). */
   unbounded?: boolean;
@@ -174,8 +168,8 @@ declare module '../core/bus.js' {
  * partials) feeds the interruption filter, so "stop" cuts hark off before the segment closes.
  */
 export class SegmentPath {
-  readonly commands: Commands;
   private readonly d: SegmentPathDeps;
+  private readonly conv: Conversation;
   private open: OpenSegment | null = null;
   private work: Promise<void> = Promise.resolve();
   private readonly queue: SegmentQueue<Work>;
@@ -192,7 +186,6 @@ export class SegmentPath {
   private finishing = false;
   /** Recently fired actions by seq, so a later last-wins action can mark the row it superseded. */
   private readonly fired = new Map<number, { row: ActionInput; rec: SegmentRecord | null }>();
-  private topFrame: string | undefined = 'base';
 
   constructor(d: SegmentPathDeps) {
     this.d = d;
@@ -201,8 +194,16 @@ export class SegmentPath {
     const q = d.config.stt.queue;
     this.queue = new SegmentQueue<Work>(d.unbounded ? { maxWaitMs: Infinity, maxBytes: Infinity } : { maxWaitMs: q.maxWaitMs, maxBytes: Math.round(q.maxAudioMb * 1024 * 1024) });
     this.phrases = d.config.stt.opening.enabled ? openingPhrases(d.config.router.frames) : null;
-    this.commands = buildCommands({ config: d.config, ...(d.secrets ? { secrets: d.secrets } : {}), clock: d.clock, log: d.log, bus: d.bus, store: d.store(), ...(d.voices ? { voices: d.voices } : {}), onEffect: (e) => this.onEffect(e) });
+    this.conv = d.conversation;
+    // The cascade's hand-over of an open request waits its turn behind every segment closed before it.
+    this.conv.lineUp = (run, frame) => this.enqueue(run, 'handing over the request failed', { frame });
+    this.conv.listen((e, atMs) => this.onEffect(e, atMs));
     d.stt?.setVocabulary(this.commands.vocabulary);
+  }
+
+  /** The command side's parts (the fleet, the satellite and the debug page read its timers and lists). */
+  get commands(): Commands {
+    return this.conv.commands;
   }
 
   // ---- the segmenter's events ----
@@ -212,10 +213,7 @@ export class SegmentPath {
     const key = `@${e.startSample}`;
     const seg: OpenSegment = { startSample: e.startSample, key, live: null, speaking, held: false, spans: 0, candidate: null, pauses: 0, bargeIds: new Set() };
     // Seed 003: an answer being prepared waits while the person may be talking; a cough gives it back.
-    if (this.d.cascade) {
-      this.d.cascade.hold();
-      seg.held = true;
-    }
+    seg.held = this.conv.hold();
     seg.live = this.d.stt?.transcriber.open(key, e.pcm, (h) => this.hearing(seg, h)) ?? null;
     this.open = seg;
   }
@@ -258,7 +256,7 @@ export class SegmentPath {
       if (t.text) this.barge(seg, `${seg.key}#pause${n}`, t.text, true, seg.speaking);
       // Already a whole command of the top frame ("yes", "stop"): act now, not after the rest of the hangover.
       if (!this.d.config.stt.actOnCompleteCommand) return;
-      if (completeCommand(this.d.config.router.frames, this.topFrame, t.text)) this.d.closeEarly?.();
+      if (completeCommand(this.d.config.router.frames, this.conv.topFrame, t.text)) this.d.closeEarly?.();
     });
   }
 
@@ -330,23 +328,11 @@ export class SegmentPath {
         if (!u.text) return;
         this.d.log.info('utterance', { id: u.id, engine: 'text', from, text: u.text });
         this.d.bus.emit('utterance.final', u);
-        this.commands.core.dispatch(u);
-        await this.commands.core.router.idle();
+        await this.conv.dispatch(u);
       },
       'text utterance failed',
       { from },
     );
-  }
-
-  /**
-   * Seed 003's third timer for an open request: hand it over now (the frame submits as its silence
-   * would), after every segment closed before — unless the person spoke meanwhile (`signal`).
-   */
-  submitHeld(frame: string, signal: AbortSignal): Promise<void> {
-    return this.enqueue(async () => {
-      if (signal.aborted) return;
-      if (this.commands.core.router.submitNow(frame)) await this.commands.core.router.idle();
-    }, 'handing over the request failed', { frame });
   }
 
   /** Give the top frame its tap, after every segment closed before it. */
@@ -434,7 +420,7 @@ export class SegmentPath {
   }
 
   dispose(): void {
-    this.commands.core.dispose();
+    this.conv.dispose();
   }
 
   // ---- one segment, start to end ----
@@ -453,16 +439,12 @@ export class SegmentPath {
         if (!verdict.act) rec.fate = { kind: 'yielded', utterance: rec.fate.utterance, reason: `yielded to ${verdict.to}` };
       }
       // 3. Seed 003: words take the floor from an answer being prepared; anything else gives it back.
-      if (rec.fate.kind === 'dispatched' && !seg?.speaking) this.d.cascade?.interrupt('speech');
+      if (rec.fate.kind === 'dispatched' && !seg?.speaking) this.conv.interruptAnswer('speech');
       if (seg) this.release(seg);
       // 4. Only a dispatched utterance reaches the router.
       if (rec.fate.kind === 'dispatched') {
         this.current = rec;
-        this.commands.core.dispatch(rec.fate.utterance);
-        // The router, not its deliveries: a model call or a slow webhook must not hold up the next
-        // segment — "stop" has to act while Ollama is still thinking.
-        await this.commands.core.router.idle();
-        this.prepareHeld(rec);
+        await this.conv.dispatch(rec.fate.utterance, rec.speechEndAt);
       }
     } finally {
       this.current = null;
@@ -578,7 +560,7 @@ export class SegmentPath {
     const u = t.hearing.utterance;
     const decision = this.barge(seg, seg?.key ?? `#${rec.segment.index}`, u.text, true, seg?.speaking ?? false);
     // A content frame (dictation, inventory) takes every word: a backchannel lets hark talk on, but is still content.
-    if (decision?.action === 'filter' && !takesEveryWord(this.routerView())) return { kind: 'filtered', utterance: u, reason: decision.reason };
+    if (decision?.action === 'filter' && !this.conv.takesEveryWord()) return { kind: 'filtered', utterance: u, reason: decision.reason };
     return { kind: 'dispatched', utterance: u };
   }
 
@@ -591,33 +573,15 @@ export class SegmentPath {
   private hearing(seg: OpenSegment, h: LiveHearing): void {
     const speakingNow = this.d.speech?.queue.isSpeaking ?? false;
     if (speakingNow) seg.speaking = true;
-    if (h.text && !seg.speaking) this.d.cascade?.interrupt('speech');
+    if (h.text && !seg.speaking) this.conv.interruptAnswer('speech');
     this.hint(seg, h.stableText);
     const chunks = h.finalChunks;
     while (seg.spans < chunks.length) this.barge(seg, `${seg.key}#${seg.spans}`, chunks[seg.spans++]!, true, seg.speaking);
     if (h.partialText) this.barge(seg, `${seg.key}#${seg.spans}`, h.partialText, false, seg.speaking);
   }
 
-  /**
-   * Issue 19 item 8, seed 003 for the intent pass: words just went into an open request that the model
-   * will answer (wake-word mode, a frame in intent.frames). Rather than wait for the frame's silence
-   * timer (4 s), the cascade asks the model 0.5 s after the person stopped, renders the question at
-   * 1.5 s and hands the request over at 2 s; if they go on speaking, all of it is thrown away.
-   */
-  private prepareHeld(rec: SegmentRecord): void {
-    const cascade = this.d.cascade;
-    // An answer this segment asked for (a read-back) is already on its way: that is the reply.
-    if (!cascade || cascade.busy || !this.commands.intent) return;
-    const router = this.commands.core.router;
-    const top = this.topFrame;
-    if (router.mode !== 'wake-word' || top === undefined || !this.d.config.intent.frames.includes(top)) return;
-    const text = router.heldText(top);
-    if (text) cascade.start({ kind: 'proposal', frame: top, text }, { endOfSpeechAt: rec.speechEndAt });
-  }
-
   /** The router knows what it waits for: a one-word answer closes after a shorter silence. */
   private topChanged(top: string | undefined): void {
-    this.topFrame = top;
     const v = this.d.config.vad;
     const ms = (top !== undefined ? v.frameHangoverMs[top] : undefined) ?? v.hangoverMs;
     if (ms === this.hangoverMs) return;
@@ -635,51 +599,27 @@ export class SegmentPath {
     this.d.bus.emit('intent.candidate', { segmentId: seg.key, candidate, stableText });
   }
 
-  /** The interruption filter, never while hark waits for an answer (a "yes" over its question, an "ok" over a ring). */
+  /** The interruption filter on words of this segment (Conversation.interruption); its ids are forgotten if the segment comes to nothing. */
   private barge(seg: OpenSegment | null, id: string, text: string, final: boolean, speaking: boolean): FilterDecision | null {
-    if (!this.d.barge) return null;
-    // Not while hark waits for a yes or no, nor while a timer rings: "ok" or "thanks" over the ring is
-    // how a cook stops it, not a backchannel to let pass.
-    const waiting = this.topFrame === 'confirm' || this.commands.core.timers.ringing;
-    const during = !waiting && (speaking || (this.d.speech?.queue.isSpeaking ?? false));
-    try {
-      seg?.bargeIds.add(id);
-      // Issue 19: in wake-word mode, talk between cooks ("behind you") is not said to hark.
-      const addressed = !during || addressedToHark(text, this.routerView());
-      return this.d.barge.transcript({ id, text, final, addressed }, during);
-    } catch (err) {
-      // Seed 002: an error in the filter falls back to letting the person through.
-      this.d.log.error('interruption filter failed; allowing', { error: errorMessage(err) });
-      return null;
-    }
+    seg?.bargeIds.add(id);
+    return this.conv.interruption(id, text, final, speaking);
   }
 
   /** Every engine failed on a segment said over hark: it gets the floor (seed 002). */
   private bargeFailed(seg: OpenSegment, reason: string): void {
-    if (!this.d.barge) return;
-    const waiting = this.topFrame === 'confirm' || this.commands.core.timers.ringing;
-    try {
-      this.forgetBarge(seg);
-      this.d.barge.failed(seg.key, reason, !waiting);
-    } catch (err) {
-      this.d.log.error('interruption filter failed', { error: errorMessage(err) });
-    }
+    this.forgetBarge(seg);
+    this.conv.interruptionFailed(seg.key, reason);
   }
 
   private forgetBarge(seg: OpenSegment): void {
-    for (const id of seg.bargeIds) this.d.barge?.forget(id);
+    for (const id of seg.bargeIds) this.conv.forgetInterruption(id);
     seg.bargeIds.clear();
-  }
-
-  private routerView(): RouterView {
-    const core = this.commands.core;
-    return { frames: this.d.config.router.frames, mode: core.router.mode, stack: core.router.stack, followUp: (text) => core.takesAsFollowUp(text) };
   }
 
   private release(seg: OpenSegment): void {
     if (!seg.held) return;
     seg.held = false;
-    this.d.cascade?.release();
+    this.conv.release();
   }
 
   private remember(seq: number, row: ActionInput): void {
@@ -723,15 +663,9 @@ export class SegmentPath {
     });
   }
 
-  private onEffect(e: Effect): void {
-    const atMs = this.d.clock.now();
+  /** The command side's effects, after hark's voice acted on them: the segment's action rows. */
+  private onEffect(e: Effect, atMs: number): void {
     if (e.type === 'stack') this.topChanged(e.frames[e.frames.length - 1]);
-    this.d.bus.emit('router.effect', { ...e, atMs });
-    try {
-      applySpeechEffect(e, this.d.speech, this.d.cascade, this.topFrame, this.current?.speechEndAt);
-    } catch (err) {
-      this.d.log.error('speaking failed', { error: errorMessage(err) });
-    }
     if (e.type === 'action.superseded') {
       this.superseded(e.seq, e.by);
       return;

@@ -107,6 +107,8 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
   private pending = 0;
   /** Seed 003: the model already asked about an open request, before it was submitted (prepare()). */
   private speculation: Speculation | null = null;
+  /** An outage began in a look-ahead (prepare) whose request never came: nobody has been told yet. */
+  private unannounced = false;
 
   constructor(private readonly opts: IntentPassOptions) {
     const { config: cfg, clock } = opts;
@@ -244,7 +246,10 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
       // Someone spoke to hark and is waiting: every request the model cannot take is answered, not
       // only the first of an outage (that one was announced in full by consult), so nobody believes
       // a request went through when it only went to the file.
-      if ('unavailable' in r && !r.announced) this.emit({ type: 'speak', text: this.cfg.stillUnavailable });
+      if ('unavailable' in r && !r.announced) {
+        this.emit({ type: 'speak', text: this.unannounced ? this.cfg.unavailable : this.cfg.stillUnavailable });
+        this.unannounced = false;
+      }
       return { unavailable: 'unavailable' in r ? r.unavailable : 'abandoned' };
     }
     const j = this.judge(r.reply.content, heard.text);
@@ -315,6 +320,7 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
   /** A speculative call's outage line is said when its request is submitted, not while the person may still be talking. */
   private async announced(r: Consulted): Promise<Consulted> {
     if (!('unavailable' in r) || !r.deferred) return r;
+    this.unannounced = false;
     this.emit({ type: 'speak', text: this.cfg.unavailable });
     this.opts.bus?.emit('intent.model', { state: 'down', reason: r.unavailable });
     return { unavailable: r.unavailable, announced: true };
@@ -328,6 +334,7 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
     }
     try {
       const reply = await this.opts.model.propose(messages, this.format, signal);
+      this.unannounced = false;
       if (this.breaker.success()) {
         this.opts.log.info('intent model answering again', { model: reply.model });
         this.opts.bus?.emit('intent.model', { state: 'up', reason: 'answered' });
@@ -341,8 +348,14 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
       const reason = errorMessage(err);
       const { announce, opened } = this.breaker.failure(reason);
       this.opts.log.warn('intent model unavailable', { error: reason, hint: this.hint(err), ...(opened ? { notAskingForMs: this.cfg.breakerOpenMs } : {}) });
-      if (announce && opts.deferAnnounce) return { unavailable: reason, announced: false, deferred: true };
-      if (announce) {
+      if (announce && opts.deferAnnounce) {
+        // A look-ahead's failure is said with the request it was for; if that request never comes
+        // (the person went on), the next request's failure says it in full instead.
+        this.unannounced = true;
+        return { unavailable: reason, announced: false, deferred: true };
+      }
+      if (announce || this.unannounced) {
+        this.unannounced = false;
         this.emit({ type: 'speak', text: this.cfg.unavailable });
         this.opts.bus?.emit('intent.model', { state: 'down', reason });
       }

@@ -58,6 +58,8 @@ export interface NewOutcome {
   ignored: { frame: string; text: string; reason: string }[];
   /** What hark would have said. */
   said: string[];
+  /** When each of `said` was said, in ms after the segment's words ended (the cascade counts from then). */
+  saidAfterMs: number[];
   /** Frame stacks the segment moved through (each change), bottom to top. */
   stacks: string[][];
 }
@@ -77,7 +79,7 @@ export interface SegmentReplay {
 }
 
 export function emptyNewOutcome(heard: Heard, vad: VadOutcome | null = null): NewOutcome {
-  return { heard, vad, actions: [], submissions: [], ignored: [], said: [], stacks: [] };
+  return { heard, vad, actions: [], submissions: [], ignored: [], said: [], saidAfterMs: [], stacks: [] };
 }
 
 /**
@@ -113,7 +115,7 @@ export function wasCancelled(view: SegmentView): boolean {
  * Fold one effect from the command core into the new outcome. Action rows are built exactly as
  * Conversation.onEffect builds the rows it stores, so the two sides compare field for field.
  */
-export function addEffect(o: NewOutcome, e: Effect, later: boolean): void {
+export function addEffect(o: NewOutcome, e: Effect, later: boolean, afterMs = 0): void {
   const tag = later ? { later: true } : {};
   switch (e.type) {
     case 'action': {
@@ -145,6 +147,7 @@ export function addEffect(o: NewOutcome, e: Effect, later: boolean): void {
       break;
     case 'speak':
       o.said.push(e.text);
+      o.saidAfterMs.push(Math.round(afterMs));
       break;
     case 'stack':
       o.stacks.push(e.frames);

@@ -1,10 +1,9 @@
-import { basename, isAbsolute, resolve } from 'node:path';
+import { Bus } from '../core/bus.js';
 import { VirtualClock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
 import type { HarkConfig } from '../config/schema.js';
-import type { Target } from '../actions/targets/target.js';
-import { buildTargets } from '../actions/targets/index.js';
-import { CommandCore } from '../router/command-core.js';
+import { Conversation } from '../daemon/conversation.js';
+import { createSpeech } from '../speech/create.js';
 import type { Effect } from '../router/effects.js';
 import { addEffect, emptyNewOutcome, type Heard, type NewOutcome, type SegmentReplay, type VadOutcome } from './outcome.js';
 import type { StoredSegment } from './source.js';
@@ -24,13 +23,15 @@ export interface RunOptions {
   hear: Hear;
   /** File targets write only here (a temporary directory the caller removes). */
   scratchDir: string;
+  /** The intent pass against this Ollama (`hark replay --ollama`); without it, none (the model absent). */
+  ollama?: string;
   log: Logger;
   /** Each segment's replay, in order, once everything it set off up to the next segment is in. */
   onResult: (r: SegmentReplay) => void;
 }
 
 /**
- * The router side of a replay: one CommandCore, built as the daemon builds it (buildCommands), on a
+ * The router side of a replay: the device's command side (Conversation, built by buildCommands), on a
  * virtual clock that follows the stored segments' times, so a query's silence timer, a confirm
  * timeout, a last-wins conflict window and a kitchen timer run out between segments as they did on the
  * appliance. No side effects: file targets write into `scratchDir`, webhooks are never called.
@@ -43,27 +44,29 @@ export async function runReplay(o: RunOptions): Promise<void> {
   const first = o.segments[0];
   if (!first) return;
   const clock = new VirtualClock(first.endedAt);
-  let current: { replay: SegmentReplay; out: NewOutcome } | null = null;
+  let current: { replay: SegmentReplay; out: NewOutcome; speechEndAt: number } | null = null;
   let handling = false;
-  const core = new CommandCore({
+  // The device's own command side (issue 33), on a virtual clock, with playback modelled on it: the
+  // response cascade prepares a proposal at 0.5 s and hands it over at 2 s as on the device.
+  const bus = new Bus();
+  const speech = createSpeech(o.config, { bus, clock, simulated: {} });
+  const conversation = new Conversation({
+    config: o.config,
+    bus,
     clock,
-    router: o.config.router,
-    actions: o.config.actions,
-    // Room words ("the kitchen timer") mean what they mean on the device.
-    ...(o.config.device.area ? { area: o.config.device.area } : {}),
     log: o.log,
-    onEffect: (e: Effect) => {
-      if (current) addEffect(current.out, e, !handling);
-    },
-    targets: (emit) =>
-      buildTargets(o.config.actions.targets, {
-        dataDir: o.scratchDir,
-        emit,
-        // Never where the config points: that may be the appliance's real submissions file.
-        filePath: (p) => (isAbsolute(p) ? resolve(o.scratchDir, basename(p)) : resolve(o.scratchDir, p)),
-        webhook: (name, cfg) => notCalled(name, cfg.url),
-      }),
+    store: null,
+    speech,
+    // Never where the config points (that may be the appliance's real submissions file); webhooks never called.
+    sandbox: { dir: o.scratchDir, notCalled: { webhook: 'replay', ha: 'replay' }, ...(o.ollama ? { ollama: o.ollama } : {}) },
   });
+  conversation.listen((e: Effect, atMs) => {
+    if (current) addEffect(current.out, e, !handling, atMs - current.speechEndAt);
+  });
+  const core = conversation.core;
+  /** Settle async work; while the model or the voice is working, virtual time follows real time (as simulate does). */
+  const settle = () => conversation.settle(clock);
+
 
   // Timer by timer, settling after each, so what a timer sets off (a delivery) lands before the next.
   const advanceTo = async (target: number): Promise<void> => {
@@ -71,7 +74,7 @@ export async function runReplay(o: RunOptions): Promise<void> {
       const due = clock.nextDue();
       if (due === undefined || due > target) break;
       clock.advanceTo(due);
-      await core.idle();
+      await settle();
     }
     clock.advanceTo(target);
   };
@@ -91,31 +94,26 @@ export async function runReplay(o: RunOptions): Promise<void> {
         continue;
       }
       const out = emptyNewOutcome(heard.heard, heard.vad);
-      current = { replay: { id: s.id, startedAt: s.startedAt, input: heard.input, note: heard.note, skipped: null, old: s.old, new: out }, out };
+      // The words ended a hangover before a VAD close: the cascade counts from there, as on the device.
+      const speechEndAt = clock.now() - (s.closeReason === 'hangover' ? o.config.vad.hangoverMs : 0);
+      current = { replay: { id: s.id, startedAt: s.startedAt, input: heard.input, note: heard.note, skipped: null, old: s.old, new: out }, out, speechEndAt };
       handling = true;
       // One at a time, each settled before the next, as Conversation.dispatch does.
       for (const [i, text] of heard.heard.texts.entries()) {
-        core.dispatch({ id: `replay-${s.id}-${i}`, text, rawText: text, engine: engineName(heard.heard.engine), atMs: clock.now(), segmentId: s.id });
-        await core.idle();
+        const dispatched = conversation.dispatch({ id: `replay-${s.id}-${i}`, text, rawText: text, engine: engineName(heard.heard.engine), atMs: clock.now(), segmentId: s.id }, speechEndAt);
+        await settle();
+        await dispatched;
       }
       handling = false;
     }
     await advanceTo(Math.max(clock.now(), o.horizonMs));
     finish();
   } finally {
-    core.dispose();
+    conversation.dispose();
+    speech.close();
   }
 }
 
 function engineName(e: string | null): 'whisper' | 'deepgram' | 'text' {
   return e === 'whisper' || e === 'deepgram' ? e : 'text';
-}
-
-function notCalled(name: string, url: string): Target {
-  return {
-    name,
-    type: 'webhook',
-    describe: () => `webhook ${url} (not called: replay)`,
-    deliver: async () => `not called: ${url} (replay)`,
-  };
 }

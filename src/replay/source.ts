@@ -16,6 +16,8 @@ export interface StoredSegment {
   endedAt: number;
   createdAt: number;
   openedBy: string | null;
+  /** hangover, max-length, ptt-release, ...: a hangover close came that long after the words ended. */
+  closeReason: string | null;
   maxProb: number | null;
   sampleRate: number;
   audio: AudioState;
@@ -129,6 +131,7 @@ export class ReplaySource {
         endedAt: v.endedAt,
         createdAt: v.createdAt,
         openedBy: v.openedBy,
+        closeReason: v.closeReason,
         maxProb: v.maxProb,
         sampleRate: v.sampleRate,
         audio: v.audio,

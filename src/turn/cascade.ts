@@ -81,6 +81,15 @@ export class ResponseCascade<I, M, A> {
     return this.run !== null;
   }
 
+  /**
+   * The model or the renderer is working on the answer now (real work in flight, not a timer):
+   * `hark simulate` lets its virtual clock follow real time meanwhile, as it does for a classifier.
+   */
+  get working(): boolean {
+    const r = this.run;
+    return r !== null && ((r.modelStarted && !r.model) || (r.renderStarted && !r.audio));
+  }
+
   get stage(): CascadeStage {
     const r = this.run;
     if (!r) return 'idle';

@@ -7,15 +7,13 @@ import { Bus } from '../../src/core/bus.js';
 import { SystemClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/log.js';
 import { SegmentPath } from '../../src/daemon/segment-path.js';
-import { turnSteps } from '../../src/daemon/turn-steps.js';
+import { Conversation } from '../../src/daemon/conversation.js';
 import type { Speech } from '../../src/speech/create.js';
 import { EspeakTts } from '../../src/speech/espeak.js';
 import type { SttStack } from '../../src/stt/create.js';
 import type { EngineSlot, SttEngine } from '../../src/stt/engine.js';
 import { Transcriber } from '../../src/stt/transcriber.js';
 import type { Transcript } from '../../src/stt/types.js';
-import { ResponseCascade } from '../../src/turn/cascade.js';
-import type { Turn, TurnCascade, Worked } from '../../src/turn/turns.js';
 import type { Segment } from '../../src/vad/segment.js';
 import { OllamaDouble } from '../support/ollama-server.js';
 import { outputDir } from '../support/paths.js';
@@ -69,22 +67,9 @@ function build(withCascade: boolean) {
     stop: () => {},
   };
   const speech = { queue, tts, gate: {}, close: () => {} } as unknown as Speech;
-  let path: SegmentPath | null = null;
-  const cascade: TurnCascade | null = withCascade
-    ? new ResponseCascade<Turn, Worked, Int16Array | null>({
-        clock,
-        timings: config.cascade,
-        steps: turnSteps({
-          speech,
-          prepare: () => {
-            const pass = path?.commands.intent?.pass;
-            return pass ? (t, s) => pass.prepare(t, s) : null;
-          },
-          submitHeld: (frame, signal) => path!.submitHeld(frame, signal),
-        }),
-      })
-    : null;
-  path = new SegmentPath({ config, bus, clock, log, stt, speech, barge: null, cascade, store: () => null, source: 'mic' });
+  // The appliance's command side; without the cascade, answers are said at once (the baseline).
+  const conversation = new Conversation({ config, bus, clock, log, store: null, speech, noCascade: !withCascade });
+  const path: SegmentPath | null = new SegmentPath({ config, bus, clock, log, stt, speech, conversation, store: () => null, source: 'mic' });
   let index = 0;
   return {
     /** One request, from the release of the button to its question being ready to play (ms). */

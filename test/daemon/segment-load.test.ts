@@ -8,6 +8,7 @@ import { VirtualClock } from '../../src/core/clock.js';
 import { memoryLogger } from '../../src/core/log.js';
 import { validateConfig } from '../../src/config/load.js';
 import { SegmentPath } from '../../src/daemon/segment-path.js';
+import { Conversation } from '../../src/daemon/conversation.js';
 import type { SttStack } from '../../src/stt/create.js';
 import type { EngineSlot, SttEngine } from '../../src/stt/engine.js';
 import { Transcriber } from '../../src/stt/transcriber.js';
@@ -132,7 +133,7 @@ function rig(
   const dbPath = join(dir, 'hark.db');
   const store = new Store({ path: dbPath, housekeeping: null });
   store.start();
-  const path = new SegmentPath({ config, bus, clock, log, stt, speech: null, barge: null, cascade: null, store: () => store, source: 'mic' });
+  const path = new SegmentPath({ config, bus, clock, log, stt, speech: null, conversation: new Conversation({ config, bus, clock, log, store, speech: null }), store: () => store, source: 'mic' });
   const events: { type: string; payload: Record<string, unknown> }[] = [];
   bus.onAny((type, payload) => events.push({ type, payload: payload as Record<string, unknown> }));
   const of = (type: string) => events.filter((e) => e.type === type).map((e) => e.payload);

@@ -14,10 +14,7 @@ import type { EngineSlot, LiveStream, SttEngine } from '../../src/stt/engine.js'
 import { Transcriber } from '../../src/stt/transcriber.js';
 import { EngineFailure, type AsrEvent, type Transcript } from '../../src/stt/types.js';
 import { Store } from '../../src/store/store.js';
-import { ResponseCascade } from '../../src/turn/cascade.js';
-import type { Turn, Worked } from '../../src/turn/turns.js';
-import { turnSteps } from '../../src/daemon/turn-steps.js';
-import { createBargeIn } from '../../src/turn/wiring.js';
+import { Conversation } from '../../src/daemon/conversation.js';
 import type { Segment } from '../../src/vad/segment.js';
 import { asrResult } from '../support/asr-events.js';
 import { OllamaDouble } from '../support/ollama-server.js';
@@ -100,21 +97,6 @@ function rig(opts: { engines: SttEngine[]; mode?: 'wake-word' | 'always-listen';
   const transcriber = new Transcriber({ engines, clearSpeechProb: 0.8, breaker: { failures: 3, openMs: 30_000 }, filter: config.stt.filter, stabilizer: config.stt.stabilizer, clock, logger: log, bus });
   const stt: SttStack = { transcriber, engines, describe: 'test', setVocabulary: () => {}, close: async () => {} };
   const { speech, queue, log: said } = fakeSpeech(clock);
-  // The appliance's own cascade steps (src/daemon/turn-steps.ts), on the fake speaker; `path` is built below.
-  let path: SegmentPath;
-  const cascade = new ResponseCascade<Turn, Worked, Int16Array | null>({
-    clock,
-    timings: config.cascade,
-    steps: turnSteps({
-      speech,
-      prepare: () => {
-        const pass = path.commands.intent?.pass;
-        return pass ? (t, signal) => pass.prepare(t, signal) : null;
-      },
-      submitHeld: (frame, signal) => path.submitHeld(frame, signal),
-    }),
-  });
-  const barge = createBargeIn({ settings: config.interruption, clock, bus, targets: { isSpeaking: () => queue.isSpeaking, stopSpeaking: (r) => queue.stop(r), interruptCascade: (r) => cascade.interrupt(r) } });
   let store: Store | null = null;
   if (opts.store) {
     const dir = mkdtempSync(join(tmpdir(), 'hark-path-'));
@@ -122,7 +104,10 @@ function rig(opts: { engines: SttEngine[]; mode?: 'wake-word' | 'always-listen';
     store = new Store({ path: join(dir, 'hark.db'), housekeeping: null });
     store.start();
   }
-  path = new SegmentPath({ config, bus, clock, log, stt, speech, barge, cascade, store: () => store, source: 'mic', setHangoverMs: (ms) => opts.hangovers?.push(ms), closeEarly: () => opts.earlyCloses?.push(clock.now()), ...(opts.arbiter ? { arbiter: opts.arbiter } : {}) });
+  // The appliance's own command side (cascade steps, interruption filter), on the fake speaker.
+  const conversation = new Conversation({ config, bus, clock, log, store, speech });
+  const cascade = conversation.cascade!;
+  const path = new SegmentPath({ config, bus, clock, log, stt, speech, conversation, store: () => store, source: 'mic', setHangoverMs: (ms) => opts.hangovers?.push(ms), closeEarly: () => opts.earlyCloses?.push(clock.now()), ...(opts.arbiter ? { arbiter: opts.arbiter } : {}) });
   const events: { type: string; payload: Record<string, unknown> }[] = [];
   bus.onAny((type, payload) => events.push({ type, payload: payload as Record<string, unknown> }));
   const of = (type: string) => events.filter((e) => e.type === type).map((e) => e.payload);

@@ -124,6 +124,7 @@ describe('hark replay --text-only', () => {
         submissions: [],
         ignored: [],
         said: [],
+        saidAfterMs: [],
         stacks: [],
       },
     });
@@ -200,7 +201,7 @@ describe('hark replay: no side effects', () => {
       });
       const r = await hark(['replay', '--db', small, '--text-only', '--config', cfg, '--json']);
       expect(r.code).toBe(0);
-      expect(r.stderr).toBe('hark replay: note: 1 segment(s) have intent-pass rows (model proposals); replay does not run the intent pass, so what it committed shows as missing\n');
+      expect(r.stderr).toBe('hark replay: note: 1 segment(s) have intent-pass rows (model proposals); without --ollama replay does not run the intent pass, so what it committed shows as missing\n');
       const [, soup, salmon] = jsonLines(r.stdout);
       // The query frame's silence timer ran out between segments and submitted, as on the appliance.
       expect(soup!.new.submissions).toEqual([{ frame: 'query', target: 'file', text: 'What is the soup of the day?' }]);
