@@ -9,6 +9,7 @@ import type { RouterConfig } from '../config/sections/router.js';
 import { IntentPass, type IntentRecordStore } from './intent-pass.js';
 import { MemoryListBook, StoreListBook, type ListBook, type ListStore } from '../kitchen/lists.js';
 import { OllamaClient } from './ollama-client.js';
+import { routeFramesTo } from '../router/route-frames.js';
 import type { ProposalModel } from './proposal-model.js';
 
 /**
@@ -54,15 +55,7 @@ export const INTENT_CLASSIFIER = 'ollama';
  * no rule takes reaches the model; both keep the same lists (one ListBook).
  */
 export function routeToIntent(router: RouterConfig, frames: readonly string[]): { router: RouterConfig; fallbacks: Record<string, string> } {
-  const fallbacks: Record<string, string> = {};
-  const routed = { ...router.frames };
-  for (const name of frames) {
-    const f = routed[name];
-    if (!f) continue;
-    if (f.target && f.target !== INTENT_TARGET) fallbacks[name] = f.target;
-    routed[name] = { ...f, target: INTENT_TARGET };
-  }
-  return { router: { ...router, frames: routed }, fallbacks };
+  return routeFramesTo(router, frames, INTENT_TARGET);
 }
 
 export function createIntentRuntime(opts: IntentRuntimeOptions): IntentRuntime {

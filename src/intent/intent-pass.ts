@@ -4,6 +4,7 @@ import type { Delivery } from '../actions/targets/target.js';
 import type { IntentConfig } from '../config/sections/intent.js';
 import type { Bus } from '../core/bus.js';
 import type { Clock } from '../core/clock.js';
+import { OneAtATime } from '../core/one-at-a-time.js';
 import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { Classifier, ClassifierInput, ClassifierVerdict } from '../router/classifier.js';
@@ -103,8 +104,7 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
   private readonly breaker: OutageBreaker;
   private readonly system: string;
   private readonly format: Record<string, unknown>;
-  private chain: Promise<unknown> = Promise.resolve();
-  private pending = 0;
+  private readonly line = new OneAtATime();
   /** Seed 003: the model already asked about an open request, before it was submitted (prepare()). */
   private speculation: Speculation | null = null;
   /** An outage began in a look-ahead (prepare) whose request never came: nobody has been told yet. */
@@ -143,10 +143,10 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
     registerIntentActions(host.actions, { lists: this.opts.lists, emit: host.emit, forwarded: this.opts.forwarded ?? (() => false), log: this.opts.log });
   }
   get busy(): boolean {
-    return this.pending > 0;
+    return this.line.busy;
   }
-  async idle(): Promise<void> {
-    while (this.pending > 0) await this.chain;
+  idle(): Promise<void> {
+    return this.line.idle();
   }
   dispose(): void {
     this.window.dispose();
@@ -461,12 +461,6 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
   }
 
   private enqueue<T>(work: () => Promise<T>): Promise<T> {
-    this.pending++;
-    const run = this.chain.then(work);
-    this.chain = run.then(
-      () => undefined,
-      () => undefined,
-    ).finally(() => this.pending--);
-    return run;
+    return this.line.run(work);
   }
 }

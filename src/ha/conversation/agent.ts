@@ -2,6 +2,7 @@ import { DeliveryError, type Delivery } from '../../actions/targets/target.js';
 import type { ConversationSink } from '../../actions/targets/home-assistant.js';
 import type { HaConversationConfig } from '../../config/sections/ha-conversation.js';
 import type { Clock } from '../../core/clock.js';
+import { OneAtATime } from '../../core/one-at-a-time.js';
 import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
 import type { CoreHost, CorePlugin } from '../../router/command-core.js';
@@ -40,8 +41,7 @@ export interface HaConversationOptions {
 export class HaConversation implements CorePlugin, ConversationSink {
   private host: CoreHost | null = null;
   private readonly session: ConversationSession;
-  private chain: Promise<unknown> = Promise.resolve();
-  private pending = 0;
+  private readonly line = new OneAtATime();
 
   constructor(private readonly opts: HaConversationOptions) {
     const c = opts.config;
@@ -64,10 +64,10 @@ export class HaConversation implements CorePlugin, ConversationSink {
     this.host = host;
   }
   get busy(): boolean {
-    return this.pending > 0;
+    return this.line.busy;
   }
-  async idle(): Promise<void> {
-    while (this.pending > 0) await this.chain;
+  idle(): Promise<void> {
+    return this.line.idle();
   }
   dispose(): void {
     this.session.forget();
@@ -81,13 +81,7 @@ export class HaConversation implements CorePlugin, ConversationSink {
   }
 
   converse(d: Delivery): Promise<string> {
-    this.pending++;
-    const run = this.chain.then(() => this.exchange(d));
-    this.chain = run.then(
-      () => undefined,
-      () => undefined,
-    ).finally(() => this.pending--);
-    return run;
+    return this.line.run(() => this.exchange(d));
   }
 
   private async exchange(d: Delivery): Promise<string> {

@@ -6,6 +6,7 @@ import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/log.js';
 import { HaConversation, type HaActionStore } from './agent.js';
 import { HaClient } from './client.js';
+import { routeFramesTo } from '../../router/route-frames.js';
 
 /**
  * Everything the command core needs to hand what hark's rules do not take to Home Assistant:
@@ -36,13 +37,5 @@ export function createHaConversation(opts: { config: HarkConfig; secrets: Secret
  * front of it); returns the new frames and where each pointed before.
  */
 export function routeToHa(router: RouterConfig, frames: readonly string[]): { router: RouterConfig; fallbacks: Record<string, string> } {
-  const routed = { ...router.frames };
-  const fallbacks: Record<string, string> = {};
-  for (const name of frames) {
-    const f = routed[name];
-    if (!f) continue;
-    if (f.target && f.target !== HA_TARGET) fallbacks[name] = f.target;
-    routed[name] = { ...f, target: HA_TARGET };
-  }
-  return { router: { ...router, frames: routed }, fallbacks };
+  return routeFramesTo(router, frames, HA_TARGET);
 }
