@@ -150,6 +150,7 @@ export class HaSatellitePeer {
       if (this.current) this.current.run.endedBy ??= 'abort';
       this.push(null);
       this.current?.cancel();
+      this.changed();
       return;
     }
     // handle_start: clear the audio queue, port 0 (API audio) back at once.
@@ -188,6 +189,7 @@ export class HaSatellitePeer {
   private push(chunk: Buffer | null): void {
     this.queue.push(chunk);
     this.wake?.();
+    this.changed();
   }
 
   /** pipeline.py PipelineInput.execute, as far as a satellite can see it. */
