@@ -159,6 +159,25 @@ describe('what ends a run early', () => {
     expect(r.played).toEqual([]);
   });
 
+  it('Home Assistant restarted mid-run: the error sound at once; segments stay hark\'s until it is back, then runs work again', async () => {
+    r = await rig();
+    const first = await HaSatellitePeer.connect(r.port, ha({ stt: () => new Promise<string>(() => {}) }));
+    await until(() => r.satellite.ready, 3000, 'the subscription');
+    r.satellite.startRun(segment(), 'test');
+    await first.until(() => first.runs[0]?.endedBy === 'end', 5000, 'the audio');
+    first.drop();
+    await until(() => !r.satellite.ready && r.earcons.includes('error'), 3000, 'the error sound for the lost run');
+    expect(r.log.lines.join('\n')).toMatch(/Home Assistant went away before answering/);
+    // Home Assistant is down: the next segment is not sent (the component keeps it as hark's).
+    expect(r.satellite.startRun(segment(), 'test')).toBe(false);
+    peer = await HaSatellitePeer.connect(r.port, ha());
+    await until(() => r.satellite.ready, 3000, 'the new subscription');
+    r.satellite.startRun(segment(), 'test');
+    await peer.until(() => peer.state === 'idle' && peer.announceFinished.length === 1, 10_000, 'the run after the restart');
+    expect(peer.runs[0]!.transcript).toBe('turn on the extractor fan');
+    expect(r.played).toHaveLength(1);
+  });
+
   it('an answer hark cannot fetch is still reported finished, so the entity does not stay "responding"', async () => {
     r = await rig();
     peer = await HaSatellitePeer.connect(r.port, ha({ ttsUrl: () => media.url('/api/tts_proxy/missing.mp3') }));

@@ -138,9 +138,11 @@ export class HaSatellitePeer {
     }
   }
 
-  /** Home Assistant goes away (a restart): the socket closes without a goodbye. */
+  /**
+   * Home Assistant stops (a restart, an upgrade): aioesphomeapi's disconnect() sends
+   * DisconnectRequest and closes the socket; the pipeline in flight dies with Home Assistant.
+   */
   drop(): void {
-    this.current?.cancel();
     this.conn.disconnect();
   }
 
