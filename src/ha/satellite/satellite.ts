@@ -312,6 +312,9 @@ export class Satellite implements DeviceSide {
   private finished(run: Run, success: boolean): void {
     if (run.finishedSent || run.conn.isClosed) return;
     run.finishedSent = true;
+    // A newer run has started since (a command said over this answer): its entity state is Home
+    // Assistant's current one, and a late "finished" would set it idle mid-run.
+    if (this.run && this.run !== run) return;
     run.conn.send('VoiceAssistantAnnounceFinished', { success });
     this.o.bus.emit('ha.satellite.finished', { success });
   }
