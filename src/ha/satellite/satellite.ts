@@ -34,9 +34,13 @@ interface Run {
 /**
  * hark as an Assist satellite: the device side of Home Assistant's voice pipeline over the
  * ESPHome native API. Home Assistant subscribes; a segment hark hands over (decide.ts) becomes a
- * VoiceAssistantRequest and its audio, pre-roll first; Home Assistant's run events come back and
- * drive hark: the TTS answer is fetched and played, `continue_conversation` opens a window in which
- * the answer needs no wake phrase, timers ring as hark's own, announcements play and are acknowledged.
+ * VoiceAssistantRequest naming the wake phrase heard, and its audio from where that phrase ends;
+ * Home Assistant's run events come back and drive hark: the TTS answer is fetched, played and
+ * reported finished (the entity goes idle), `continue_conversation` opens a window in which the
+ * answer needs no wake phrase, timers ring as hark's own, announcements play and are acknowledged.
+ * Message by message this follows what Home Assistant expects of a satellite (aioesphomeapi
+ * client.py subscribe_voice_assistant, HA's esphome/assist_satellite.py) and what the reference
+ * satellite does (OHF-Voice/linux-voice-assistant satellite.py).
  */
 export class Satellite implements DeviceSide {
   readonly name: string;
