@@ -178,6 +178,21 @@ describe('what ends a run early', () => {
     expect(r.played).toHaveLength(1);
   });
 
+  it('a question back (continue_conversation): the entity is idle before hark listens for the answer, which continues the conversation', async () => {
+    r = await rig();
+    peer = await HaSatellitePeer.connect(r.port, ha({ agent: () => ({ speech: ANSWER, continueConversation: true }) }));
+    await until(() => r.satellite.ready, 3000, 'the subscription');
+    r.satellite.startRun(segment(), 'test');
+    await until(() => r.satellite.followUp, 10_000, 'the follow-up window');
+    expect(peer.announceFinished).toHaveLength(1);
+    expect(peer.state).toBe('idle');
+    expect(r.earcons).toContain('listening');
+    r.satellite.startRun(segment(), 'the answer', { text: 'yes please' });
+    await peer.until(() => peer.runs.length === 2 && peer.runs[1]!.events.includes('RUN_END'), 10_000, 'the second run');
+    expect(peer.runs[1]!.conversationId).toBe(peer.runs[0]!.conversationId);
+    expect(peer.runs[1]!.wakeWordPhrase).toBeNull();
+  });
+
   it('an answer hark cannot fetch is still reported finished, so the entity does not stay "responding"', async () => {
     r = await rig();
     peer = await HaSatellitePeer.connect(r.port, ha({ ttsUrl: () => media.url('/api/tts_proxy/missing.mp3') }));
