@@ -29,6 +29,11 @@ export interface Utterance {
   closeReason?: UtteranceCloseReason;
   /** Set on a dropped utterance (blank, [BLANK_AUDIO], hallucination): why it was not passed on. */
   dropReason?: string;
-  /** Whisper's raw tokens (ids, text, probability), special tokens included. */
-  tokens?: { text: string; id: number; p: number }[];
+  /**
+   * Whisper's raw tokens (ids, text, probability), special tokens included; t0/t1 (ms from the
+   * segment's first sample) when whisper.cpp timed them.
+   */
+  tokens?: { text: string; id: number; p: number; t0?: number; t1?: number }[];
+  /** Words as a streaming engine timed them (Deepgram): start/end in seconds from the segment's first sample. */
+  words?: { word: string; start: number; end: number }[];
 }

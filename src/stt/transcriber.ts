@@ -426,6 +426,7 @@ export class Transcriber {
     };
     if (fallbackReason) u.fallbackReason = fallbackReason;
     if (t.tokens) u.tokens = t.tokens;
+    if (t.words) u.words = t.words.map((w) => ({ word: w.word, start: w.start, end: w.end }));
     return { kind: 'heard', utterance: u };
   }
 

@@ -25,6 +25,9 @@ export interface SttToken {
   id: number;
   /** Token probability. */
   p: number;
+  /** Start and end in ms from the segment's first sample (whisper.cpp token timestamps), when timed. */
+  t0?: number;
+  t1?: number;
 }
 
 /** One word as Deepgram timed it (seconds on the socket's audio timeline). */

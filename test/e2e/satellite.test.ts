@@ -5,24 +5,46 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { writeWavFile } from '../../src/audio/wav.js';
 import { decodeToPcm } from '../../src/ha/satellite/media.js';
-import { EVENT, MUTE_KEY } from '../../src/ha/satellite/satellite.js';
+import { MUTE_KEY } from '../../src/ha/satellite/satellite.js';
 import { DeepgramDouble } from '../support/deepgram-server.js';
-import { connectClient, eventMsg, msg, nextMessage, type EsphomeConnection } from '../support/esphome-client.js';
+import { msg, nextMessage } from '../support/esphome-client.js';
 import { mediaServer, ttsFile } from '../support/esphome-media.js';
+import { HaSatellitePeer } from '../support/ha-satellite-peer.js';
+import { locate, sceneStt } from '../support/ha-satellite-scene-stt.js';
 import { HarkProcess } from '../support/hark-process.js';
 import { outputDir } from '../support/paths.js';
 import { scene, type Scene } from '../support/speech.js';
 
 /**
  * hark as an Assist satellite, end to end: a real `hark run --input` (cloud-only against the
- * Deepgram double, which "hears" the scripted words), Home Assistant played by a real ESPHome native
- * API client from npm over 127.0.0.1, the TTS answer and the announcement served over HTTP by the
- * test (espeak-ng → sox), and a fake `aplay` first on PATH that keeps every byte hark plays.
+ * Deepgram double, which "hears" the scripted words and times them), Home Assistant played by a real
+ * ESPHome native API client from npm over 127.0.0.1 reacting as Home Assistant does
+ * (test/support/ha-satellite-peer.ts: aioesphomeapi, the ESPHome satellite entity, the pipeline),
+ * the TTS answer and the announcement served over HTTP by the test (espeak-ng → sox), and a fake
+ * `aplay` first on PATH that keeps every byte hark plays.
  *
- * The first command is nothing hark's rules take ("turn on the extractor fan"): it goes to Home
- * Assistant with its audio. The second is a timer: hark's own rules take it, no network.
+ * The first command is nothing hark's rules take ("computer, turn on the extractor fan"): it goes to
+ * Home Assistant with its audio from the pause after the wake word, and Home Assistant's own
+ * speech-to-text must hear the command and nothing of "computer". The second is a timer: hark's own
+ * rules take it, no network.
  */
-const PHRASES = ['computer turn on the extractor fan', 'computer set a timer for five minutes'];
+const WAKE = 'computer';
+const COMMAND = 'turn on the extractor fan';
+const PHRASES = [`${WAKE} ${COMMAND}`, 'computer set a timer for five minutes'];
+const ANSWER = 'The extractor fan is on.';
+
+/**
+ * Where Deepgram would put each word of "computer turn on the extractor fan", in seconds from the
+ * segment's first byte, given where the segment's first word starts in it (its pre-roll): the wake
+ * word as the scene has it, the command's words spread over the command.
+ */
+function wordTiming(s: Scene, leadSec: number): Array<[number, number]> {
+  const [wake, command] = s.phrases;
+  const t = (n: number) => leadSec + (n - wake!.start) / 16000;
+  const words = COMMAND.split(' ');
+  const span = (command!.end - command!.start) / words.length;
+  return [[t(wake!.start), t(wake!.end)], ...words.map((_, i): [number, number] => [t(command!.start + i * span), t(command!.start + (i + 1) * span)])];
+}
 
 function fakeAplay(dir: string): string {
   const bin = join(dir, 'bin');
@@ -46,23 +68,25 @@ for (const encrypted of [false, true]) {
     let deepgram: DeepgramDouble;
     let media: Awaited<ReturnType<typeof mediaServer>>;
     let hark: HarkProcess;
-    let ha: EsphomeConnection;
+    let peer: HaSatellitePeer;
     let answer: Int16Array;
-    const audio: Buffer[] = [];
-    let request: Record<string, unknown>;
 
     beforeAll(async () => {
       rmSync(dir, { recursive: true, force: true });
       mkdirSync(dir, { recursive: true });
-      // Silence first: Home Assistant connects and subscribes before the first word.
-      s = await scene([5000, PHRASES[0]!, 6000, PHRASES[1]!, 3000]);
+      // Silence first: Home Assistant connects and subscribes before the first word. The wake word
+      // and the command with a short pause between, inside one segment, as people say it.
+      s = await scene([5000, WAKE, 200, COMMAND, 6000, PHRASES[1]!, 3000]);
       const wav = join(dir, 'input.wav');
       await writeWavFile(wav, s.pcm);
-      const mp3 = ttsFile(dir, 'The extractor fan is on.', 'mp3');
+      const mp3 = ttsFile(dir, ANSWER, 'mp3');
       answer = await decodeToPcm(mp3);
       media = await mediaServer({ '/api/tts_proxy/answer.mp3': mp3, '/api/tts_proxy/dinner.wav': ttsFile(dir, 'Dinner is ready.', 'wav') });
       deepgram = await DeepgramDouble.start({ apiKey: 'e2e-key' });
-      deepgram.script = PHRASES.map((text) => ({ text }));
+      // Deepgram's live cadence, with each word where it is in the audio: the segment opens 500 ms
+      // (the VAD's pre-roll) before its first word.
+      deepgram.cadence = 'live';
+      deepgram.script = [{ text: PHRASES[0]!, timing: wordTiming(s, 0.5) }, { text: PHRASES[1]! }];
       writeFileSync(join(dir, 'hark.yaml'), `actions:\n  dataDir: ${JSON.stringify(dir)}\nspeech:\n  device: "null"\nha:\n  satellite:\n    enabled: true\n    port: 0\n    host: 127.0.0.1\n    name: hark-e2e\n    mdns: false\n`);
       hark = new HarkProcess(['--db', join(dir, 'hark.db'), '--port', '0', '--stt-mode', 'cloud-only', '--deepgram-url', deepgram.url, '--input', wav], {
         ...process.env,
@@ -73,19 +97,20 @@ for (const encrypted of [false, true]) {
       });
       const listening = await hark.waitFor((e) => e.type === 'ha.satellite.listening', 30_000, 'the native API');
       expect(listening).toMatchObject({ encrypted, name: 'hark-e2e' });
-      ha = await connectClient(Number(listening.port), key ? { encryptionKey: key, expectedServerName: 'hark-e2e' } : {});
-      ha.on('message.VoiceAssistantAudio', (m: { data: string }) => audio.push(Buffer.from(m.data, 'base64')));
-      ha.sendMessage(msg('SubscribeVoiceAssistantRequest', { subscribe: true, flags: 1 }));
+      // Home Assistant as it really runs a satellite's pipeline: its own speech-to-text hears what the audio holds.
+      peer = await HaSatellitePeer.connect(Number(listening.port), {
+        stt: sceneStt(s),
+        agent: () => ({ speech: ANSWER }),
+        ttsUrl: () => media.url('/api/tts_proxy/answer.mp3'),
+        ...(key ? { encryptionKey: key, expectedServerName: 'hark-e2e' } : {}),
+      });
       await hark.waitFor((e) => e.type === 'ha.satellite.subscribed', 5000, 'the subscription');
-      // The first command goes to Home Assistant: the request, then (once accepted) its audio.
-      request = await nextMessage(ha, 'VoiceAssistantRequest', 30_000);
-      const end = nextMessage(ha, 'VoiceAssistantRequest', 5000);
-      ha.sendMessage(msg('VoiceAssistantResponse', { port: 0 }));
-      await end;
-    }, 90_000);
+      // The first command goes to Home Assistant, which runs it to the end: hark plays the answer and says so.
+      await peer.until(() => peer.runs.length === 1 && peer.announceFinished.length === 1, 60_000, 'the run to complete');
+    }, 120_000);
 
     afterAll(async () => {
-      ha?.disconnect();
+      peer?.conn.disconnect();
       hark?.kill('SIGKILL');
       await deepgram?.close();
       await media?.close();
@@ -93,19 +118,24 @@ for (const encrypted of [false, true]) {
 
     it('garbage on the port closes that connection with a log line; hark and Home Assistant go on', async () => {
       const port = Number(hark.of('ha.satellite.listening')[0]!.port);
+      const got: Buffer[] = [];
       await new Promise<void>((resolve) => {
         const sock = connect(port, '127.0.0.1', () => sock.write('GET / HTTP/1.1\r\n\r\n'));
+        sock.on('data', (d) => got.push(d));
         sock.on('error', () => {});
         sock.on('close', () => resolve());
       });
+      // Encrypted, hark answers as ESPHome does: an explicit handshake rejection, then the close.
+      expect(Buffer.concat(got).toString('latin1')).toBe(encrypted ? '\x01\x00\x13\x01Bad indicator byte' : '');
       const end = Date.now() + 3000;
-      while (!hark.stderr.some((l) => l.includes('bad frame: bad indicator byte 0x47')) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-      expect(hark.stderr.join('\n')).toMatch(/connection closed.*bad frame: bad indicator byte 0x47/);
-      await expect(ha.pingService()).resolves.toBeDefined();
+      while (!hark.stderr.some((l) => l.includes('bad indicator byte 0x47')) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+      expect(hark.stderr.join('\n')).toMatch(/connection closed.*bad indicator byte 0x47/);
+      await expect(peer.conn.pingService()).resolves.toBeDefined();
       expect(hark.child.exitCode).toBeNull();
     });
 
     it('device info and the mute switch, toggled from Home Assistant', async () => {
+      const ha = peer.conn;
       expect(await ha.deviceInfoService()).toMatchObject({ name: 'hark-e2e', voiceAssistantFeatureFlags: 61 });
       const entities = await ha.listEntitiesService();
       expect(entities.map((e) => [e.component, e.entity.objectId])).toEqual([['Switch', 'mute']]);
@@ -118,33 +148,39 @@ for (const encrypted of [false, true]) {
       expect(await off).toMatchObject({ state: false });
     });
 
-    it('the request carries the wake phrase; the audio is the whole segment, pre-roll first', async () => {
-      expect(request).toMatchObject({ start: true, wakeWordPhrase: 'computer' });
-      const seg = hark.of('segment.closed')[0]!;
-      const bytes = Buffer.concat(audio);
-      expect(bytes.length).toBe(Number(seg.samples) * 2);
-      // Exactly the recording from the segment's start (its pre-roll) to its end.
-      const start = Math.round((Number(seg.startMs) * 16000) / 1000);
-      const expected = Buffer.from(s.pcm.buffer, s.pcm.byteOffset + start * 2, bytes.length);
-      expect(Number(seg.prerollMs)).toBeGreaterThan(0);
-      expect(bytes.equals(expected)).toBe(true);
-      const phrase = s.phrases[0]!;
-      expect(start).toBeLessThan(phrase.start);
-      const local = hark.of('ha.satellite.request')[0]!;
-      expect(local).toMatchObject({ why: 'addressed to hark and no rule of hark took it' });
-      // What localFirst costs a Home Assistant command: from the segment's close to the request.
-      const at = (e: object) => hark.receivedAt[hark.events.indexOf(e as never)]!;
-      const handled = hark.of('segment.handled')[0]!;
-      console.info(`satellite (${encrypted ? 'noise' : 'plain'}): segment close → VoiceAssistantRequest ${at(local) - at(seg)} ms as the test saw the events (hark's own close-to-handled ${handled.latencyMs} ms, speech-to-text ${handled.sttMs} ms; cloud speech-to-text double, hark's rules first)`);
+    it("Home Assistant ran the whole pipeline: it heard the command without the wake word, answered, and its entity is idle again", () => {
+      const run = peer.runs[0]!;
+      expect(run.endedBy).toBe('end');
+      expect(run.cancelled).toBe(false);
+      expect(run.wakeWordPhrase).toBe(WAKE);
+      expect(run.transcript).toBe(COMMAND);
+      expect(run.events).toEqual(['RUN_START', 'STT_START', 'STT_END', 'INTENT_START', 'INTENT_END', 'TTS_START', 'TTS_END', 'RUN_END']);
+      expect(peer.announceFinished).toEqual([{ success: true }]);
+      expect(peer.state).toBe('idle');
+      expect(peer.states).toEqual(['idle', 'listening', 'processing', 'responding', 'idle']);
     });
 
-    it("Home Assistant's run events: the TTS answer is fetched and played through hark's speaker", async () => {
-      ha.sendMessage(eventMsg(EVENT.RUN_START));
-      ha.sendMessage(eventMsg(EVENT.STT_END, { text: 'turn on the extractor fan' }));
-      ha.sendMessage(eventMsg(EVENT.INTENT_END, { conversation_id: 'c1', continue_conversation: '0' }));
-      ha.sendMessage(eventMsg(EVENT.TTS_START, { text: 'The extractor fan is on.' }));
-      ha.sendMessage(eventMsg(EVENT.TTS_END, { url: media.url('/api/tts_proxy/answer.mp3') }));
-      ha.sendMessage(eventMsg(EVENT.RUN_END));
+    it('the audio Home Assistant got is the segment from the pause after the wake word to its end', () => {
+      const seg = hark.of('segment.closed')[0]!;
+      const b = Buffer.concat(peer.runs[0]!.audio);
+      const audio = new Int16Array(b.buffer, b.byteOffset, b.length >> 1);
+      const at = locate(s, audio)!;
+      expect(at).not.toBeNull();
+      // Exactly the recording from the cut to the segment's end.
+      const segStart = Math.round((Number(seg.startMs) * 16000) / 1000);
+      expect(at.end).toBe(segStart + Number(seg.samples));
+      const [wake, command] = s.phrases;
+      expect(at.start).toBeGreaterThanOrEqual(wake!.end - 160);
+      expect(at.start).toBeLessThanOrEqual(command!.start);
+      const request = hark.of('ha.satellite.request')[0]!;
+      expect(request).toMatchObject({ why: 'addressed to hark and no rule of hark took it', wakeWordPhrase: WAKE, cutBy: 'word times', samples: audio.length });
+      // What localFirst costs a Home Assistant command: from the segment's close to the request.
+      const when = (e: object) => hark.receivedAt[hark.events.indexOf(e as never)]!;
+      const handled = hark.of('segment.handled')[0]!;
+      console.info(`satellite (${encrypted ? 'noise' : 'plain'}): segment close → VoiceAssistantRequest ${when(request) - when(seg)} ms as the test saw the events (hark's own close-to-handled ${handled.latencyMs} ms, speech-to-text ${handled.sttMs} ms; cloud speech-to-text double, hark's rules first)`);
+    });
+
+    it("the TTS answer was fetched and played through hark's speaker", async () => {
       const p = await hark.waitFor((e) => e.type === 'ha.satellite.played' && e.what === 'answer', 20_000, 'the answer played');
       expect(p).toMatchObject({ outcome: 'ended', samples: answer.length });
       const want = Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength);
@@ -157,17 +193,17 @@ for (const encrypted of [false, true]) {
       const timer = hark.of('action').find((a) => a.name === 'timer.set');
       expect(timer?.args).toMatchObject({ seconds: 300 });
       expect(hark.of('ha.satellite.request')).toHaveLength(1);
+      expect(peer.runs).toHaveLength(1);
     });
 
-    it("Home Assistant's finished timer rings through hark's ring; an announcement plays and is acknowledged", async () => {
-      ha.sendMessage(msg('VoiceAssistantTimerEventResponse', { eventType: 3, timerId: 't1', name: 'pasta', totalSeconds: 60, secondsLeft: 0, isActive: false }));
+    it("Home Assistant's finished timer rings through hark's ring; an announcement plays, is acknowledged, and the entity goes idle", async () => {
+      peer.conn.sendMessage(msg('VoiceAssistantTimerEventResponse', { eventType: 3, timerId: 't1', name: 'pasta', totalSeconds: 60, secondsLeft: 0, isActive: false }));
       // (--json prints a router effect under its own type.)
       const done = await hark.waitFor((e) => e.type === 'timer' && e.event === 'done' && e.label === 'pasta', 5000, 'the ring');
       expect(done).toMatchObject({ seconds: 0 });
       await hark.waitFor((e) => e.type === 'speak.start' && /pasta/i.test(String(e.text)), 10_000, 'the ring spoken');
-      const finished = nextMessage(ha, 'VoiceAssistantAnnounceFinished', 20_000);
-      ha.sendMessage(msg('VoiceAssistantAnnounceRequest', { mediaId: media.url('/api/tts_proxy/dinner.wav'), text: 'Dinner is ready.' }));
-      expect(await finished).toMatchObject({ success: true });
+      expect(await peer.announce(media.url('/api/tts_proxy/dinner.wav'), { text: 'Dinner is ready.' })).toEqual({ success: true });
+      expect(peer.state).toBe('idle');
       const clip = hark.of('speak.end').find((e) => e.text === '[Home Assistant announcement]');
       expect(Number(clip?.playedMs)).toBeGreaterThan(500);
       expect(media.hits).toContain('/api/tts_proxy/dinner.wav');
@@ -179,8 +215,7 @@ describe('localFirst off: everything addressed to hark is Home Assistant\'s, the
   const dir = outputDir('e2e-satellite-remote-first');
   let deepgram: DeepgramDouble;
   let hark: HarkProcess;
-  let ha: EsphomeConnection;
-  const requests: Record<string, unknown>[] = [];
+  let peer: HaSatellitePeer;
 
   beforeAll(async () => {
     rmSync(dir, { recursive: true, force: true });
@@ -198,24 +233,23 @@ describe('localFirst off: everything addressed to hark is Home Assistant\'s, the
       HARK_CONFIG: join(dir, 'hark.yaml'),
     });
     const listening = await hark.waitFor((e) => e.type === 'ha.satellite.listening', 30_000, 'the native API');
-    ha = await connectClient(Number(listening.port));
-    ha.on('message.VoiceAssistantRequest', (m: Record<string, unknown>) => {
-      requests.push(m);
-      if (m.start) ha.sendMessage(msg('VoiceAssistantResponse', { port: 0 }));
-    });
-    ha.sendMessage(msg('SubscribeVoiceAssistantRequest', { subscribe: true, flags: 1 }));
+    // Home Assistant hears each command and has nothing to say back.
+    peer = await HaSatellitePeer.connect(Number(listening.port), { stt: (pcm) => (pcm.length ? 'something' : ''), agent: () => ({ speech: '' }), ttsUrl: () => '' });
     await hark.waitFor((e) => e.type === 'ha.satellite.subscribed', 5000, 'the subscription');
     await Promise.race([hark.exited, new Promise((_, reject) => setTimeout(() => reject(new Error('hark did not finish')), 60_000))]);
   }, 90_000);
 
   afterAll(async () => {
-    ha?.disconnect();
+    peer?.conn.disconnect();
     hark?.kill('SIGKILL');
     await deepgram?.close();
   });
 
   it('both commands went to Home Assistant; hark\'s router saw neither (yielded), so no local timer', () => {
-    expect(requests.filter((r) => r.start)).toHaveLength(2);
+    expect(peer.runs.map((r) => [r.endedBy, r.wakeWordPhrase])).toEqual([
+      ['end', 'computer'],
+      ['end', 'computer'],
+    ]);
     expect(hark.of('segment.handled').map((e) => [e.fate, e.reason])).toEqual([
       ['yielded', 'yielded to home-assistant'],
       ['yielded', 'yielded to home-assistant'],
@@ -262,10 +296,11 @@ describe('Home Assistant not connected: a segment meant for it stays hark\'s', (
 
 describe("barge-in over Home Assistant's answer, as over hark's own voice", () => {
   const dir = outputDir('e2e-satellite-barge-in');
+  const LONG = 'The extractor fan is on. It will run at full speed for the next twenty minutes, and then it will slow down to half speed until you turn it off again.';
   let deepgram: DeepgramDouble;
   let media: Awaited<ReturnType<typeof mediaServer>>;
   let hark: HarkProcess;
-  let ha: EsphomeConnection;
+  let peer: HaSatellitePeer;
 
   beforeAll(async () => {
     rmSync(dir, { recursive: true, force: true });
@@ -274,7 +309,7 @@ describe("barge-in over Home Assistant's answer, as over hark's own voice", () =
     const s = await scene([4000, PHRASES[0]!, 3500, 'computer stop', 6000]);
     const wav = join(dir, 'input.wav');
     await writeWavFile(wav, s.pcm);
-    media = await mediaServer({ '/long.mp3': ttsFile(dir, 'The extractor fan is on. It will run at full speed for the next twenty minutes, and then it will slow down to half speed until you turn it off again.', 'mp3') });
+    media = await mediaServer({ '/long.mp3': ttsFile(dir, LONG, 'mp3') });
     deepgram = await DeepgramDouble.start({ apiKey: 'e2e-key' });
     deepgram.script = [{ text: PHRASES[0]! }, { text: 'computer stop' }];
     writeFileSync(join(dir, 'hark.yaml'), `actions:\n  dataDir: ${JSON.stringify(dir)}\nspeech:\n  device: "null"\nha:\n  satellite:\n    enabled: true\n    port: 0\n    host: 127.0.0.1\n    mdns: false\n`);
@@ -285,23 +320,14 @@ describe("barge-in over Home Assistant's answer, as over hark's own voice", () =
       HARK_CONFIG: join(dir, 'hark.yaml'),
     });
     const listening = await hark.waitFor((e) => e.type === 'ha.satellite.listening', 30_000, 'the native API');
-    ha = await connectClient(Number(listening.port));
-    // Home Assistant answers at once: accepted, then the run with a long spoken answer.
-    ha.on('message.VoiceAssistantRequest', (m: Record<string, unknown>) => {
-      if (!m.start) return;
-      ha.sendMessage(msg('VoiceAssistantResponse', { port: 0 }));
-      ha.sendMessage(eventMsg(EVENT.RUN_START));
-      ha.sendMessage(eventMsg(EVENT.INTENT_END, { continue_conversation: '0' }));
-      ha.sendMessage(eventMsg(EVENT.TTS_END, { url: media.url('/long.mp3') }));
-      ha.sendMessage(eventMsg(EVENT.RUN_END));
-    });
-    ha.sendMessage(msg('SubscribeVoiceAssistantRequest', { subscribe: true, flags: 1 }));
+    // Home Assistant answers at once, with a long spoken answer.
+    peer = await HaSatellitePeer.connect(Number(listening.port), { stt: (pcm) => (pcm.length ? 'turn on the extractor fan' : ''), agent: () => ({ speech: LONG }), ttsUrl: () => media.url('/long.mp3') });
     await hark.waitFor((e) => e.type === 'ha.satellite.subscribed', 5000, 'the subscription');
     await Promise.race([hark.exited, new Promise((_, reject) => setTimeout(() => reject(new Error('hark did not finish')), 60_000))]);
   }, 90_000);
 
   afterAll(async () => {
-    ha?.disconnect();
+    peer?.conn.disconnect();
     hark?.kill('SIGKILL');
     await deepgram?.close();
     await media?.close();
@@ -314,5 +340,11 @@ describe("barge-in over Home Assistant's answer, as over hark's own voice", () =
     expect(Number(stopped?.playedMs)).toBeGreaterThan(500);
     expect(Number(stopped?.playedMs)).toBeLessThan((Number(played[0]!.samples) / 16000) * 1000 - 500);
     expect(hark.of('ha.satellite.request')).toHaveLength(1);
+  });
+
+  it('the stopped answer still ends the run for Home Assistant: VoiceAssistantAnnounceFinished, the entity idle', () => {
+    expect(peer.runs).toHaveLength(1);
+    expect(peer.announceFinished).toEqual([{ success: false }]);
+    expect(peer.state).toBe('idle');
   });
 });

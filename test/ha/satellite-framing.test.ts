@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { encodeNoiseFrame, encodePlain, FrameError, joinNoisePayload, NoiseDecoder, PlainDecoder, splitNoisePayload, varint } from '../../src/ha/satellite/framing.js';
+import { encodeNoiseFrame, encodePlain, FrameError, handshakeRejection, joinNoisePayload, NoiseDecoder, PlainDecoder, splitNoisePayload, varint } from '../../src/ha/satellite/framing.js';
 import { apiProto } from '../../src/ha/satellite/proto.js';
 
 /** Cut `bytes` at the given points (sorted, deduplicated) into chunks. */
@@ -67,10 +67,34 @@ describe('noise framing', () => {
     fc.assert(
       fc.property(fc.array(fc.nat(), { maxLength: 20 }), (points) => {
         const d = new NoiseDecoder();
+        d.ready();
         expect(cut(stream, points).flatMap((c) => d.push(c)).map((b) => b.toString('hex'))).toEqual(payloads.map((p) => p.toString('hex')));
       }),
       { numRuns: 200 },
     );
+  });
+
+  it('bounds frames at 128 bytes until the handshake is done, on the header alone, with the rejection ESPHome sends', () => {
+    const d = new NoiseDecoder();
+    expect(d.push(encodeNoiseFrame(Buffer.alloc(128, 2)))).toHaveLength(1);
+    let err: unknown;
+    try {
+      new NoiseDecoder().push(Buffer.from([1, 0xff, 0xff]));
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(FrameError);
+    expect((err as FrameError).reject).toBe('Bad handshake packet len');
+    expect(handshakeRejection('Bad indicator byte')).toEqual(Buffer.from([1, 0, 19, 1, ...Buffer.from('Bad indicator byte')]));
+  });
+
+  it('raises the bound between two frames of one chunk when the handshake ends between them', () => {
+    const d = new NoiseDecoder();
+    d.feed(Buffer.concat([encodeNoiseFrame(Buffer.alloc(49, 0)), encodeNoiseFrame(Buffer.alloc(500, 3))]));
+    expect(d.next()).toHaveLength(49);
+    d.ready();
+    expect(d.next()).toHaveLength(500);
+    expect(d.next()).toBeNull();
   });
 
   it('refuses a plaintext client on an encrypted device, and a short inner message', () => {

@@ -27,7 +27,10 @@ export const haSatelliteSection = section({
   mdns: flag(true),
   /** The address of the network interface to advertise on (a Pi on both Wi-Fi and Ethernet). Empty: all. */
   mdnsInterface: text(''),
-  /** The wake phrase reported to Home Assistant with each run (hark's wake phrase is in its rules). */
+  /**
+   * The wake word Home Assistant lists in the satellite's configuration. Each run names the phrase
+   * that actually woke hark (its base frame's prefix rules), not this.
+   */
   wakeWord: text('computer'),
   /** A TTS or announcement file bigger than this is refused (bytes). */
   maxMediaBytes: intBetween(1024, 64 * 1024 * 1024, 8 * 1024 * 1024),

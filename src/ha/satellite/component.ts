@@ -5,6 +5,7 @@ import type { Bus } from '../../core/bus.js';
 import type { Clock } from '../../core/clock.js';
 import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
+import type { Utterance } from '../../core/utterance.js';
 import type { Component } from '../../daemon/lifecycle.js';
 import type { Arbiter, SegmentPath } from '../../daemon/segment-path.js';
 import { said } from '../../router/text.js';
@@ -19,6 +20,7 @@ import { advertise, esphomeTxt } from './mdns.js';
 import { parseKey } from './noise.js';
 import { ApiServer } from './server.js';
 import { Satellite, type SatelliteHooks } from './satellite.js';
+import type { Heard } from './wake-cut.js';
 
 const pkg = createRequire(import.meta.url)('../../../package.json') as { version: string };
 
@@ -53,6 +55,8 @@ export function satelliteComponent(o: { config: HarkConfig; secrets: Secrets; bu
   let unadvertise: (() => Promise<void>) | null = null;
   const offs: (() => void)[] = [];
   const segments = new Map<number, Segment>();
+  /** Each kept segment's words as speech-to-text timed them (utterance.final): where its wake phrase ends. */
+  const heardIn = new Map<number, Utterance>();
   let effects: Effect[] = [];
   let muted = false;
   const frameKinds = Object.fromEntries(Object.entries(o.config.router.frames as Record<string, { kind: string }>).map(([n, f]) => [n, f.kind]));
@@ -80,10 +84,12 @@ export function satelliteComponent(o: { config: HarkConfig; secrets: Secrets; bu
   };
 
   const frames = o.config.router.frames as Record<string, { kind: string }>;
-  const wakePhrases = Object.values(frames)
+  const wakePhrasesAsSaid = Object.values(frames)
     .filter((f) => f.kind === 'base')
-    .flatMap((f) => rulePhrases(f, ['prefix']))
-    .map((p) => said(p).norm);
+    .flatMap((f) => rulePhrases(f, ['prefix']));
+  const wakePhrases = wakePhrasesAsSaid.map((p) => said(p).norm);
+  const heard = (seg: Segment, u: Pick<Utterance, 'text' | 'words' | 'tokens'> | undefined): Heard | undefined =>
+    u ? { text: u.text, ...(u.words ? { words: u.words } : {}), ...(u.tokens ? { tokens: u.tokens } : {}), speechStartSample: seg.prerollSamples } : undefined;
 
   /**
    * localFirst off: the decision is made before hark's rules, at the segment path's arbiter seam
@@ -98,7 +104,7 @@ export function satelliteComponent(o: { config: HarkConfig; secrets: Secrets; bu
         const first = next ? await next.decide(segment, utterance) : ({ act: true } as const);
         if (!first.act || !satellite) return first;
         const why = addressedBeforeRules({ norm: said(utterance.text).norm, openedBy: segment.openedBy, followUp: satellite.followUp, wakePhrases });
-        if (!why || !satellite.startRun(segment.pcm, why)) return first;
+        if (!why || !satellite.startRun(segment.pcm, why, heard(segment, utterance))) return first;
         return { act: false, to: 'home-assistant' };
       },
     };
@@ -111,6 +117,8 @@ export function satelliteComponent(o: { config: HarkConfig; secrets: Secrets; bu
     effects = [];
     if (!seg || !satellite) return;
     segments.delete(e.segment);
+    const u = heardIn.get(e.segment);
+    heardIn.delete(e.segment);
     const verdict = decide({ fate: e.fate, openedBy: seg.openedBy, effects: turn, actions: e.actions, followUp: satellite.followUp }, frameKinds);
     if (verdict.to === 'local') {
       o.bus.emit('ha.satellite.local', { segment: e.segment, why: verdict.why });
@@ -124,7 +132,7 @@ export function satelliteComponent(o: { config: HarkConfig; secrets: Secrets; bu
     }
     // The query frame kept the words as a note: they are Home Assistant's now.
     o.hooks.path()?.commands.core.router.abort();
-    satellite.startRun(seg.pcm, verdict.why);
+    satellite.startRun(seg.pcm, verdict.why, heard(seg, u));
   };
 
   return {
@@ -135,6 +143,7 @@ export function satelliteComponent(o: { config: HarkConfig; secrets: Secrets; bu
         if (!satellite) return;
         segments.set(s.index, s);
         for (const k of segments.keys()) if (segments.size > KEEP_SEGMENTS) segments.delete(k);
+        for (const k of heardIn.keys()) if (!segments.has(k)) heardIn.delete(k);
       },
     },
     start: async () => {
@@ -144,13 +153,16 @@ export function satelliteComponent(o: { config: HarkConfig; secrets: Secrets; bu
       const name = nodeName(cfg.name);
       const mac = macAddress(name);
       const friendlyName = cfg.friendlyName || name;
-      satellite = new Satellite({ config: cfg, name, friendlyName, mac, version: pkg.version, ...(o.config.device.area ? { area: o.config.device.area } : {}), bus: o.bus, clock: o.clock, log: o.log, hooks });
-      server = new ApiServer({ host: cfg.host, port: cfg.port, key, serverInfo: `hark ${pkg.version}`, satellite, log: o.log });
+      satellite = new Satellite({ config: cfg, name, friendlyName, mac, version: pkg.version, ...(o.config.device.area ? { area: o.config.device.area } : {}), wakePhrases: wakePhrasesAsSaid, bus: o.bus, clock: o.clock, log: o.log, hooks });
+      server = new ApiServer({ host: cfg.host, port: cfg.port, key, serverInfo: `hark ${pkg.version}`, satellite, log: o.log, clock: o.clock });
       const port = await server.listen();
       o.log.info('ha satellite: ESPHome native API listening', { host: cfg.host, port, name, encrypted: key !== null });
       o.bus.emit('ha.satellite.listening', { port, encrypted: key !== null, name });
       offs.push(
         o.bus.on('router.effect', (e) => void effects.push(e as Effect)),
+        o.bus.on('utterance.final', (u) => {
+          if (typeof u.segmentId === 'number' && segments.has(u.segmentId)) heardIn.set(u.segmentId, u);
+        }),
         o.bus.on('segment.handled', handled),
         o.bus.on('mute', (e) => {
           if (e.by === 'api') return;
@@ -174,6 +186,7 @@ export function satelliteComponent(o: { config: HarkConfig; secrets: Secrets; bu
       server = null;
       satellite = null;
       segments.clear();
+      heardIn.clear();
     },
   };
 }

@@ -3,10 +3,18 @@ declare module '../../core/bus.js' {
     /** The native API is listening (port: the one bound, for `port: 0`). */
     'ha.satellite.listening': { port: number; encrypted: boolean; name: string };
     'ha.satellite.subscribed': { connection: number; apiAudio: boolean };
-    /** A segment went to Home Assistant: VoiceAssistantRequest{start} sent. */
-    'ha.satellite.request': { samples: number; why: string; conversationId: string | null };
-    /** Its audio was sent (bytes of PCM, pre-roll first). */
+    /**
+     * A segment went to Home Assistant: VoiceAssistantRequest{start} sent. `samples` is what Home
+     * Assistant gets: the segment from `cutMs` on, where the wake phrase ended (`cutBy` says how that
+     * was found: 'word times', 'estimate' or 'none'); `wakeWordPhrase` is the phrase that woke hark.
+     */
+    'ha.satellite.request': { samples: number; why: string; conversationId: string | null; wakeWordPhrase: string | null; cutMs: number; cutBy: string };
+    /** Its audio was sent, then VoiceAssistantAudio{end} (bytes of PCM). */
     'ha.satellite.audio': { bytes: number };
+    /** A run Home Assistant was still working on was aborted (VoiceAssistantRequest{start: false}). */
+    'ha.satellite.aborted': { why: string };
+    /** VoiceAssistantAnnounceFinished sent for a run: Home Assistant's satellite entity goes idle. */
+    'ha.satellite.finished': { success: boolean };
     /** hark's own rules took a segment that might have gone to Home Assistant, or it was not addressed. */
     'ha.satellite.local': { segment: number; why: string };
     /** A run event from Home Assistant (run-start, stt-end, intent-end, tts-end, run-end, error). */

@@ -10,7 +10,26 @@
 /** A frame bigger than this is refused: ESPHome's own limit on a device is far below it. */
 export const MAX_PLAINTEXT_FRAME = 1 << 20;
 
-export class FrameError extends Error {}
+/**
+ * ESPHome's bound on a Noise frame before the handshake is done (api_frame_helper.h
+ * MAX_HANDSHAKE_SIZE): a client hello is empty and an NNpsk0 handshake message 49 bytes, so anything
+ * announcing more is not a client worth waiting for.
+ */
+export const MAX_HANDSHAKE_FRAME = 128;
+
+/**
+ * Bad bytes on the wire. `reject` is set where ESPHome answers a client still in the Noise handshake
+ * with an explicit rejection (api_frame_helper_noise.cpp send_explicit_handshake_reject_) rather
+ * than dropping it: that frame is what lets Home Assistant say why ("requires encryption").
+ */
+export class FrameError extends Error {
+  constructor(
+    message: string,
+    readonly reject?: 'Bad indicator byte' | 'Bad handshake packet len',
+  ) {
+    super(message);
+  }
+}
 
 export interface PlainFrame {
   type: number;
@@ -79,22 +98,55 @@ export function encodeNoiseFrame(frame: Uint8Array): Buffer {
   return Buffer.concat([Buffer.from([1, frame.length >> 8, frame.length & 0xff]), frame]);
 }
 
+/**
+ * ESPHome's explicit handshake rejection: a Noise frame whose first byte is 1 (failure) and the rest
+ * the reason. A plaintext client reads its 0x01 as the preamble of an encrypted device
+ * (aioesphomeapi plain_text.py: RequiresEncryptionAPIError); an encrypted one reads the reason
+ * (noise.py `_error_on_incorrect_preamble`: "Handshake MAC failure" means a wrong key).
+ */
+export function handshakeRejection(reason: string): Buffer {
+  return encodeNoiseFrame(Buffer.concat([Buffer.from([1]), Buffer.from(reason, 'utf8')]));
+}
+
 export class NoiseDecoder {
   private buf: Buffer = Buffer.alloc(0);
+  /** The largest frame accepted; MAX_HANDSHAKE_FRAME until the handshake is done (then `ready()`). */
+  private limit = MAX_HANDSHAKE_FRAME;
 
+  /** The handshake is done: frames up to the wire format's 65535 bytes. */
+  ready(): void {
+    this.limit = 0xffff;
+  }
+
+  /** Frames completed by these bytes (a limit changed by ready() applies from the next call). */
   push(chunk: Uint8Array): Buffer[] {
-    this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : Buffer.from(chunk);
+    this.feed(chunk);
     const out: Buffer[] = [];
-    for (;;) {
-      if (this.buf.length === 0) return out;
-      if (this.buf[0] === 0) throw new FrameError('a plaintext frame, but this device requires encryption (set the key in Home Assistant)');
-      if (this.buf[0] !== 1) throw new FrameError(`bad indicator byte 0x${this.buf[0]!.toString(16).padStart(2, '0')} (expected 0x01)`);
-      if (this.buf.length < 3) return out;
-      const end = 3 + ((this.buf[1]! << 8) | this.buf[2]!);
-      if (this.buf.length < end) return out;
-      out.push(this.buf.subarray(3, end));
-      this.buf = this.buf.subarray(end);
-    }
+    for (let f = this.next(); f; f = this.next()) out.push(f);
+    return out;
+  }
+
+  feed(chunk: Uint8Array): void {
+    this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : Buffer.from(chunk);
+  }
+
+  /**
+   * The next whole frame, or null until more bytes come. One at a time, so the handshake's end
+   * (ready()) raises the limit before the frame after it is judged. Throws FrameError on a bad one.
+   */
+  next(): Buffer | null {
+    if (this.buf.length === 0) return null;
+    if (this.buf[0] === 0) throw new FrameError('a plaintext client, but this device requires encryption: Home Assistant asks for the encryption key', 'Bad indicator byte');
+    if (this.buf[0] !== 1) throw new FrameError(`bad indicator byte 0x${this.buf[0]!.toString(16).padStart(2, '0')} (expected 0x01)`, 'Bad indicator byte');
+    if (this.buf.length < 3) return null;
+    const len = (this.buf[1]! << 8) | this.buf[2]!;
+    // Checked on the header, before the body arrives: a client announcing 65,535 bytes is not waited for.
+    if (len > this.limit) throw new FrameError(`a handshake frame of ${len} bytes (at most ${this.limit} before the handshake is done)`, 'Bad handshake packet len');
+    const end = 3 + len;
+    if (this.buf.length < end) return null;
+    const frame = this.buf.subarray(3, end);
+    this.buf = this.buf.subarray(end);
+    return frame;
   }
 }
 

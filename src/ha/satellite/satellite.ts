@@ -5,47 +5,27 @@ import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
 import type { ApiConnection, DeviceSide } from './connection.js';
 import type { Msg } from './proto.js';
+import { CHUNK_SAMPLES, EVENT, EVENT_NAME, MUTE_KEY, OUR_FEATURES, TIMER_EVENT, type SatelliteHooks } from './voice-api.js';
+import { wakeCut, type Heard } from './wake-cut.js';
 import './events.js';
 
-/** ESPHome's VoiceAssistantFeature bits (aioesphomeapi): what Home Assistant may use on this device. */
-export const FEATURES = { voiceAssistant: 1, speaker: 2, apiAudio: 4, timers: 8, announce: 16, startConversation: 32 } as const;
-const OUR_FEATURES = FEATURES.voiceAssistant | FEATURES.apiAudio | FEATURES.timers | FEATURES.announce | FEATURES.startConversation;
+export { EVENT, FEATURES, MUTE_KEY, type SatelliteHooks } from './voice-api.js';
 
-/** VoiceAssistantEvent numbers from api.proto. */
-export const EVENT = { ERROR: 0, RUN_START: 1, RUN_END: 2, STT_START: 3, STT_END: 4, INTENT_START: 5, INTENT_END: 6, TTS_START: 7, TTS_END: 8, STT_VAD_START: 11, STT_VAD_END: 12 } as const;
-const EVENT_NAME: Record<number, string> = Object.fromEntries(Object.entries(EVENT).map(([k, v]) => [v, k.toLowerCase().replaceAll('_', '-')]));
-const TIMER_EVENT = ['started', 'updated', 'cancelled', 'finished'] as const;
-
-/** The mute switch's entity key (a fixed32 Home Assistant echoes in commands). */
-export const MUTE_KEY = 0x6d757465; // "mute"
-
-/** Samples per VoiceAssistantAudio message: 64 ms, as ESPHome devices send. */
-const CHUNK_SAMPLES = 1024;
 /** How long hark waits for Home Assistant to accept a run (VoiceAssistantResponse). */
 const ACCEPT_MS = 5000;
 /** After a run that asked something back, the answer needs no wake phrase for this long. */
 export const FOLLOW_UP_MS = 8000;
 
-/** What the satellite needs of hark: its speaker, its mute, its ring, its router. */
-export interface SatelliteHooks {
-  /** Play decoded audio through hark's speech queue (barge-in applies); resolves with how it ended. */
-  play(pcm: Int16Array, text: string): Promise<string>;
-  earcon(name: string): void;
-  muted(): boolean;
-  setMuted(muted: boolean): void;
-  /** A Home Assistant timer is done: ring it as one of hark's. */
-  ring(label: string | undefined): void;
-  /** Fetch and decode a TTS/announcement URL to hark's playback format. */
-  media(url: string): Promise<Int16Array>;
-}
-
 interface Run {
   conn: ApiConnection;
-  pcm: Int16Array;
+  /** What Home Assistant gets: the segment from where the wake phrase ends. */
+  audio: Int16Array;
   accepted: boolean;
   continueConversation: boolean;
-  /** The answer being fetched and played; the run is over when it has played and RUN_END came. */
-  playing: Promise<unknown> | null;
+  /** The answer: none yet, being fetched and played, or done (played, stopped or failed). */
+  answer: 'none' | 'playing' | 'done';
+  /** VoiceAssistantAnnounceFinished went out for this run. */
+  finishedSent: boolean;
   /** RUN_END came. */
   ended: boolean;
   timer: ReturnType<Clock['setTimer']> | null;
@@ -54,9 +34,13 @@ interface Run {
 /**
  * hark as an Assist satellite: the device side of Home Assistant's voice pipeline over the
  * ESPHome native API. Home Assistant subscribes; a segment hark hands over (decide.ts) becomes a
- * VoiceAssistantRequest and its audio, pre-roll first; Home Assistant's run events come back and
- * drive hark: the TTS answer is fetched and played, `continue_conversation` opens a window in which
- * the answer needs no wake phrase, timers ring as hark's own, announcements play and are acknowledged.
+ * VoiceAssistantRequest naming the wake phrase heard, and its audio from where that phrase ends;
+ * Home Assistant's run events come back and drive hark: the TTS answer is fetched, played and
+ * reported finished (the entity goes idle), `continue_conversation` opens a window in which the
+ * answer needs no wake phrase, timers ring as hark's own, announcements play and are acknowledged.
+ * Message by message this follows what Home Assistant expects of a satellite (aioesphomeapi
+ * client.py subscribe_voice_assistant, HA's esphome/assist_satellite.py) and what the reference
+ * satellite does (OHF-Voice/linux-voice-assistant satellite.py).
  */
 export class Satellite implements DeviceSide {
   readonly name: string;
@@ -68,7 +52,20 @@ export class Satellite implements DeviceSide {
   private followUntil = 0;
 
   constructor(
-    private readonly o: { config: HaSatelliteConfig; friendlyName: string; name: string; mac: string; version: string; area?: string; bus: Bus; clock: Clock; log: Logger; hooks: SatelliteHooks },
+    private readonly o: {
+      config: HaSatelliteConfig;
+      friendlyName: string;
+      name: string;
+      mac: string;
+      version: string;
+      area?: string;
+      /** The base frame's wake phrases as configured ("computer", "hey computer"): what a run names. */
+      wakePhrases?: readonly string[];
+      bus: Bus;
+      clock: Clock;
+      log: Logger;
+      hooks: SatelliteHooks;
+    },
   ) {
     this.name = o.name;
     this.mac = o.mac;
@@ -86,6 +83,10 @@ export class Satellite implements DeviceSide {
 
   added(conn: ApiConnection): void {
     this.conns.add(conn);
+  }
+
+  subscribedOn(conn: ApiConnection): boolean {
+    return this.subscriber?.conn === conn;
   }
 
   deviceInfo(): Msg {
@@ -113,9 +114,29 @@ export class Satellite implements DeviceSide {
     return [{ name: 'SwitchStateResponse', msg: { key: MUTE_KEY, state: this.o.hooks.muted() } }];
   }
 
-  /** hark's mute changed (button, Home Assistant): every client hears the new state. */
+  /**
+   * hark's mute changed (button, Home Assistant): every client hears the new state, and a run Home
+   * Assistant is still working on is aborted, as ESPHome's voice_assistant.stop does on mute
+   * (request_stop → signal_stop_): the user silenced hark, so no answer should come.
+   */
   muteChanged(muted: boolean): void {
     for (const c of this.conns) c.send('SwitchStateResponse', { key: MUTE_KEY, state: muted });
+    if (muted) this.abort('hark was muted');
+  }
+
+  /**
+   * Abort the run Home Assistant is working on: VoiceAssistantRequest{start: false}, which
+   * aioesphomeapi turns into handle_stop(abort=True) and Home Assistant into a cancelled pipeline.
+   * Only for a run given up on (mute, hark stopping); a run's audio ends with
+   * VoiceAssistantAudio{end: true} instead. An answer already playing is left alone.
+   */
+  abort(why: string): void {
+    const run = this.run;
+    if (!run || run.ended || run.answer !== 'none') return;
+    run.conn.send('VoiceAssistantRequest', { start: false });
+    this.o.log.info('ha satellite: run aborted', { why });
+    this.o.bus.emit('ha.satellite.aborted', { why });
+    this.endRun(why);
   }
 
   message(conn: ApiConnection, name: string, msg: Msg): void {
@@ -160,18 +181,34 @@ export class Satellite implements DeviceSide {
     }
   }
 
+  /**
+   * A client went away. Home Assistant restarting or being upgraded closes its connection: a run it
+   * had not answered yet will never be answered (its pipeline died with it), so the user hears the
+   * error sound now rather than waiting; an answer already playing plays on. The conversation is
+   * forgotten (Home Assistant's chat sessions do not survive a restart). When Home Assistant is back
+   * it reconnects and subscribes by itself; until then segments meant for it stay hark's.
+   */
   closed(conn: ApiConnection): void {
     this.conns.delete(conn);
     if (this.subscriber?.conn === conn) this.subscriber = null;
-    if (this.run?.conn === conn) this.endRun('Home Assistant disconnected');
+    const run = this.run;
+    if (run?.conn === conn) {
+      if (run.answer === 'none') {
+        this.o.log.warn('ha satellite: Home Assistant went away before answering (restarted or upgraded?); the run is lost', { connection: conn.id });
+        this.o.hooks.earcon('error');
+      }
+      this.endRun('Home Assistant disconnected');
+      this.conversationId = '';
+      this.followUntil = 0;
+    }
   }
 
   /**
-   * Hand a segment to Home Assistant: VoiceAssistantRequest{start}, then (once accepted) its audio,
-   * pre-roll first, then the end of the stream (VoiceAssistantRequest{start: false}). False when no
-   * Home Assistant is subscribed.
+   * Hand a segment to Home Assistant: VoiceAssistantRequest{start, wake_word_phrase}, then (once
+   * accepted) the audio from where the wake phrase ends (wake-cut.ts), then the end of the stream,
+   * VoiceAssistantAudio{end: true}. False when no Home Assistant is subscribed.
    */
-  startRun(pcm: Int16Array, why: string): boolean {
+  startRun(pcm: Int16Array, why: string, heard?: Heard): boolean {
     const sub = this.subscriber;
     if (!sub || sub.conn.isClosed) {
       this.o.log.warn('ha satellite: a segment for Home Assistant, but it is not connected', { why });
@@ -179,7 +216,8 @@ export class Satellite implements DeviceSide {
       return false;
     }
     if (this.run) this.endRun('a new run started');
-    const run: Run = { conn: sub.conn, pcm, accepted: false, continueConversation: false, playing: null, ended: false, timer: null };
+    const cut = wakeCut(pcm, heard, this.o.wakePhrases ?? []);
+    const run: Run = { conn: sub.conn, audio: pcm.subarray(cut.cutSample), accepted: false, continueConversation: false, answer: 'none', finishedSent: false, ended: false, timer: null };
     this.run = run;
     this.followUntil = 0;
     run.timer = this.o.clock.setTimer(ACCEPT_MS, () => {
@@ -189,12 +227,15 @@ export class Satellite implements DeviceSide {
         this.endRun('not accepted');
       }
     });
-    this.o.bus.emit('ha.satellite.request', { samples: pcm.length, why, conversationId: this.conversationId || null });
-    run.conn.send('VoiceAssistantRequest', { start: true, conversationId: this.conversationId, flags: 0, wakeWordPhrase: this.o.config.wakeWord });
+    const cutMs = Math.round((cut.cutSample / 16) * 10) / 10;
+    this.o.bus.emit('ha.satellite.request', { samples: run.audio.length, why, conversationId: this.conversationId || null, wakeWordPhrase: cut.phrase, cutMs, cutBy: cut.by });
+    // An empty phrase is "none" to aioesphomeapi (the button, a follow-up: the reference satellite sends none).
+    run.conn.send('VoiceAssistantRequest', { start: true, conversationId: this.conversationId, flags: 0, wakeWordPhrase: cut.phrase ?? '' });
     return true;
   }
 
   stop(): void {
+    this.abort('hark is stopping');
     this.endRun('stopping');
     for (const c of [...this.conns]) c.close('hark is stopping');
   }
@@ -210,12 +251,16 @@ export class Satellite implements DeviceSide {
     run.accepted = true;
     if (run.timer) this.o.clock.clearTimer(run.timer);
     run.timer = null;
-    // Port 0 (or none): audio over the API itself, as hark announced (API audio).
-    const bytes = Buffer.from(run.pcm.buffer, run.pcm.byteOffset, run.pcm.byteLength);
-    for (let i = 0; i < run.pcm.length; i += CHUNK_SAMPLES) {
-      conn.send('VoiceAssistantAudio', { data: bytes.subarray(i * 2, Math.min(run.pcm.length, i + CHUNK_SAMPLES) * 2) });
+    // Port 0 (or none): audio over the API itself, as hark announced (API audio). Never an empty
+    // chunk: Home Assistant's audio stream ends at the first one (assist_satellite.py _wrap_audio_stream).
+    const a = run.audio;
+    const bytes = Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+    for (let i = 0; i < a.length; i += CHUNK_SAMPLES) {
+      conn.send('VoiceAssistantAudio', { data: bytes.subarray(i * 2, Math.min(a.length, i + CHUNK_SAMPLES) * 2) });
     }
-    conn.send('VoiceAssistantRequest', { start: false });
+    // The graceful end of the audio: aioesphomeapi handle_stop(False), the run goes on to an answer.
+    // (VoiceAssistantRequest{start: false} would be handle_stop(True): the run cancelled.)
+    conn.send('VoiceAssistantAudio', { end: true });
     this.o.bus.emit('ha.satellite.audio', { bytes: bytes.length });
   }
 
@@ -233,8 +278,11 @@ export class Satellite implements DeviceSide {
         if (run) run.continueConversation = data.continue_conversation === '1' || data.continue_conversation === 'true';
         return;
       case EVENT.TTS_END:
-        if (run && data.url) {
-          run.playing = this.playUrl(data.url, 'answer').then(() => {
+        if (run && data.url && run.answer === 'none') {
+          run.answer = 'playing';
+          void this.playUrl(data.url, 'answer').then((ok) => {
+            run.answer = 'done';
+            this.finished(run, ok);
             if (this.run === run && run.ended) this.afterRun(run);
           });
         }
@@ -246,12 +294,33 @@ export class Satellite implements DeviceSide {
       case EVENT.RUN_END:
         if (run) {
           run.ended = true;
-          if (!run.playing) this.afterRun(run);
+          if (run.answer === 'playing') return;
+          // No answer to play (none came, or it failed): the reference satellite still says it is
+          // done (satellite.py RUN_END → _tts_finished), so an entity that went "responding" on
+          // TTS_START is not left there.
+          this.finished(run, false);
+          this.afterRun(run);
         }
         return;
       default:
         return;
     }
+  }
+
+  /**
+   * VoiceAssistantAnnounceFinished, once a run: the reference satellite sends it when the answer's
+   * playback ends (satellite.py _tts_finished), ESPHome when its media player stops; Home Assistant
+   * (assist_satellite.py handle_announcement_finished → tts_response_finished) then sets the
+   * satellite entity back to idle, and only then is a continued conversation's next run expected.
+   */
+  private finished(run: Run, success: boolean): void {
+    if (run.finishedSent || run.conn.isClosed) return;
+    run.finishedSent = true;
+    // A newer run has started since (a command said over this answer): its entity state is Home
+    // Assistant's current one, and a late "finished" would set it idle mid-run.
+    if (this.run && this.run !== run) return;
+    run.conn.send('VoiceAssistantAnnounceFinished', { success });
+    this.o.bus.emit('ha.satellite.finished', { success });
   }
 
   /** The run is over and its answer played: Home Assistant's question opens the follow-up window. */

@@ -1,5 +1,7 @@
 import { createServer, type AddressInfo, type Server } from 'node:net';
+import { SystemClock, type Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/log.js';
+import { makeRoom } from './admission.js';
 import { ApiConnection } from './connection.js';
 import { MAX_PLAINTEXT_FRAME } from './framing.js';
 import { loadNoise, NOISE_PROTOCOL } from './noise.js';
@@ -14,6 +16,8 @@ export interface ApiServerOptions {
   serverInfo: string;
   satellite: Satellite;
   log: Logger;
+  /** The daemon's clock: the hello deadline and the keepalive run on it. */
+  clock?: Clock;
   /** Clients at once (Home Assistant keeps one; a second is usually the ESPHome dashboard or a test). */
   maxClients?: number;
 }
@@ -29,13 +33,20 @@ export class ApiServer {
     const proto = apiProto();
     const noise = this.o.key ? await loadNoise() : null;
     const max = this.o.maxClients ?? 8;
+    const clock = this.o.clock ?? new SystemClock();
+    const unknownTypes = new Set<number>();
     const server = createServer((socket) => {
       if (this.conns.size >= max) {
-        this.o.log.warn('ha satellite: too many clients; refusing one', { remote: socket.remoteAddress, max });
-        socket.destroy();
-        return;
+        // The newcomer is never the one refused: it may be Home Assistant (admission.ts).
+        const victim = makeRoom([...this.conns]);
+        if (!victim) {
+          this.o.log.warn('ha satellite: too many clients; refusing one', { remote: socket.remoteAddress, max });
+          socket.destroy();
+          return;
+        }
+        victim.close(`let go to make room for a new client (${max} at most): ${victim.setupDone ? 'the one quiet the longest' : 'the oldest still in its hello'}`, 'warn');
       }
-      const conn = new ApiConnection(socket, { proto, device: this.o.satellite, log: this.o.log, noise, key: this.o.key, serverInfo: this.o.serverInfo, maxFrame: MAX_PLAINTEXT_FRAME, onClose: (c) => this.conns.delete(c) });
+      const conn = new ApiConnection(socket, { proto, device: this.o.satellite, log: this.o.log, clock, noise, key: this.o.key, serverInfo: this.o.serverInfo, maxFrame: MAX_PLAINTEXT_FRAME, unknownTypes, onClose: (c) => this.conns.delete(c) });
       this.conns.add(conn);
       this.o.satellite.added(conn);
     });

@@ -20,8 +20,8 @@ import { parseCpuinfo, type CpuInfo } from './cpu-features.js';
  */
 export type NativeBinding = typeof Binding;
 export type NativeModel = InstanceType<typeof Binding.WhisperModel>;
-export type NativeParams = Partial<TranscribeParams<'detail', false>>;
-export type NativeResult = TranscribeResult<'detail', false>;
+export type NativeParams = Partial<TranscribeParams<'detail', true>>;
+export type NativeResult = TranscribeResult<'detail', true>;
 
 let cached: NativeBinding | null = null;
 

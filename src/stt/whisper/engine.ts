@@ -202,6 +202,9 @@ export class WhisperEngine implements SttEngine {
       print_realtime: false,
       print_special: false,
       print_timestamps: false,
+      // Token times (whisper.cpp's cheap experimental estimate, no extra decoding): where a wake
+      // phrase ends, for the audio an Assist satellite run sends on (ha/satellite/wake-cut.ts).
+      token_timestamps: true,
       // Kept false so Whisper can say [BLANK_AUDIO] / (music): suppressing them makes it invent words instead.
       suppress_non_speech_tokens: false,
       temperature: 0,
@@ -222,7 +225,12 @@ function toTranscript(results: NativeResult[]): Transcript {
   let pCount = 0;
   for (const r of results) {
     for (const t of r.tokens ?? []) {
-      tokens.push({ text: t.text, id: t.id, p: Math.round(t.p * 1e4) / 1e4 });
+      const tok: SttToken = { text: t.text, id: t.id, p: Math.round(t.p * 1e4) / 1e4 };
+      if (Number.isFinite(t.from) && Number.isFinite(t.to)) {
+        tok.t0 = t.from;
+        tok.t1 = t.to;
+      }
+      tokens.push(tok);
     }
     if (Number.isFinite(r.confidence)) {
       pSum += r.confidence;
