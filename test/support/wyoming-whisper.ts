@@ -38,7 +38,8 @@ export class WhisperPeer extends WyomingPeer {
   script: string[] = [];
   defaultText = 'hello';
   readonly o: Required<WhisperOptions>;
-  private held: Array<() => void> | null = null;
+  private holding = false;
+  private readonly held = new Map<WhisperRequest, () => void>();
 
   private constructor(o: WhisperOptions) {
     super();
@@ -51,14 +52,17 @@ export class WhisperPeer extends WyomingPeer {
 
   /** From now on each transcription waits until release() (a server busy for as long as the test says). */
   hold(): void {
-    this.held ??= [];
+    this.holding = true;
   }
 
-  /** Let every held transcription finish, and stop holding. */
-  release(): void {
-    const h = this.held ?? [];
-    this.held = null;
-    for (const r of h) r();
+  /** Let the held transcriptions finish — those `which` picks, or all of them and stop holding. */
+  release(which?: (r: WhisperRequest) => boolean): void {
+    if (!which) this.holding = false;
+    for (const [r, go] of [...this.held]) {
+      if (which && !which(r)) continue;
+      this.held.delete(r);
+      go();
+    }
   }
 
   info(): Record<string, unknown> {
@@ -107,7 +111,7 @@ export class WhisperPeer extends WyomingPeer {
           return false;
         }
         const text = this.script.shift() ?? this.defaultText;
-        if (this.held) await new Promise<void>((resolve) => this.held!.push(resolve));
+        if (this.holding) await new Promise<void>((resolve) => this.held.set(r, resolve));
         else if (this.o.transcribeMs > 0) await new Promise((resolve) => setTimeout(resolve, this.o.transcribeMs));
         await this.answer(socket, r, text);
         return false;
