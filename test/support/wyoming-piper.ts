@@ -30,6 +30,9 @@ import { sleep, WyomingPeer, writePeerEvent, type PeerConnection, type PeerEvent
 export type PiperPace = 'burst' | { speed: number; gapEvery: number; gapMs: number };
 
 export type PiperFault =
+  | { kind: 'none' }
+  /** This answer in 32-bit samples (width 4), as a server other than Piper may send. */
+  | { kind: 'wide' }
   /** Never answers the synthesize (a voice still loading, a hung model): the connection stays open. */
   | { kind: 'silent' }
   /** Sends this many chunks, then nothing more, the connection left open (a stuck synthesis). */
@@ -119,12 +122,12 @@ export class PiperPeer extends WyomingPeer {
       throw new Error(fault.text);
     }
     if (fault?.kind === 'silent') return true;
-    await this.speak(socket, req, fault?.kind === 'stall' ? fault.afterChunks : Infinity);
+    await this.speak(socket, req, fault?.kind === 'stall' ? fault.afterChunks : Infinity, fault?.kind === 'wide' ? 4 : this.o.width);
     return true;
   }
 
-  private async speak(socket: Socket, req: PiperRequest, stallAfter: number): Promise<void> {
-    const { rate, width, samplesPerChunk, pace, synthMs, relayChunkBytes } = this.o;
+  private async speak(socket: Socket, req: PiperRequest, stallAfter: number, width: 2 | 4): Promise<void> {
+    const { rate, samplesPerChunk, pace, synthMs, relayChunkBytes } = this.o;
     const fmt = { rate, width, channels: 1 };
     const said = sentences(req.text);
     for (const [i, sentence] of said.entries()) {

@@ -16,6 +16,9 @@ import { WyomingPeer, writePeerEvent, type PeerConnection, type PeerEvent } from
  *   connection is transcribed while the first one's is still at work.
  * - Anything else is ignored.
  */
+/** Per connection, in order: answer as usual, or the server dies (restarted, crashed) after this many of its audio-chunks. */
+export type WhisperFault = { kind: 'none' } | { kind: 'die'; afterChunks: number };
+
 export interface WhisperOptions {
   models?: string[];
   /** Ms each transcription takes. */
@@ -26,6 +29,8 @@ export interface WhisperRequest {
   conn: PeerConnection;
   language: string | null;
   audio: Buffer;
+  chunks: number;
+  fault: WhisperFault;
   /** performance.now() when its audio-stop came, and when its transcript went out (null: never). */
   audioStopAt: number | null;
   transcriptAt: number | null;
@@ -37,6 +42,8 @@ export class WhisperPeer extends WyomingPeer {
   /** Transcripts in the order the audio-stops come (then `defaultText`). */
   script: string[] = [];
   defaultText = 'hello';
+  /** Faults for the next connections that send audio, in order. */
+  faults: WhisperFault[] = [];
   readonly o: Required<WhisperOptions>;
   private holding = false;
   private readonly held = new Map<WhisperRequest, () => void>();
@@ -84,7 +91,7 @@ export class WhisperPeer extends WyomingPeer {
   private request(conn: PeerConnection): WhisperRequest {
     let r = this.requests.find((x) => x.conn === conn);
     if (!r) {
-      r = { conn, language: null, audio: Buffer.alloc(0), audioStopAt: null, transcriptAt: null, text: null };
+      r = { conn, language: null, audio: Buffer.alloc(0), chunks: 0, fault: this.faults.shift() ?? { kind: 'none' }, audioStopAt: null, transcriptAt: null, text: null };
       this.requests.push(r);
     }
     return r;
@@ -101,6 +108,11 @@ export class WhisperPeer extends WyomingPeer {
       case 'audio-chunk': {
         const r = this.request(conn);
         if (e.payload) r.audio = Buffer.concat([r.audio, e.payload]);
+        r.chunks++;
+        if (r.fault.kind === 'die' && r.chunks >= r.fault.afterChunks) {
+          socket.destroy();
+          return false;
+        }
         return true;
       }
       case 'audio-stop': {
