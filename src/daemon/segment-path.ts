@@ -270,6 +270,8 @@ export class SegmentPath {
   closed(segment: Segment, cancelled = false): Promise<void> {
     const seg = this.open?.startSample === segment.startSample ? this.open : null;
     if (seg) this.open = null;
+    // Told now, not at its turn: a server starts on it at once, and its deadline counts from the close.
+    seg?.live?.end();
     const closedAt = this.d.clock.now();
     const closedWallAt = Date.now();
     // When the person stopped: a hangover ago for a VAD close; for an early close, as long ago as the

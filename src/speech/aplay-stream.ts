@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import type { Clock, TimerHandle } from '../core/clock.js';
 import type { PlayResult, Playback, StreamingPlayback } from './aplay.js';
+import { mix, plan, type Clip } from './aplay-stream-mix.js';
+import { waitingOnPipe } from './aplay-stream-ready.js';
 
 /** Where the stream player reports what it hands to aplay: the echo canceller's reference. */
 export interface StreamTap {
@@ -41,44 +42,6 @@ export interface AplayStreamOptions {
   readyTimeoutMs?: number;
   /** Told when hark fed aplay later than the lead (the card ran dry; the echo's latency may move). */
   onLate?: (lateMs: number) => void;
-}
-
-/**
- * Linux: the process, or one of its children (a wrapper script's), is asleep reading a pipe (its
- * stdin: it has nothing else to read). /proc/<pid>/wchan names the kernel function it sleeps in.
- * null where /proc cannot say (not Linux).
- */
-export function waitingOnPipe(pid: number): boolean | null {
-  const reading = (p: number | string): boolean | null => {
-    try {
-      return /pipe_(read|wait)/.test(readFileSync(`/proc/${p}/wchan`, 'utf8'));
-    } catch {
-      return null;
-    }
-  };
-  const self = reading(pid);
-  if (self === null || self) return self;
-  try {
-    const kids = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
-    return kids.some((k) => reading(k) === true);
-  } catch {
-    return false;
-  }
-}
-
-interface Clip {
-  /** Audio not yet mixed: pieces, the first one consumed from `offset`. */
-  pending: Int16Array[];
-  offset: number;
-  /** No more audio will come (play(): at once; a stream: at end()). */
-  complete: boolean;
-  /** Samples of it handed to aplay, and the stream position of its first one. */
-  fed: number;
-  firstPos: number | null;
-  finished: boolean;
-  resolveStarted: () => void;
-  resolveDone: (r: PlayResult) => void;
-  endTimer: TimerHandle | null;
 }
 
 interface Proc {
@@ -339,19 +302,26 @@ export class AplayStream {
     }
     // Silence needs no lead beyond riding out a short stall: a clip that comes is placed after what is
     // already written, so with little silence queued it starts sounding within idleLeadMs, and the lead
-    // grows to leadMs as it plays (how early a sample is written does not change when it sounds).
-    const lead = this.clips.some((c) => c.pending.length > 0) ? this.o.leadMs : Math.min(this.o.leadMs, this.o.idleLeadMs ?? 80);
-    const n = Math.floor(playhead + lead * this.perMs) - p.fed;
+    // grows to leadMs as it plays (how early a sample is written does not change when it sounds). A
+    // streamed clip is written only as far as its audio has come (see plan()).
+    const { n, sounding } = plan(this.clips, {
+      playhead,
+      fed: p.fed,
+      lead: this.o.leadMs * this.perMs,
+      idle: Math.min(this.o.leadMs, this.o.idleLeadMs ?? 80) * this.perMs,
+      floor: 2 * this.o.tickMs * this.perMs,
+    });
     // A stream is started once aplay is being fed (as with one aplay per clip), before its first audio.
     for (const c of this.clips) if (!c.complete) c.resolveStarted();
     if (n > 0) {
-      const { mix, any, covered } = this.mix(n, p.fed);
+      const { mix: out, any, covered } = mix(sounding, n, p.fed);
+      for (const c of sounding) this.checkDrained(c);
       if (any) this.lastSoundAt = now;
       const at = p.anchorMs + p.fed / this.perMs;
       p.fed += n;
       // The reference holds the sound, not the silence after a clip's last sample (its end marks the echo's tail).
-      if (any) this.o.tap?.streamed(mix.subarray(0, covered), at, p.id);
-      const ok = stdin.write(Buffer.from(mix.buffer, mix.byteOffset, mix.byteLength));
+      if (any) this.o.tap?.streamed(out.subarray(0, covered), at, p.id);
+      const ok = stdin.write(Buffer.from(out.buffer, out.byteOffset, out.byteLength));
       if (!ok) {
         // aplay is not taking audio (a slow or wedged card): wait for it, not pile audio in the pipe.
         p.waitingDrain = true;
@@ -375,44 +345,6 @@ export class AplayStream {
       return;
     }
     this.feedTimer = this.o.clock.setTimer(this.o.tickMs, () => this.tick());
-  }
-
-  /** n samples of every clip's next audio, summed (clipped as the card would), from stream position `pos`. */
-  private mix(n: number, pos: number): { mix: Int16Array; any: boolean; covered: number } {
-    const out = new Int16Array(n);
-    let any = false;
-    // Every clip's audio starts at the chunk's start, so what carries sound is a prefix of it.
-    let covered = 0;
-    let acc: Int32Array | null = null;
-    const active = this.clips.filter((c) => c.pending.length > 0);
-    for (const c of active) {
-      let k = 0;
-      while (k < n && c.pending.length > 0) {
-        const piece = c.pending[0]!;
-        const take = Math.min(n - k, piece.length - c.offset);
-        if (active.length === 1) out.set(piece.subarray(c.offset, c.offset + take), k);
-        else {
-          acc ??= new Int32Array(n);
-          for (let i = 0; i < take; i++) acc[k + i]! += piece[c.offset + i]!;
-        }
-        if (c.firstPos === null) {
-          c.firstPos = pos + k;
-          c.resolveStarted();
-        }
-        k += take;
-        c.offset += take;
-        c.fed += take;
-        if (c.offset >= piece.length) {
-          c.pending.shift();
-          c.offset = 0;
-        }
-      }
-      if (k > 0) any = true;
-      covered = Math.max(covered, k);
-    }
-    if (acc) for (let i = 0; i < n; i++) out[i] = acc[i]! > 32767 ? 32767 : acc[i]! < -32768 ? -32768 : acc[i]!;
-    for (const c of active) this.checkDrained(c);
-    return { mix: out, any, covered };
   }
 
   /** A clip with all its audio written ends when its last sample is due to have sounded. */

@@ -20,6 +20,14 @@ export class WyomingOutput implements SpeechOutput {
     let stopped = false;
     let fallback: PlaybackHandle | null = null;
     let started = false;
+    // One speak.start per answer: the queue hears of the first sound, whether the voice's or, after it
+    // failed part-way, espeak-ng's saying it again.
+    let announced = false;
+    const announce = (durationMs: number) => {
+      if (announced) return;
+      announced = true;
+      cb.started(durationMs);
+    };
     // A read-back resumed after a preemption starts this far in.
     let skip = Math.round((item.offsetMs * SAMPLE_RATE) / 1000);
     // aplay is started with the request, so the first chunk finds it running (no spawn on the path).
@@ -28,7 +36,7 @@ export class WyomingOutput implements SpeechOutput {
       if (stopped || fallback) return;
       this.deps.logger?.warn('the Wyoming voice could not say it; espeak-ng does', { id: item.id, error: why });
       void playback.stop();
-      fallback = this.deps.fallback.play(item, cb);
+      fallback = this.deps.fallback.play(item, { started: announce, finished: (error) => cb.finished(error) });
     };
     const synthesis: Synthesis = this.deps.voice.synthesize(item.text, (pcm) => {
       if (stopped || fallback) return;
@@ -44,7 +52,7 @@ export class WyomingOutput implements SpeechOutput {
         started = true;
         void playback.started.then(() => {
           // The length is not known until the server's audio-stop: 0 says so to the queue.
-          if (!stopped && !fallback) cb.started(0);
+          if (!stopped && !fallback) announce(0);
         });
       }
     });
@@ -54,7 +62,7 @@ export class WyomingOutput implements SpeechOutput {
         playback.end();
         const result = await playback.done;
         if (stopped || fallback) return;
-        if (!started) cb.started(0);
+        if (!started) announce(0);
         if (result.outcome === 'error') this.deps.logger?.error('playback failed', { id: item.id, error: result.error });
         cb.finished(result.outcome === 'error' ? result.error : undefined);
       },

@@ -5,7 +5,7 @@ import { describeServer, WyomingConnection, WyomingError } from '../wyoming/conn
 import type { WyomingInfo } from '../wyoming/info.js';
 import type { WyomingServer } from '../wyoming/server-url.js';
 import type { EspeakTts } from './espeak.js';
-import { StreamResampler } from './wyoming-resampler.js';
+import { audioFormat, WyomingAudioDecoder, type AudioFormat } from './wyoming-audio.js';
 
 export interface WyomingVoiceOptions {
   server: WyomingServer;
@@ -71,41 +71,42 @@ export class WyomingVoice {
     return this.info;
   }
 
-  /** Speak `text`, handing each piece of 16 kHz audio to `onAudio` as it comes. */
+  /**
+   * Speak `text`, handing each piece of 16 kHz audio to `onAudio` as it comes. The connection is
+   * closed on every way out — the answer's end, a barge-in, a timeout, an error event, audio hark
+   * cannot play: wyoming-piper keeps it open after audio-stop until the client hangs up, so a path
+   * that forgot would leak a socket per answer and keep `hark run --exit-at-end` from exiting.
+   */
   synthesize(text: string, onAudio: (pcm: Int16Array) => void): Synthesis {
     let conn: WyomingConnection | null = null;
     let stopped = false;
     const url = this.o.server.url;
     const done = (async () => {
       conn = await WyomingConnection.open(this.o.server, { connectTimeoutMs: this.o.connectTimeoutMs });
-      if (stopped) return conn.close();
-      const data: Record<string, unknown> = { text };
-      if (this.voiceName) data.voice = { name: this.voiceName };
-      conn.send('synthesize', data);
-      let resampler: StreamResampler | null = null;
-      let format: { rate: number; width: number; channels: number } | null = null;
-      let first = true;
-      for (;;) {
-        const e = await withTimeout(conn.next(), first ? this.o.firstChunkTimeoutMs : this.o.chunkGapTimeoutMs, () => {
-          conn?.close();
-          return new WyomingError('timeout', url, first ? `no audio within ${this.o.firstChunkTimeoutMs} ms of synthesize` : `audio stopped coming for ${this.o.chunkGapTimeoutMs} ms`);
-        });
-        if (e.type === 'audio-start' || (e.type === 'audio-chunk' && !format)) {
-          format = audioFormat(e.data, url);
-          resampler = new StreamResampler(format.rate, SAMPLE_RATE);
+      try {
+        if (stopped) return;
+        const data: Record<string, unknown> = { text };
+        if (this.voiceName) data.voice = { name: this.voiceName };
+        conn.send('synthesize', data);
+        let decoder: WyomingAudioDecoder | null = null;
+        let first = true;
+        for (;;) {
+          const e = await conn.next(first ? { ms: this.o.firstChunkTimeoutMs, why: `no audio within ${this.o.firstChunkTimeoutMs} ms of synthesize` } : { ms: this.o.chunkGapTimeoutMs, why: `audio stopped coming for ${this.o.chunkGapTimeoutMs} ms` });
+          if (e.type === 'audio-start' || (e.type === 'audio-chunk' && !decoder)) decoder = new WyomingAudioDecoder(formatOf(e.data, url), SAMPLE_RATE);
+          if (e.type === 'audio-chunk' && e.payload && decoder) {
+            first = false;
+            const out = decoder.push(e.payload);
+            if (out.length && !stopped) onAudio(out);
+          } else if (e.type === 'audio-stop') {
+            if (!decoder) throw new WyomingError('protocol', url, 'audio-stop without any audio');
+            const rest = decoder.end();
+            if (rest.length && !stopped) onAudio(rest);
+            return;
+          }
+          // synthesize-stopped and other events of a streaming-capable server: not needed here.
         }
-        if (e.type === 'audio-chunk' && e.payload && format && resampler) {
-          first = false;
-          const out = resampler.push(toMono(e.payload, format, url));
-          if (out.length && !stopped) onAudio(out);
-        } else if (e.type === 'audio-stop') {
-          const rest = resampler?.end();
-          if (rest?.length && !stopped) onAudio(rest);
-          conn.close();
-          if (first && !format) throw new WyomingError('protocol', url, 'audio-stop without any audio');
-          return;
-        }
-        // synthesize-* and other events of a streaming-capable server: not needed here.
+      } finally {
+        conn.close();
       }
     })();
     done.catch(() => {});
@@ -132,31 +133,13 @@ export class WyomingVoice {
   }
 }
 
-function audioFormat(data: Record<string, unknown>, url: string): { rate: number; width: number; channels: number } {
-  const rate = data.rate;
-  const width = data.width ?? 2;
-  const channels = data.channels ?? 1;
-  if (typeof rate !== 'number' || !Number.isInteger(rate) || rate < 4000 || rate > 192_000) throw new WyomingError('protocol', url, `audio at rate ${JSON.stringify(rate)}, not a sample rate hark can play`);
-  if (width !== 2) throw new WyomingError('protocol', url, `audio ${JSON.stringify(width)} bytes wide; hark plays 16-bit (width 2) only`);
-  if (typeof channels !== 'number' || !Number.isInteger(channels) || channels < 1 || channels > 8) throw new WyomingError('protocol', url, `audio with ${JSON.stringify(channels)} channels`);
-  return { rate, width, channels };
-}
-
-/** s16le bytes (any channel count) → mono, the first channel (Piper is mono; this is only for safety). */
-function toMono(payload: Buffer, f: { channels: number }, url: string): Int16Array {
-  const frame = 2 * f.channels;
-  if (payload.length % frame !== 0) throw new WyomingError('protocol', url, `audio-chunk of ${payload.length} bytes is not whole ${f.channels}-channel 16-bit frames`);
-  const copy = new Int16Array(payload.length / 2);
-  for (let i = 0; i < copy.length; i++) copy[i] = payload.readInt16LE(i * 2);
-  if (f.channels === 1) return copy;
-  const mono = new Int16Array(copy.length / f.channels);
-  for (let i = 0; i < mono.length; i++) mono[i] = copy[i * f.channels]!;
-  return mono;
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
-  let t: NodeJS.Timeout | undefined;
-  return Promise.race([p, new Promise<never>((_, reject) => (t = setTimeout(() => reject(onTimeout()), ms)))]).finally(() => clearTimeout(t));
+/** The server's format, or a `protocol` failure naming what hark cannot play. */
+function formatOf(data: Record<string, unknown>, url: string): AudioFormat {
+  try {
+    return audioFormat(data);
+  } catch (err) {
+    throw new WyomingError('protocol', url, errorMessage(err));
+  }
 }
 
 /**

@@ -10,7 +10,14 @@ export type EngineId = string;
 export interface LiveStream {
   /** Audio for the segment, in order (pre-roll first). */
   write(pcm: Int16Array): void;
-  /** The segment is complete: resolves with its whole transcript, or rejects with an EngineFailure. */
+  /**
+   * The segment has closed (at its close, before its turn to be transcribed): no more audio. An engine
+   * that can starts on it now, and counts its deadline from here. finish() calls it if nobody did.
+   */
+  endAudio?(): void;
+  /** Its whole transcript is in: finish() would not wait. */
+  readonly answered?: boolean;
+  /** Resolves with its whole transcript, or rejects with an EngineFailure. */
   finish(): Promise<Transcript>;
   /** The segment will not be transcribed (too short, cancelled): flush and forget it. */
   cancel(): void;

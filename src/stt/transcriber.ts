@@ -4,15 +4,17 @@ import type { Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { Utterance } from '../core/utterance.js';
-import { CircuitBreaker, type CircuitBreakerOptions, type Permit } from '../core/circuit-breaker.js';
-import type { EngineId, EngineSlot, LiveStream, SttEngine } from './engine.js';
+import type { CircuitBreaker, CircuitBreakerOptions } from '../core/circuit-breaker.js';
+import type { EngineId, EngineSlot, SttEngine } from './engine.js';
+import { EngineCalls, recordAttempt, type Live, type LiveSegment, type Outcome } from './engine-calls.js';
 import type { SegmentHearing, SegmentTranscript, SttAttempt } from './events.js';
 import { judge } from './fallback-policy.js';
 import { HallucinationFilter, type FilterOptions } from './hallucination-filter.js';
 import { LiveHearing } from './live-hearing.js';
 import type { StabilizerOptions } from './stabilizer.js';
-import { cleanText } from './clean-text.js';
 import { EngineFailure, type AsrEvent, type SegmentAudio, type Transcript } from './types.js';
+
+export type { LiveSegment } from './engine-calls.js';
 import './events.js';
 
 export interface TranscriberOptions {
@@ -39,25 +41,6 @@ export interface SttSegment {
   /** Ms it already waited for speech-to-text since it closed (the caller's queue): its deadline counts from the close. */
   waitedMs?: number;
 }
-
-/**
- * A segment that is streaming to the first engine while it is still open. Its hearing is for showing
- * and early decisions only; the words acted on are the engine's whole-segment transcript.
- */
-export interface LiveSegment {
-  readonly id: string;
-  readonly engine: EngineId;
-  readonly hearing: LiveHearing;
-  write(pcm: Int16Array): void;
-}
-
-interface Live extends LiveSegment {
-  stream: LiveStream;
-  permit: Permit & { allowed: true };
-  done: boolean;
-}
-
-type Outcome = { transcript: Transcript } | { failure: EngineFailure };
 
 /**
  * The opening check's answer (issue 21): the local engine's words on the opening, judged as usual
@@ -98,7 +81,7 @@ interface Speculation {
  */
 export class Transcriber {
   private readonly filter: HallucinationFilter;
-  private readonly breakers = new Map<EngineId, CircuitBreaker>();
+  private readonly calls: EngineCalls;
   private readonly log: Logger;
   private readonly newId: () => string;
   private speculation: Speculation | null = null;
@@ -109,24 +92,13 @@ export class Transcriber {
     this.log = o.logger;
     this.newId = o.newId ?? randomUUID;
     this.filter = new HallucinationFilter(o.filter);
-    for (const slot of o.engines) {
-      if (!slot.engine) this.log.warn(`speech-to-text: ${slot.id} is not available`, { reason: slot.missing });
-      else if (slot.engine.remote) {
-        const id = slot.id;
-        this.breakers.set(
-          id,
-          new CircuitBreaker(o.breaker, o.clock, (state, reason) => {
-            (state === 'open' ? this.log.warn : this.log.info)(`${id} circuit ${state}`, { reason });
-            o.bus.emit('stt.circuit', { engine: id, state, reason });
-          }),
-        );
-      }
-    }
+    for (const slot of o.engines) if (!slot.engine) this.log.warn(`speech-to-text: ${slot.id} is not available`, { reason: slot.missing });
+    this.calls = new EngineCalls({ engines: o.engines, breaker: o.breaker, clock: o.clock, log: o.logger, bus: o.bus });
   }
 
   /** The circuit breaker of a remote engine (status pages, tests). */
   breaker(id: EngineId): CircuitBreaker | undefined {
-    return this.breakers.get(id);
+    return this.calls.breaker(id);
   }
 
   /**
@@ -138,33 +110,16 @@ export class Transcriber {
     const first = this.o.engines[0];
     const engine = first?.engine;
     if (!engine?.openLive) return null;
-    const permit = this.permit(engine);
-    if (!permit.allowed) return null;
     const hearing = new LiveHearing(this.o.stabilizer);
-    const stream = engine.openLive(key, (e) => this.onEvent(key, engine.id, hearing, e, onHearing));
-    const live: Live = {
-      id: key,
-      engine: engine.id,
-      hearing,
-      stream,
-      permit,
-      done: false,
-      write: (p) => {
-        if (!live.done) stream.write(p);
-      },
-    };
-    live.write(pcm);
+    const live = this.calls.openLive(engine, key, hearing, (e) => this.onEvent(key, engine.id, hearing, e, onHearing));
+    live?.write(pcm);
     return live;
   }
 
   /** The segment will not be transcribed (too short, cancelled): its stream is thrown away. */
   cancel(segment: LiveSegment | null, why: string): void {
     const live = segment as Live | null;
-    if (!live || live.done) return;
-    live.done = true;
-    live.stream.cancel();
-    // A probe that never finished must not leave the circuit half-open for ever.
-    if (live.permit.probe) this.breakers.get(live.engine)?.failure(`probe not completed: ${why}`);
+    if (live) this.calls.cancel(live, why);
   }
 
   /**
@@ -265,7 +220,7 @@ export class Transcriber {
     const why = this.tooLate(local, slots.slice(1), segment);
     if (why) {
       const failure = new EngineFailure(local.id, 'unavailable', why);
-      const attempt = record(local.id, { failure }, new LiveHearing(this.o.stabilizer), undefined, undefined, this.filter);
+      const attempt = recordAttempt(local.id, { failure }, new LiveHearing(this.o.stabilizer), undefined, undefined, this.filter);
       return { kind: 'whole', handOver: { after: local.id, reason: failure.reason, attempts: [attempt], sttMs: 0, askLast: true } };
     }
     const startedAt = this.o.clock.now();
@@ -275,9 +230,9 @@ export class Transcriber {
     const verdict = judge(local, outcome, segment.maxProb, { filter: this.filter, clearSpeechProb: this.o.clearSpeechProb });
     if (!verdict.accept && slots.length > 1) {
       const reason = `${verdict.reason}, on its opening`;
-      return { kind: 'whole', handOver: { after: local.id, reason, attempts: [record(local.id, outcome, heard, undefined, verdict.reason, this.filter)], sttMs: Math.round(this.o.clock.now() - startedAt) } };
+      return { kind: 'whole', handOver: { after: local.id, reason, attempts: [recordAttempt(local.id, outcome, heard, undefined, verdict.reason, this.filter)], sttMs: Math.round(this.o.clock.now() - startedAt) } };
     }
-    const attempts = [record(local.id, outcome, heard, undefined, verdict.accept ? undefined : verdict.reason, this.filter)];
+    const attempts = [recordAttempt(local.id, outcome, heard, undefined, verdict.accept ? undefined : verdict.reason, this.filter)];
     const hearing: SegmentHearing =
       'transcript' in outcome ? this.hearing(segment, local.id, outcome.transcript, undefined, startedAt) : { kind: 'dropped', reason: verdict.accept ? '' : verdict.reason, rawText: '', engine: null };
     const result: SegmentTranscript = { segmentId: segment.index, attempts, hearing, sttMs: Math.round(this.o.clock.now() - startedAt), audioSec: segment.pcm.length / 16_000 };
@@ -301,7 +256,7 @@ export class Transcriber {
 
   /** A later engine that can take a segment now: built, and its circuit not open. */
   private usableFallback(later: readonly SttEngine[]): SttEngine | null {
-    return later.find((e) => this.breakers.get(e.id)?.state !== 'open') ?? null;
+    return later.find((e) => this.calls.breaker(e.id)?.state !== 'open') ?? null;
   }
 
   private async transcribeNow(segment: SttSegment, liveSegment: LiveSegment | null, key: string | undefined, handOver: HandOver | undefined): Promise<SegmentTranscript> {
@@ -353,7 +308,7 @@ export class Transcriber {
           const preempted = attempts.length === 0 && !useLive ? this.takeSpeculation(key, engine) : null;
           outcome = await (preempted ?? this.attempt(engine, audio, useLive, heardSoFar));
           const verdict = judge(engine, outcome, segment.maxProb, { filter: this.filter, clearSpeechProb: this.o.clearSpeechProb });
-          attempts.push(record(engine.id, outcome, heardSoFar, fallbackReason, verdict.accept ? undefined : verdict.reason, this.filter));
+          attempts.push(recordAttempt(engine.id, outcome, heardSoFar, fallbackReason, verdict.accept ? undefined : verdict.reason, this.filter));
           // The last engine asked: its transcript is final even when it would otherwise hand over.
           const last = queue.slice(i + 1).every((s) => !s.engine);
           if (verdict.accept || (last && 'transcript' in outcome)) {
@@ -364,7 +319,7 @@ export class Transcriber {
           fallbackReason = verdict.reason;
           continue;
         }
-        attempts.push(record(engine.id, outcome, new LiveHearing(this.o.stabilizer), fallbackReason, undefined, this.filter));
+        attempts.push(recordAttempt(engine.id, outcome, new LiveHearing(this.o.stabilizer), fallbackReason, undefined, this.filter));
         reasons.push(outcome.failure.reason);
         fallbackReason = outcome.failure.reason;
       }
@@ -382,31 +337,8 @@ export class Transcriber {
     return result;
   }
 
-  private permit(engine: SttEngine): Permit {
-    return this.breakers.get(engine.id)?.acquire() ?? { allowed: true, probe: false };
-  }
-
-  private async attempt(engine: SttEngine, audio: SegmentAudio, live: Live | null, heard: LiveHearing): Promise<Outcome> {
-    const breaker = this.breakers.get(engine.id);
-    let permit: Permit;
-    if (live) {
-      live.done = true;
-      permit = live.permit;
-    } else {
-      permit = this.permit(engine);
-      if (!permit.allowed) return { failure: new EngineFailure(engine.id, 'unavailable', permit.reason) };
-    }
-    try {
-      const onEvent = (e: AsrEvent) => this.onEvent(String(audio.id), engine.id, heard, e);
-      const transcript = await (live ? live.stream.finish() : engine.transcribe(audio, onEvent));
-      breaker?.success();
-      return { transcript };
-    } catch (err) {
-      const f = err instanceof EngineFailure ? err : new EngineFailure(engine.id, 'error', errorMessage(err));
-      if (f.kind !== 'unavailable') breaker?.failure(f.reason, { trip: f.kind === 'auth' });
-      else if (permit.allowed && permit.probe) breaker?.failure(f.reason);
-      return { failure: f };
-    }
+  private attempt(engine: SttEngine, audio: SegmentAudio, live: Live | null, heard: LiveHearing): Promise<Outcome> {
+    return this.calls.attempt(engine, audio, live, (e) => this.onEvent(String(audio.id), engine.id, heard, e));
   }
 
   /** The words of the transcript that stood, through the hallucination filter: heard, or dropped with why. */
@@ -463,22 +395,4 @@ export class Transcriber {
 
 function toAudio(segment: SttSegment): SegmentAudio {
   return { id: segment.index, pcm: segment.pcm, ...(segment.maxProb !== undefined ? { maxProb: segment.maxProb } : {}), ...(segment.maxTokens !== undefined ? { maxTokens: segment.maxTokens } : {}) };
-}
-
-/** One attempt as the records keep it; a failed one keeps what its engine had finalised before failing. */
-function record(engine: EngineId, outcome: Outcome, heard: LiveHearing, fallbackReason: string | undefined, rejected: string | undefined, filter: HallucinationFilter): SttAttempt {
-  if ('failure' in outcome) {
-    const partial = heard.finalText;
-    const a: SttAttempt = { engine, outcome: outcome.failure.kind === 'unavailable' ? 'skipped' : 'failed', rawText: partial, text: cleanText(partial), sttMs: 0, error: outcome.failure.reason };
-    if (partial) a.droppedReason = `failed part-way, not used: ${outcome.failure.reason}`;
-    if (fallbackReason) a.fallbackReason = fallbackReason;
-    return a;
-  }
-  const t = outcome.transcript;
-  const a: SttAttempt = { engine, outcome: 'ok', rawText: t.rawText, text: t.text, sttMs: t.ms };
-  if (t.tokens) a.tokens = t.tokens;
-  if (fallbackReason) a.fallbackReason = fallbackReason;
-  const drop = rejected ?? filter.check(t.rawText, t.text)?.reason;
-  if (drop) a.droppedReason = drop;
-  return a;
 }

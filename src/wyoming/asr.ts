@@ -94,7 +94,12 @@ export class WyomingSttEngine implements SttEngine {
   }
 }
 
-/** One segment's exchange. */
+/**
+ * One segment's exchange. The segment's close (endAudio, or finish() if nobody called it) sends
+ * audio-stop and starts the deadline: a server then works on every closed segment at once, each on its
+ * own connection as wyoming-faster-whisper handles them, while hark takes their transcripts one at a
+ * time — a slow first segment does not hold back the second's audio-stop nor eat its deadline.
+ */
 class WyomingSession implements LiveStream {
   private conn: WyomingConnection | null = null;
   /** Reads the server from the moment the connection is up: a streaming server's chunks come while audio still flows. */
@@ -105,8 +110,13 @@ class WyomingSession implements LiveStream {
   private pending: Int16Array[] = [];
   private samples = 0;
   private cancelled = false;
-  private startedAt = 0;
   private sentSamples = 0;
+  /** Clock time of the segment's close; null while it is open. */
+  private closedAt: number | null = null;
+  /** From the close: the transcript, or why not (the deadline among the reasons). */
+  private answer: Promise<string> | null = null;
+  private deadline: TimerHandle | null = null;
+  private gotText = false;
 
   constructor(
     private readonly o: WyomingSttOptions,
@@ -120,7 +130,7 @@ class WyomingSession implements LiveStream {
         if (this.cancelled) return conn.close();
         this.conn = conn;
         this.transcript = this.readTranscript(conn);
-        // Read now, awaited at finish(): a failure before then must not be an unhandled rejection.
+        // Read now, awaited at the close: a failure before then must not be an unhandled rejection.
         this.transcript.catch(() => {});
         const transcribe: Record<string, unknown> = { language: o.language };
         if (o.model) transcribe.name = o.model;
@@ -135,26 +145,59 @@ class WyomingSession implements LiveStream {
     );
   }
 
+  get answered(): boolean {
+    return this.gotText;
+  }
+
   write(pcm: Int16Array): void {
-    if (this.cancelled || pcm.length === 0) return;
+    if (this.cancelled || this.closedAt !== null || pcm.length === 0) return;
     this.samples += pcm.length;
     if (this.conn) this.sendAudio(pcm);
     // A copy: the caller may reuse its frame buffer before the connection is up.
     else if (!this.connectError) this.pending.push(pcm.slice());
   }
 
+  /** The segment closed: audio-stop as soon as the connection is up, and the deadline from now. */
+  endAudio(): void {
+    if (this.cancelled || this.closedAt !== null) return;
+    this.closedAt = this.o.clock.now();
+    const url = this.o.server.url;
+    const deadlineMs = Math.round(this.o.deadlineBaseMs + (this.o.deadlinePerSecondMs * this.samples) / RATE);
+    this.answer = new Promise<string>((resolve, reject) => {
+      this.deadline = this.o.clock.setTimer(deadlineMs, () => {
+        this.deadline = null;
+        const late = new WyomingError('timeout', url, `no transcript within ${deadlineMs} ms of audio-stop`);
+        reject(late);
+        this.conn?.close(late);
+      });
+      const settle = (f: () => void) => {
+        this.o.clock.clearTimer(this.deadline);
+        this.deadline = null;
+        f();
+      };
+      this.connecting
+        .then(() => {
+          if (this.connectError) throw this.connectError;
+          const conn = this.conn;
+          if (!conn || this.cancelled) throw new WyomingError('closed', url, 'the segment was cancelled');
+          conn.send('audio-stop', { timestamp: this.ms(this.sentSamples) });
+          return this.transcript!;
+        })
+        .then(
+          (text) => settle(() => ((this.gotText = true), resolve(text))),
+          (err: unknown) => settle(() => reject(err)),
+        );
+    });
+    this.answer.catch(() => {});
+  }
+
   async finish(): Promise<Transcript> {
-    // The engine's time on the segment: from its close (a live segment was streamed while it was open).
-    this.startedAt = this.o.clock.now();
     try {
-      await this.connecting;
-      if (this.connectError) throw this.connectError;
-      const conn = this.conn;
-      if (!conn || this.cancelled) throw new WyomingError('closed', this.o.server.url, 'the segment was cancelled');
-      conn.send('audio-stop', { timestamp: this.ms(this.sentSamples) });
-      const deadlineMs = Math.round(this.o.deadlineBaseMs + (this.o.deadlinePerSecondMs * this.samples) / RATE);
-      const text = await this.withDeadline(this.transcript!, deadlineMs, conn);
-      const ms = Math.round(this.o.clock.now() - this.startedAt);
+      this.endAudio();
+      if (!this.answer) throw new WyomingError('closed', this.o.server.url, 'the segment was cancelled');
+      const text = await this.answer;
+      // The engine's time on the segment: from its close (a live segment was streamed while it was open).
+      const ms = Math.round(this.o.clock.now() - this.closedAt!);
       return { engine: 'wyoming', rawText: text, text: cleanText(text), ms };
     } catch (err) {
       throw toFailure(err);
@@ -168,6 +211,8 @@ class WyomingSession implements LiveStream {
     if (this.cancelled) return;
     this.cancelled = true;
     this.pending = [];
+    this.o.clock.clearTimer(this.deadline);
+    this.deadline = null;
     this.conn?.close();
     this.onDone();
   }
@@ -224,26 +269,6 @@ class WyomingSession implements LiveStream {
     } catch (err) {
       this.o.logger.error('live hearing listener failed', { segment: this.segmentId, error: errorMessage(err) });
     }
-  }
-
-  private withDeadline<T>(p: Promise<T>, ms: number, conn: WyomingConnection): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      let timer: TimerHandle | null = this.o.clock.setTimer(ms, () => {
-        timer = null;
-        conn.close();
-        reject(new WyomingError('timeout', this.o.server.url, `no transcript within ${ms} ms of audio-stop`));
-      });
-      p.then(
-        (v) => {
-          this.o.clock.clearTimer(timer);
-          resolve(v);
-        },
-        (err: unknown) => {
-          this.o.clock.clearTimer(timer);
-          reject(err);
-        },
-      );
-    });
   }
 }
 

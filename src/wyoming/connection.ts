@@ -100,18 +100,30 @@ export class WyomingConnection {
     return this.socket.write(encodeEvent(type, data, payload));
   }
 
-  /** The next event from the server. An `error` event rejects as a `server` failure. */
-  next(): Promise<WyomingEvent> {
+  /**
+   * The next event from the server. An `error` event rejects as a `server` failure. With `within`, no
+   * event by then is a `timeout` failure worded as `within.why` ("no audio within 3000 ms of
+   * synthesize"): the connection is closed with that as its reason, so whoever reads it next hears
+   * what happened, not that hark hung up.
+   */
+  next(within?: { ms: number; why: string }): Promise<WyomingEvent> {
     const e = this.queue.shift();
     if (e) return Promise.resolve(e);
     if (this.failure) return Promise.reject(this.failure);
-    return new Promise((resolve, reject) => (this.waiter = { resolve, reject }));
+    const waiting = new Promise<WyomingEvent>((resolve, reject) => (this.waiter = { resolve, reject }));
+    if (!within) return waiting;
+    const timer = setTimeout(() => this.close(new WyomingError('timeout', this.server.url, within.why)), within.ms);
+    return waiting.finally(() => clearTimeout(timer));
   }
 
-  /** Stop now: no more events, the socket is destroyed. */
-  close(): void {
+  /**
+   * Hang up now: no more events, the socket is destroyed. `reason` is what later reads reject with
+   * (default: hark closed it). Closing an already failed or closed connection only makes sure the
+   * socket is gone — every path out of an exchange calls this, whatever happened before.
+   */
+  close(reason?: WyomingError): void {
     this.closedByUs = true;
-    this.fail(new WyomingError('closed', this.server.url, 'connection closed by hark'));
+    this.fail(reason ?? new WyomingError('closed', this.server.url, 'connection closed by hark'));
     this.socket.destroy();
   }
 
@@ -154,19 +166,15 @@ export class WyomingConnection {
  */
 export async function describeServer(server: WyomingServer, o: { connectTimeoutMs: number; timeoutMs: number }): Promise<WyomingInfo> {
   const conn = await WyomingConnection.open(server, o);
-  let timer: NodeJS.Timeout | undefined;
   try {
     conn.send('describe');
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new WyomingError('timeout', server.url, `no info within ${o.timeoutMs} ms of describe`)), o.timeoutMs);
-    });
+    const until = Date.now() + o.timeoutMs;
     for (;;) {
-      const e = await Promise.race([conn.next(), timeout]);
+      const e = await conn.next({ ms: Math.max(0, until - Date.now()), why: `no info within ${o.timeoutMs} ms of describe` });
       if (e.type === 'info') return parseInfo(e.data);
       // Anything before the info (a stray event from a busy satellite server) is skipped.
     }
   } finally {
-    clearTimeout(timer);
     conn.close();
   }
 }

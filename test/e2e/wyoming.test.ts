@@ -7,26 +7,31 @@ import { EspeakTts } from '../../src/speech/espeak.js';
 import { HarkProcess } from '../support/hark-process.js';
 import { TINY_MODEL, outputDir, requireFile } from '../support/paths.js';
 import { scene, writeScene } from '../support/speech.js';
-import { toneFor, WyomingDouble } from '../support/wyoming-server.js';
+import { PiperPeer } from '../support/wyoming-piper.js';
+import { WhisperPeer } from '../support/wyoming-whisper.js';
 
 /**
- * A Pi 4 of a fleet as configured in the README: a real `hark run --input` (paced like a microphone)
- * with `stt.engines: [wyoming, whisper]` and a Wyoming voice, against two Wyoming doubles on
- * 127.0.0.1 (speech-to-text, and a Piper-like voice at 22050 Hz). The second phrase's server dies
- * mid-segment: local Whisper (the test model) redoes it. The first answer is said in the server's
- * voice; the voice server is then stopped and espeak-ng says the second. aplay is real (ALSA null
- * device) behind a wrapper that keeps a copy of every byte each run was given.
+ * A Pi 4 of a fleet as configured in docs/wyoming.md: a real `hark run --input` (paced like a
+ * microphone) with `stt.engines: [wyoming, whisper]` and a Wyoming voice, against two servers on
+ * 127.0.0.1 that behave as the reference ones do (test/support/wyoming-whisper.ts: a transcript, then
+ * the close; test/support/wyoming-piper.ts: 1,024-sample chunks at 22,050 Hz a little faster than real
+ * time with gaps, the connection left open after audio-stop).
+ *
+ * The second phrase's server dies mid-segment: local Whisper (the test model) redoes it. The first
+ * answer is said in the server's voice, streamed; the second answer comes in 32-bit samples, which
+ * hark refuses: espeak-ng says it, hark hangs up on the server, and `--exit-at-end` exits. aplay is
+ * real (ALSA null device) behind a wrapper that keeps a copy of every byte each run was given.
  */
 const PHRASES = ['computer set a timer for five minutes', 'eighty six the salmon on table four', 'computer set a timer for thirty seconds'];
 
 describe('hark run with Wyoming speech services', () => {
   let hark: HarkProcess;
-  let asr: WyomingDouble;
-  let tts: WyomingDouble;
+  let asr: WhisperPeer;
+  let tts: PiperPeer;
   let exit: { code: number | null; signal: NodeJS.Signals | null };
   let dir: string;
-  let ttsDownAt = 0;
-  let ttsUrl = '';
+  /** Wall-clock ms when hark said the second answer had ended. */
+  let secondSaidAt = 0;
   let health: { speech?: { engines: unknown[]; voice: unknown }; error?: string } = {};
 
   const aplayRuns = () =>
@@ -46,13 +51,13 @@ describe('hark run with Wyoming speech services', () => {
 
     const s = await scene([1000, PHRASES[0]!, 4500, PHRASES[1]!, 3000, PHRASES[2]!, 9000]);
     const wav = await writeScene(s, 'wyoming');
-    asr = await WyomingDouble.start({ streaming: true });
+    // A faster-whisper on a modest box: 300 ms a transcript.
+    asr = await WhisperPeer.start({ models: ['tiny-int8'], transcribeMs: 300 });
     asr.script = [PHRASES[0]!, PHRASES[2]!];
-    asr.faultsFor = 'asr';
     // The second segment: the server dies after a few chunks of its audio.
-    asr.faults = [{ kind: 'none' }, { kind: 'close-mid-stream', afterChunks: 5 }];
-    tts = await WyomingDouble.start({ ttsChunkGapMs: 10 });
-    ttsUrl = tts.url;
+    asr.faults = [{ kind: 'none' }, { kind: 'die', afterChunks: 5 }];
+    tts = await PiperPeer.start({ pace: { speed: 1.25, gapEvery: 6, gapMs: 40 }, synthMs: 150 });
+    tts.faults = [{ kind: 'none' }, { kind: 'wide' }];
     writeFileSync(
       join(dir, 'hark.yaml'),
       [
@@ -87,15 +92,12 @@ describe('hark run with Wyoming speech services', () => {
         health = (await (await fetch(new URL('/healthz', String(e.url)))).json()) as typeof health;
       })
       .catch((err: unknown) => (health = { error: String(err) }));
-    // Once the first answer has been said in the server's voice, the voice server goes away.
     void hark
-      .waitFor((e) => e.type === 'speak.end' && /^Timer set/.test(String(e.text)), 60_000, 'the first answer said')
-      .then(async () => {
-        await tts.close();
-        ttsDownAt = Date.now();
-      })
+      .waitFor((e) => e.type === 'speak.end' && /^Timer set for 30/.test(String(e.text)), 90_000, 'the second answer said')
+      .then(() => (secondSaidAt = Date.now()))
       .catch(() => {});
-    exit = await Promise.race([hark.exited, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`hark did not finish; stderr:\n${hark.stderr.slice(-20).join('\n')}`)), 100_000))]);
+    // A leaked connection to the voice server (it keeps it open) would keep hark from exiting.
+    exit = await Promise.race([hark.exited, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`hark did not exit; stderr:\n${hark.stderr.slice(-20).join('\n')}`)), 100_000))]);
     writeFileSync(join(dir, 'events.jsonl'), hark.events.map((e) => JSON.stringify(e)).join('\n') + '\n');
     writeFileSync(join(dir, 'stderr.log'), hark.stderr.join('\n') + '\n');
   }, 130_000);
@@ -103,10 +105,10 @@ describe('hark run with Wyoming speech services', () => {
   afterAll(async () => {
     hark?.kill('SIGKILL');
     await asr?.close();
-    if (!ttsDownAt) await tts?.close();
+    await tts?.close();
   });
 
-  it('one utterance per phrase the server heard, from the wyoming engine, acted on once', () => {
+  it('one utterance per phrase the server heard, from the wyoming engine, acted on once; hark exits at the end of its input', () => {
     expect(exit.code).toBe(0);
     const heard = hark.of('utterance.final').map((u) => [u.text, u.engine]);
     expect(heard).toEqual([
@@ -115,20 +117,21 @@ describe('hark run with Wyoming speech services', () => {
     ]);
     const timers = hark.of('action').filter((a) => a.name === 'timer.set').map((a) => (a.args as { seconds: number }).seconds);
     expect(timers).toEqual([300, 30]);
-    // Each segment streamed to the server: transcribe, audio-start at 16 kHz, pre-roll first.
-    const exchanges = asr.asr();
-    expect(exchanges).toHaveLength(3);
-    expect(exchanges[0]!.events[0]).toMatchObject({ type: 'transcribe', data: { language: 'en' } });
-    expect(exchanges[0]!.events[1]).toMatchObject({ type: 'audio-start', data: { rate: 16000, width: 2, channels: 1 } });
+    // Each segment on its own connection: transcribe{language}, audio-start, the audio, audio-stop.
+    const answered = asr.requests.filter((r) => r.text !== null);
+    expect(answered).toHaveLength(2);
+    expect(answered[0]!.language).toBe('en');
+    expect(answered[0]!.conn.received.slice(0, 2)).toEqual(['transcribe', 'audio-start']);
+    expect(answered[0]!.conn.received.at(-1)).toBe('audio-stop');
   });
 
   it('/healthz names the engines in order, the server’s models from its info, and the voice server’s voices', () => {
     expect(health.error).toBeUndefined();
     expect(health.speech?.engines).toEqual([
-      { id: 'wyoming', missing: null, wyoming: { server: asr.url, answered: true, error: null, models: ['tiny-int8'], streams: true } },
+      { id: 'wyoming', missing: null, wyoming: { server: asr.url, answered: true, error: null, models: ['tiny-int8'], streams: false } },
       { id: 'whisper', missing: null, wyoming: null },
     ]);
-    expect(health.speech?.voice).toEqual({ server: ttsUrl, answered: true, error: null, voice: 'en_US-lessac-medium', voices: ['en_US-lessac-medium', 'en_GB-alan-low'] });
+    expect(health.speech?.voice).toEqual({ server: tts.url, answered: true, error: null, voice: 'en_US-lessac-medium', voices: ['en_US-lessac-medium', 'en_GB-alan-low'] });
   });
 
   it('the server dying mid-segment hands the segment to Whisper; what it had is never dispatched', () => {
@@ -143,29 +146,27 @@ describe('hark run with Wyoming speech services', () => {
     expect(hark.of('utterance.final').map((u) => u.text)).not.toContain(PHRASES[1]);
   });
 
-  it('the first answer is said in the server’s voice, streamed to aplay; the second by espeak-ng when the server is down', async () => {
-    expect(ttsDownAt).toBeGreaterThan(0);
-    const asked = tts.tts();
-    expect(asked).toHaveLength(1);
-    expect(asked[0]).toMatchObject({ text: 'Timer set for 5 minutes.', voice: 'en_US-lessac-medium', completed: true });
-    const runs = aplayRuns();
-    // The double's voice, resampled to 16 kHz, sample for sample.
-    const voice = resample(Float32Array.from(toneFor('Timer set for 5 minutes.', 22050)), 22050, 16000);
+  it('the first answer is said in the server’s voice as it streamed in, every sample back to back (no silence inside it)', () => {
+    expect(tts.requests[0]).toMatchObject({ text: 'Timer set for 5 minutes.', voice: 'en_US-lessac-medium', completed: true });
+    const voice = resample(Float32Array.from(tts.audioFor('Timer set for 5 minutes.')), 22050, 16000);
     const voiceBytes = Buffer.from(Int16Array.from(voice, (v) => Math.max(-32768, Math.min(32767, Math.round(v)))).buffer);
-    // Within what aplay got, in order: with the echo canceller in force one long-lived aplay plays
-    // everything, silence between clips and wherever the server's stream ran dry (src/speech/aplay-stream.ts).
-    const voiced = (b: Buffer) => {
-      const pcm = new Int16Array(b.buffer.slice(b.byteOffset, b.byteOffset + (b.length & ~1)));
-      return Buffer.from(pcm.filter((v) => v !== 0).buffer);
-    };
-    expect(runs.some((r) => voiced(r).indexOf(voiced(voiceBytes)) >= 0)).toBe(true);
-    // espeak-ng's rendering of the second answer, with the configured voice: what aplay got is it, from
-    // its start (on a loaded machine the run can end before it is all said: shutdown stops the speaker).
+    // The long-lived aplay got silence, then the whole answer exactly, then silence.
+    expect(aplayRuns().some((r) => r.indexOf(voiceBytes) >= 0)).toBe(true);
+  });
+
+  it('the second answer, in 32-bit samples, is refused: espeak-ng says it and hark hangs up on the server (which keeps connections open)', async () => {
+    expect(tts.requests[1]).toMatchObject({ text: 'Timer set for 30 seconds.' });
+    expect(hark.stderr.some((l) => /Wyoming voice could not say it/.test(l) && /4 bytes wide/.test(l))).toBe(true);
     const espeak = await new EspeakTts({ voice: 'en-us', speed: 160, volume: 100 }).render('Timer set for 30 seconds.');
-    const espeakBytes = Buffer.from(espeak.buffer, espeak.byteOffset, espeak.byteLength);
-    expect(hark.of('speak.start').map((e) => String(e.text))).toContain('Timer set for 30 seconds.');
+    const start = Buffer.from(espeak.buffer, espeak.byteOffset, espeak.byteLength).subarray(0, 3200);
+    expect(aplayRuns().some((r) => r.indexOf(start) >= 0)).toBe(true);
+    expect(hark.of('speak.start').filter((e) => String(e.text) === 'Timer set for 30 seconds.')).toHaveLength(1);
     expect(hark.of('speak.error')).toEqual([]);
-    const start = espeakBytes.subarray(0, 3200);
-    expect(runs.some((r) => r.indexOf(start) >= 0)).toBe(true);
+    // Closed by hark while it was still running: before the answer had even ended.
+    const conn = tts.requests[1]!.conn;
+    expect(conn.closedBy).toBe('client');
+    expect(secondSaidAt).toBeGreaterThan(0);
+    expect(performance.timeOrigin + conn.closedAt!).toBeLessThan(secondSaidAt);
+    expect(tts.connections.every((c) => c.closedBy === 'client')).toBe(true);
   });
 });

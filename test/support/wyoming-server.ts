@@ -5,8 +5,11 @@ import { encodeEvent, WyomingParser, type WyomingEvent } from '../../src/wyoming
  * A Wyoming server double on 127.0.0.1 that speaks the real framing (rhasspy/wyoming): an ASR
  * program (wyoming-faster-whisper's shape: transcribe, audio-start/chunk/stop → transcript, and
  * transcript-start/chunk/stop when `streaming`) and a TTS program (wyoming-piper's: synthesize →
- * audio-start/chunk/stop at 22050 Hz). Data goes inline or as separate data bytes (`dataForm`), and
- * it closes the connection after each answer as the reference servers do.
+ * audio-start/chunk/stop at 22050 Hz). Data goes inline or as separate data bytes (`dataForm`). The ASR
+ * program closes the connection after each transcript (wyoming-faster-whisper's dispatch_handler.py
+ * returns False); the TTS program keeps it open after audio-stop until the client hangs up
+ * (wyoming-piper's handler.py returns True). For servers written from the peers' sources, with their
+ * pacing, see wyoming-piper.ts and wyoming-whisper.ts; this one is for faults.
  *
  * Faults on demand, one per exchange in order (`faults`), then `fault` for every exchange:
  * slow (answer late), close-mid-stream (close after some audio in, or some audio out), garbage-header,
@@ -277,7 +280,6 @@ export class WyomingDouble {
     if (socket.destroyed) return;
     this.send(socket, 'audio-stop', { timestamp: Math.round((pcm.length * 1000) / rate) });
     ex.completed = true;
-    socket.end();
   }
 }
 

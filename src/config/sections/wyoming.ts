@@ -46,7 +46,7 @@ export const wyomingVoiceSection = section({
   connectTimeoutMs: ms(1000, 50, 60_000),
   /** No audio this long after asking: espeak-ng says it instead. */
   firstChunkTimeoutMs: ms(3000, 100, 60_000),
-  /** Audio stopped arriving for this long mid-answer: the rest is given up (what was played stays played). */
+  /** Audio stopped arriving for this long mid-answer: hark hangs up and espeak-ng says the whole answer (a half-said answer is a lost one). */
   chunkGapTimeoutMs: ms(3000, 100, 60_000),
 });
 
