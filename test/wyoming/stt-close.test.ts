@@ -7,6 +7,7 @@ import { Bus } from '../../src/core/bus.js';
 import { VirtualClock } from '../../src/core/clock.js';
 import { memoryLogger } from '../../src/core/log.js';
 import { SegmentPath } from '../../src/daemon/segment-path.js';
+import { Conversation } from '../../src/daemon/conversation.js';
 import type { EngineSlot, SttEngine } from '../../src/stt/engine.js';
 import type { SegmentTranscript } from '../../src/stt/events.js';
 import { Transcriber } from '../../src/stt/transcriber.js';
@@ -63,7 +64,7 @@ async function rig(breakerFailures: number) {
     { id: 'whisper', engine: new ScriptedWhisper() },
   ];
   const transcriber = new Transcriber({ engines, clearSpeechProb: 0.8, breaker: { failures: breakerFailures, openMs: 30_000 }, filter: config.stt.filter, stabilizer: config.stt.stabilizer, clock, logger: log, bus });
-  const path = new SegmentPath({ config, bus, clock, log, stt: { transcriber, engines, describe: 'test', setVocabulary: () => {}, close: async () => {} }, speech: null, barge: null, cascade: null, store: () => null, source: 'mic' });
+  const path = new SegmentPath({ config, bus, clock, log, stt: { transcriber, engines, describe: 'test', setVocabulary: () => {}, close: async () => {} }, speech: null, conversation: new Conversation({ config, bus, clock, log, store: null, speech: null }), store: () => null, source: 'mic' });
   cleanup.push(() => path.dispose());
   const results: SegmentTranscript[] = [];
   bus.on('stt.segment', (r) => results.push(r));
