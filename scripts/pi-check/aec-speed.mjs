@@ -1,5 +1,5 @@
 // pi-check's echo-speed step (issue 20 asks for the canceller's CPU per frame under arm64 emulation):
-// the production echo stage (dist/audio/echo-create.js: hark-aec's speexdsp plus hark's delay
+// the production echo stage (dist/echo/create.js: hark-aec's speexdsp plus hark's delay
 // tracking) on 30 s of a played signal and its echo, timed per 32 ms frame with process.cpuUsage
 // (CPU time, not wall time), and the memory it adds. Run from a built hark directory:
 //   node scripts/pi-check/aec-speed.mjs [/opt/hark]
@@ -9,8 +9,8 @@ import { join } from 'node:path';
 
 const root = process.argv[2] ?? process.cwd();
 const load = (p) => import(pathToFileURL(join(root, 'dist', p)).href);
-const { createEchoCleaner } = await load('audio/echo-create.js');
-const { EchoReference } = await load('audio/echo-reference.js');
+const { createEchoCleaner } = await load('echo/create.js');
+const { EchoReference } = await load('echo/reference.js');
 
 const S = 16000;
 const FRAME = 512;

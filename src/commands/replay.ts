@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HarkError } from '../core/errors.js';
 import { createLogger } from '../core/log.js';
-import { STT_MODES } from '../config/sections/stt.js';
+import { STT_MODES } from '../stt/config.js';
 import { formatLine, formatSummary, judge, spansDays, summarise, type Verdict } from '../replay/compare.js';
 import { audioHearing, textHearing, type AudioHearing } from '../replay/hearing.js';
 import { runReplay } from '../replay/runner.js';

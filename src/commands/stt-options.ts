@@ -1,4 +1,4 @@
-import { STT_MODES } from '../config/sections/stt.js';
+import { STT_MODES } from '../stt/config.js';
 import { HarkError } from '../core/errors.js';
 import type { SttMode } from '../stt/fallback-policy.js';
 

@@ -3,7 +3,7 @@ import { samplesToMs } from '../audio/pcm.js';
 import { readWavFile } from '../audio/wav.js';
 import { Bus } from '../core/bus.js';
 import { createLogger } from '../core/log.js';
-import { STT_MODES } from '../config/sections/stt.js';
+import { STT_MODES } from '../stt/config.js';
 import { createStt } from '../stt/create.js';
 import type { SegmentTranscript } from '../stt/events.js';
 import type { Segment } from '../vad/segment.js';

@@ -4,21 +4,9 @@ import { parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { HarkError, errorMessage } from '../core/errors.js';
 import { configSchema, type HarkConfig } from './schema.js';
+import { readSecrets, type Secrets } from '../core/secrets.js';
 
 export const SYSTEM_CONFIG = '/etc/hark/hark.yaml';
-
-/** Secrets never live in the YAML file (it is world-readable on many installs): only the environment. */
-export interface Secrets {
-  deepgramApiKey?: string;
-  debugToken?: string;
-  /** The MQTT broker's credentials (the fleet). */
-  mqttUsername?: string;
-  mqttPassword?: string;
-  /** Home Assistant's long-lived access token (ha.conversation). */
-  haToken?: string;
-  /** The ESPHome native API encryption key (base64, 32 bytes) for ha.satellite. */
-  haApiKey?: string;
-}
 
 export interface LoadedConfig {
   config: HarkConfig;
@@ -39,17 +27,6 @@ export function findConfigFile(explicit: string | undefined, env: NodeJS.Process
   const local = resolve(cwd, 'hark.yaml');
   if (existsSync(local)) return { path: local, required: true };
   return { path: null, required: false };
-}
-
-export function readSecrets(env: NodeJS.ProcessEnv): Secrets {
-  const s: Secrets = {};
-  if (env.DEEPGRAM_API_KEY?.trim()) s.deepgramApiKey = env.DEEPGRAM_API_KEY.trim();
-  if (env.HARK_DEBUG_TOKEN?.trim()) s.debugToken = env.HARK_DEBUG_TOKEN.trim();
-  if (env.HARK_MQTT_USERNAME?.trim()) s.mqttUsername = env.HARK_MQTT_USERNAME.trim();
-  if (env.HARK_MQTT_PASSWORD) s.mqttPassword = env.HARK_MQTT_PASSWORD;
-  if (env.HARK_HA_TOKEN?.trim()) s.haToken = env.HARK_HA_TOKEN.trim();
-  if (env.HARK_HA_API_KEY?.trim()) s.haApiKey = env.HARK_HA_API_KEY.trim();
-  return s;
 }
 
 /** Validate an already-parsed object. Throws a HarkError listing every problem by path. */

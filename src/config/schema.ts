@@ -1,21 +1,21 @@
 import { z } from 'zod';
-import { logSection } from './sections/log.js';
-import { captureSection } from './sections/capture.js';
-import { vadSection } from './sections/vad.js';
-import { storeSection } from './sections/store.js';
-import { debugSection } from './sections/debug.js';
+import { logSection } from '../core/log-config.js';
+import { captureSection } from '../audio/capture-config.js';
+import { vadSection } from '../vad/config.js';
+import { storeSection } from '../store/config.js';
+import { debugSection } from '../debug/config.js';
 import { routerSection, checkRouterTargets } from './sections/router.js';
 import { actionsSection } from './sections/actions.js';
-import { speechSection } from './sections/speech.js';
+import { speechSection } from '../speech/config.js';
 import { interruptionSection } from './sections/interruption.js';
 import { cascadeSection } from './sections/cascade.js';
-import { gpioSection } from './sections/gpio.js';
-import { sttSection } from './sections/stt.js';
+import { gpioSection } from '../gpio/config.js';
+import { sttSection } from '../stt/config.js';
 import { intentSection, checkIntentConfig } from './sections/intent.js';
-import { mqttSection } from './sections/mqtt.js';
-import { haConversationSection, checkHaConversationConfig } from './sections/ha-conversation.js';
-import { haSatelliteSection } from './sections/ha-satellite.js';
-import { section } from './fields.js';
+import { mqttSection } from '../fleet/config.js';
+import { haConversationSection, checkHaConversationConfig } from '../ha/conversation/config.js';
+import { haSatelliteSection } from '../ha/satellite/config.js';
+import { section } from '../core/config-fields.js';
 
 /** device: where this appliance stands. `area` (e.g. kitchen) makes "the kitchen timer" this device's own. */
 const deviceSection = section({

@@ -9,7 +9,7 @@ import type { ConversationSink } from '../actions/targets/home-assistant.js';
 import type { Target } from '../actions/targets/target.js';
 import { createIntentRuntime, type IntentRuntime } from '../intent/compose.js';
 import { HA_TARGET } from '../actions/targets/home-assistant.js';
-import type { Secrets } from '../config/load.js';
+import type { Secrets } from '../core/secrets.js';
 import { createHaConversation, routeToHa, type HaConversationRuntime } from '../ha/conversation/compose.js';
 import { CommandCore } from '../router/command-core.js';
 import { StoreTimerKeeper } from '../actions/timer-keeper.js';

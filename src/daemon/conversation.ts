@@ -1,4 +1,4 @@
-import type { Secrets } from '../config/load.js';
+import type { Secrets } from '../core/secrets.js';
 import type { HarkConfig } from '../config/schema.js';
 import type { Bus } from '../core/bus.js';
 import type { Clock } from '../core/clock.js';

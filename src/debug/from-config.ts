@@ -1,4 +1,4 @@
-import type { Secrets } from '../config/load.js';
+import type { Secrets } from '../core/secrets.js';
 import type { HarkConfig } from '../config/schema.js';
 
 /** HARK_DEBUG_TOKEN (the environment) wins over `debug.token` in the file; empty means none. */

@@ -1,4 +1,4 @@
-import { createNativeCanceller } from '../audio/echo-addon.js';
+import { createNativeCanceller } from '../echo/addon.js';
 import type { Check, CheckResult } from './check.js';
 
 /**

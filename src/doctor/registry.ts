@@ -1,12 +1,12 @@
 import type { Check } from './check.js';
 import { configCheck, deepgramCheck, diskCheck, espeakCheck, microphoneCheck, playbackCheck } from './checks.js';
-import { gpioCheck } from '../gpio/doctor-check.js';
-import { ollamaCheck } from '../intent/ollama-doctor.js';
+import { gpioCheck } from './gpio-check.js';
+import { ollamaCheck } from './ollama.js';
 import { databaseCheck, modelCheck } from './model-db-checks.js';
 import { whisperBuildCheck } from './whisper-build.js';
 import { mqttCheck } from './mqtt.js';
-import { haConversationCheck } from '../ha/conversation/doctor.js';
-import { wyomingCheck } from '../wyoming/doctor.js';
+import { haConversationCheck } from './ha-conversation.js';
+import { wyomingCheck } from './wyoming.js';
 import { echoCheck } from './echo.js';
 import { modelSpeedCheck } from './model-speed.js';
 

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import type { KitchenTimer } from '../actions/timers.js';
-import type { Secrets } from '../config/load.js';
-import type { MqttConfig } from '../config/sections/mqtt.js';
+import type { Secrets } from '../core/secrets.js';
+import type { MqttConfig } from './config.js';
 import type { Bus, HarkEventName } from '../core/bus.js';
 import type { Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';

@@ -1,4 +1,4 @@
-import type { GpioConfig } from '../config/sections/gpio.js';
+import type { GpioConfig } from './config.js';
 import { HarkError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { GpioDriver } from './driver.js';

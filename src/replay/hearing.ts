@@ -2,7 +2,7 @@ import { SAMPLE_RATE } from '../audio/pcm.js';
 import { Bus } from '../core/bus.js';
 import type { Logger } from '../core/log.js';
 import type { HarkConfig } from '../config/schema.js';
-import type { Secrets } from '../config/load.js';
+import type { Secrets } from '../core/secrets.js';
 import { createStt, type SttStack } from '../stt/create.js';
 import type { SegmentTranscript } from '../stt/events.js';
 import type { SttMode } from '../stt/fallback-policy.js';

@@ -1,5 +1,5 @@
+import type { PlayResult } from './playback.js';
 import type { TimerHandle } from '../core/clock.js';
-import type { PlayResult } from './aplay.js';
 
 /**
  * What the stream player (aplay-stream.ts) writes at each tick: how far ahead, and which clips sound

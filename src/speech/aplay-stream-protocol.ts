@@ -1,5 +1,4 @@
-import type { PlayResult } from './aplay.js';
-import type { AplayStreamOptions } from './aplay-stream.js';
+import type { AplayStreamOptions, PlayResult } from './playback.js';
 
 /**
  * The messages between hark's main thread and the thread that feeds aplay (aplay-stream-thread.ts,

@@ -1,8 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { PlayResult, Playback, StreamingPlayback } from './aplay.js';
-import type { StreamTap } from './aplay-stream.js';
+import type { PlayResult, Playback, StreamTap, StreamingPlayback } from './playback.js';
 import { timelineOrigin, type FromWorker, type ToWorker, type WorkerStreamOptions } from './aplay-stream-protocol.js';
 
 interface Remote {

@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { SystemClock } from '../core/clock.js';
 import { AplayStream } from './aplay-stream.js';
-import type { Playback, StreamingPlayback } from './aplay.js';
+import type { Playback, StreamingPlayback } from './playback.js';
 import { mainTimeline, type FromWorker, type ToWorker, type WorkerInit } from './aplay-stream-protocol.js';
 
 /**

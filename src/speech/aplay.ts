@@ -1,36 +1,13 @@
+import type { PlayResult, Playback, StreamTap, StreamingPlayback } from './playback.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { SAMPLE_RATE } from '../audio/pcm.js';
 import { SystemClock, type Clock, type TimerHandle } from '../core/clock.js';
-import type { PlaybackTap } from '../audio/echo-reference.js';
-import { AplayStream, type StreamTap } from './aplay-stream.js';
+import type { PlaybackTap } from '../echo/reference.js';
+import { AplayStream } from './aplay-stream.js';
 import { AplayStreamThread } from './aplay-stream-thread.js';
 
-export interface PlayResult {
-  outcome: 'ended' | 'stopped' | 'error';
-  /** Why it failed, in words a technician can act on. */
-  error?: string;
-  playedMs: number;
-}
 
-export interface Playback {
-  /** The aplay process, once spawned. */
-  readonly pid: number | undefined;
-  /** Resolves when aplay is running and being fed; rejects never (a failure shows in `done`). */
-  readonly started: Promise<void>;
-  readonly done: Promise<PlayResult>;
-  /** Silence now. Resolves when the aplay process has exited. */
-  stop(): Promise<void>;
-  /** Ms of audio since playback started (capped at the clip's length). */
-  playedMs(): number;
-}
 
-/** A playback fed as the audio arrives (a voice server streaming its answer). */
-export interface StreamingPlayback extends Playback {
-  /** More audio, at the player's rate; played as soon as aplay can take it. */
-  push(pcm: Int16Array): void;
-  /** No more audio: aplay finishes what it has and exits. */
-  end(): void;
-}
 
 export interface AplayOptions {
   /** ALSA device (`-D`): `default`, `plughw:CARD=Device,DEV=0`, or `null` to discard (tests). */

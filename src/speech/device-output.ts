@@ -1,6 +1,7 @@
+import type { Playback } from './playback.js';
 import type { Logger } from '../core/log.js';
 import { SAMPLE_RATE } from '../audio/pcm.js';
-import type { AplayPlayer, Playback } from './aplay.js';
+import type { AplayPlayer } from './aplay.js';
 import type { EarconBank } from './earcons.js';
 import type { EspeakTts } from './espeak.js';
 import type { OutputCallbacks, PlaybackHandle, SpeechItem, SpeechOutput } from './item.js';

@@ -1,7 +1,8 @@
+import type { StreamingPlayback } from './playback.js';
 import { SAMPLE_RATE } from '../audio/pcm.js';
 import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import type { AplayPlayer, StreamingPlayback } from './aplay.js';
+import type { AplayPlayer } from './aplay.js';
 import type { OutputCallbacks, PlaybackHandle, SpeechItem, SpeechOutput } from './item.js';
 import type { Synthesis, WyomingVoice } from './wyoming-voice.js';
 

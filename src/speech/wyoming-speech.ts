@@ -1,4 +1,4 @@
-import type { WyomingVoiceConfig } from '../config/sections/wyoming.js';
+import type { WyomingVoiceConfig } from '../wyoming/config.js';
 import type { Logger } from '../core/log.js';
 import { parseServerUrl } from '../wyoming/server-url.js';
 import type { AplayPlayer } from './aplay.js';

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { EchoCleaner } from '../audio/echo-create.js';
+import type { EchoCleaner } from '../echo/create.js';
 import { Framer } from '../audio/framer.js';
 import { FRAME_SAMPLES } from '../audio/pcm.js';
 import { errorMessage } from '../core/errors.js';

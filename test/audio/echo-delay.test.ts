@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DelayEstimator } from '../../src/audio/echo-delay.js';
+import { DelayEstimator } from '../../src/echo/delay.js';
 import { synthEarcon } from '../../src/speech/earcons.js';
 import { Reverb, rng } from '../support/room-sim.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EchoReference } from '../../src/audio/echo-reference.js';
+import { EchoReference } from '../../src/echo/reference.js';
 
 /**
  * The journal's diagnostic for a leak with no other cause: reference that reached the canceller only

@@ -1,8 +1,8 @@
 import { bench, describe } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createEchoCleaner } from '../../src/audio/echo-create.js';
-import { EchoReference } from '../../src/audio/echo-reference.js';
+import { createEchoCleaner } from '../../src/echo/create.js';
+import { EchoReference } from '../../src/echo/reference.js';
 import { parseConfigText } from '../../src/config/load.js';
 import { VirtualClock } from '../../src/core/clock.js';
 import { createVad } from '../../src/vad/create.js';

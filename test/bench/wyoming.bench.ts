@@ -12,7 +12,7 @@ import { WyomingVoice } from '../../src/speech/wyoming-voice.js';
 import { StreamResampler } from '../../src/speech/wyoming-resampler.js';
 import { DEFAULT_HALLUCINATIONS } from '../../src/stt/hallucination-filter.js';
 import { Transcriber } from '../../src/stt/transcriber.js';
-import { WyomingSttEngine } from '../../src/wyoming/asr.js';
+import { WyomingSttEngine } from '../../src/stt/wyoming/engine.js';
 import { parseServerUrl } from '../../src/wyoming/server-url.js';
 import { outputDir } from '../support/paths.js';
 import { WyomingDouble } from '../support/wyoming-server.js';

@@ -4,7 +4,8 @@ import { promisify } from 'node:util';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { findConfigFile, loadConfig, parseConfigText, readSecrets, validateConfig } from '../../src/config/load.js';
+import { findConfigFile, loadConfig, parseConfigText, validateConfig } from '../../src/config/load.js';
+import { readSecrets } from '../../src/core/secrets.js';
 import { HarkError } from '../../src/core/errors.js';
 import { HARK_BIN, outputDir } from '../support/paths.js';
 

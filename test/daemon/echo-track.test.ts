@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEchoCleaner } from '../../src/audio/echo-create.js';
-import { EchoReference } from '../../src/audio/echo-reference.js';
-import { vadSection } from '../../src/config/sections/vad.js';
+import { createEchoCleaner } from '../../src/echo/create.js';
+import { EchoReference } from '../../src/echo/reference.js';
+import { vadSection } from '../../src/vad/config.js';
 import { VirtualClock } from '../../src/core/clock.js';
 import { segmentWrite } from '../../src/daemon/segment-record.js';
 import type { SegmentRecord } from '../../src/daemon/segment-path.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EchoReference } from '../../src/audio/echo-reference.js';
+import { EchoReference } from '../../src/echo/reference.js';
 import { AplayPlayer } from '../../src/speech/aplay.js';
 
 /** The echo canceller's reference is exactly what aplay was given, from when it started to where it was cut. */

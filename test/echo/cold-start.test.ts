@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createEchoCleaner } from '../../src/audio/echo-create.js';
-import { EchoReference } from '../../src/audio/echo-reference.js';
+import { createEchoCleaner } from '../../src/echo/create.js';
+import { EchoReference } from '../../src/echo/reference.js';
 import { parseConfigText } from '../../src/config/load.js';
 import { VirtualClock } from '../../src/core/clock.js';
 import { EchoGate } from '../../src/speech/echo-gate.js';

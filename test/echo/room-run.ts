@@ -1,7 +1,7 @@
-import { createNativeCanceller } from '../../src/audio/echo-addon.js';
-import { EchoStage, type EchoStageOptions } from '../../src/audio/echo-canceller.js';
-import { createEchoCleaner } from '../../src/audio/echo-create.js';
-import { EchoReference } from '../../src/audio/echo-reference.js';
+import { createNativeCanceller } from '../../src/echo/addon.js';
+import { EchoStage, type EchoStageOptions } from '../../src/echo/canceller.js';
+import { createEchoCleaner } from '../../src/echo/create.js';
+import { EchoReference } from '../../src/echo/reference.js';
 import { VirtualClock } from '../../src/core/clock.js';
 import { synthEarcon } from '../../src/speech/earcons.js';
 import { rms, rng, Reverb } from '../support/room-sim.js';

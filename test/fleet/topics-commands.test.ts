@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Topics } from '../../src/fleet/topics.js';
 import { parseCommand } from '../../src/fleet/commands.js';
 import { validateConfig } from '../../src/config/load.js';
-import { deviceIdFromHost } from '../../src/config/sections/mqtt.js';
+import { deviceIdFromHost } from '../../src/fleet/config.js';
 
 const t = new Topics({ prefix: 'hark', device: 'kitchen-1', room: 'kitchen', discoveryPrefix: 'homeassistant' });
 

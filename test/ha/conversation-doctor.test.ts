@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { validateConfig, type Secrets } from '../../src/config/load.js';
+import { validateConfig } from '../../src/config/load.js';
+import type { Secrets } from '../../src/core/secrets.js';
 import type { DoctorContext } from '../../src/doctor/check.js';
 import { allChecks } from '../../src/doctor/registry.js';
-import { haConversationCheck } from '../../src/ha/conversation/doctor.js';
+import { haConversationCheck } from '../../src/doctor/ha-conversation.js';
 import { startHaDouble, type HaDouble } from '../support/ha-server.js';
 import { closedUrl } from './conversation-harness.js';
 

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { encodePlain, varint } from '../../src/ha/satellite/framing.js';
-import { haSatelliteSection } from '../../src/config/sections/ha-satellite.js';
+import { haSatelliteSection } from '../../src/ha/satellite/config.js';
 import { Bus } from '../../src/core/bus.js';
 import { SystemClock } from '../../src/core/clock.js';
 import { memoryLogger } from '../../src/core/log.js';

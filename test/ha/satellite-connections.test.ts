@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
-import { haSatelliteSection } from '../../src/config/sections/ha-satellite.js';
+import { haSatelliteSection } from '../../src/ha/satellite/config.js';
 import { Bus } from '../../src/core/bus.js';
 import { VirtualClock, type Clock } from '../../src/core/clock.js';
 import { memoryLogger } from '../../src/core/log.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { haSatelliteSection } from '../../src/config/sections/ha-satellite.js';
+import { haSatelliteSection } from '../../src/ha/satellite/config.js';
 import { macAddress, nodeName } from '../../src/ha/satellite/identity.js';
 import { esphomeTxt } from '../../src/ha/satellite/mdns.js';
 import { parseKey } from '../../src/ha/satellite/noise.js';

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { haSatelliteSection } from '../../src/config/sections/ha-satellite.js';
+import { haSatelliteSection } from '../../src/ha/satellite/config.js';
 import { Bus } from '../../src/core/bus.js';
 import { SystemClock } from '../../src/core/clock.js';
 import { memoryLogger } from '../../src/core/log.js';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/config/load.js';
 import type { DoctorContext } from '../../src/doctor/check.js';
-import { ollamaCheck } from '../../src/intent/ollama-doctor.js';
+import { ollamaCheck } from '../../src/doctor/ollama.js';
 import { startOllamaDouble, type OllamaDouble } from '../support/ollama-server.js';
 import { closedPort } from './ollama-harness.js';
 

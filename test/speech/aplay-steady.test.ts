@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { rmSync } from 'node:fs';
-import { EchoReference } from '../../src/audio/echo-reference.js';
+import { EchoReference } from '../../src/echo/reference.js';
 import { AplayPlayer } from '../../src/speech/aplay.js';
 import { outputDir } from '../support/paths.js';
 import { Room } from '../support/room-devices.js';

@@ -1,7 +1,8 @@
+import type { AplayStreamOptions } from '../../src/speech/playback.js';
 import { EventEmitter } from 'node:events';
 import type { ChildProcess } from 'node:child_process';
 import { VirtualClock } from '../../src/core/clock.js';
-import { AplayStream, type AplayStreamOptions } from '../../src/speech/aplay-stream.js';
+import { AplayStream } from '../../src/speech/aplay-stream.js';
 
 /**
  * The long-lived aplay's timing on a virtual clock, with a double for the process that records what

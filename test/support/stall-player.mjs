@@ -5,7 +5,7 @@
 // Usage: node stall-player.mjs <thread|main> <aplay bin> <leadMs> <blockAtMs> <blockMs>
 import { AplayPlayer } from '../../dist/speech/aplay.js';
 import { AplayStream } from '../../dist/speech/aplay-stream.js';
-import { EchoReference } from '../../dist/audio/echo-reference.js';
+import { EchoReference } from '../../dist/echo/reference.js';
 import { SystemClock } from '../../dist/core/clock.js';
 
 const [mode, bin, leadMs, blockAtMs, blockMs] = process.argv.slice(2);

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { vadSection } from '../../src/config/sections/vad.js';
+import { vadSection } from '../../src/vad/config.js';
 import { HarkError } from '../../src/core/errors.js';
 import { createVad } from '../../src/vad/create.js';
 import { SileroVad } from '../../src/vad/silero.js';

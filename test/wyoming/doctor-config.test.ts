@@ -5,7 +5,7 @@ import { parseConfigText, validateConfig } from '../../src/config/load.js';
 import { ROOT } from '../support/paths.js';
 import type { DoctorContext } from '../../src/doctor/check.js';
 import { allChecks } from '../../src/doctor/registry.js';
-import { wyomingCheck } from '../../src/wyoming/doctor.js';
+import { wyomingCheck } from '../../src/doctor/wyoming.js';
 import { WyomingDouble } from '../support/wyoming-server.js';
 
 function ctx(raw: unknown): DoctorContext {

@@ -13,7 +13,7 @@ import type { SegmentTranscript } from '../../src/stt/events.js';
 import { Transcriber } from '../../src/stt/transcriber.js';
 import type { Transcript } from '../../src/stt/types.js';
 import type { Segment } from '../../src/vad/segment.js';
-import { WyomingSttEngine } from '../../src/wyoming/asr.js';
+import { WyomingSttEngine } from '../../src/stt/wyoming/engine.js';
 import { parseServerUrl } from '../../src/wyoming/server-url.js';
 import { WhisperPeer } from '../support/wyoming-whisper.js';
 

@@ -8,7 +8,7 @@ import type { SegmentTranscript } from '../../src/stt/events.js';
 import { DEFAULT_HALLUCINATIONS } from '../../src/stt/hallucination-filter.js';
 import { Transcriber } from '../../src/stt/transcriber.js';
 import type { Transcript } from '../../src/stt/types.js';
-import { WyomingSttEngine } from '../../src/wyoming/asr.js';
+import { WyomingSttEngine } from '../../src/stt/wyoming/engine.js';
 import { parseServerUrl } from '../../src/wyoming/server-url.js';
 import { WyomingDouble, type WyomingDoubleOptions, type WyomingFault } from '../support/wyoming-server.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { intBetween, ms, nonEmpty, section } from '../fields.js';
+import { intBetween, ms, nonEmpty, section } from '../../core/config-fields.js';
 import { DEFAULT_ACTION_POLICY } from '../../actions/action-router.js';
 
 const ACTION_NAME = /^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)*$/;

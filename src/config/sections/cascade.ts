@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ms } from '../fields.js';
+import { ms } from '../../core/config-fields.js';
 
 /**
  * cascade (seed 003): after the person stops speaking, a spoken answer is prepared in three steps,

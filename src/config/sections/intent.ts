@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { between, flag, intBetween, ms, nonEmpty } from '../fields.js';
+import { between, flag, intBetween, ms, nonEmpty } from '../../core/config-fields.js';
 import { INTENT_ACTIONS } from '../../intent/intent-actions.js';
 import { DEFAULT_INTENTS, DEFAULT_PROMPT, type IntentSpec } from '../../intent/intent-spec.js';
 import { checkPromptAndIntents } from '../../intent/prompt.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { flag, ms } from '../fields.js';
+import { flag, ms } from '../../core/config-fields.js';
 import { DEFAULT_IGNORE_LIST } from '../../turn/ignore-list.js';
 
 /**

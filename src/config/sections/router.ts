@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ms, oneOf, section } from '../fields.js';
+import { ms, oneOf, section } from '../../core/config-fields.js';
 import { MODES } from '../../router/effects.js';
 import { parseFrames, parseVoices, type SpecIssue } from '../../router/parse-spec.js';
 import type { FramesSpec, VoiceSpec } from '../../router/spec.js';

@@ -1,6 +1,6 @@
 import { DeliveryError, type Delivery } from '../../actions/targets/target.js';
 import type { ConversationSink } from '../../actions/targets/home-assistant.js';
-import type { HaConversationConfig } from '../../config/sections/ha-conversation.js';
+import type { HaConversationConfig } from './config.js';
 import type { Clock } from '../../core/clock.js';
 import { OneAtATime } from '../../core/one-at-a-time.js';
 import { errorMessage } from '../../core/errors.js';

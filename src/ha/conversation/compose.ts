@@ -1,5 +1,5 @@
 import { HA_TARGET, type ConversationSink } from '../../actions/targets/home-assistant.js';
-import type { Secrets } from '../../config/load.js';
+import type { Secrets } from '../../core/secrets.js';
 import type { HarkConfig } from '../../config/schema.js';
 import type { RouterConfig } from '../../config/sections/router.js';
 import type { Clock } from '../../core/clock.js';

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { Secrets } from '../../config/load.js';
+import type { Secrets } from '../../core/secrets.js';
 import type { HarkConfig } from '../../config/schema.js';
 import type { Bus } from '../../core/bus.js';
 import type { Clock } from '../../core/clock.js';

@@ -1,4 +1,4 @@
-import type { HaSatelliteConfig } from '../../config/sections/ha-satellite.js';
+import type { HaSatelliteConfig } from './config.js';
 import type { Bus } from '../../core/bus.js';
 import type { Clock } from '../../core/clock.js';
 import { errorMessage } from '../../core/errors.js';

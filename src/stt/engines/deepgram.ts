@@ -1,5 +1,5 @@
 import { DeepgramEngine } from '../deepgram/engine.js';
-import type { EngineFactory } from './registry.js';
+import type { EngineFactory } from './factory.js';
 
 /** Deepgram live streaming; without DEEPGRAM_API_KEY it is missing (said once, in the records). */
 export const deepgramFromConfig: EngineFactory = async ({ config, secrets, logger, clock, overrides }) => {

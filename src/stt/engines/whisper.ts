@@ -1,6 +1,6 @@
 import { resolveModelPath } from '../whisper/model-file.js';
 import { WhisperEngine } from '../whisper/engine.js';
-import type { EngineFactory } from './registry.js';
+import type { EngineFactory } from './factory.js';
 
 /** Local Whisper: the model is loaded now, once, for the process's life (a broken one fails start). */
 export const whisperFromConfig: EngineFactory = async ({ config, logger, clock, prompt, overrides }) => {

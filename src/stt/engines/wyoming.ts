@@ -1,6 +1,6 @@
-import { WyomingSttEngine } from '../../wyoming/asr.js';
+import { WyomingSttEngine } from '../wyoming/engine.js';
 import { parseServerUrl } from '../../wyoming/server-url.js';
-import type { EngineFactory } from './registry.js';
+import type { EngineFactory } from './factory.js';
 
 /**
  * A Wyoming speech-to-text server (wyoming-faster-whisper on the site's bigger box). It is asked what

@@ -1,4 +1,4 @@
-import { oneOf, flag, section } from '../fields.js';
+import { oneOf, flag, section } from './config-fields.js';
 
 export const logSection = section({
   level: oneOf(['debug', 'info', 'warn', 'error'] as const, 'info'),

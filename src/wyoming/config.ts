@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ms, intBetween, section, text } from '../fields.js';
-import { parseServerUrl } from '../../wyoming/server-url.js';
+import { ms, intBetween, section, text } from '../core/config-fields.js';
+import { parseServerUrl } from './server-url.js';
 
 /**
  * Wyoming speech services (Home Assistant's wyoming-faster-whisper, wyoming-piper): one owner for

@@ -1,8 +1,8 @@
-import type { SpeechServicesView } from '../debug/server.js';
+import type { SpeechServicesView } from './server.js';
 import type { SpeechTts } from '../speech/wyoming-speech.js';
 import { WyomingTts } from '../speech/wyoming-voice.js';
 import type { EngineSlot } from '../stt/engine.js';
-import { WyomingSttEngine } from '../wyoming/asr.js';
+import { WyomingSttEngine } from '../stt/wyoming/engine.js';
 
 /**
  * What the debug page and /healthz show of the speech services in use: each speech-to-text engine in

@@ -1,4 +1,4 @@
-import { ms, nonEmpty, section } from '../fields.js';
+import { ms, nonEmpty, section } from '../core/config-fields.js';
 
 export const captureSection = section({
   /** ALSA device; prefer a stable name such as plughw:CARD=Device,DEV=0 (see `arecord -L`). */

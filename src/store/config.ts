@@ -1,4 +1,4 @@
-import { between, flag, intBetween, ms, nonEmpty, section } from '../fields.js';
+import { between, flag, intBetween, ms, nonEmpty, section } from '../core/config-fields.js';
 
 export const storeSection = section({
   /** The segment log (SQLite). `hark viewer --db` serves a copy of it anywhere. */

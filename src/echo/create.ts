@@ -1,9 +1,9 @@
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
-import { createNativeCanceller } from './echo-addon.js';
-import { EchoStage, type EchoStageOptions } from './echo-canceller.js';
-import type { EchoReference } from './echo-reference.js';
-import { FRAME_SAMPLES, SAMPLE_RATE } from './pcm.js';
+import { createNativeCanceller } from './addon.js';
+import { EchoStage, type EchoStageOptions } from './canceller.js';
+import type { EchoReference } from './reference.js';
+import { FRAME_SAMPLES, SAMPLE_RATE } from '../audio/pcm.js';
 
 export interface EchoCancelSettings {
   echoFilterMs: number;

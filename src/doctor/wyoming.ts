@@ -1,8 +1,8 @@
-import type { Check, CheckResult, CheckStatus } from '../doctor/check.js';
+import type { Check, CheckResult, CheckStatus } from './check.js';
 import { engineOrder } from '../stt/fallback-policy.js';
-import { describeServer } from './connection.js';
-import { summarizeInfo, type WyomingInfo } from './info.js';
-import { parseServerUrl } from './server-url.js';
+import { describeServer } from '../wyoming/connection.js';
+import { summarizeInfo, type WyomingInfo } from '../wyoming/info.js';
+import { parseServerUrl } from '../wyoming/server-url.js';
 
 const RANK: Record<CheckStatus, number> = { ok: 0, warn: 1, fail: 2 };
 

@@ -1,6 +1,6 @@
-import type { Check, CheckResult } from '../../doctor/check.js';
-import { errorMessage } from '../../core/errors.js';
-import { HaCallError, HaClient } from './client.js';
+import type { Check, CheckResult } from './check.js';
+import { errorMessage } from '../core/errors.js';
+import { HaCallError, HaClient } from '../ha/conversation/client.js';
 
 /**
  * `hark doctor`: does ha.conversation.url answer as Home Assistant, and does it accept the token

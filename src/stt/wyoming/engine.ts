@@ -1,13 +1,13 @@
-import type { Clock, TimerHandle } from '../core/clock.js';
-import { errorMessage } from '../core/errors.js';
-import type { Logger } from '../core/log.js';
-import type { LiveStream, SttEngine } from '../stt/engine.js';
-import { cleanText } from '../stt/clean-text.js';
-import { EngineFailure, type AsrEvent, type EngineFailureKind, type SegmentAudio, type Transcript } from '../stt/types.js';
-import { describeServer, WyomingConnection, WyomingError } from './connection.js';
-import type { FrameLimits } from './framing.js';
-import type { WyomingInfo } from './info.js';
-import type { WyomingServer } from './server-url.js';
+import type { Clock, TimerHandle } from '../../core/clock.js';
+import { errorMessage } from '../../core/errors.js';
+import type { Logger } from '../../core/log.js';
+import type { LiveStream, SttEngine } from '../engine.js';
+import { cleanText } from '../clean-text.js';
+import { EngineFailure, type AsrEvent, type EngineFailureKind, type SegmentAudio, type Transcript } from '../types.js';
+import { describeServer, WyomingConnection, WyomingError } from '../../wyoming/connection.js';
+import type { FrameLimits } from '../../wyoming/framing.js';
+import type { WyomingInfo } from '../../wyoming/info.js';
+import type { WyomingServer } from '../../wyoming/server-url.js';
 
 export interface WyomingSttOptions {
   server: WyomingServer;

@@ -1,5 +1,5 @@
-import { between, flag, intBetween, ms, nonEmpty, oneOf, section } from '../fields.js';
-import { wyomingVoiceSection } from './wyoming.js';
+import { between, flag, intBetween, ms, nonEmpty, oneOf, section } from '../core/config-fields.js';
+import { wyomingVoiceSection } from '../wyoming/config.js';
 
 /** speech: what hark says and how (espeak-ng → aplay), and how it keeps from hearing itself. */
 export const speechSection = section({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { flag, intBetween, section, text } from '../fields.js';
+import { flag, intBetween, section, text } from '../../core/config-fields.js';
 
 /**
  * ha.satellite: hark as a Home Assistant Assist satellite over the ESPHome native API (issue 22,

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { z } from 'zod';
-import { flag, intBetween, ms, section, text } from '../fields.js';
+import { flag, intBetween, ms, section, text } from '../core/config-fields.js';
 
 /** A topic level: no MQTT wildcards or separators, so a device or room name cannot widen a subscription. */
 const TOPIC_LEVEL = /^[a-z0-9][a-z0-9_-]*$/;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { flag, intBetween, ms, nonEmpty, oneOf } from '../fields.js';
+import { flag, intBetween, ms, nonEmpty, oneOf } from '../core/config-fields.js';
 
 /** The 40-pin header carries BCM 0 to 27 on every Pi from the B+ to the Pi 5. */
 const headerPin = (def: number) => intBetween(0, 27, def);

@@ -1,4 +1,4 @@
-import { SAMPLE_RATE } from './pcm.js';
+import { SAMPLE_RATE } from '../audio/pcm.js';
 
 /**
  * What hark played, on the clock's timeline: the echo canceller's reference.

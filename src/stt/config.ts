@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { between, flag, intBetween, ms, nonEmpty, oneOf, section, text } from '../fields.js';
-import { DEFAULT_HALLUCINATIONS } from '../../stt/hallucination-filter.js';
-import { wyomingSttSection } from './wyoming.js';
+import { between, flag, intBetween, ms, nonEmpty, oneOf, section, text } from '../core/config-fields.js';
+import { DEFAULT_HALLUCINATIONS } from './hallucination-filter.js';
+import { wyomingSttSection } from '../wyoming/config.js';
 
 export const STT_MODES = ['local-first', 'cloud-first', 'local-only', 'cloud-only'] as const;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { flag, ms, nonEmpty, section, text } from '../fields.js';
+import { flag, ms, nonEmpty, section, text } from '../../core/config-fields.js';
 import { HA_TARGET } from '../../actions/targets/home-assistant.js';
 
 /** Frame kinds that submit text, and so can hand it to Home Assistant. */

@@ -1,4 +1,4 @@
-import { flag, intBetween, ms, nonEmpty, section, text } from '../fields.js';
+import { flag, intBetween, ms, nonEmpty, section, text } from '../core/config-fields.js';
 
 export const debugSection = section({
   /** Serve the audio debug viewer. */

@@ -1,5 +1,5 @@
-import type { Check } from '../doctor/check.js';
-import { gpioReport } from './doctor.js';
+import type { Check } from './check.js';
+import { gpioReport } from '../gpio/doctor.js';
 
 /** The GPIO line of plain `hark doctor`. Without GPIO hark still runs (simulated button), so that is a warning unless gpio.driver is onoff. */
 export const gpioCheck: Check = {

@@ -1,6 +1,6 @@
-import { DelayEstimator, type DelayEstimate, type DelayEstimatorOptions } from './echo-delay.js';
-import type { EchoReference } from './echo-reference.js';
-import { SAMPLE_RATE } from './pcm.js';
+import { DelayEstimator, type DelayEstimate, type DelayEstimatorOptions } from './delay.js';
+import type { EchoReference } from './reference.js';
+import { SAMPLE_RATE } from '../audio/pcm.js';
 
 /** The native canceller's surface (hark-aec's Canceller): speexdsp behind it. */
 export interface NativeCanceller {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { between, ms, oneOf, section, intBetween } from '../fields.js';
+import { between, ms, oneOf, section, intBetween } from '../core/config-fields.js';
 
 export const vadSection = section({
   engine: oneOf(['silero', 'webrtc'] as const, 'silero'),

@@ -1,7 +1,7 @@
-import type { Check } from '../doctor/check.js';
+import type { Check } from './check.js';
 import { errorMessage } from '../core/errors.js';
-import { OllamaClient, modelPulled } from './ollama-client.js';
-import { ModelUnavailable } from './proposal-model.js';
+import { OllamaClient, modelPulled } from '../intent/ollama-client.js';
+import { ModelUnavailable } from '../intent/proposal-model.js';
 
 const GB = 1e9;
 

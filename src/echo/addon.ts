@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { errorMessage } from '../core/errors.js';
-import type { NativeCanceller } from './echo-canceller.js';
+import type { NativeCanceller } from './canceller.js';
 
 export interface NativeCancellerOptions {
   frameSize: number;
