@@ -1,5 +1,5 @@
-import { readNumber } from '../kitchen/numbers.js';
-import type { Said } from '../router/text.js';
+import { readNumber } from '../language/numbers.js';
+import type { Said } from '../language/text.js';
 import { detectIntent } from './rules.js';
 import type { ImperativeName } from './types.js';
 

@@ -1,9 +1,9 @@
-import { readDuration, sayDuration } from '../kitchen/duration.js';
+import { readDuration, sayDuration } from '../language/duration.js';
 import type { IntentSpec } from './intent-spec.js';
-import { readNumber } from '../kitchen/numbers.js';
+import { readNumber } from '../language/numbers.js';
 import { sayQuantity, spokenNumbers } from './spoken.js';
 import { parseTimerRequest } from '../kitchen/timer-request.js';
-import { normalise } from '../router/text.js';
+import { normalise } from '../language/text.js';
 
 /**
  * What a proposal's object means for its action. The model is asked for one free-text object

@@ -1,4 +1,4 @@
-import { readDuration } from './duration.js';
+import { readDuration } from '../language/duration.js';
 
 /**
  * The timer half of the kitchen language: one normalised utterance → one timer command, or null

@@ -12,7 +12,7 @@ import type { RouterConfig } from '../config/sections/router.js';
 import type { Classifier } from './classifier.js';
 import type { Effect, EffectSink } from './effects.js';
 import { CommandRouter } from './router.js';
-import { said } from './text.js';
+import { said } from '../language/text.js';
 import { parseTimerAnswer, stopsRinging } from '../kitchen/timer-language.js';
 import type { VoiceSpec } from './spec.js';
 import type { TimerHandle } from '../core/clock.js';

@@ -6,7 +6,7 @@ import type { Classifier } from './classifier.js';
 import type { Mode } from './effects.js';
 import { DEFAULT_NEAR_MAX_EDITS, DEFAULT_NEAR_SKIP, nearPhrase } from './near.js';
 import type { ButtonGesture, FrameSpec, RuleSpec, VerbSpec } from './spec.js';
-import { hasRealWords, restAfter, type Said } from './text.js';
+import { hasRealWords, restAfter, type Said } from '../language/text.js';
 
 /**
  * Rules and verbs turned from their YAML shape into something fast to run: exact sets become Sets,

@@ -1,4 +1,4 @@
-import { readDuration } from '../kitchen/duration.js';
+import { readDuration } from '../language/duration.js';
 
 /**
  * Follow-ups without the wake word (issue 19): for a few seconds after hark acted on a command, the

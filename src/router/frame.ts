@@ -3,7 +3,7 @@ import type { Utterance } from '../core/utterance.js';
 import type { CompiledRule, Slots } from './compile.js';
 import type { Effect } from './effects.js';
 import type { FrameSpec, VoiceSpec } from './spec.js';
-import type { Said } from './text.js';
+import type { Said } from '../language/text.js';
 
 /** A question the confirm frame asks; the pending action lives here until yes, no or timeout. */
 export interface ConfirmRequest {

@@ -16,7 +16,7 @@ import { InventoryFrame } from './frames/inventory.js';
 import { QueryFrame } from './frames/query.js';
 import { VoiceFrame } from './frames/voice.js';
 import type { ButtonGesture, FramesSpec, VoiceSpec } from './spec.js';
-import { DEFAULT_FILLERS, hasRealWords, normalise, said as toSaid, type Said } from './text.js';
+import { DEFAULT_FILLERS, hasRealWords, normalise, said as toSaid, type Said } from '../language/text.js';
 import { timerVerb } from './timer-verb.js';
 import { kitchenVerb, parseKitchen, type KitchenRequest } from './kitchen-verb.js';
 

@@ -2,7 +2,7 @@ import { detectIntent } from '../intent/rules.js';
 import { completeCommand } from '../router/complete.js';
 import type { Mode } from '../router/effects.js';
 import type { FramesSpec } from '../router/spec.js';
-import { said } from '../router/text.js';
+import { said } from '../language/text.js';
 import { rulePhrases } from '../router/vocabulary.js';
 
 /** Where the router stands when something is said over hark's voice. */
