@@ -117,6 +117,7 @@ async function simulate(opts: SimulateOpts): Promise<void> {
   const core = new CommandCore({
     clock,
     router: intent?.router ?? haRouter,
+    language: config.language,
     actions: config.actions,
     log,
     onEffect: print,
@@ -217,7 +218,7 @@ async function simulate(opts: SimulateOpts): Promise<void> {
     const speaking = topFrame !== 'confirm' && !core.timers.ringing && speech.queue.isSpeaking;
     // In wake-word mode, talk between cooks ("behind you") does not cut hark off; dictation and
     // inventory take every word as content, whether or not it stops hark (issue 19).
-    const view = { frames: (intent?.router ?? config.router).frames, mode: core.router.mode, stack: core.router.stack, followUp: (text: string) => core.takesAsFollowUp(text) };
+    const view = { frames: (intent?.router ?? config.router).frames, mode: core.router.mode, stack: core.router.stack, hears: (text: string) => core.hears(text) };
     const addressed = !speaking || addressedToHark(parsed.text, view);
     const decision = barge.transcript({ id: `line-${lineNo}`, text: parsed.text, final: true, addressed }, speaking);
     if (decision.action === 'filter' && !takesEveryWord(view)) continue;

@@ -16,6 +16,7 @@ import { mqttSection } from './sections/mqtt.js';
 import { haConversationSection, checkHaConversationConfig } from './sections/ha-conversation.js';
 import { haSatelliteSection } from './sections/ha-satellite.js';
 import { section } from './fields.js';
+import { languageSection } from '../language/config.js';
 
 /** device: where this appliance stands. `area` (e.g. kitchen) makes "the kitchen timer" this device's own. */
 const deviceSection = section({
@@ -34,6 +35,7 @@ export const configSchema = z
     store: storeSection,
     debug: debugSection,
     router: routerSection,
+    language: languageSection,
     actions: actionsSection,
     speech: speechSection,
     interruption: interruptionSection,

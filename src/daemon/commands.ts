@@ -48,6 +48,7 @@ export function buildCommands(o: { config: HarkConfig; secrets?: Secrets; clock:
     // Rules and the intent pass keep the same lists.
     lists: intent?.lists ?? (o.store ? new StoreListBook(o.store) : new MemoryListBook()),
     router: intent?.router ?? ha?.router ?? config.router,
+    language: config.language,
     actions: config.actions,
     log: log.child({ component: 'router' }),
     ...(o.voices ? { voices: o.voices as never } : {}),

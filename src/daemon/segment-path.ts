@@ -673,7 +673,7 @@ export class SegmentPath {
 
   private routerView(): RouterView {
     const core = this.commands.core;
-    return { frames: this.d.config.router.frames, mode: core.router.mode, stack: core.router.stack, followUp: (text) => core.takesAsFollowUp(text) };
+    return { frames: this.d.config.router.frames, mode: core.router.mode, stack: core.router.stack, hears: (text) => core.hears(text) };
   }
 
   private release(seg: OpenSegment): void {

@@ -48,6 +48,7 @@ export async function runReplay(o: RunOptions): Promise<void> {
   const core = new CommandCore({
     clock,
     router: o.config.router,
+    language: o.config.language,
     actions: o.config.actions,
     // Room words ("the kitchen timer") mean what they mean on the device.
     ...(o.config.device.area ? { area: o.config.device.area } : {}),

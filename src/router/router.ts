@@ -2,9 +2,6 @@ import type { Clock } from '../core/clock.js';
 import { HarkError } from '../core/errors.js';
 import { createLogger, type Logger } from '../core/log.js';
 import type { Utterance } from '../core/utterance.js';
-import { detectIntent } from '../intent/rules.js';
-import { wholeImperatives } from '../intent/imperatives.js';
-import type { Intent } from '../intent/types.js';
 import { askClassifier, type Classifier, type ClassifierVerdict } from './classifier.js';
 import { compileFrame, fill, type CompiledRule, type MatchInput, type Slots, type Verb } from './compile.js';
 import { DEFAULT_FRAMES, DEFAULT_VOICES } from './defaults.js';
@@ -18,7 +15,8 @@ import { VoiceFrame } from './frames/voice.js';
 import type { ButtonGesture, FramesSpec, VoiceSpec } from './spec.js';
 import { DEFAULT_FILLERS, hasRealWords, normalise, said as toSaid, type Said } from '../language/text.js';
 import { timerVerb } from './timer-verb.js';
-import { kitchenVerb, parseKitchen, type KitchenRequest } from './kitchen-verb.js';
+import { kitchenVerb } from './kitchen-verb.js';
+import { defaultHearing, firstTaker, matchInput, unclearReply, type RouterHearing } from './hearing.js';
 
 export interface CommandRouterOptions {
   clock: Clock;
@@ -34,6 +32,8 @@ export interface CommandRouterOptions {
   log?: Logger;
   /** This device's room (device.area): "the kitchen timer" on a kitchen device is its own. */
   area?: string;
+  /** The kitchen language and what hark owns now (the command core's); built-in words and nothing owned if omitted. */
+  hearing?: RouterHearing;
 }
 
 type Outcome = 'handled' | 'unhandled';
@@ -79,7 +79,9 @@ export class CommandRouter {
   private pending: Promise<void> | null = null;
   private readonly queue: (Utterance | Press)[] = [];
   private presses = 0;
-  private readonly area: string | undefined;
+  private readonly hearing: RouterHearing;
+  /** The rule being carried out is the wake phrase's: a frame it opens was opened on purpose. */
+  private waking = false;
 
   constructor(opts: CommandRouterOptions) {
     this.clock = opts.clock;
@@ -88,7 +90,7 @@ export class CommandRouter {
     this.specs = opts.frames ?? DEFAULT_FRAMES;
     this.fillers = new Set(opts.fillers ?? DEFAULT_FILLERS);
     this.currentMode = opts.mode ?? 'wake-word';
-    this.area = opts.area?.toLowerCase();
+    this.hearing = opts.hearing ?? defaultHearing(opts.area?.toLowerCase());
     const classifiers = opts.classifiers ?? {};
     if (this.specs.base?.kind !== 'base') throw new HarkError('router.frames.base: there must be a frame named base of kind base', { exitCode: 2 });
     for (const [name, spec] of Object.entries(this.specs)) this.compiled.set(name, compileFrame(name, spec, classifiers));
@@ -101,6 +103,7 @@ export class CommandRouter {
       pop: (frame) => self.popFrom(frame),
       confirm: (req) => self.confirm(req),
       voices: () => self.voiceList,
+      noted: (target) => (self.hearing.plainTarget(target) ? self.hearing.replies.noted : null),
     };
     this.frames.push(this.create('base'));
   }
@@ -335,9 +338,10 @@ export class CommandRouter {
       } else if (rule.literalStart !== undefined && !input.said.norm.startsWith(rule.literalStart)) continue;
       const slots = rule.match(input);
       if (!slots) continue;
-      const ctx: VerbContext = { said: input.said, slots, utterance };
+      const ctx: VerbContext = { said: input.said, slots, utterance, input };
       if (this.pushDeclines(frame, rule.verbs, ctx)) continue;
       this.emit({ type: 'matched', frame: frame.name, rule: rule.index, kind: rule.kind, text: input.said.original });
+      this.waking = rule.kind === 'prefix';
       const result = this.execute(frame, rule.verbs, ctx);
       if (typeof result === 'object') return this.walkNow(toSaid(result.redispatch), { ...utterance, text: result.redispatch }, depth + 1);
       return 'handled';
@@ -358,15 +362,18 @@ export class CommandRouter {
   }
 
   private matchInput(said: Said): MatchInput {
-    let intent: Intent | undefined;
-    let kitchen: KitchenRequest | null | undefined;
-    return {
-      said,
-      fillers: this.fillers,
-      intent: () => (intent ??= detectIntent(said)),
-      kitchen: () => (kitchen === undefined ? (kitchen = parseKitchen(said.words, this.area)) : kitchen),
-      vocab: (name) => (name === 'voices' ? this.voiceVocab : EMPTY),
-    };
+    return matchInput(said, this.fillers, this.hearing, this.top, (name) => (name === 'voices' ? this.voiceVocab : EMPTY));
+  }
+
+  /**
+   * Would a rule take these words now? The same walk as dispatch, acting on nothing: the question
+   * "is this said to hark?" that the interruption filter asks while hark speaks, answered by the
+   * rules that would then carry it out. The rule kind, or null.
+   */
+  wouldTake(text: string): string | null {
+    const said = toSaid(text);
+    if (!said.norm) return null;
+    return firstTaker(this.frames, this.currentMode, this.matchInput(said))?.rule.kind ?? null;
   }
 
   /** The waiting walk: the same rules, able to yield on a classifier. */
@@ -416,9 +423,10 @@ export class CommandRouter {
         slots = rule.match(input);
         if (!slots) continue;
       }
-      const ctx: VerbContext = { said: input.said, slots, utterance };
+      const ctx: VerbContext = { said: input.said, slots, utterance, input };
       if (this.pushDeclines(frame, verbs, ctx)) continue;
       this.emit({ type: 'matched', frame: frame.name, rule: rule.index, kind: rule.kind, text: input.said.original });
+      this.waking = rule.kind === 'prefix';
       const result = this.execute(frame, verbs, ctx);
       after?.();
       if (typeof result === 'object') {
@@ -484,13 +492,15 @@ export class CommandRouter {
           timerVerb(verb.op, ctx.slots, (e) => this.emit(e));
           break;
         case 'kitchen': {
-          const request = parseKitchen(ctx.said.words, this.area);
-          if (request) kitchenVerb(request, (e) => this.emit(e));
-          handedOver = true;
+          const request = ctx.input?.kitchen();
+          if (request) {
+            kitchenVerb(request, (e) => this.emit(e));
+            handedOver = true;
+          } else if (ctx.slots.about) this.emit({ type: 'speak', text: unclearReply(this.hearing, ctx.slots.about) });
           break;
         }
         case 'imperative':
-          for (const i of wholeImperatives(ctx.said, this.fillers) ?? []) {
+          for (const i of ctx.input?.imperatives() ?? []) {
             this.emit({ type: 'action', name: i.name, args: i.reference ? { reference: i.reference } : {} });
           }
           break;
@@ -526,6 +536,7 @@ export class CommandRouter {
       this.emit({ type: 'speak', text: refusal });
       return 'handled';
     }
+    frame.woken = this.waking;
     this.pushFrame(frame);
     return rest ? { redispatch: rest } : 'handled';
   }
