@@ -200,9 +200,9 @@ export class SegmentPath {
     this.outOfTime = new Promise((r) => (this.timeUp = r));
     const q = d.config.stt.queue;
     this.queue = new SegmentQueue<Work>(d.unbounded ? { maxWaitMs: Infinity, maxBytes: Infinity } : { maxWaitMs: q.maxWaitMs, maxBytes: Math.round(q.maxAudioMb * 1024 * 1024) });
-    this.phrases = d.config.stt.opening.enabled ? openingPhrases(d.config.router.frames) : null;
     this.commands = buildCommands({ config: d.config, ...(d.secrets ? { secrets: d.secrets } : {}), clock: d.clock, log: d.log, bus: d.bus, store: d.store(), ...(d.voices ? { voices: d.voices } : {}), onEffect: (e) => this.onEffect(e) });
     d.stt?.setVocabulary(this.commands.vocabulary);
+    this.phrases = d.config.stt.opening.enabled ? openingPhrases(d.config.router.frames, this.commands.core.language) : null;
   }
 
   // ---- the segmenter's events ----

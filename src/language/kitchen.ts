@@ -46,9 +46,9 @@ export class KitchenLanguage {
     return null;
   }
 
-  /** The words seed 000's imperatives open with: what a clipped opening must start with for them. */
-  imperativeOpeners(): string[] {
-    return this.grammar.openers((i) => i.startsWith('imperative.'));
+  /** What seed 000's imperatives open with ("stop", "say that", "carry on"): what a clipped opening must start with for them. */
+  imperativeOpeners(): string[][] {
+    return this.grammar.openingPhrases((i) => i.startsWith('imperative.'));
   }
 
   /**

@@ -181,3 +181,49 @@ export function firstWords(node: Node, rules: ReadonlyMap<string, Node> = new Ma
     }
   }
 }
+
+/**
+ * The first `n` words a template can open with, as phrases ("stop", "say that", "what did"): shorter
+ * when the template ends sooner or a slot comes first. What a clipped opening is compared against.
+ */
+export function prefixes(node: Node, n: number): string[][] {
+  type P = { words: string[]; complete: boolean };
+  const walk = (x: Node): P[] => {
+    switch (x.t) {
+      case 'word':
+        return [{ words: [x.w], complete: true }];
+      case 'slot':
+      case 'rule':
+        return [{ words: [], complete: false }];
+      case 'alt':
+        return x.options.flatMap(walk);
+      case 'seq': {
+        let acc: P[] = [{ words: [], complete: true }];
+        for (const item of x.items) {
+          const next: P[] = [];
+          const parts = walk(item);
+          for (const a of acc) {
+            if (!a.complete || a.words.length >= n) {
+              next.push(a);
+              continue;
+            }
+            for (const b of parts) {
+              const words = [...a.words, ...b.words];
+              next.push({ words: words.slice(0, n), complete: b.complete && words.length <= n });
+            }
+          }
+          // Identical prefixes from different paths are one.
+          const seen = new Set<string>();
+          acc = next.filter((p) => {
+            const k = `${p.complete ? 1 : 0}${p.words.join(' ')}`;
+            return seen.has(k) ? false : (seen.add(k), true);
+          });
+        }
+        return acc;
+      }
+    }
+  };
+  const out = new Map<string, string[]>();
+  for (const p of walk(node)) if (p.words.length) out.set(p.words.join(' '), p.words);
+  return [...out.values()];
+}
