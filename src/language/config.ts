@@ -8,10 +8,10 @@ import { KitchenLanguage } from './kitchen.js';
  *
  *   language:
  *     templates:
- *       timer.cancel: ['nix [the] {timer}']      # a new way to say an intent
+ *       timer.cancel: ['zap [the] {timer}']      # a new way to say an intent
  *       list.add: ['chuck {items} in the basket for <the_list>']
  *     rules:
- *       cancel: [nix, belay]                      # more words for a rule every sentence uses
+ *       cancel: [belay, ditch]                     # more words for a rule every sentence uses
  *     replies:
  *       noted: Noted for the chef.
  *

@@ -104,22 +104,29 @@ export function parseTemplate(src: string): Node {
     }
     return items.length === 1 ? items[0]! : { t: 'seq', items };
   };
-  const node = seq('');
+  // "a b | c d" at the top is two alternatives, as inside brackets.
+  const options: Node[] = [seq('|)]')];
+  while (toks[p]?.s === '|') {
+    p++;
+    options.push(seq('|)]'));
+  }
   if (p < toks.length) throw new TemplateError(`"${toks[p]!.s}" at column ${toks[p]!.at + 1} closes nothing`);
-  if (!canBeNonEmpty(node)) throw new TemplateError('the template matches nothing: it has no words');
+  const node: Node = options.length === 1 ? options[0]! : { t: 'alt', options };
+  // A template that can match no words at all would take silence, or anything around a lead-in.
+  if (canBeEmpty(node)) throw new TemplateError('the template matches nothing said: give it a word that must be there');
   return node;
 }
 
-function canBeNonEmpty(n: Node): boolean {
+function canBeEmpty(n: Node): boolean {
   switch (n.t) {
     case 'word':
     case 'slot':
     case 'rule':
-      return true;
+      return false;
     case 'seq':
-      return n.items.some(canBeNonEmpty);
+      return n.items.every(canBeEmpty);
     case 'alt':
-      return n.options.some(canBeNonEmpty);
+      return n.options.some(canBeEmpty);
   }
 }
 

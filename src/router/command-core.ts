@@ -1,12 +1,12 @@
 import type { Clock } from '../core/clock.js';
-import { errorMessage } from '../core/errors.js';
 import { createLogger, type Logger } from '../core/log.js';
 import type { Utterance } from '../core/utterance.js';
 import { ActionRouter, type ActionPolicy } from '../actions/action-router.js';
 import { registerBuiltInHandlers } from '../actions/handlers.js';
 import { KitchenTimers, type TimerKeeper } from '../actions/timers.js';
 import { MemoryListBook, type ListBook } from '../kitchen/lists.js';
-import { DeliveryError, type Delivery, type Target } from '../actions/targets/target.js';
+import type { Delivery, Target } from '../actions/targets/target.js';
+import { Deliveries } from '../actions/deliveries.js';
 import type { ActionsConfig } from '../config/sections/actions.js';
 import type { RouterConfig } from '../config/sections/router.js';
 import type { Classifier } from './classifier.js';
@@ -53,8 +53,6 @@ export interface CommandCoreOptions {
   language?: LanguageConfig;
 }
 
-/** Targets that keep words without answering: hark says, in words, that it kept them. */
-const PLAIN_TARGETS = new Set(['file', 'webhook']);
 
 
 /** What a plugin gets: the router (to ask yes/no), the action router (to act) and the core's sink. */
@@ -96,7 +94,7 @@ export class CommandCore {
   private readonly onEffect: EffectSink;
   private readonly targets: ReadonlyMap<string, Target>;
   private readonly forward: Record<string, string[]>;
-  private readonly deliveries = new Set<Promise<void>>();
+  private readonly deliveries: Deliveries;
   private readonly plugins: readonly CorePlugin[];
   private lastSpoken: string | undefined;
   /** The last spoken answer (a read-back, a list): "start over" says it again. */
@@ -120,6 +118,7 @@ export class CommandCore {
     this.area = opts.area?.toLowerCase();
     const out: EffectSink = (e) => this.out(e);
     this.targets = opts.targets?.(out) ?? new Map();
+    this.deliveries = new Deliveries(this.targets, this.log, out);
     // actions.immediate is still accepted in config but no longer means anything: every action fires at once.
     const policy: ActionPolicy = {
       cooldownsMs: opts.actions.cooldownsMs,
@@ -158,7 +157,7 @@ export class CommandCore {
       hearing: {
         language: this.language,
         situation: () => this.situation(),
-        plainTarget: (t) => PLAIN_TARGETS.has(this.targets.get(t)?.type ?? ''),
+        plainTarget: (t) => this.deliveries.plain(t),
         replies,
       },
     });
@@ -335,7 +334,7 @@ export class CommandCore {
     for (;;) {
       await this.router.idle();
       await this.actions.idle();
-      if (this.deliveries.size) await Promise.all([...this.deliveries]);
+      await this.deliveries.idle();
       for (const p of this.plugins) await p.idle();
       if (!this.busy) return;
     }
@@ -343,7 +342,7 @@ export class CommandCore {
 
   /** True while an utterance, an async handler or a delivery is still in flight. */
   get busy(): boolean {
-    return this.router.busy || this.deliveries.size > 0 || this.plugins.some((p) => p.busy);
+    return this.router.busy || this.deliveries.busy || this.plugins.some((p) => p.busy);
   }
 
   /** Each target as a person would want to read it ("file /var/lib/hark/submissions.jsonl"). */
@@ -379,7 +378,7 @@ export class CommandCore {
     this.out(e);
     if (e.type === 'submit') {
       const d: Delivery = { kind: 'submit', atMs: this.clock.now(), frame: e.frame, text: e.text, utteranceIds: e.utteranceIds, ...(e.items ? { items: e.items } : {}) };
-      this.deliver(e.target, d);
+      this.deliveries.deliver(e.target, d);
     }
   }
 
@@ -388,27 +387,7 @@ export class CommandCore {
     this.out(e);
     if (e.type === 'action' && this.inDispatch && !NO_FOLLOW_UP.has(e.name)) this.window.acted(e.name, e.args);
     if (e.type === 'action') {
-      for (const t of this.forward[e.name] ?? []) this.deliver(t, { kind: 'action', atMs: this.clock.now(), action: e.name, args: e.args });
+      for (const t of this.forward[e.name] ?? []) this.deliveries.deliver(t, { kind: 'action', atMs: this.clock.now(), action: e.name, args: e.args });
     }
-  }
-
-  private deliver(name: string, d: Delivery): void {
-    const target = this.targets.get(name);
-    if (!target) {
-      this.out({ type: 'delivery-failed', target: name, kind: d.kind, error: `no target named "${name}"`, attempts: 0 });
-      return;
-    }
-    const p: Promise<void> = target
-      .deliver(d)
-      .then(
-        (detail) => this.out({ type: 'delivered', target: name, kind: d.kind, ...(detail ? { detail } : {}) }),
-        (err: unknown) => {
-          const attempts = err instanceof DeliveryError ? err.attempts : 1;
-          this.log.error('delivery failed', { target: name, error: err });
-          this.out({ type: 'delivery-failed', target: name, kind: d.kind, error: errorMessage(err), attempts });
-        },
-      )
-      .finally(() => this.deliveries.delete(p));
-    this.deliveries.add(p);
   }
 }

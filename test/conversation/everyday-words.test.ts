@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { startOllamaDouble } from '../support/ollama-server.js';
 import { script, simulate, type Line } from './sim.js';
 
 /**
@@ -50,6 +51,23 @@ describe('3. list items are kept as item and quantity', () => {
     expect(r.actions()[0]).toEqual({ name: 'list.add', args: { list: 'shopping', item: 'lemons', quantity: 3 } });
     expect(r.actions()[2]).toEqual({ name: 'list.remove', args: { list: 'shopping', item: 'lemons' } });
     expect(r.spoken()).toEqual(['Added three lemons to the shopping list.', 'The shopping list: three lemons.', 'Removed lemons from the shopping list.', 'The shopping list is empty.']);
+  });
+
+  it('an item the model adds is kept the same way: the rules take it off by the item, and the read-back agrees', async () => {
+    // The model path (seed 004) through the Ollama double: it answers with the object "3 lemons".
+    const ollama = await startOllamaDouble();
+    try {
+      ollama.on('short of lemons', { verb: 'add_to_list', object: '3 lemons' });
+      const r = await simulate(script('computer we are short of lemons, need three', 'go', 'yes', { text: "computer what's on the list", atMs: 20_000 }, { text: 'computer take the lemons off the list', atMs: 30_000 }, { text: "computer what's on the list", atMs: 40_000 }), {
+        args: ['--ollama', ollama.url],
+        drainMs: null,
+      });
+      expect(r.of('commit')).toHaveLength(1);
+      expect(r.actions()[0]).toEqual({ name: 'list.add', args: expect.objectContaining({ list: 'shopping', item: 'lemons', quantity: 3 }) });
+      expect(r.spoken().slice(-3)).toEqual(['The shopping list: three lemons.', 'Removed lemons from the shopping list.', 'The shopping list is empty.']);
+    } finally {
+      await ollama.close();
+    }
   });
 
   it('several items in one sentence are several lines on the list', async () => {

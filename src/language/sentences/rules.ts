@@ -15,6 +15,8 @@ export const RULES: Record<string, string> = {
   timer_word: '(timer|countdown|count down)',
   call_it: '[and] (named|called|labelled|labeled|call it|name it)',
   a_timer: '[<a>] [{duration}] [{name}] <timer_word>',
+  // With its duration: said without a verb, a timer is only a request when it says how long ("10 minute timer").
+  a_timer_for: '[<a>] {duration} [{name}] <timer_word>',
   cancel: '(cancel|stop|end|kill|scrap|bin|ditch|delete|remove|clear|dismiss|abort|reset|forget|lose|drop|nix|finish|get rid of|knock off|turn off|switch off|shut off|cut)',
   add_time: '(add|put|stick|give|throw|pop|chuck|whack|bang|slap|tack)',
   extend: '(increase|extend|lengthen|bump up|bump|push back|push|top up)',
