@@ -1,5 +1,6 @@
-import { itemKey, type ListBook } from '../kitchen/lists.js';
-import type { TimerPick } from '../kitchen/timer-language.js';
+import type { ListBook } from '../kitchen/lists.js';
+import { registerListHandlers } from './list-handlers.js';
+import type { TimerPick } from '../language/requests.js';
 import type { EffectSink } from '../router/effects.js';
 import type { ActionRouter, FiredAction } from './action-router.js';
 import { ringText, type KitchenTimers } from './timers.js';
@@ -52,43 +53,6 @@ export function registerBuiltInHandlers(actions: ActionRouter, deps: { timers: K
     emit({ type: 'speak', text: ringText(str(a.args.label), Number(a.args.lateSeconds ?? 0) * 1000), earcon: 'timer' });
   });
   registerListHandlers(actions, deps.lists, emit);
-}
-
-/**
- * Lists by rule, no model needed. The intent pass, when it runs, registers its own list.add,
- * list.remove and list.read over the same ListBook (so both keep the same lists); list.clear is
- * only here.
- */
-function registerListHandlers(actions: ActionRouter, lists: ListBook, emit: EffectSink): void {
-  const say = (text: string) => emit({ type: 'speak', text });
-  actions.on('list.add', (a) => {
-    const list = String(a.args.list);
-    const item = String(a.args.item);
-    lists.record({ list, item, op: 'add' });
-    emit({ type: 'list', op: 'add', list, item });
-    say(`Added ${item} to the ${list} list.`);
-  });
-  actions.on('list.remove', (a) => {
-    const list = String(a.args.list);
-    const item = String(a.args.item);
-    if (!lists.lines(list).some((l) => itemKey(l.item) === itemKey(item))) return say(`${item.charAt(0).toUpperCase()}${item.slice(1)} is not on the ${list} list.`);
-    lists.record({ list, item, op: 'remove' });
-    emit({ type: 'list', op: 'remove', list, item });
-    say(`Removed ${item} from the ${list} list.`);
-  });
-  actions.on('list.read', (a) => {
-    const list = String(a.args.list);
-    const lines = lists.lines(list);
-    emit({ type: 'speak', text: lines.length ? `The ${list} list: ${lines.map((l) => l.item).join(', ')}.` : `The ${list} list is empty.`, answer: true });
-  });
-  actions.on('list.clear', (a) => {
-    const list = String(a.args.list);
-    const lines = lists.lines(list);
-    // Cleared as removals, so the log still shows what was on it (lists are never edited in place).
-    for (const l of lines) lists.record({ list, item: l.item, op: 'remove' });
-    emit({ type: 'list', op: 'clear', list });
-    say(lines.length ? `Cleared the ${list} list.` : `The ${list} list was already empty.`);
-  });
 }
 
 function str(v: unknown): string | undefined {

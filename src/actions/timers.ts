@@ -1,5 +1,5 @@
 import type { Clock, TimerHandle } from '../core/clock.js';
-import { sayDuration } from '../kitchen/duration.js';
+import { sayDuration } from '../language/duration.js';
 import type { TimerPick } from '../kitchen/timer-language.js';
 import { capitalise, describeTimer, pickTimers } from '../kitchen/timer-pick.js';
 import type { EffectSink } from '../router/effects.js';

@@ -55,7 +55,7 @@ are added: {"type":"proposal",...}, {"type":"ambiguous",...}, {"type":"commit",.
 
 Example:
   printf 'computer\\nset a timer for ten minutes\\n' | hark simulate
-  printf 'computer we need three cases of milk for the order list\\ngo\\nyes\\n' | hark simulate --ollama http://127.0.0.1:11434`,
+  printf 'computer we are short three cases of milk for the order list\\ngo\\nyes\\n' | hark simulate --ollama http://127.0.0.1:11434`,
     )
     .action(action(simulate));
 }

@@ -16,6 +16,7 @@ import { mqttSection } from '../fleet/config.js';
 import { haConversationSection, checkHaConversationConfig } from '../ha/conversation/config.js';
 import { haSatelliteSection } from '../ha/satellite/config.js';
 import { section } from '../core/config-fields.js';
+import { languageSection } from '../language/config.js';
 
 /** device: where this appliance stands. `area` (e.g. kitchen) makes "the kitchen timer" this device's own. */
 const deviceSection = section({
@@ -34,6 +35,7 @@ export const configSchema = z
     store: storeSection,
     debug: debugSection,
     router: routerSection,
+    language: languageSection,
     actions: actionsSection,
     speech: speechSection,
     interruption: interruptionSection,

@@ -101,6 +101,7 @@ export function buildCommands(o: BuildCommandsOptions): Commands {
     // Rules and the intent pass keep the same lists.
     lists: intent?.lists ?? (o.store ? new StoreListBook(o.store) : new MemoryListBook()),
     router,
+    language: config.language,
     actions: config.actions,
     log: log.child({ component: 'router' }),
     ...(o.voices ? { voices: o.voices as never } : {}),

@@ -175,7 +175,7 @@ export class Conversation {
 
   routerView(): RouterView {
     const core = this.commands.core;
-    return { frames: this.frames(), mode: core.router.mode, stack: core.router.stack, followUp: (text) => core.takesAsFollowUp(text) };
+    return { frames: this.frames(), mode: core.router.mode, stack: core.router.stack, hears: (text) => core.hears(text) };
   }
 
   /** Seed 003: words take the floor from an answer being prepared. */

@@ -1,6 +1,8 @@
 import type { FramesSpec } from '../router/spec.js';
 import { charDistance, charSlack } from '../router/near.js';
 import { DEFAULT_FILLERS, said } from '../router/text.js';
+import { defaultLanguage } from '../language/default.js';
+import type { KitchenLanguage } from '../language/kitchen.js';
 
 /**
  * The opening check (issue 21): in wake-word mode with only the base frame open, a long segment is
@@ -12,7 +14,7 @@ import { DEFAULT_FILLERS, said } from '../router/text.js';
  */
 
 /** The phrases a base frame acts on without a wake phrase, as normalised word lists; null when they cannot be known. */
-export function openingPhrases(frames: FramesSpec): string[][] | null {
+export function openingPhrases(frames: FramesSpec, language: KitchenLanguage = defaultLanguage()): string[][] | null {
   const base = Object.values(frames).find((f) => f.kind === 'base');
   if (!base) return null;
   const phrases: string[][] = [];
@@ -24,8 +26,9 @@ export function openingPhrases(frames: FramesSpec): string[][] | null {
     else if ('button' in r) continue;
     else if ('catch-all' in r && r.when === 'always-listen') continue;
     // Seed 000's imperatives taken only as a whole utterance ("say that again", "stop. actually
-    // continue"): they begin with one of these words, so the opening tells them apart.
-    else if ('intent' in r && r.whole) phrases.push(...IMPERATIVE_OPENERS.map((p) => said(p).words.slice()));
+    // continue"): the kitchen language's own sentences say which words they open with (and the
+    // lead-ins people put before them), so the opening tells them apart.
+    else if ('intent' in r && r.whole) phrases.push(...language.imperativeOpeners(), ...CORRECTION_OPENERS.map((p) => said(p).words.slice()));
     // A pattern anchored at the start on a set of words ("^(?:no|sorry|actually) … number N$").
     else if ('pattern' in r && leadingWords(r.pattern)) phrases.push(...leadingWords(r.pattern)!.map((p) => said(p).words.slice()));
     // A pattern, an intent, a kitchen rule or a classifier in the base frame can match words
@@ -35,8 +38,8 @@ export function openingPhrases(frames: FramesSpec): string[][] | null {
   return phrases.filter((p) => p.length > 0);
 }
 
-/** The words seed 000's imperatives begin with (src/intent/rules.ts): stop, repeat, continue, start over and their kin. */
-const IMPERATIVE_OPENERS = ['stop', 'repeat', 'continue', 'start over', 'say that', 'can you', 'could you', 'please', 'actually', 'no', 'sorry', 'wait', 'go on', 'keep going', 'resume', 'what did you say', 'come again', 'pardon'];
+/** Words before an imperative that the opening may hold first: a polite or corrected start ("can you say that again", "no, stop"). */
+const CORRECTION_OPENERS = ['can you', 'could you', 'please', 'actually', 'no', 'sorry', 'alright', 'right', 'just', 'you can'];
 
 /** The words an anchored pattern must start with (`^(?:no|sorry|i mean)…`), or null when it can start anyhow. */
 function leadingWords(pattern: string): string[] | null {

@@ -193,12 +193,12 @@ export class SegmentPath {
     this.outOfTime = new Promise((r) => (this.timeUp = r));
     const q = d.config.stt.queue;
     this.queue = new SegmentQueue<Work>(d.unbounded ? { maxWaitMs: Infinity, maxBytes: Infinity } : { maxWaitMs: q.maxWaitMs, maxBytes: Math.round(q.maxAudioMb * 1024 * 1024) });
-    this.phrases = d.config.stt.opening.enabled ? openingPhrases(d.config.router.frames) : null;
     this.conv = d.conversation;
     // The cascade's hand-over of an open request waits its turn behind every segment closed before it.
     this.conv.lineUp = (run, frame) => this.enqueue(run, 'handing over the request failed', { frame });
     this.conv.listen((e, atMs) => this.onEffect(e, atMs));
     d.stt?.setVocabulary(this.commands.vocabulary);
+    this.phrases = d.config.stt.opening.enabled ? openingPhrases(d.config.router.frames, this.commands.core.language) : null;
   }
 
   /** The command side's parts (the fleet, the satellite and the debug page read its timers and lists). */

@@ -1,5 +1,5 @@
 import type { Clock } from '../core/clock.js';
-import { normalise } from '../router/text.js';
+import { normalise } from '../language/text.js';
 
 /**
  * Seed 000's deduplication for always-listen mode: in a kitchen the same request is said twice

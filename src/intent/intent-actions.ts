@@ -1,13 +1,13 @@
 import type { ActionRequest, ActionRouter } from '../actions/action-router.js';
 import type { Logger } from '../core/log.js';
 import type { EffectSink } from '../router/effects.js';
-import { itemKey, type ListBook, type ListLine } from '../kitchen/lists.js';
+import { itemKey, type ListBook } from '../kitchen/lists.js';
 import { sayQuantity, spokenNumbers } from './spoken.js';
 
 /**
  * What the default intents do once a person has said yes. Each one says what it did, because a
- * cook with full hands has no screen to check. timer.set and timer.cancel are hark's own
- * built-in actions; these are the rest. Any of them can also go to a target (actions.forward), e.g.
+ * cook with full hands has no screen to check. timer.set, timer.cancel and the list actions are
+ * hark's own built-in actions; these are the rest. Any of them can also go to a target (actions.forward), e.g.
  * manager.call to a pager webhook or issue.report to the maintenance system.
  */
 export const INTENT_ACTIONS = ['list.add', 'list.remove', 'list.read', 'inventory.count', 'item.locate', 'issue.report', 'manager.call'] as const;
@@ -37,44 +37,12 @@ function need(a: ActionRequest, k: string): string {
   return v;
 }
 const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
-const sayLine = (l: ListLine): string => spokenNumbers(sayQuantity(l.item, l.quantity ?? undefined, l.unit ?? undefined));
 
-function sayList(lines: readonly string[]): string {
-  if (lines.length <= 1) return lines.join('');
-  return `${lines.slice(0, -1).join(', ')} and ${lines[lines.length - 1]}`;
-}
-
+/** The lists' own actions (list.add, list.remove, list.read) are hark's built-in ones (actions/list-handlers.ts): one way of keeping a list, whoever asked. */
 export function registerIntentActions(actions: ActionRouter, deps: IntentActionDeps): void {
   const { lists, emit } = deps;
   const say = (text: string) => emit({ type: 'speak', text });
-  const answer = (text: string) => emit({ type: 'speak', text, answer: true });
   const link = (a: ActionRequest) => (str(a, 'utteranceId') ? { utteranceId: str(a, 'utteranceId')! } : {});
-
-  actions.on('list.add', (a) => {
-    const list = need(a, 'list');
-    const item = need(a, 'item');
-    const quantity = num(a, 'quantity');
-    const unit = str(a, 'unit');
-    lists.record({ list, item, quantity: quantity ?? null, unit: unit ?? null, op: 'add', ...link(a) });
-    say(`Added ${spokenNumbers(sayQuantity(item, quantity, unit))} to the ${list} list.`);
-  });
-
-  actions.on('list.remove', (a) => {
-    const list = need(a, 'list');
-    const item = need(a, 'item');
-    if (!lists.lines(list).some((l) => itemKey(l.item) === itemKey(item))) {
-      say(`${capital(item)} is not on the ${list} list.`);
-      return;
-    }
-    lists.record({ list, item, op: 'remove', ...link(a) });
-    say(`Removed ${item} from the ${list} list.`);
-  });
-
-  actions.on('list.read', (a) => {
-    const list = need(a, 'list');
-    const lines = lists.lines(list);
-    answer(lines.length ? `The ${list} list: ${sayList(lines.map(sayLine))}.` : `The ${list} list is empty.`);
-  });
 
   actions.on('inventory.count', (a) => {
     const item = need(a, 'item');

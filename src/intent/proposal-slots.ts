@@ -1,9 +1,10 @@
-import { readDuration, sayDuration } from '../kitchen/duration.js';
+import { readDuration, sayDuration } from '../language/duration.js';
 import type { IntentSpec } from './intent-spec.js';
-import { readNumber } from '../kitchen/numbers.js';
+import { readNumber } from '../language/numbers.js';
+import { readItem } from '../language/items.js';
 import { sayQuantity, spokenNumbers } from './spoken.js';
 import { parseTimerRequest } from '../kitchen/timer-request.js';
-import { normalise } from '../router/text.js';
+import { normalise } from '../language/text.js';
 
 /**
  * What a proposal's object means for its action. The model is asked for one free-text object
@@ -55,29 +56,13 @@ function stripArticles(w: string[]): string[] {
   return w.slice(s);
 }
 
-/** "3 cases of milk" → 3, cases, milk; "a case of milk" → 1, case, milk; "napkins" → napkins. */
+/**
+ * "3 cases of milk" → 3, cases, milk; "a case of milk" → 1, case, milk; "napkins" → napkins: the
+ * kitchen language's own reading of an item (language/items.ts), so an item the model adds is kept
+ * exactly as one the rules add.
+ */
 function readAmount(w: string[]): { item?: string; quantity?: number; unit?: string } {
-  let rest = w;
-  let quantity: number | undefined;
-  if ((rest[0] === 'a' || rest[0] === 'an') && rest[2] === 'of') {
-    quantity = 1;
-    rest = rest.slice(1);
-  } else {
-    rest = stripArticles(rest);
-    const n = readNumber(rest, 0);
-    if (n) {
-      quantity = n.value;
-      rest = rest.slice(n.next);
-    }
-  }
-  let unit: string | undefined;
-  if (quantity !== undefined && rest.length > 2 && rest[1] === 'of') {
-    unit = rest[0];
-    rest = rest.slice(2);
-  }
-  rest = stripArticles(rest);
-  const item = rest.join(' ') || undefined;
-  return { ...(item ? { item } : {}), ...(quantity !== undefined ? { quantity } : {}), ...(unit ? { unit } : {}) };
+  return readItem(w) ?? {};
 }
 
 /** The amount from wherever the first number is ("we have twelve boxes of gloves"). */

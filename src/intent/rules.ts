@@ -1,5 +1,5 @@
-import { said as toSaid, type Said } from '../router/text.js';
-import { readNumber } from '../kitchen/numbers.js';
+import { said as toSaid, type Said } from '../language/text.js';
+import { readNumber } from '../language/numbers.js';
 import type { ImperativeName, Intent, IntentSlots, QuestionName } from './types.js';
 
 /**

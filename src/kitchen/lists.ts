@@ -1,3 +1,4 @@
+import { itemKey } from '../language/items.js';
 import type { ListItemInput, ListItemView, RowLink } from '../store/records.js';
 
 /**
@@ -15,10 +16,8 @@ export interface ListLine {
 
 export type ListOp = Pick<ListItemView, 'item' | 'quantity' | 'unit' | 'op' | 'note'>;
 
-/** "the Milk " and "milk" are one line on a list. */
-export function itemKey(item: string): string {
-  return item.toLowerCase().replace(/^(?:the|some|a|an)\s+/, '').replace(/\s+/g, ' ').trim();
-}
+/** "the Milk " and "milk", "lemon" and "lemons" are one line on a list (src/language/items.ts). */
+export { itemKey };
 
 export function foldList(ops: readonly ListOp[]): ListLine[] {
   const lines = new Map<string, ListLine>();

@@ -1,4 +1,4 @@
-import { sayDuration } from './duration.js';
+import { sayDuration } from '../language/duration.js';
 import type { TimerPick } from './timer-language.js';
 
 /**

@@ -1,4 +1,4 @@
-import { readNumber } from '../kitchen/numbers.js';
+import { readNumber } from '../language/numbers.js';
 
 /**
  * "repeat number 3" (seed 000's repeat with a reference): the third item of what hark last said —

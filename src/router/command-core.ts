@@ -1,23 +1,27 @@
 import type { Clock } from '../core/clock.js';
-import { errorMessage } from '../core/errors.js';
 import { createLogger, type Logger } from '../core/log.js';
 import type { Utterance } from '../core/utterance.js';
 import { ActionRouter, type ActionPolicy } from '../actions/action-router.js';
 import { registerBuiltInHandlers } from '../actions/handlers.js';
 import { KitchenTimers, type TimerKeeper } from '../actions/timers.js';
 import { MemoryListBook, type ListBook } from '../kitchen/lists.js';
-import { DeliveryError, type Delivery, type Target } from '../actions/targets/target.js';
+import type { Delivery, Target } from '../actions/targets/target.js';
+import { Deliveries } from '../actions/deliveries.js';
 import type { ActionsConfig } from '../config/sections/actions.js';
 import type { RouterConfig } from '../config/sections/router.js';
 import type { Classifier } from './classifier.js';
 import type { Effect, EffectSink } from './effects.js';
 import { CommandRouter } from './router.js';
-import { said } from './text.js';
-import { parseTimerAnswer, stopsRinging } from '../kitchen/timer-language.js';
+import { said, type Said } from '../language/text.js';
+import { readTimerAnswer, stopsRinging } from '../language/answers.js';
+import { KitchenLanguage } from '../language/kitchen.js';
+import type { LanguageConfig } from '../language/config.js';
+import type { Situation } from '../language/situation.js';
+import type { Reading } from '../language/requests.js';
+import { readRequest } from '../language/understand.js';
 import type { VoiceSpec } from './spec.js';
-import type { TimerHandle } from '../core/clock.js';
-import { readFollowUp, type LastRequest } from './follow-up.js';
-import { parseKitchen } from './kitchen-verb.js';
+import { followUpStep } from './follow-up.js';
+import { FollowUpWindow } from './follow-window.js';
 import { rulePhrases } from './vocabulary.js';
 
 /** Actions whose output is a re-saying of earlier speech: what they say is not "the last thing said". */
@@ -45,7 +49,10 @@ export interface CommandCoreOptions {
   timerKeeper?: TimerKeeper;
   /** This device's room (device.area). */
   area?: string;
+  /** The kitchen language's section (extra templates, replies); the built-in language if omitted. */
+  language?: LanguageConfig;
 }
+
 
 
 /** What a plugin gets: the router (to ask yes/no), the action router (to act) and the core's sink. */
@@ -80,12 +87,14 @@ export class CommandCore {
   readonly timers: KitchenTimers;
   /** The lists rules (and the intent pass) keep: for the debug page and the lists API. */
   readonly lists: ListBook;
+  /** The kitchen language (built-in sentences and the config's): the one reading of what is said. */
+  readonly language: KitchenLanguage;
   private readonly clock: Clock;
   private readonly log: Logger;
   private readonly onEffect: EffectSink;
   private readonly targets: ReadonlyMap<string, Target>;
   private readonly forward: Record<string, string[]>;
-  private readonly deliveries = new Set<Promise<void>>();
+  private readonly deliveries: Deliveries;
   private readonly plugins: readonly CorePlugin[];
   private lastSpoken: string | undefined;
   /** The last spoken answer (a read-back, a list): "start over" says it again. */
@@ -95,13 +104,9 @@ export class CommandCore {
   /** The action firing now (its speech is attributed to it). */
   private firing: string | undefined;
   private readonly area: string | undefined;
-  private readonly followUpMs: number;
+  private readonly window: FollowUpWindow;
   private readonly wakePhrases: string[];
   private readonly frameKinds: ReadonlyMap<string, string>;
-  /** The follow-up window: open until `until` (clock ms). */
-  private follow: { until: number; timer: TimerHandle } | null = null;
-  /** What hark last did on a command, for a follow-up to lean on. */
-  private lastRequest: LastRequest | null = null;
   /** True while an utterance is being dispatched: actions fired now were commanded by a person. */
   private inDispatch = false;
 
@@ -113,6 +118,7 @@ export class CommandCore {
     this.area = opts.area?.toLowerCase();
     const out: EffectSink = (e) => this.out(e);
     this.targets = opts.targets?.(out) ?? new Map();
+    this.deliveries = new Deliveries(this.targets, this.log, out);
     // actions.immediate is still accepted in config but no longer means anything: every action fires at once.
     const policy: ActionPolicy = {
       cooldownsMs: opts.actions.cooldownsMs,
@@ -135,6 +141,8 @@ export class CommandCore {
       onGiveUp: (t) => this.log.warn('timer rang unanswered; gave up', { timer: t.label ?? `${t.seconds} s`, giveUpMs: opts.actions.timers.giveUpMs }),
     });
     this.lists = opts.lists ?? new MemoryListBook();
+    this.language = new KitchenLanguage(opts.language ?? {});
+    const replies = { noted: opts.language?.replies.noted ?? 'Noted.', unclear: opts.language?.replies.unclear ?? "I didn't get what to do with {thing}." };
     registerBuiltInHandlers(this.actions, { timers: this.timers, lists: this.lists, emit: out, lastSpoken: () => this.lastSpoken });
     this.router = new CommandRouter({
       clock: this.clock,
@@ -146,9 +154,15 @@ export class CommandCore {
       classifiers: opts.classifiers ?? {},
       log: this.log,
       ...(opts.area ? { area: opts.area } : {}),
+      hearing: {
+        language: this.language,
+        situation: () => this.situation(),
+        plainTarget: (t) => this.deliveries.plain(t),
+        replies,
+      },
     });
     this.registerAnswerHandlers();
-    this.followUpMs = opts.router.followUpMs ?? 6000;
+    this.window = new FollowUpWindow({ clock: this.clock, ms: opts.router.followUpMs ?? 6000, emit: (e) => this.onEffect(e) });
     this.wakePhrases = rulePhrases(opts.router.frames.base, ['prefix']).map((p) => said(p).norm);
     this.frameKinds = new Map(Object.entries(opts.router.frames).map(([name, f]) => [name, f.kind]));
     this.plugins = opts.plugins ?? [];
@@ -165,7 +179,7 @@ export class CommandCore {
    * which treats a segment said now as meant for hark.
    */
   followUpOpen(): boolean {
-    return this.follow !== null && this.clock.now() < this.follow.until;
+    return this.window.open;
   }
 
   /** True while hark waits for an answer: a frame above base is open, or "Which timer?" was asked. */
@@ -187,10 +201,38 @@ export class CommandCore {
    * so "and two pints of milk" said over hark's "Added eggs…" counts as said to hark.
    */
   takesAsFollowUp(text: string): boolean {
-    if (!this.followUpOpen()) return false;
+    return this.followUpOpen() && this.followUpReading(said(text)) !== null;
+  }
+
+  /**
+   * Is this said to hark? What hark would act on now, asked without acting: a ring's "stop" or
+   * "thanks", the answer to "Which timer?", a follow-up inside the window, or anything a rule of
+   * the open frames would take (the wake phrase, a command, an imperative that is the whole of what
+   * was said; in always-listen mode, everything). The interruption filter asks this while hark
+   * speaks (turn/addressed.ts), so what cuts hark off is what the router then acts on.
+   */
+  hears(text: string): boolean {
     const s = said(text);
-    const last = this.lastRequest;
-    return (last !== null && readFollowUp(s.words, last) !== null) || parseKitchen(s.words, this.area) !== null;
+    if (this.timers.ringing && stopsRinging(s.words)) return true;
+    if (this.timers.asking && readTimerAnswer(s.words, this.situation()) !== null) return true;
+    if (this.followUpOpen() && this.followUpReading(s) !== null) return true;
+    return this.router.wouldTake(text) !== null;
+  }
+
+  /** What hark owns now, for the language to read words against. `last` only inside the follow-up window. */
+  situation(): Situation {
+    const lists = this.lists;
+    let known: Situation['lists'] | undefined;
+    return {
+      timers: this.timers.list().map((t) => ({ ...(t.label ? { label: t.label } : {}), seconds: t.seconds, state: t.state })),
+      // Read only when a sentence needs it (a store query on the appliance).
+      get lists() {
+        return (known ??= lists.names().map((name) => ({ name, items: lists.lines(name).map((l) => l.item) })));
+      },
+      ringing: this.timers.ringing,
+      ...(this.area ? { area: this.area } : {}),
+      last: this.window.last,
+    };
   }
 
   dispatch(utterance: Utterance): void {
@@ -202,7 +244,7 @@ export class CommandCore {
     }
     // The answer to hark's own "Which timer?" needs no wake word either (as a yes to a question).
     if (this.timers.asking) {
-      const pick = parseTimerAnswer(said(utterance.text).words, this.area ? { area: this.area } : {});
+      const pick = readTimerAnswer(said(utterance.text).words, this.situation());
       if (pick && this.timers.answer(pick)) return;
     }
     this.inDispatch = true;
@@ -228,53 +270,37 @@ export class CommandCore {
     if (!atBase && !inQuery) return false;
     const s = said(utterance.text);
     if (this.wakePhrases.some((p) => s.norm === p || s.norm.startsWith(p + ' '))) return false;
-    const last = this.lastRequest;
-    const f = last ? readFollowUp(s.words, last) : null;
-    if (f && 'text' in f) {
-      if (atBase) this.router.command({ ...utterance, text: f.text });
-      else this.router.dispatch({ ...utterance, text: f.text });
+    const r = this.followUpReading(s);
+    if (!r) return false;
+    const last = this.window.last;
+    if (r.kind === 'follow-up' && last) {
+      const step = followUpStep(r.follow, last);
+      if (!step) return false;
+      if ('say' in step) this.out({ type: 'speak', text: step.say });
+      else {
+        this.actions.submit({ name: step.action, args: step.args });
+        if (typeof step.length === 'number') this.window.lengthened(step.length);
+      }
       return true;
     }
-    if (f && 'action' in f) {
-      this.actions.submit({ name: f.action, args: f.args });
-      if (last?.kind === 'timer' && typeof f.length === 'number') this.lastRequest = { ...last, seconds: f.length };
-      return true;
-    }
-    if (f && 'say' in f) {
-      this.out({ type: 'speak', text: f.say });
-      return true;
-    }
-    if (atBase && parseKitchen(s.words, this.area)) {
-      this.router.command(utterance);
-      return true;
-    }
-    return false;
+    // A timer or list request said plainly: as if the wake word came first. Inside a query kept
+    // open, the query's own kitchen rule takes it.
+    if (atBase) this.router.command(utterance);
+    else this.router.dispatch(utterance);
+    return true;
   }
 
-  private openFollowUp(): void {
-    if (this.followUpMs <= 0) return;
-    if (this.follow) this.clock.clearTimer(this.follow.timer);
-    const until = this.clock.now() + this.followUpMs;
-    this.follow = {
-      until,
-      timer: this.clock.setTimer(this.followUpMs, () => {
-        this.follow = null;
-        this.lastRequest = null;
-        this.onEffect({ type: 'follow-up', open: false });
-      }),
-    };
-    this.onEffect({ type: 'follow-up', open: true, untilMs: until });
-  }
-
-  /** What a fired action leaves for a follow-up to lean on. */
-  private remember(name: string, args: Record<string, unknown>): void {
-    if (name === 'timer.set' && typeof args.seconds === 'number' && args.command === undefined) {
-      this.lastRequest = { kind: 'timer', seconds: args.seconds, ...(typeof args.label === 'string' ? { label: args.label } : {}) };
-    } else if ((name === 'list.add' || name === 'list.remove') && typeof args.list === 'string') {
-      this.lastRequest = { kind: 'list', op: name === 'list.add' ? 'add' : 'remove', list: args.list };
-    } else if (name !== 'timer.add' && name !== 'timer.remove') {
-      this.lastRequest = null;
-    }
+  /**
+   * Inside the window, what these words ask that hark takes without the wake word: a follow-up on
+   * what was just done, or a timer or list request that acts (a question — "did the timer go off?"
+   * — is as likely asked of a colleague). Null for anything else.
+   */
+  private followUpReading(s: Said): Reading | null {
+    const r = readRequest(this.language, s, this.situation(), ['follow', 'timer', 'list']);
+    if (!r) return null;
+    if (r.kind === 'follow-up') return this.window.last && followUpStep(r.follow, this.window.last) ? r : null;
+    if ((r.kind === 'timer' || r.kind === 'list') && !r.question) return r;
+    return null;
   }
 
   /** continue (resume the answer "stop" cut off) and start-over (say the last answer again from its start). */
@@ -308,7 +334,7 @@ export class CommandCore {
     for (;;) {
       await this.router.idle();
       await this.actions.idle();
-      if (this.deliveries.size) await Promise.all([...this.deliveries]);
+      await this.deliveries.idle();
       for (const p of this.plugins) await p.idle();
       if (!this.busy) return;
     }
@@ -316,7 +342,7 @@ export class CommandCore {
 
   /** True while an utterance, an async handler or a delivery is still in flight. */
   get busy(): boolean {
-    return this.router.busy || this.deliveries.size > 0 || this.plugins.some((p) => p.busy);
+    return this.router.busy || this.deliveries.busy || this.plugins.some((p) => p.busy);
   }
 
   /** Each target as a person would want to read it ("file /var/lib/hark/submissions.jsonl"). */
@@ -327,8 +353,7 @@ export class CommandCore {
   }
 
   dispose(): void {
-    if (this.follow) this.clock.clearTimer(this.follow.timer);
-    this.follow = null;
+    this.window.dispose();
     this.router.dispose();
     this.actions.dispose();
     this.timers.dispose();
@@ -353,39 +378,16 @@ export class CommandCore {
     this.out(e);
     if (e.type === 'submit') {
       const d: Delivery = { kind: 'submit', atMs: this.clock.now(), frame: e.frame, text: e.text, utteranceIds: e.utteranceIds, ...(e.items ? { items: e.items } : {}) };
-      this.deliver(e.target, d);
+      this.deliveries.deliver(e.target, d);
     }
   }
 
   private fromActions(e: Effect): void {
     if (e.type === 'action') this.firing = e.name;
     this.out(e);
-    if (e.type === 'action' && this.inDispatch && !NO_FOLLOW_UP.has(e.name)) {
-      this.remember(e.name, e.args);
-      this.openFollowUp();
-    }
+    if (e.type === 'action' && this.inDispatch && !NO_FOLLOW_UP.has(e.name)) this.window.acted(e.name, e.args);
     if (e.type === 'action') {
-      for (const t of this.forward[e.name] ?? []) this.deliver(t, { kind: 'action', atMs: this.clock.now(), action: e.name, args: e.args });
+      for (const t of this.forward[e.name] ?? []) this.deliveries.deliver(t, { kind: 'action', atMs: this.clock.now(), action: e.name, args: e.args });
     }
-  }
-
-  private deliver(name: string, d: Delivery): void {
-    const target = this.targets.get(name);
-    if (!target) {
-      this.out({ type: 'delivery-failed', target: name, kind: d.kind, error: `no target named "${name}"`, attempts: 0 });
-      return;
-    }
-    const p: Promise<void> = target
-      .deliver(d)
-      .then(
-        (detail) => this.out({ type: 'delivered', target: name, kind: d.kind, ...(detail ? { detail } : {}) }),
-        (err: unknown) => {
-          const attempts = err instanceof DeliveryError ? err.attempts : 1;
-          this.log.error('delivery failed', { target: name, error: err });
-          this.out({ type: 'delivery-failed', target: name, kind: d.kind, error: errorMessage(err), attempts });
-        },
-      )
-      .finally(() => this.deliveries.delete(p));
-    this.deliveries.add(p);
   }
 }

@@ -1,12 +1,12 @@
 import { HarkError } from '../core/errors.js';
 import type { Intent } from '../intent/types.js';
-import { wholeImperatives } from '../intent/imperatives.js';
+import type { Imperative } from '../language/requests.js';
 import type { KitchenRequest } from './kitchen-verb.js';
 import type { Classifier } from './classifier.js';
 import type { Mode } from './effects.js';
 import { DEFAULT_NEAR_MAX_EDITS, DEFAULT_NEAR_SKIP, nearPhrase } from './near.js';
 import type { ButtonGesture, FrameSpec, RuleSpec, VerbSpec } from './spec.js';
-import { hasRealWords, restAfter, type Said } from './text.js';
+import { hasRealWords, restAfter, type Said } from '../language/text.js';
 
 /**
  * Rules and verbs turned from their YAML shape into something fast to run: exact sets become Sets,
@@ -39,6 +39,13 @@ export interface MatchInput {
   intent(): Intent;
   /** The utterance in the kitchen language (timers, lists), computed at most once. */
   kitchen(): KitchenRequest | null;
+  /** Seed 000's imperatives, when they are the whole utterance (the kitchen language's reading). */
+  imperatives(): Imperative[] | null;
+  /**
+   * Something hark owns that the words name ("the chips timer") when they ask nothing it can read,
+   * and only where a reply is due (an empty query someone woke hark for); null otherwise.
+   */
+  unclear(): string | null;
   /** Vocabulary by name: normalised phrase → id. */
   vocab(name: string): ReadonlyMap<string, string>;
 }
@@ -187,16 +194,19 @@ function compileRule(spec: RuleSpec, index: number, path: string, classifiers: R
   }
   if ('kitchen' in spec) {
     const families = new Set(spec.kitchen);
-    return rule(index, 'kitchen', when, verbs, (input) => {
+    return rule(index, 'kitchen', when, verbs, (input): Slots | null => {
       const k = input.kitchen();
-      return k && families.has(k.family) ? { kitchen: k.family, op: k.command.op } : null;
+      if (k && families.has(k.family)) return { kitchen: k.family, op: k.command.op };
+      // Names a timer, a list or the alarm, asks nothing readable: the kitchen verb says so.
+      const about = k ? null : input.unclear();
+      return about ? { kitchen: 'unclear', about } : null;
     });
   }
   if ('intent' in spec) {
     const names = new Set(spec.intent);
     if (spec.whole) {
       return rule(index, 'intent', when, verbs, (input) => {
-        const list = wholeImperatives(input.said, input.fillers);
+        const list = input.imperatives();
         if (!list || !list.every((i) => names.has(i.name) || names.has('imperative'))) return null;
         const last = list[list.length - 1]!;
         return { intent: list.map((i) => i.name).join(' '), ...(last.reference ? { reference: last.reference } : {}) };

@@ -1,6 +1,6 @@
 import type { RouterConfig } from '../config/sections/router.js';
 import { mayStartKitchen } from './kitchen-verb.js';
-import { said } from './text.js';
+import { said } from '../language/text.js';
 
 type PhraseKind = 'exact' | 'prefix' | 'near';
 interface RawRule {

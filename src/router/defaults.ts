@@ -1,3 +1,4 @@
+import { NO, YES } from '../language/answers.js';
 import type { FramesSpec, VoiceSpec } from './spec.js';
 
 /**
@@ -7,16 +8,13 @@ import type { FramesSpec, VoiceSpec } from './spec.js';
  * Patterns match normalised text: lower case, no punctuation, "what's" → "whats".
  */
 
-// Timers and lists are read by the kitchen language (src/kitchen/), not by patterns here: "a ten
+// Timers and lists are read by the kitchen language (src/language/), not by patterns here: "a ten
 // minute timer", "timer called pizza for 5 minutes" and "how long is left on my 1 hour timer" put
 // the duration, the name and the verb in different places, which one rule per phrasing would not
 // keep up with. `kitchen: [timer, list]` matches when the utterance is such a request; the
 // `kitchen` verb carries it out.
 const KITCHEN_RULES = [{ kitchen: ['timer' as const, 'list' as const], do: ['kitchen', 'pop'] }];
 
-/** Yes and no as a kitchen says them (normalised: "that's right" is "thats right"). */
-const YES = ['yes', 'yes please', 'yeah', 'yep', 'yup', 'yes yes', 'sure', 'sure thing', 'okay', 'ok', 'correct', 'right', 'thats right', 'thats correct', 'go ahead', 'do it', 'please do', 'confirm', 'affirmative', 'absolutely', 'of course', 'sounds good', 'yes do it', 'go for it'];
-const NO = ['no', 'no thanks', 'no thank you', 'nope', 'nah', 'dont', 'do not', 'dont do it', 'cancel', 'cancel that', 'never mind', 'nevermind', 'no way', 'negative', 'forget it', 'not now', 'stop', 'wrong', 'thats wrong'];
 /** Answer words, repeated or combined, with fillers and "please"/"thanks" around them. */
 function answerPattern(words: readonly string[]): string {
   const alt = [...words, 'please', 'thanks', 'thank you', 'uh', 'um', 'oh', 'er', 'well', 'then'].sort((a, b) => b.length - a.length).join('|');
@@ -98,6 +96,7 @@ export const DEFAULT_FRAMES: FramesSpec = {
       // The words a kitchen answers with. Exact phrases first (a whole answer closes the segment
       // early: see complete.ts), then the same words in any order with fillers and thanks around
       // them ("uh yes please", "yeah go ahead"), then a "no" that goes on ("no, the other one").
+      // Yes and no as a kitchen says them: the kitchen language's words (src/language/answers.ts).
       { exact: [...YES], do: ['yes', 'pop'] },
       { exact: [...NO], do: ['no', 'pop'] },
       { pattern: answerPattern(YES), do: ['yes', 'pop'] },

@@ -1,9 +1,9 @@
 import type { Clock, TimerHandle } from '../core/clock.js';
 import type { Utterance } from '../core/utterance.js';
-import type { CompiledRule, Slots } from './compile.js';
+import type { CompiledRule, MatchInput, Slots } from './compile.js';
 import type { Effect } from './effects.js';
 import type { FrameSpec, VoiceSpec } from './spec.js';
-import type { Said } from './text.js';
+import type { Said } from '../language/text.js';
 
 /** A question the confirm frame asks; the pending action lives here until yes, no or timeout. */
 export interface ConfirmRequest {
@@ -24,12 +24,16 @@ export interface FrameHost {
   pop(frame: Frame): void;
   confirm(request: ConfirmRequest): void;
   voices(): readonly VoiceSpec[];
+  /** What to say when words were handed to this target, or null (a target that answers for itself). */
+  noted(target: string): string | null;
 }
 
 export interface VerbContext {
   said: Said;
   slots: Slots;
   utterance: Utterance;
+  /** What the rules read of the words (absent for a button press). */
+  input?: MatchInput;
 }
 
 /**
@@ -43,6 +47,8 @@ export interface VerbContext {
 export abstract class Frame {
   private timer: TimerHandle | undefined;
   protected covered = false;
+  /** Opened by the wake phrase: someone spoke to hark on purpose, and a reply is due. */
+  woken = false;
 
   constructor(
     readonly name: string,

@@ -20,7 +20,7 @@ import {
   type VerbSpec,
   type VoiceSpec,
 } from './spec.js';
-import { normalise } from './text.js';
+import { normalise } from '../language/text.js';
 
 /**
  * Validation of router.frames and router.voices as written in YAML. Every problem is reported

@@ -2,23 +2,18 @@ import type { Clock } from '../core/clock.js';
 import { HarkError } from '../core/errors.js';
 import { createLogger, type Logger } from '../core/log.js';
 import type { Utterance } from '../core/utterance.js';
-import { detectIntent } from '../intent/rules.js';
-import { wholeImperatives } from '../intent/imperatives.js';
-import type { Intent } from '../intent/types.js';
 import { askClassifier, type Classifier, type ClassifierVerdict } from './classifier.js';
-import { compileFrame, fill, type CompiledRule, type MatchInput, type Slots, type Verb } from './compile.js';
+import { compileFrame, type CompiledRule, type MatchInput, type Slots, type Verb } from './compile.js';
 import { DEFAULT_FRAMES, DEFAULT_VOICES } from './defaults.js';
 import type { Effect, EffectSink, Mode } from './effects.js';
-import { BaseFrame, Frame, type ConfirmRequest, type FrameHost, type VerbContext } from './frame.js';
+import { Frame, type ConfirmRequest, type FrameHost, type VerbContext } from './frame.js';
 import { ConfirmFrame } from './frames/confirm.js';
-import { DictationFrame } from './frames/dictation.js';
-import { InventoryFrame } from './frames/inventory.js';
 import { QueryFrame } from './frames/query.js';
-import { VoiceFrame } from './frames/voice.js';
+import { FrameStack } from './frame-stack.js';
+import { runVerbs, type VerbHost, type VerbResult } from './verbs.js';
 import type { ButtonGesture, FramesSpec, VoiceSpec } from './spec.js';
-import { DEFAULT_FILLERS, hasRealWords, normalise, said as toSaid, type Said } from './text.js';
-import { timerVerb } from './timer-verb.js';
-import { kitchenVerb, parseKitchen, type KitchenRequest } from './kitchen-verb.js';
+import { DEFAULT_FILLERS, hasRealWords, normalise, said as toSaid, type Said } from '../language/text.js';
+import { defaultHearing, firstTaker, matchInput, type RouterHearing } from './hearing.js';
 
 export interface CommandRouterOptions {
   clock: Clock;
@@ -34,13 +29,14 @@ export interface CommandRouterOptions {
   log?: Logger;
   /** This device's room (device.area): "the kitchen timer" on a kitchen device is its own. */
   area?: string;
+  /** The kitchen language and what hark owns now (the command core's); built-in words and nothing owned if omitted. */
+  hearing?: RouterHearing;
 }
 
 type Outcome = 'handled' | 'unhandled';
 type Wait = Promise<ClassifierVerdict | null>;
 /** The waiting walk is a generator: it yields at a classifier rule and resumes with the verdict. */
 type Walk = Generator<Wait, Outcome, ClassifierVerdict | null>;
-type VerbResult = 'handled' | 'declined' | { redispatch: string };
 
 /** "Run this walk again, able to wait": the sync walk reached a classifier rule. */
 class Restart {
@@ -71,7 +67,8 @@ export class CommandRouter {
   private readonly specs: FramesSpec;
   private readonly compiled = new Map<string, CompiledRule[]>();
   private readonly fillers: ReadonlySet<string>;
-  private readonly frames: Frame[] = [];
+  private readonly stackOf: FrameStack;
+  private readonly verbHost: VerbHost;
   private currentMode: Mode;
   private voiceList: readonly VoiceSpec[] = [];
   private voiceVocab = new Map<string, string>();
@@ -79,7 +76,9 @@ export class CommandRouter {
   private pending: Promise<void> | null = null;
   private readonly queue: (Utterance | Press)[] = [];
   private presses = 0;
-  private readonly area: string | undefined;
+  private readonly hearing: RouterHearing;
+  /** The rule being carried out is the wake phrase's: a frame it opens was opened on purpose. */
+  private waking = false;
 
   constructor(opts: CommandRouterOptions) {
     this.clock = opts.clock;
@@ -88,7 +87,7 @@ export class CommandRouter {
     this.specs = opts.frames ?? DEFAULT_FRAMES;
     this.fillers = new Set(opts.fillers ?? DEFAULT_FILLERS);
     this.currentMode = opts.mode ?? 'wake-word';
-    this.area = opts.area?.toLowerCase();
+    this.hearing = opts.hearing ?? defaultHearing(opts.area?.toLowerCase());
     const classifiers = opts.classifiers ?? {};
     if (this.specs.base?.kind !== 'base') throw new HarkError('router.frames.base: there must be a frame named base of kind base', { exitCode: 2 });
     for (const [name, spec] of Object.entries(this.specs)) this.compiled.set(name, compileFrame(name, spec, classifiers));
@@ -101,8 +100,53 @@ export class CommandRouter {
       pop: (frame) => self.popFrom(frame),
       confirm: (req) => self.confirm(req),
       voices: () => self.voiceList,
+      noted: (target) => (self.hearing.plainTarget(target) ? self.hearing.replies.noted : null),
     };
-    this.frames.push(this.create('base'));
+    this.stackOf = new FrameStack(this.specs, this.compiled, this.host, (e) => self.emit(e));
+    this.stackOf.base(this.stackOf.create('base'));
+    this.verbHost = {
+      emit: (e) => self.emit(e),
+      log: this.log,
+      hearing: this.hearing,
+      mode: () => self.currentMode,
+      setMode: (mode) => self.setMode(mode),
+      push: (from, name, ctx) => self.push(from, name, ctx),
+      pop: (frame) => self.popFrom(frame),
+    };
+  }
+
+  private get frames(): Frame[] {
+    return this.stackOf.frames;
+  }
+  private pushFrame(frame: Frame): void {
+    this.stackOf.push(frame);
+  }
+  private popFrom(frame: Frame): void {
+    this.stackOf.popFrom(frame);
+  }
+  private execute(frame: Frame, verbs: readonly Verb[], ctx: VerbContext): VerbResult {
+    return runVerbs(this.verbHost, frame, verbs, ctx);
+  }
+
+  /** A push verb: open the frame (the wake phrase's push marks it woken), or hand the words to the one already open above. */
+  private push(from: Frame, name: string, ctx: VerbContext): VerbResult {
+    const rest = ctx.slots.rest ?? '';
+    if (this.stackOf.openAbove(from, name)) {
+      if (rest === '') {
+        this.emit({ type: 'earcon', name: 'listening' });
+        return 'handled';
+      }
+      return rest === ctx.said.original ? 'declined' : { redispatch: rest };
+    }
+    const frame = this.stackOf.create(name);
+    const refusal = frame.refusal();
+    if (refusal) {
+      this.emit({ type: 'speak', text: refusal });
+      return 'handled';
+    }
+    frame.woken = this.waking;
+    this.pushFrame(frame);
+    return rest ? { redispatch: rest } : 'handled';
   }
 
   get mode(): Mode {
@@ -110,7 +154,7 @@ export class CommandRouter {
   }
   /** Frame names, bottom to top. */
   get stack(): string[] {
-    return this.frames.map((f) => f.name);
+    return this.stackOf.names;
   }
   /** True while an utterance waits on a classifier (later ones queue behind it). */
   get busy(): boolean {
@@ -147,7 +191,7 @@ export class CommandRouter {
   open(name: string): boolean {
     const spec = this.specs[name];
     if (!spec || spec.kind === 'base' || spec.kind === 'confirm' || this.stack.includes(name)) return false;
-    const frame = this.create(name);
+    const frame = this.stackOf.create(name);
     const refusal = frame.refusal();
     if (refusal) {
       this.emit({ type: 'speak', text: refusal });
@@ -240,7 +284,7 @@ export class CommandRouter {
   }
 
   private get top(): Frame {
-    return this.frames[this.frames.length - 1]!;
+    return this.stackOf.top;
   }
 
   private buttonRule(frame: Frame, gesture: ButtonGesture): CompiledRule | undefined {
@@ -335,9 +379,10 @@ export class CommandRouter {
       } else if (rule.literalStart !== undefined && !input.said.norm.startsWith(rule.literalStart)) continue;
       const slots = rule.match(input);
       if (!slots) continue;
-      const ctx: VerbContext = { said: input.said, slots, utterance };
+      const ctx: VerbContext = { said: input.said, slots, utterance, input };
       if (this.pushDeclines(frame, rule.verbs, ctx)) continue;
       this.emit({ type: 'matched', frame: frame.name, rule: rule.index, kind: rule.kind, text: input.said.original });
+      this.waking = rule.kind === 'prefix';
       const result = this.execute(frame, rule.verbs, ctx);
       if (typeof result === 'object') return this.walkNow(toSaid(result.redispatch), { ...utterance, text: result.redispatch }, depth + 1);
       return 'handled';
@@ -358,15 +403,18 @@ export class CommandRouter {
   }
 
   private matchInput(said: Said): MatchInput {
-    let intent: Intent | undefined;
-    let kitchen: KitchenRequest | null | undefined;
-    return {
-      said,
-      fillers: this.fillers,
-      intent: () => (intent ??= detectIntent(said)),
-      kitchen: () => (kitchen === undefined ? (kitchen = parseKitchen(said.words, this.area)) : kitchen),
-      vocab: (name) => (name === 'voices' ? this.voiceVocab : EMPTY),
-    };
+    return matchInput(said, this.fillers, this.hearing, this.top, (name) => (name === 'voices' ? this.voiceVocab : EMPTY));
+  }
+
+  /**
+   * Would a rule take these words now? The same walk as dispatch, acting on nothing: the question
+   * "is this said to hark?" that the interruption filter asks while hark speaks, answered by the
+   * rules that would then carry it out. The rule kind, or null.
+   */
+  wouldTake(text: string): string | null {
+    const said = toSaid(text);
+    if (!said.norm) return null;
+    return firstTaker(this.frames, this.currentMode, this.matchInput(said))?.rule.kind ?? null;
   }
 
   /** The waiting walk: the same rules, able to yield on a classifier. */
@@ -416,9 +464,10 @@ export class CommandRouter {
         slots = rule.match(input);
         if (!slots) continue;
       }
-      const ctx: VerbContext = { said: input.said, slots, utterance };
+      const ctx: VerbContext = { said: input.said, slots, utterance, input };
       if (this.pushDeclines(frame, verbs, ctx)) continue;
       this.emit({ type: 'matched', frame: frame.name, rule: rule.index, kind: rule.kind, text: input.said.original });
+      this.waking = rule.kind === 'prefix';
       const result = this.execute(frame, verbs, ctx);
       after?.();
       if (typeof result === 'object') {
@@ -437,134 +486,9 @@ export class CommandRouter {
    */
   private pushDeclines(frame: Frame, verbs: readonly Verb[], ctx: VerbContext): boolean {
     const first = verbs[0];
-    if (first?.v !== 'push' || !this.openAbove(frame, first.frame)) return false;
+    if (first?.v !== 'push' || !this.stackOf.openAbove(frame, first.frame)) return false;
     const rest = ctx.slots.rest ?? '';
     return rest !== '' && rest === ctx.said.original;
-  }
-
-  private openAbove(frame: Frame, name: string): boolean {
-    for (let i = this.frames.indexOf(frame) + 1; i < this.frames.length; i++) if (this.frames[i]!.name === name) return true;
-    return false;
-  }
-
-  private execute(frame: Frame, verbs: readonly Verb[], ctx: VerbContext): VerbResult {
-    let redispatch: string | undefined;
-    // A kitchen request said into a frame that holds something (a query's text): the request is
-    // carried out and the frame stays open, so what it holds is still sent on its silence or "go"
-    // (issue 19: a frame that is left must hand over what it holds, never drop it).
-    let handedOver = false;
-    for (const verb of verbs) {
-      switch (verb.v) {
-        case 'push': {
-          const r = this.push(frame, verb.frame, ctx);
-          if (r === 'declined') return 'declined';
-          if (typeof r === 'object') redispatch = r.redispatch;
-          break;
-        }
-        case 'pop':
-          if (handedOver && frame.holds()) {
-            this.log.info('kept the frame open: it holds words not yet sent', { frame: frame.name });
-            break;
-          }
-          this.popFrom(frame);
-          break;
-        case 'mode':
-          this.setMode(verb.mode);
-          break;
-        case 'say-mode':
-          this.emit({ type: 'speak', text: this.currentMode === 'always-listen' ? 'Always listening.' : 'Wake word mode. Say computer first.' });
-          break;
-        case 'say':
-          this.emit({ type: 'speak', text: fill(verb.text, ctx.slots) });
-          break;
-        case 'earcon':
-          this.emit({ type: 'earcon', name: verb.name });
-          break;
-        case 'timer':
-          timerVerb(verb.op, ctx.slots, (e) => this.emit(e));
-          break;
-        case 'kitchen': {
-          const request = parseKitchen(ctx.said.words, this.area);
-          if (request) kitchenVerb(request, (e) => this.emit(e));
-          handedOver = true;
-          break;
-        }
-        case 'imperative':
-          for (const i of wholeImperatives(ctx.said, this.fillers) ?? []) {
-            this.emit({ type: 'action', name: i.name, args: i.reference ? { reference: i.reference } : {} });
-          }
-          break;
-        case 'action': {
-          const args: Record<string, unknown> = {};
-          for (const [k, v] of Object.entries(verb.args)) args[k] = typeof v === 'string' ? fill(v, ctx.slots) : v;
-          this.emit({ type: 'action', name: verb.name, args });
-          break;
-        }
-        case 'ignore':
-          this.emit({ type: 'ignored', frame: frame.name, text: ctx.said.original, reason: 'a rule says to ignore it' });
-          break;
-        case 'op':
-          frame.op(verb.op, ctx);
-          break;
-      }
-    }
-    return redispatch !== undefined ? { redispatch } : 'handled';
-  }
-
-  private push(from: Frame, name: string, ctx: VerbContext): VerbResult {
-    const rest = ctx.slots.rest ?? '';
-    if (this.openAbove(from, name)) {
-      if (rest === '') {
-        this.emit({ type: 'earcon', name: 'listening' });
-        return 'handled';
-      }
-      return rest === ctx.said.original ? 'declined' : { redispatch: rest };
-    }
-    const frame = this.create(name);
-    const refusal = frame.refusal();
-    if (refusal) {
-      this.emit({ type: 'speak', text: refusal });
-      return 'handled';
-    }
-    this.pushFrame(frame);
-    return rest ? { redispatch: rest } : 'handled';
-  }
-
-  private create(name: string): Frame {
-    const spec = this.specs[name];
-    const rules = this.compiled.get(name);
-    if (!spec || !rules) throw new Error(`no frame named ${name}`);
-    switch (spec.kind) {
-      case 'base':
-        return new BaseFrame(name, spec, rules, this.host);
-      case 'query':
-        return new QueryFrame(name, spec, rules, this.host);
-      case 'dictation':
-        return new DictationFrame(name, spec, rules, this.host);
-      case 'inventory':
-        return new InventoryFrame(name, spec, rules, this.host);
-      case 'voice':
-        return new VoiceFrame(name, spec, rules, this.host);
-      case 'confirm':
-        // Confirm frames carry a pending action; they are opened through confirm().
-        throw new Error(`frame ${name} is a confirm frame; open it with confirm()`);
-    }
-  }
-
-  private pushFrame(frame: Frame): void {
-    this.frames[this.frames.length - 1]!.cover();
-    this.frames.push(frame);
-    this.emit({ type: 'stack', frames: this.stack });
-    frame.enter();
-  }
-
-  private popFrom(frame: Frame): void {
-    const at = this.frames.indexOf(frame);
-    if (at <= 0) return; // already gone, or the base frame (never popped)
-    for (let i = this.frames.length - 1; i >= at; i--) this.frames[i]!.exit();
-    this.frames.length = at;
-    this.emit({ type: 'stack', frames: this.stack });
-    this.frames[at - 1]!.uncover();
   }
 
   private setMode(mode: Mode): void {

@@ -2,7 +2,7 @@ import { parseTimerCommand } from '../kitchen/timer-language.js';
 import type { Slots } from './compile.js';
 import type { EffectSink } from './effects.js';
 import { kitchenVerb } from './kitchen-verb.js';
-import { normalise } from './text.js';
+import { normalise } from '../language/text.js';
 
 export { TIMER_MAX_SECONDS } from './kitchen-verb.js';
 

@@ -121,7 +121,7 @@ describe('timers survive a restart', () => {
     first.shutdown();
     const second = boot(path, wall);
     second.say("what's on the shopping list");
-    expect(second.spoken().at(-1)).toBe('The shopping list: apples, olive oil.');
+    expect(second.spoken().at(-1)).toBe('The shopping list: apples and olive oil.');
     second.say('take apples off the list');
     second.say('read me the shopping list');
     expect(second.spoken().at(-1)).toBe('The shopping list: olive oil.');

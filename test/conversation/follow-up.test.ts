@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ledState, patternFor, type LedFlag } from '../../src/gpio/led-state.js';
-import { readFollowUp } from '../../src/router/follow-up.js';
+import { followUpStep } from '../../src/router/follow-up.js';
+import { KitchenLanguage } from '../../src/language/kitchen.js';
+import { NOTHING_OWNED, type LastRequest } from '../../src/language/situation.js';
 import { harness } from '../router/harness.js';
 import { script, simulate } from './sim.js';
 
@@ -13,10 +15,10 @@ describe('follow-ups without the wake word, through hark simulate', () => {
     const r = await simulate(script('computer add eggs to the shopping list', 'and two pints of milk', { text: 'and some butter', atMs: 20_000 }, "computer what's on the shopping list"), { drainMs: 0 });
     expect(r.actions().filter((a) => a.name === 'list.add')).toEqual([
       { name: 'list.add', args: { list: 'shopping', item: 'eggs' } },
-      { name: 'list.add', args: { list: 'shopping', item: 'two pints of milk' } },
+      { name: 'list.add', args: { list: 'shopping', item: 'milk', quantity: 2, unit: 'pints' } },
     ]);
     expect(r.of('ignored')).toEqual([expect.objectContaining({ text: 'and some butter', reason: 'wake-word mode and no wake phrase' })]);
-    expect(r.spoken().at(-1)).toBe('The shopping list: eggs, two pints of milk.');
+    expect(r.spoken().at(-1)).toBe('The shopping list: eggs and two pints of milk.');
     // The window is shown (the LED follows these): opened on each act, closed 6 s after the last.
     expect(r.of('follow-up').slice(0, 3)).toEqual([
       expect.objectContaining({ open: true, untilMs: 7000, atMs: 1000 }),
@@ -103,16 +105,23 @@ describe('the window, for other parts (issue 21 asks it)', () => {
 });
 
 describe('reading a follow-up', () => {
+  const lang = new KitchenLanguage();
+  const read = (words: readonly string[], last: LastRequest) => {
+    const r = lang.read(words, { ...NOTHING_OWNED, last }, ['follow']);
+    return r?.kind === 'follow-up' ? followUpStep(r.follow, last) : null;
+  };
   it.each([
-    [['and', 'two', 'pints', 'of', 'milk'], { kind: 'list', op: 'add', list: 'shopping' }, { text: 'add two pints of milk to the shopping list' }],
-    [['also', 'some', 'butter', 'please'], { kind: 'list', op: 'add', list: 'prep' }, { text: 'add butter to the prep list' }],
+    [['and', 'two', 'pints', 'of', 'milk'], { kind: 'list', op: 'add', list: 'shopping' }, { action: 'list.add', args: { list: 'shopping', item: 'milk', quantity: 2, unit: 'pints' } }],
+    [['also', 'some', 'butter', 'please'], { kind: 'list', op: 'add', list: 'prep' }, { action: 'list.add', args: { list: 'prep', item: 'butter' } }],
+    [['and', 'the', 'eggs'], { kind: 'list', op: 'remove', list: 'shopping' }, { action: 'list.remove', args: { list: 'shopping', item: 'eggs' } }],
     [['two', 'pints', 'of', 'milk'], { kind: 'list', op: 'add', list: 'shopping' }, null],
     [['make', 'it', 'ten', 'minutes'], { kind: 'timer', seconds: 300 }, { action: 'timer.add', args: { seconds: 300, latest: true }, length: 600 }],
     [['no', 'three', 'minutes'], { kind: 'timer', seconds: 300 }, { action: 'timer.remove', args: { seconds: 120, latest: true }, length: 180 }],
     [['make', 'it', 'ten'], { kind: 'timer', seconds: 300, label: 'rice' }, { action: 'timer.set', args: { seconds: 600, label: 'rice' }, length: 600 }],
     [['ten', 'minutes'], { kind: 'timer', seconds: 300 }, null],
     [['make', 'it', 'five', 'minutes'], { kind: 'timer', seconds: 300 }, { say: 'It is already set for that.' }],
+    [['and', 'two', 'pints', 'of', 'milk'], { kind: 'timer', seconds: 300 }, null],
   ] as const)('%j after %j → %j', (words, last, expected) => {
-    expect(readFollowUp(words, last as never)).toEqual(expected);
+    expect(read(words, last as LastRequest)).toEqual(expected);
   });
 });

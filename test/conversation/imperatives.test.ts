@@ -41,7 +41,7 @@ describe('the README\'s examples, through hark simulate', () => {
 
   it('"can you repeat that", "say that again", "repeat number 3"', async () => {
     const r = await simulate(script(...LIST, { text: "computer what's on the shopping list", atMs: 20_000 }, 'can you repeat that', { text: 'say that again', atMs: 24_000 }, { text: 'repeat number 3', atMs: 28_000 }), { drainMs: 0 });
-    const answer = 'The shopping list: eggs, milk, oats.';
+    const answer = 'The shopping list: eggs, milk and oats.';
     expect(r.spoken().slice(3)).toEqual([answer, answer, answer, 'oats']);
     expect(r.actions().filter((a) => a.name === 'repeat')).toEqual([
       { name: 'repeat', args: {} },
@@ -65,7 +65,7 @@ describe('the README\'s examples, through hark simulate', () => {
       { name: 'continue', args: {} },
     ]);
     expect(r.of('action.superseded')).toEqual([expect.objectContaining({ name: 'stop', by: 'continue' })]);
-    expect(r.spoken().at(-1)).toBe('The shopping list: eggs, milk, oats.');
+    expect(r.spoken().at(-1)).toBe('The shopping list: eggs, milk and oats.');
   });
 
   it('"start over" restarts the last read-back; continue with nothing stopped says so', async () => {

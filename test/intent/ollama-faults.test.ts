@@ -37,11 +37,11 @@ describe('faults leave hark answering and routing', () => {
   ])('%s: one spoken line, the request kept in the file, routing carries on', async (fault, logged) => {
     const h = intentHarness({ host: ollama.url, config: { intent: FAST } });
     ollama.fail(fault, Infinity);
-    await h.request('we need three cases of milk for the order list');
+    await h.request('we are short three cases of milk for the order list');
     expect(h.spoken()).toEqual([UNAVAILABLE]);
     expect(h.of('proposal')).toEqual([]);
     // Not lost: the query went to its own target instead.
-    expect(h.memory.get('file')!.got).toEqual([expect.objectContaining({ frame: 'query', text: 'we need three cases of milk for the order list' })]);
+    expect(h.memory.get('file')!.got).toEqual([expect.objectContaining({ frame: 'query', text: 'we are short three cases of milk for the order list' })]);
     expect(h.of('delivered')).toEqual([expect.objectContaining({ target: 'intent', detail: expect.stringContaining('intent model unavailable') })]);
     expect(h.logs()).toContainEqual(expect.objectContaining({ level: 'warn', msg: 'intent model unavailable', error: expect.stringContaining(logged) }));
     await stillRouting(h);
@@ -53,7 +53,7 @@ describe('faults leave hark answering and routing', () => {
   ])('%s: the model answered, so it is AMBIGUOUS (not an outage)', async (fault, reason) => {
     const h = intentHarness({ host: ollama.url, config: { intent: FAST } });
     ollama.fail(fault);
-    await h.request('we need three cases of milk for the order list');
+    await h.request('we are short three cases of milk for the order list');
     expect(h.of('ambiguous')).toEqual([expect.objectContaining({ reason: expect.stringContaining(reason) })]);
     expect(h.spoken()).not.toContain(UNAVAILABLE);
     await h.script('never mind');
@@ -62,7 +62,7 @@ describe('faults leave hark answering and routing', () => {
 
   it('a model that is not pulled is reported with the command that fixes it', async () => {
     const h = intentHarness({ host: ollama.url, config: { intent: { ...FAST, model: 'llama3.2:1b' } } });
-    await h.request('we need three cases of milk for the order list');
+    await h.request('we are short three cases of milk for the order list');
     expect(h.spoken()).toEqual([UNAVAILABLE]);
     expect(h.logs()).toContainEqual(expect.objectContaining({ msg: 'intent model unavailable', hint: 'the model is not pulled: ollama pull llama3.2:1b' }));
     // Not retried: asking again cannot pull a model.
@@ -71,7 +71,7 @@ describe('faults leave hark answering and routing', () => {
 
   it('Ollama not running at all: one line, and the file target keeps the request', async () => {
     const h = intentHarness({ host: await closedPort(), config: { intent: FAST } });
-    await h.request('we need three cases of milk for the order list');
+    await h.request('we are short three cases of milk for the order list');
     expect(h.spoken()).toEqual([UNAVAILABLE]);
     expect(h.memory.get('file')!.got).toHaveLength(1);
     await stillRouting(h);
@@ -80,14 +80,14 @@ describe('faults leave hark answering and routing', () => {
   it('says it in full once per outage and briefly for every later request, stops asking for 30 s, then tries again and recovers', async () => {
     const h = intentHarness({ host: ollama.url, config: { intent: FAST } });
     ollama.fail('http-500', Infinity);
-    await h.request('we need three cases of milk for the order list');
+    await h.request('we are short three cases of milk for the order list');
     const calls = ollama.chats.length;
     expect(calls).toBeGreaterThan(1); // retried within the deadline
 
     // Within the 30 s the breaker is open: no call, no second full apology, but each request is
     // answered (issue 19: a cook must not believe it went through).
-    await h.request('we need three cases of milk for the order list');
-    await h.request('we need three cases of milk for the order list');
+    await h.request('we are short three cases of milk for the order list');
+    await h.request('we are short three cases of milk for the order list');
     expect(ollama.chats.length).toBe(calls);
     expect(h.spoken().filter((s) => s === UNAVAILABLE)).toHaveLength(1);
     expect(h.spoken().filter((s) => s === STILL_AWAY)).toHaveLength(2);
@@ -95,7 +95,7 @@ describe('faults leave hark answering and routing', () => {
 
     // After 30 s one probe; still failing: same outage, the brief line.
     h.clock.advanceBy(30_000);
-    await h.request('we need three cases of milk for the order list');
+    await h.request('we are short three cases of milk for the order list');
     expect(ollama.chats.length).toBeGreaterThan(calls);
     expect(h.spoken().filter((s) => s === UNAVAILABLE)).toHaveLength(1);
     expect(h.spoken().filter((s) => s === STILL_AWAY)).toHaveLength(3);
@@ -103,13 +103,13 @@ describe('faults leave hark answering and routing', () => {
     // Back up: the next request after the open period gets a proposal.
     ollama.clearFaults();
     h.clock.advanceBy(30_000);
-    await h.request('we need three cases of milk for the order list');
+    await h.request('we are short three cases of milk for the order list');
     expect(h.of('proposal')).toHaveLength(1);
     await h.script('yes');
 
     // A new outage is a new announcement.
     ollama.fail('hang', Infinity);
-    await h.request('we need three cases of milk for the order list');
+    await h.request('we are short three cases of milk for the order list');
     expect(h.spoken().filter((s) => s === UNAVAILABLE)).toHaveLength(2);
   });
 
@@ -125,7 +125,7 @@ describe('faults leave hark answering and routing', () => {
   it('a 500 that passes is retried within the deadline, and the person never hears of it', async () => {
     const h = intentHarness({ host: ollama.url, config: { intent: FAST } });
     ollama.fail('http-500', 1);
-    await h.request('we need three cases of milk for the order list');
+    await h.request('we are short three cases of milk for the order list');
     expect(h.of('proposal')).toHaveLength(1);
     expect(h.spoken()).not.toContain(UNAVAILABLE);
     expect(ollama.chats).toHaveLength(2);

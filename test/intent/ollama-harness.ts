@@ -37,6 +37,8 @@ export function intentHarness(opts: IntentHarnessOptions) {
     router: rt.router,
     actions: cfg.actions,
     classifiers: rt.classifiers,
+    // As the daemon composes it: the rules and the intent pass keep the same lists.
+    lists: rt.lists,
     plugins: [rt.pass],
     log,
     onEffect: (e) => effects.push({ ...e, atMs: clock.now() }),

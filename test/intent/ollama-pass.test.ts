@@ -18,7 +18,7 @@ const MILK_QUESTION = 'Add three cases of milk to the order list? Say yes or no.
 describe('the intent pass: the model proposes, the person confirms, then hark acts', () => {
   it('propose → yes → commit: asks in plain words, commits, then the action runs and says what it did', async () => {
     const h = intentHarness({ host: ollama.url });
-    await h.request('we need three cases of milk for the order list');
+    await h.request('we are short three cases of milk for the order list');
     expect(h.of('proposal')).toEqual([expect.objectContaining({ intent: 'add_to_list', target: '3 cases of milk' })]);
     expect(h.spoken()).toEqual([MILK_QUESTION]);
     expect(h.stack()).toEqual(['base', 'confirm']);
@@ -40,7 +40,7 @@ describe('the intent pass: the model proposes, the person confirms, then hark ac
 
   it('sends the conversation with the prompt, the schema as format, temperature 0 and keep_alive', async () => {
     const h = intentHarness({ host: ollama.url });
-    await h.request('we need three cases of milk for the order list');
+    await h.request('we are short three cases of milk for the order list');
     const body = ollama.chats[0]!.body!;
     expect(body).toEqual(
       expect.objectContaining({
@@ -54,28 +54,28 @@ describe('the intent pass: the model proposes, the person confirms, then hark ac
     const messages = body.messages as { role: string; content: string }[];
     expect(messages[0]!.role).toBe('system');
     expect(messages[0]!.content).toBe(h.pass.prompt);
-    expect(messages.slice(1)).toEqual([{ role: 'user', content: 'we need three cases of milk for the order list' }]);
+    expect(messages.slice(1)).toEqual([{ role: 'user', content: 'we are short three cases of milk for the order list' }]);
   });
 
   it('propose → no → discard: nothing is done, hark says so, and the conversation is forgotten', async () => {
     const h = intentHarness({ host: ollama.url });
     ollama.on('what about', { verb: 'unknown', object: null });
     await h.request('what about the thing');
-    await h.script('never mind', 'computer we need three cases of milk for the order list', 'go', 'no');
+    await h.script('never mind', 'computer we are short three cases of milk for the order list', 'go', 'no');
     expect(h.of('discard')).toEqual([expect.objectContaining({ intent: 'add_to_list', reason: 'no' })]);
     expect(h.of('commit')).toEqual([]);
     expect(h.of('action')).toEqual([]);
     expect(h.spoken().at(-1)).toBe('Cancelled.');
     expect(h.lists.lines('order')).toEqual([]);
 
-    await h.request('we need three cases of milk for the order list');
+    await h.request('we are short three cases of milk for the order list');
     // Only the new request: the earlier turns were cleared on "no".
     expect((ollama.chats.at(-1)!.body!.messages as unknown[]).length).toBe(2);
   });
 
   it('no answer within the confirm timeout discards the proposal and says nothing was done', async () => {
     const h = intentHarness({ host: ollama.url });
-    await h.request('we need three cases of milk for the order list');
+    await h.request('we are short three cases of milk for the order list');
     const asked = h.clock.now();
     h.clock.advanceTo(asked + 9_999);
     expect(h.of('discard')).toEqual([]);
@@ -150,7 +150,7 @@ describe('the intent pass: the model proposes, the person confirms, then hark ac
     ollama.on('hmm', { verb: 'unknown', object: null });
     await h.script('computer hmm something', 'go', 'never mind');
     h.clock.advanceBy(121_000);
-    await h.request('we need three cases of milk for the order list');
+    await h.request('we are short three cases of milk for the order list');
     expect((ollama.chats.at(-1)!.body!.messages as unknown[]).length).toBe(2);
   });
 
@@ -173,7 +173,7 @@ describe('the intent pass: the model proposes, the person confirms, then hark ac
     ollama.on('gloves', { verb: 'inventory_count', object: '12 boxes of gloves' });
     ollama.on('walk-in', { verb: 'report_issue', object: 'the walk-in is at 10 degrees' });
     for (const [req, question] of [
-      ['we need three cases of milk for the order list', MILK_QUESTION],
+      ['we are short three cases of milk for the order list', MILK_QUESTION],
       // No list named: the shopping list, the same default as the rules'.
       ['we need napkins', 'Add two boxes of napkins to the shopping list? Say yes or no.'],
       ['scratch the napkins', 'Remove napkins from the shopping list? Say yes or no.'],
@@ -197,9 +197,9 @@ describe('the intent pass: the model proposes, the person confirms, then hark ac
     const store = new Store({ path: join(dir, 'hark.db'), housekeeping: null, backgroundCheckpoint: false });
     try {
       const h = intentHarness({ host: ollama.url, store });
-      await h.request('we need three cases of milk for the order list');
+      await h.request('we are short three cases of milk for the order list');
       await h.script('yes');
-      await h.request('we need three cases of milk for the order list');
+      await h.request('we are short three cases of milk for the order list');
       await h.script('no');
       expect(store.listItems('order')).toEqual([expect.objectContaining({ list: 'order', item: 'milk', quantity: 3, unit: 'cases', op: 'add', utteranceId: 'u1' })]);
       const rows = store.db.prepare('SELECT kind, intent, target, model, latency_ms AS latencyMs, utterance_id AS utteranceId, slots_json AS slots FROM intents ORDER BY id').all() as Record<string, unknown>[];
@@ -224,7 +224,7 @@ describe('the intent pass: the model proposes, the person confirms, then hark ac
         router: { frames: { query: { rules: [{ exact: ['cancel'], do: ['pop'] }, { classifier: 'ollama', timeoutMs: 7000, do: ['pop'] }, { 'catch-all': true, do: ['append'] }] } } },
       },
     });
-    await h.script('computer we need three cases of milk for the order list');
+    await h.script('computer we are short three cases of milk for the order list');
     expect(h.of('classifier')).toEqual([expect.objectContaining({ name: 'ollama', outcome: 'label', label: 'add_to_list' })]);
     // pop closed the query first; the question sits on top of the base frame.
     expect(h.stack()).toEqual(['base', 'confirm']);

@@ -18,7 +18,7 @@ afterEach(() => ollama.close());
 
 describe('hark simulate --ollama', () => {
   it('proposal, the spoken question, commit on yes, then the action; the model is loaded first', async () => {
-    const r = await simulate('computer we need three cases of milk for the order list\ngo\nyes\ncomputer read the order list\n', ['--ollama', ollama.url]);
+    const r = await simulate('computer we are short three cases of milk for the order list\ngo\nyes\ncomputer read the order list\n', ['--ollama', ollama.url]);
     expect(r.status).toBe(0);
     expect(r.lines[0]).toEqual(expect.objectContaining({ type: 'simulate', intent: expect.objectContaining({ host: ollama.url, model: 'qwen2.5:0.5b-instruct', lists: expect.stringContaining('in memory') }) }));
     expect(r.lines[0]!.targets).toEqual(expect.objectContaining({ intent: `intent pass (Ollama qwen2.5:0.5b-instruct at ${ollama.url})` }));
@@ -42,7 +42,7 @@ describe('hark simulate --ollama', () => {
 
   it('ambiguous and discard lines', async () => {
     ollama.on('flux capacitor', { verb: 'recalibrate', object: 'flux capacitor' });
-    const r = await simulate('computer recalibrate the flux capacitor\ngo\nnever mind\ncomputer we need three cases of milk for the order list\ngo\nno\n', ['--ollama', ollama.url]);
+    const r = await simulate('computer recalibrate the flux capacitor\ngo\nnever mind\ncomputer we are short three cases of milk for the order list\ngo\nno\n', ['--ollama', ollama.url]);
     expect(r.of('ambiguous')).toEqual([{ type: 'ambiguous', text: 'recalibrate the flux capacitor', reason: '"recalibrate" is not one of the allowed intents', atMs: 2000 }]);
     expect(r.of('discard')).toEqual([{ type: 'discard', intent: 'add_to_list', reason: 'no', atMs: 6000 }]);
     expect(r.of('commit')).toEqual([]);
@@ -50,7 +50,7 @@ describe('hark simulate --ollama', () => {
   });
 
   it('Ollama down: said for every request (in full once, then briefly), each kept in the submissions file, timers still work', async () => {
-    const r = await simulate('computer we need three cases of milk for the order list\ngo\ncomputer we need three cases of milk for the order list\ngo\ncomputer set a timer for ten minutes\n', [
+    const r = await simulate('computer we are short three cases of milk for the order list\ngo\ncomputer we are short three cases of milk for the order list\ngo\ncomputer set a timer for ten minutes\n', [
       '--ollama',
       await closedPort(),
       '--drain-ms',

@@ -7,16 +7,19 @@ const parse = (text: string) => parseListCommand(said(text).words);
 
 describe('the list language', () => {
   it.each([
-    ['add apples to my shopping list', { op: 'add', item: 'apples', list: 'shopping' }],
-    ['put apples on the list', { op: 'add', item: 'apples', list: 'shopping' }],
-    ['put apples on the trader joes list', { op: 'add', item: 'apples', list: 'trader joes' }],
-    ['please add some olive oil to the list', { op: 'add', item: 'olive oil', list: 'shopping' }],
-    ['add salt and pepper to the prep list', { op: 'add', item: 'salt and pepper', list: 'prep' }],
-    ['take sugar off the list', { op: 'remove', item: 'sugar', list: 'shopping' }],
-    ['remove eggs from my shopping list', { op: 'remove', item: 'eggs', list: 'shopping' }],
-    ['cross milk off the list', { op: 'remove', item: 'milk', list: 'shopping' }],
+    ['add apples to my shopping list', { op: 'add', items: [{ item: 'apples' }], list: 'shopping' }],
+    ['put apples on the list', { op: 'add', items: [{ item: 'apples' }], list: 'shopping' }],
+    ['put apples on the trader joes list', { op: 'add', items: [{ item: 'apples' }], list: 'trader joes' }],
+    ['please add some olive oil to the list', { op: 'add', items: [{ item: 'olive oil' }], list: 'shopping' }],
+    ['add salt and pepper to the prep list', { op: 'add', items: [{ item: 'salt' }, { item: 'pepper' }], list: 'prep' }],
+    ['add three lemons and 2 kilos of onions to the list', { op: 'add', items: [{ item: 'lemons', quantity: 3 }, { item: 'onions', quantity: 2, unit: 'kilos' }], list: 'shopping' }],
+    ['put a case of milk and half a dozen eggs on the stores list', { op: 'add', items: [{ item: 'milk', quantity: 1, unit: 'case' }, { item: 'eggs', quantity: 6 }], list: 'stores' }],
+    ['take sugar off the list', { op: 'remove', items: [{ item: 'sugar' }], list: 'shopping' }],
+    ['remove eggs from my shopping list', { op: 'remove', items: [{ item: 'eggs' }], list: 'shopping' }],
+    ['cross milk off the list', { op: 'remove', items: [{ item: 'milk' }], list: 'shopping' }],
     ["what's on the shopping list", { op: 'read', list: 'shopping' }],
     ['read me the list', { op: 'read', list: 'shopping' }],
+    ["tell me what's on the stores list", { op: 'read', list: 'stores' }],
     ['clear the shopping list', { op: 'clear', list: 'shopping' }],
   ] as const)('"%s"', (text, command) => {
     expect(parse(text)).toEqual(command);

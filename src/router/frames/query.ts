@@ -34,8 +34,12 @@ export class QueryFrame extends IdleFrame {
       this.host.speak('Nothing to send.');
       return;
     }
-    this.host.emit({ type: 'submit', frame: this.name, target: this.spec.target ?? 'file', text: this.text, utteranceIds: this.ids });
+    const target = this.spec.target ?? 'file';
+    this.host.emit({ type: 'submit', frame: this.name, target, text: this.text, utteranceIds: this.ids });
     this.host.emit({ type: 'earcon', name: 'sent' });
+    // Someone asked hark to keep these words: say so in words, not only the earcon (issue 34).
+    const noted = this.woken ? this.host.noted(target) : null;
+    if (noted) this.host.speak(noted);
     this.parts = [];
     this.ids = [];
   }

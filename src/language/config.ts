@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { GrammarError } from './grammar.js';
+import { KitchenLanguage } from './kitchen.js';
+
+/**
+ * language: the kitchen language's own config section (composed by src/config/schema.ts). A
+ * technician adds a phrasing as a line of data, with no code:
+ *
+ *   language:
+ *     templates:
+ *       timer.cancel: ['zap [the] {timer}']      # a new way to say an intent
+ *       list.add: ['chuck {items} in the basket for <the_list>']
+ *     rules:
+ *       cancel: [belay, ditch]                     # more words for a rule every sentence uses
+ *     replies:
+ *       noted: Noted for the chef.
+ *
+ * Every template is compiled when the config is read, so a bad one stops hark at start with its
+ * path and what is wrong (language.templates.timer.cancel.0: unknown slot {tmer} ...), never when
+ * someone speaks.
+ */
+const phrases = z.array(z.string({ error: 'must be a template, such as "nix [the] {timer}"' }).trim().min(1, 'must not be empty'), { error: 'must be a list of templates' });
+
+export const languageSection = z
+  .strictObject({
+    /** Extra templates by intent (timer.start, timer.cancel, list.add, imperative.stop, ...). */
+    templates: z.record(z.string(), phrases, { error: 'must map intent names to lists of templates' }).default({}),
+    /** Extra alternatives for the expansion rules (<cancel>, <list_add>, <lead>, ...). */
+    rules: z.record(z.string(), phrases, { error: 'must map rule names to lists of words or templates' }).default({}),
+    replies: z
+      .strictObject({
+        /** Said when a query's words go to a file (or webhook) target: they were kept, and for whom. */
+        noted: z.string({ error: 'must be a sentence' }).default('Noted.'),
+        /** Said when a request names something hark owns but asks nothing it can read; {thing} is what it named. */
+        unclear: z.string({ error: 'must be a sentence' }).default("I didn't get what to do with {thing}."),
+      })
+      .prefault({}),
+  })
+  .prefault({})
+  .superRefine((cfg, ctx) => {
+    try {
+      new KitchenLanguage(cfg);
+    } catch (err) {
+      if (!(err instanceof GrammarError)) throw err;
+      ctx.addIssue({ code: 'custom', path: err.path, message: err.message });
+    }
+  });
+
+export type LanguageConfig = z.infer<typeof languageSection>;

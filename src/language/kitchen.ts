@@ -1,0 +1,166 @@
+import { Grammar, type GrammarExtras, type Parse } from './grammar.js';
+import type { ItemAmount } from './items.js';
+import { READERS, type DurationValue, type KnownItem, type ReadContext } from './readers.js';
+import { DEFAULT_LIST, type FollowUp, type ImperativeName, type ListCommand, type Reading, type TimerCommand, type TimerPick } from './requests.js';
+import { LIST_SENTENCES } from './sentences/lists.js';
+import { RULES } from './sentences/rules.js';
+import { FOLLOW_UP_SENTENCES, VOICE_SENTENCES } from './sentences/talk.js';
+import { TIMER_SENTENCES } from './sentences/timers.js';
+import type { Situation } from './situation.js';
+import { ROOMS, type TimerRef } from './timer-ref.js';
+
+/**
+ * The kitchen language: the built-in sentences (timers, lists, hark's voice, follow-ups) plus what
+ * the config adds, compiled once, and the step from a template's slots to a request hark can carry
+ * out. `read` is the one reading of an utterance that the router, the follow-up window and the
+ * interruption filter share. Pure.
+ */
+export type Family = 'timer' | 'list' | 'imperative' | 'follow';
+
+const family = (intent: string): Family => intent.slice(0, intent.indexOf('.')) as Family;
+/** Questions: answered when asked, never taken from talk in the follow-up window. */
+const QUESTIONS = new Set(['timer.status', 'timer.list', 'list.read']);
+
+export class KitchenLanguage {
+  readonly grammar: Grammar<ReadContext>;
+
+  constructor(extras: GrammarExtras = {}) {
+    this.grammar = new Grammar<ReadContext>(
+      { rules: RULES, sentences: [...TIMER_SENTENCES, ...LIST_SENTENCES, ...VOICE_SENTENCES, ...FOLLOW_UP_SENTENCES], readers: READERS, lead: 'lead', tail: 'tail' },
+      extras,
+    );
+  }
+
+  /**
+   * The request the words make, among the given families, or null. Follow-ups are read only when
+   * the situation says what was last done (the follow-up window is open) and they fit it.
+   */
+  read(words: readonly string[], situation: Situation, families: readonly Family[], breaks: readonly boolean[] = []): Reading | null {
+    const ctx: ReadContext = { situation, breaks };
+    const want = new Set(families);
+    for (const p of this.grammar.read(words, ctx, (i) => want.has(family(i)))) {
+      const r = toReading(p, situation, words);
+      if (r) return r;
+    }
+    if (want.has('timer')) return this.startMany(words, ctx);
+    return null;
+  }
+
+  /** What seed 000's imperatives open with ("stop", "say that", "carry on"): what a clipped opening must start with for them. */
+  imperativeOpeners(): string[][] {
+    return this.grammar.openingPhrases((i) => i.startsWith('imperative.'));
+  }
+
+  /**
+   * "set a 10 minute pasta timer and a 5 minute sauce timer", "timer for 10 minutes and another
+   * for 5 minutes": split at an "and" that starts another timer, each part a timer of its own.
+   */
+  private startMany(words: readonly string[], ctx: ReadContext): Reading | null {
+    const cuts: number[] = [];
+    for (let i = 1; i < words.length - 1; i++) if (words[i] === 'and' && ['a', 'an', 'another', 'one', 'then'].includes(words[i + 1]!)) cuts.push(i);
+    if (!cuts.length || cuts.length > 3) return null;
+    const timers: { seconds: number; name?: string }[] = [];
+    let from = 0;
+    for (const end of [...cuts, words.length]) {
+      let part = words.slice(from, end);
+      from = end + 1;
+      // "and another for 5 minutes" / "and a 5 minute one": the second timer's words, made a sentence of their own.
+      if (timers.length) {
+        const rest = part.slice(1).filter((w) => w !== 'one' && w !== 'timer');
+        part = part.includes('timer') ? ['set', ...part] : ['set', 'a', ...(part[1] === 'for' ? ['timer', ...rest] : [...rest, 'timer'])];
+      }
+      const c = this.grammar.read(part, ctx, (i) => i === 'timer.start').map((p) => toReading(p, ctx.situation, part)).find((r) => r !== null);
+      if (!c || c.kind !== 'timer' || c.command.op !== 'start' || c.command.seconds === null) return null;
+      timers.push(c.command.name ? { seconds: c.command.seconds, name: c.command.name } : { seconds: c.command.seconds });
+    }
+    return { kind: 'timer', command: { op: 'start-many', timers }, question: false };
+  }
+}
+
+function last<T>(slots: Record<string, unknown[]>, key: string): T | undefined {
+  const v = slots[key];
+  return v && v.length ? (v[v.length - 1] as T) : undefined;
+}
+
+/** A new timer's name: a room word that is this device's room names the place, not the timer. */
+function newName(name: string | undefined, s: Situation): string | undefined {
+  if (!name) return undefined;
+  if (ROOMS.includes(name) && (s.area === undefined || s.area === name)) return undefined;
+  return name;
+}
+
+function listOf(slots: Record<string, unknown[]>): string {
+  return last<string>(slots, 'list') ?? DEFAULT_LIST;
+}
+
+/** A template's slots → the request, or null when they do not make one (the next reading is tried). */
+export function toReading(p: Parse, s: Situation, words: readonly string[]): Reading | null {
+  const { slots } = p;
+  const question = QUESTIONS.has(p.intent);
+  const durations = (slots.duration ?? slots.more ?? []) as DurationValue[];
+  const seconds = durations.length ? durations[durations.length - 1]!.seconds : undefined;
+  const ref = last<TimerRef>(slots, 'timer');
+  const timer = (command: TimerCommand): Reading => ({ kind: 'timer', command, question });
+  const list = (command: ListCommand): Reading => ({ kind: 'list', command, question });
+  switch (p.intent) {
+    case 'timer.start': {
+      // "give the pizza timer 2 more minutes": more time is for a timer that runs, never a new one.
+      if (durations.some((d) => d.more)) return null;
+      const name = newName(last<string>(slots, 'name'), s);
+      return timer(name ? { op: 'start', seconds: seconds ?? null, name } : { op: 'start', seconds: seconds ?? null });
+    }
+    case 'timer.delay': {
+      const command = last<string>(slots, 'command');
+      return command && seconds ? timer({ op: 'delay', seconds, command }) : null;
+    }
+    case 'timer.cancel':
+    case 'timer.pause':
+    case 'timer.resume':
+      return ref ? timer({ op: p.intent.slice(6) as 'cancel' | 'pause' | 'resume', pick: ref.pick, all: ref.all }) : null;
+    case 'timer.status':
+      return ref ? timer({ op: 'status', pick: ref.all ? areaOnly(ref.pick) : ref.pick, all: false }) : null;
+    case 'timer.list':
+      return timer({ op: 'status', pick: {}, all: false });
+    case 'timer.add':
+    case 'timer.remove': {
+      const more = (slots.more ?? []) as DurationValue[];
+      const by = more.length ? more[more.length - 1]!.seconds : seconds;
+      return ref && by ? timer({ op: p.intent === 'timer.add' ? 'add' : 'remove', seconds: by, pick: ref.pick }) : null;
+    }
+    case 'list.add':
+    case 'list.remove': {
+      const known = last<KnownItem>(slots, 'known_item');
+      const items = known ? [known.item] : last<ItemAmount[]>(slots, 'items');
+      if (!items?.length) return null;
+      return list({ op: p.intent === 'list.add' ? 'add' : 'remove', list: known ? known.list : listOf(slots), items });
+    }
+    case 'list.read':
+    case 'list.clear':
+      return list({ op: p.intent === 'list.read' ? 'read' : 'clear', list: listOf(slots) });
+    case 'follow.more': {
+      const items = last<ItemAmount[]>(slots, 'items');
+      return s.last?.kind === 'list' && items?.length ? follow({ kind: 'more', items }) : null;
+    }
+    case 'follow.length': {
+      const len = last<DurationValue>(slots, 'length');
+      return s.last?.kind === 'timer' && len ? follow({ kind: 'length', seconds: len.seconds }) : null;
+    }
+    default: {
+      if (!p.intent.startsWith('imperative.')) return null;
+      const n = last<number>(slots, 'number');
+      const name = p.intent.slice('imperative.'.length) as ImperativeName;
+      const said = name === 'repeat' ? words.find((w) => w === 'last' || w === 'previous') : undefined;
+      const ref = n !== undefined ? `number ${n}` : said;
+      return { kind: 'imperative', imperatives: [{ name, ...(ref ? { reference: ref } : {}) }] };
+    }
+  }
+}
+
+function follow(f: FollowUp): Reading {
+  return { kind: 'follow-up', follow: f };
+}
+
+/** "status of all the kitchen timers": every timer, but still only the room's. */
+function areaOnly(p: TimerPick): TimerPick {
+  return p.area ? { area: p.area } : {};
+}

@@ -1,0 +1,124 @@
+import type { Family, KitchenLanguage } from './kitchen.js';
+import { readNumber } from './numbers.js';
+import type { Imperative, Reading } from './requests.js';
+import type { Situation } from './situation.js';
+import type { Said } from './text.js';
+
+/**
+ * "Is this said to hark, and what does it ask?" on the language's side: one utterance, what hark
+ * owns now, and the kitchen language in → what it asks. The router's kitchen and imperative rules,
+ * the follow-up window and the interruption filter all ask here, so a line that cuts hark off is a
+ * line the router acts on, and the other way round. Pure.
+ */
+
+/** Words said in a pause that carry nothing ("uh", "um"): taken out before reading. */
+const DISFLUENT = new Set(['um', 'umm', 'uh', 'uhh', 'er', 'erm', 'hmm', 'hm', 'mm']);
+
+/** The words, disfluencies out, and where speech-to-text marked a pause (a comma) after a word. */
+export function wordsOf(s: Said): { words: string[]; breaks: boolean[] } {
+  const words: string[] = [];
+  const breaks: boolean[] = [];
+  s.words.forEach((w, i) => {
+    const token = s.tokens[s.wordToken[i]!] ?? '';
+    const lastOfToken = s.wordToken[i + 1] !== s.wordToken[i];
+    if (DISFLUENT.has(w)) {
+      if (breaks.length && lastOfToken && /[,;:]$/.test(token)) breaks[breaks.length - 1] = true;
+      return;
+    }
+    words.push(w);
+    breaks.push(lastOfToken && /[,;:]["')]?$/.test(token));
+  });
+  return { words, breaks };
+}
+
+/** A timer or list request, or a follow-up when the situation has one to lean on. */
+export function readRequest(lang: KitchenLanguage, s: Said, situation: Situation, families: readonly Family[] = ['timer', 'list']): Reading | null {
+  const { words, breaks } = wordsOf(s);
+  return words.length ? lang.read(words, situation, families, breaks) : null;
+}
+
+const CORRECTIONS = new Set(['actually', 'no', 'sorry', 'wait', 'or', 'rather', 'instead', 'nope']);
+
+/**
+ * Seed 000's imperatives, when they are the whole of what was said: each sentence (and, when a
+ * person corrects themself, each clause: "stop. actually continue", "repeat number 3. no, number
+ * 5") must be one. In the order said; null when anything else was said.
+ */
+export function readImperatives(lang: KitchenLanguage, s: Said, situation: Situation): Imperative[] | null {
+  const out: Imperative[] = [];
+  for (const part of s.original.split(/[.!?;]+/)) {
+    const words = part.toLowerCase().replace(/[’']/g, '').split(/[^\p{L}\p{N}]+/u).filter((w) => w && !DISFLUENT.has(w));
+    if (!words.length) continue;
+    const whole = one(lang, words, situation);
+    if (whole) {
+      out.push(whole);
+      continue;
+    }
+    // Corrections split it: "stop actually continue", "no, number five".
+    let clause: string[] = [];
+    const clauses: string[][] = [];
+    for (let i = 0; i < words.length; i++) {
+      const mean = words[i] === 'i' && words[i + 1] === 'mean';
+      if (CORRECTIONS.has(words[i]!) || mean) {
+        if (clause.length) clauses.push(clause);
+        clause = [];
+        if (mean) i++;
+      } else clause.push(words[i]!);
+    }
+    if (clause.length) clauses.push(clause);
+    if (!clauses.length) return null;
+    for (const c of clauses) {
+      // A number alone after a repeat corrects its reference ("repeat number 3. no, number 5").
+      const at = c[0] === 'number' ? 1 : 0;
+      const n = readNumber(c, at);
+      if (n && n.next === c.length && out.at(-1)?.name === 'repeat') {
+        out.push({ name: 'repeat', reference: `number ${n.value}` });
+        continue;
+      }
+      const i = one(lang, c, situation);
+      if (!i) return null;
+      out.push(i);
+    }
+  }
+  return out.length ? out : null;
+}
+
+function one(lang: KitchenLanguage, words: readonly string[], situation: Situation): Imperative | null {
+  const r = lang.read(words, situation, ['imperative']);
+  return r?.kind === 'imperative' ? r.imperatives[0]! : null;
+}
+
+/**
+ * Something hark owns, named in the words: a running timer ("the chips timer", "the brisket"), the
+ * timers, a list ("the stores list"), the alarm while one rings. What a short reply names when the
+ * words ask nothing hark can read ("I didn't get what to do with the chips timer"); null when they
+ * name nothing of hark's.
+ */
+const NOT_A_NAME = new Set(['the', 'a', 'an', 'my', 'that', 'this', 'your', 'our', 'any', 'all', 'whats', 'what', 'on', 'of', 'to', 'is', 'its', 'which', 'whose']);
+
+export function ownedThing(s: Said, situation: Situation): string | null {
+  const w = wordsOf(s).words;
+  const has = (x: string) => w.includes(x);
+  for (let i = 0; i < w.length; i++) {
+    for (const t of situation.timers) {
+      const label = t.label?.split(' ');
+      if (label && label.every((x, k) => w[i + k] === x)) return `the ${t.label} timer`;
+    }
+  }
+  if (situation.ringing && (has('alarm') || has('ringing') || has('beeping') || has('ring') || has('noise') || has('timer'))) return 'the alarm';
+  if (has('timer') || has('timers') || has('countdown')) {
+    const i = w.findIndex((x) => x === 'timer' || x === 'timers' || x === 'countdown');
+    const before = w[i - 1];
+    const named = before && !NOT_A_NAME.has(before) ? `${before} ` : '';
+    if (!named && situation.timers.length === 1 && situation.timers[0]!.label) return `the ${situation.timers[0]!.label} timer`;
+    return `the ${named}${w[i] === 'timers' ? 'timers' : 'timer'}`;
+  }
+  const l = w.findIndex((x) => x === 'list' || x === 'lists');
+  if (l >= 0) {
+    const name = situation.lists.map((x) => x.name).find((n) => n.split(' ').every((x, k, all) => w[l - all.length + k] === x));
+    if (name) return `the ${name} list`;
+    const before = w[l - 1];
+    return before && !NOT_A_NAME.has(before) ? `the ${before} list` : 'the list';
+  }
+  return null;
+}
