@@ -22,7 +22,7 @@ import { detectIntent } from '../intent/rules.js';
 import { completeCommand } from '../router/complete.js';
 import { SAMPLE_RATE } from '../audio/pcm.js';
 import { buildCommands, type Commands } from './commands.js';
-import { openingPhrases, startsWithPhrase } from './opening.js';
+import { openingPhrases, opensImperative, startsWithPhrase } from './opening.js';
 import { SegmentQueue, type Lane, type Taken } from './segment-queue.js';
 import { applySpeechEffect } from './effects.js';
 import { actionRow, segmentWrite } from './segment-record.js';
@@ -200,9 +200,9 @@ export class SegmentPath {
     this.outOfTime = new Promise((r) => (this.timeUp = r));
     const q = d.config.stt.queue;
     this.queue = new SegmentQueue<Work>(d.unbounded ? { maxWaitMs: Infinity, maxBytes: Infinity } : { maxWaitMs: q.maxWaitMs, maxBytes: Math.round(q.maxAudioMb * 1024 * 1024) });
+    this.phrases = d.config.stt.opening.enabled ? openingPhrases(d.config.router.frames) : null;
     this.commands = buildCommands({ config: d.config, ...(d.secrets ? { secrets: d.secrets } : {}), clock: d.clock, log: d.log, bus: d.bus, store: d.store(), ...(d.voices ? { voices: d.voices } : {}), onEffect: (e) => this.onEffect(e) });
     d.stt?.setVocabulary(this.commands.vocabulary);
-    this.phrases = d.config.stt.opening.enabled ? openingPhrases(d.config.router.frames, this.commands.core.language) : null;
   }
 
   // ---- the segmenter's events ----
@@ -510,7 +510,7 @@ export class SegmentPath {
         waitedMs += head.sttMs;
         const heard = head.hearing.kind === 'heard' ? head.hearing.utterance.text : '';
         const phrases = this.commands.core.timers.ringing ? [...this.phrases!, ...RING_STOP_OPENINGS] : this.phrases!;
-        if (!startsWithPhrase(heard, phrases)) {
+        if (!startsWithPhrase(heard, phrases) && !opensImperative(heard, this.commands.core.language)) {
           const why = `${NO_WAKE_PHRASE} (only its first ${this.d.config.stt.opening.seconds} s transcribed)`;
           // The opening's attempts as they went, and one row that says what became of the segment.
           const attempts = head.attempts.map((a) => (a.droppedReason || a.error ? a : { ...a, droppedReason: why }));
