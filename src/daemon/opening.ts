@@ -1,20 +1,21 @@
 import type { FramesSpec } from '../router/spec.js';
 import { charDistance, charSlack } from '../router/near.js';
 import { DEFAULT_FILLERS, said } from '../router/text.js';
-import { defaultLanguage } from '../language/default.js';
 import type { KitchenLanguage } from '../language/kitchen.js';
 
 /**
  * The opening check (issue 21): in wake-word mode with only the base frame open, a long segment is
  * first transcribed on its opening seconds, and transcribed whole only when that opening starts with
- * something the base frame acts on — the wake phrase ("computer", "hey computer") or one of its
- * own phrases ("stop", "repeat", "always listen"). Radio and chatter never get a full inference.
+ * something the base frame acts on — the wake phrase ("computer", "hey computer"), one of its own
+ * phrases ("stop", "repeat", "always listen"), or the start of one of seed 000's imperatives as the
+ * kitchen language reads them (opensImperative: "alright, carry", "can you say"). Radio and chatter
+ * never get a full inference.
  *
  * Pure: phrases in, a verdict out.
  */
 
 /** The phrases a base frame acts on without a wake phrase, as normalised word lists; null when they cannot be known. */
-export function openingPhrases(frames: FramesSpec, language: KitchenLanguage = defaultLanguage()): string[][] | null {
+export function openingPhrases(frames: FramesSpec): string[][] | null {
   const base = Object.values(frames).find((f) => f.kind === 'base');
   if (!base) return null;
   const phrases: string[][] = [];
@@ -26,9 +27,8 @@ export function openingPhrases(frames: FramesSpec, language: KitchenLanguage = d
     else if ('button' in r) continue;
     else if ('catch-all' in r && r.when === 'always-listen') continue;
     // Seed 000's imperatives taken only as a whole utterance ("say that again", "stop. actually
-    // continue"): the kitchen language's own sentences say which words they open with (and the
-    // lead-ins people put before them), so the opening tells them apart.
-    else if ('intent' in r && r.whole) phrases.push(...language.imperativeOpeners(), ...CORRECTION_OPENERS.map((p) => said(p).words.slice()));
+    // continue"): the kitchen language says whether an opening can begin one (opensImperative).
+    else if ('intent' in r && r.whole) continue;
     // A pattern anchored at the start on a set of words ("^(?:no|sorry|actually) … number N$").
     else if ('pattern' in r && leadingWords(r.pattern)) phrases.push(...leadingWords(r.pattern)!.map((p) => said(p).words.slice()));
     // A pattern, an intent, a kitchen rule or a classifier in the base frame can match words
@@ -38,8 +38,6 @@ export function openingPhrases(frames: FramesSpec, language: KitchenLanguage = d
   return phrases.filter((p) => p.length > 0);
 }
 
-/** Words before an imperative that the opening may hold first: a polite or corrected start ("can you say that again", "no, stop"). */
-const CORRECTION_OPENERS = ['can you', 'could you', 'please', 'actually', 'no', 'sorry', 'alright', 'right', 'just', 'you can'];
 
 /** The words an anchored pattern must start with (`^(?:no|sorry|i mean)…`), or null when it can start anyhow. */
 function leadingWords(pattern: string): string[] | null {
@@ -81,4 +79,14 @@ function matchesAt(words: readonly string[], start: number, phrase: readonly str
     if (slack === 0 || charDistance(want, heard, slack) > slack) return false;
   }
   return true;
+}
+
+/**
+ * Could the opening be the start of one of seed 000's imperatives ("stop", "alright, carry on",
+ * "could you say that again")? The kitchen language's own reading, on the words exactly as heard
+ * (an imperative is short and plain; a near miss is radio: "the old man" is not "hold on").
+ */
+export function opensImperative(text: string, language: KitchenLanguage): boolean {
+  const words = said(text).words.filter((w) => !DEFAULT_FILLERS.includes(w));
+  return language.mayBeginImperative(words);
 }

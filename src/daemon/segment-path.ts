@@ -20,7 +20,7 @@ import { completeCommand } from '../router/complete.js';
 import { SAMPLE_RATE } from '../audio/pcm.js';
 import type { Commands } from './commands.js';
 import type { Conversation } from './conversation.js';
-import { openingPhrases, startsWithPhrase } from './opening.js';
+import { openingPhrases, opensImperative, startsWithPhrase } from './opening.js';
 import { SegmentQueue, type Lane, type Taken } from './segment-queue.js';
 import { actionRow, segmentWrite } from './segment-record.js';
 
@@ -197,8 +197,8 @@ export class SegmentPath {
     // The cascade's hand-over of an open request waits its turn behind every segment closed before it.
     this.conv.lineUp = (run, frame) => this.enqueue(run, 'handing over the request failed', { frame });
     this.conv.listen((e, atMs) => this.onEffect(e, atMs));
+    this.phrases = d.config.stt.opening.enabled ? openingPhrases(d.config.router.frames) : null;
     d.stt?.setVocabulary(this.commands.vocabulary);
-    this.phrases = d.config.stt.opening.enabled ? openingPhrases(d.config.router.frames, this.commands.core.language) : null;
   }
 
   /** The command side's parts (the fleet, the satellite and the debug page read its timers and lists). */
@@ -494,7 +494,7 @@ export class SegmentPath {
         waitedMs += head.sttMs;
         const heard = head.hearing.kind === 'heard' ? head.hearing.utterance.text : '';
         const phrases = this.commands.core.timers.ringing ? [...this.phrases!, ...RING_STOP_OPENINGS] : this.phrases!;
-        if (!startsWithPhrase(heard, phrases)) {
+        if (!startsWithPhrase(heard, phrases) && !opensImperative(heard, this.commands.core.language)) {
           const why = `${NO_WAKE_PHRASE} (only its first ${this.d.config.stt.opening.seconds} s transcribed)`;
           // The opening's attempts as they went, and one row that says what became of the segment.
           const attempts = head.attempts.map((a) => (a.droppedReason || a.error ? a : { ...a, droppedReason: why }));

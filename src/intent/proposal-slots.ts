@@ -1,7 +1,7 @@
 import { readDuration, sayDuration } from '../language/duration.js';
 import type { IntentSpec } from './intent-spec.js';
 import { readNumber } from '../language/numbers.js';
-import { readItem } from '../language/items.js';
+import { readItem, readItems, type ItemAmount } from '../language/items.js';
 import { sayQuantity, spokenNumbers } from './spoken.js';
 import { parseTimerRequest } from '../kitchen/timer-request.js';
 import { normalise } from '../language/text.js';
@@ -22,6 +22,8 @@ export interface ProposalSlots {
   list?: string;
   seconds?: number;
   label?: string;
+  /** Several items in one object ("3 cases of milk and 2 boxes of eggs"), each with its quantity. */
+  items?: ItemAmount[];
   /** "8 minutes". */
   duration?: string;
   /** "a pasta timer" / "a timer". */
@@ -61,8 +63,12 @@ function stripArticles(w: string[]): string[] {
  * kitchen language's own reading of an item (language/items.ts), so an item the model adds is kept
  * exactly as one the rules add.
  */
-function readAmount(w: string[]): { item?: string; quantity?: number; unit?: string } {
-  return readItem(w) ?? {};
+function readAmount(w: string[]): { item?: string; quantity?: number; unit?: string; items?: ItemAmount[] } {
+  const one = readItem(w);
+  if (one) return one;
+  // "3 cases of milk and 2 boxes of eggs": several items, each kept with its own quantity.
+  const several = readItems(w);
+  return several && several.length > 1 ? { item: several.map((i) => i.item).join(' and '), items: several } : {};
 }
 
 /** The amount from wherever the first number is ("we have twelve boxes of gloves"). */
@@ -164,7 +170,7 @@ export function fillSlots(template: string, slots: ProposalSlots): string {
 export function actionArgs(intent: IntentSpec, target: string | null, slots: ProposalSlots, utteranceIds: readonly string[]): Record<string, unknown> {
   const args: Record<string, unknown> = { intent: intent.name };
   if (target !== null) args.object = target;
-  for (const k of ['item', 'quantity', 'unit', 'list', 'seconds', 'label'] as const) if (slots[k] !== undefined) args[k] = slots[k];
+  for (const k of ['item', 'quantity', 'unit', 'items', 'list', 'seconds', 'label'] as const) if (slots[k] !== undefined) args[k] = slots[k];
   if (utteranceIds.length) args.utteranceId = utteranceIds[utteranceIds.length - 1];
   return args;
 }

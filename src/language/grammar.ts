@@ -1,5 +1,5 @@
 import { matchTemplate, type SlotReader } from './match.js';
-import { expand, firstWords, parseTemplate, prefixes, TemplateError, type Node } from './template.js';
+import { expand, firstWords, parseTemplate, TemplateError, type Node } from './template.js';
 
 /**
  * A set of sentences (intent → templates) with their expansion rules and slot readers, compiled
@@ -160,17 +160,28 @@ export class Grammar<C> {
     return out.sort((a, b) => b.score - a.score);
   }
 
+  /**
+   * Could these words be the start of one of the given intents' sentences (after lead-ins)? Exact
+   * words, as read: the opening check asks it of a clipped opening ("stop", "can you say", "alright
+   * carry"), which must not take "the old man" for "hold on".
+   */
+  mayBegin(words: readonly string[], ctx: C, intents: (intent: string) => boolean): boolean {
+    if (!words.length) return false;
+    const starts = this.leads(words, ctx);
+    for (const c of this.compiled) {
+      if (!intents(c.intent)) continue;
+      for (const s of starts) {
+        if (c.first && !c.first.has(words[s]!)) continue;
+        if (matchTemplate(c.node, words, s, ctx, this.spec.readers, true).some((m) => m.end >= words.length)) return true;
+      }
+    }
+    return false;
+  }
+
   /** The words the given intents' sentences can open with (lead-ins aside). */
   openers(intents: (intent: string) => boolean): string[] {
     const words = new Set<string>();
     for (const c of this.compiled) if (intents(c.intent)) for (const w of firstWords(c.node).words) words.add(w);
     return [...words].sort();
-  }
-
-  /** The first two words the given intents' sentences can open with ("say that", "what did", "stop"): what the opening check listens for. */
-  openingPhrases(intents: (intent: string) => boolean): string[][] {
-    const out = new Map<string, string[]>();
-    for (const c of this.compiled) if (intents(c.intent)) for (const p of prefixes(c.node, 2)) out.set(p.join(' '), p);
-    return [...out.values()];
   }
 }

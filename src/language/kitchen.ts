@@ -6,7 +6,7 @@ import { LIST_SENTENCES } from './sentences/lists.js';
 import { RULES } from './sentences/rules.js';
 import { FOLLOW_UP_SENTENCES, VOICE_SENTENCES } from './sentences/talk.js';
 import { TIMER_SENTENCES } from './sentences/timers.js';
-import type { Situation } from './situation.js';
+import { NOTHING_OWNED, type Situation } from './situation.js';
 import { ROOMS, type TimerRef } from './timer-ref.js';
 
 /**
@@ -18,6 +18,8 @@ import { ROOMS, type TimerRef } from './timer-ref.js';
 export type Family = 'timer' | 'list' | 'imperative' | 'follow';
 
 const family = (intent: string): Family => intent.slice(0, intent.indexOf('.')) as Family;
+/** Words after which a request may go on with something else ("... and then tell me when it's done"). */
+const GO_ON = new Set(['and', 'then', 'so', 'because', 'cause', 'cos', 'but', 'while']);
 /** Questions: answered when asked, never taken from talk in the follow-up window. */
 const QUESTIONS = new Set(['timer.status', 'timer.list', 'list.read']);
 
@@ -35,20 +37,36 @@ export class KitchenLanguage {
    * The request the words make, among the given families, or null. Follow-ups are read only when
    * the situation says what was last done (the follow-up window is open) and they fit it.
    */
-  read(words: readonly string[], situation: Situation, families: readonly Family[], breaks: readonly boolean[] = []): Reading | null {
+  read(words: readonly string[], situation: Situation, families: readonly Family[], breaks: readonly boolean[] = [], goOn = true): Reading | null {
     const ctx: ReadContext = { situation, breaks };
     const want = new Set(families);
     for (const p of this.grammar.read(words, ctx, (i) => want.has(family(i)))) {
       const r = toReading(p, situation, words);
       if (r) return r;
     }
-    if (want.has('timer')) return this.startMany(words, ctx);
+    const many = want.has('timer') ? this.startMany(words, ctx) : null;
+    return many ?? (goOn ? this.beforeAnd(words, situation, families, breaks) : null);
+  }
+
+  /**
+   * "set a timer for ten minutes and then tell me when it's done": a timer or list request that is
+   * whole up to an "and" / "then" / "so", with more said after it, is that request (the rest is how
+   * people talk on). Not for hark's voice commands: "stop, and ..." is not a whole "stop".
+   */
+  private beforeAnd(words: readonly string[], situation: Situation, families: readonly Family[], breaks: readonly boolean[]): Reading | null {
+    const want = families.filter((f) => f === 'timer' || f === 'list');
+    if (!want.length) return null;
+    for (let i = words.length - 1; i >= 3; i--) {
+      if (!GO_ON.has(words[i]!)) continue;
+      const r = this.read(words.slice(0, i), situation, want, breaks.slice(0, i), false);
+      if (r && (r.kind === 'timer' || r.kind === 'list') && !r.question) return r;
+    }
     return null;
   }
 
-  /** What seed 000's imperatives open with ("stop", "say that", "carry on"): what a clipped opening must start with for them. */
-  imperativeOpeners(): string[][] {
-    return this.grammar.openingPhrases((i) => i.startsWith('imperative.'));
+  /** Could these words (a clipped opening) be the start of one of seed 000's imperatives? */
+  mayBeginImperative(words: readonly string[]): boolean {
+    return this.grammar.mayBegin(words, { situation: NOTHING_OWNED, breaks: [] }, (i) => i.startsWith('imperative.'));
   }
 
   /**

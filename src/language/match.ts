@@ -56,7 +56,11 @@ function prune(list: Partial[]): Partial[] {
   return out;
 }
 
-export function matchTemplate<C>(node: Node, words: readonly string[], start: number, ctx: C, readers: ReadonlyMap<string, SlotReader<C>>): Match[] {
+/**
+ * `prefix`: the words may stop before the template does (a clipped opening: "could the rest of a
+ * sentence follow these words?"); whatever of the template is left after the last word matches.
+ */
+export function matchTemplate<C>(node: Node, words: readonly string[], start: number, ctx: C, readers: ReadonlyMap<string, SlotReader<C>>, prefix = false): Match[] {
   const memo = new Map<Node, Map<number, Partial[]>>();
   const slotMemo = new Map<string, SlotMatch[]>();
 
@@ -71,6 +75,7 @@ export function matchTemplate<C>(node: Node, words: readonly string[], start: nu
   };
 
   const compute = (n: Node, at: number): Partial[] => {
+    if (prefix && at >= words.length) return [{ end: at, score: 0, caps: null }];
     switch (n.t) {
       case 'word':
         return words[at] === n.w ? [{ end: at + 1, score: 1, caps: null }] : [];

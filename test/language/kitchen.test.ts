@@ -3,6 +3,7 @@ import { KitchenLanguage } from '../../src/language/kitchen.js';
 import { NOTHING_OWNED, type Situation } from '../../src/language/situation.js';
 import { said } from '../../src/language/text.js';
 import { ownedThing, readImperatives, readRequest } from '../../src/language/understand.js';
+import { opensImperative } from '../../src/daemon/opening.js';
 
 /**
  * The kitchen language reads words against what hark owns: the same words are a request while a
@@ -94,5 +95,21 @@ describe('what a request that cannot be read names', () => {
   it('the alarm, while one rings', () => {
     expect(ownedThing(said('what is that alarm'), { ...running, ringing: true })).toBe('the alarm');
     expect(ownedThing(said('what is that alarm'), running)).toBeNull();
+  });
+});
+
+describe('the opening check asks the same language (a long segment, its first seconds only)', () => {
+  it.each([
+    ['stop', true],
+    ['alright, carry', true],
+    ['could you say that', true],
+    ['ok continue', true],
+    ['repeat number', true],
+    ['and so the old', false],
+    ['the old man walked', false],
+    ['repeat order for', false],
+    ['continue with the', false],
+  ])('%j may begin an imperative: %s', (opening, yes) => {
+    expect(opensImperative(opening, lang)).toBe(yes);
   });
 });

@@ -7,7 +7,7 @@
 export const RULES: Record<string, string> = {
   // Said around any request: "ok so could you just ... please".
   lead: '(ok|okay|alright|all right|right|so|well|now|hey|oh|please|just|yeah|yes|no|sorry|actually|um|uh|er|erm|hmm|can you|could you|would you|will you|can you please|could you please|would you mind|do you mind|i want you to|i need you to|i want to|i need to|id like to|i would like to|go ahead and|lets|quickly|quick|you can|can we|could we)',
-  tail: '(please|thanks|thank you|cheers|ta|mate|chef|for me|for us|now|then|thanks a lot|if you can|if you could|when you can|right now|quickly|would you|will you|ok|okay)',
+  tail: '(please|thanks|thank you|and thanks|and thank you|thank you very much|thanks very much|thanks a lot|much appreciated|cheers|ta|mate|chef|love|for me|for us|now|then|if you can|if you could|when you can|when you get a chance|right now|quickly|would you|will you|ok|okay|yeah|alright|right)',
 
   // timers
   set: '(set|start|create|make|begin|run|setup|set up|put|stick|pop|get|give|add|start up|new|throw|chuck|whack|bang|i need|i want|can i have|can i get)',
