@@ -17,7 +17,7 @@ import { scene, writeScene } from '../support/speech.js';
  * side with one builder, so all three ask the model at 0.5 s and say its question about 2 s after the
  * words (it was 4 s in simulate: the query's silence timer), and act on the "yes" alike.
  */
-const REQUEST = 'computer we need three cases of milk for the order list';
+const REQUEST = 'computer we are short three cases of milk for the order list';
 const QUESTION = 'Add three cases of milk to the order list? Say yes or no.';
 const DONE = 'Added three cases of milk to the order list.';
 const HANGOVER_MS = 600;
