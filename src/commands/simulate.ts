@@ -8,9 +8,9 @@ import { HarkError } from '../core/errors.js';
 import { createLogger } from '../core/log.js';
 import { Bus } from '../core/bus.js';
 import { createSpeech } from '../speech/create.js';
-import type { Effect } from '../router/effects.js';
-import { parseSimLine } from '../router/simulate-input.js';
-import { Conversation } from '../daemon/conversation.js';
+import type { Effect } from '../core/effects.js';
+import { parseSimLine } from '../command/simulate-input.js';
+import { Conversation } from '../path/conversation.js';
 import { action, loadConfigFor, out } from './common.js';
 
 interface SimulateOpts {

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
-import type { KitchenTimer } from '../actions/timers.js';
+import type { KitchenTimer } from '../command/actions/timers.js';
 import type { Secrets } from '../core/secrets.js';
 import type { MqttConfig } from './config.js';
 import type { Bus, HarkEventName } from '../core/bus.js';
 import type { Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import type { Mode } from '../router/effects.js';
+import type { Mode } from '../core/effects.js';
 import { parseRoomMessage, type Claim } from './arbitration.js';
 import { RoomArbiter, type ArbitrationOutcome } from './arbiter.js';
 import { parseCommand, type FleetCommand } from './commands.js';

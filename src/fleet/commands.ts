@@ -1,4 +1,4 @@
-import { MODES, type Mode } from '../router/effects.js';
+import { MODES, type Mode } from '../core/effects.js';
 import { VERBS, type Verb } from './topics.js';
 
 /**

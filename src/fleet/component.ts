@@ -4,8 +4,8 @@ import type { HarkConfig } from '../config/schema.js';
 import type { Bus } from '../core/bus.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
-import type { Component } from '../daemon/lifecycle.js';
-import type { SegmentPath } from '../daemon/segment-path.js';
+import type { Component } from '../path/lifecycle.js';
+import type { SegmentPath } from '../path/segment-path.js';
 import type { Speech } from '../speech/create.js';
 import { Fleet, type FleetHooks } from './client.js';
 

@@ -1,4 +1,4 @@
-import type { KitchenTimer } from '../actions/timers.js';
+import type { KitchenTimer } from '../command/actions/timers.js';
 
 /**
  * What the bus says, turned into what the fleet publishes (pure): JSON events on event/<type>, and

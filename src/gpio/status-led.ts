@@ -1,5 +1,5 @@
 import './events.js';
-import '../daemon/events.js';
+import '../path/events.js';
 import '../speech/events.js';
 import '../turn/events.js';
 import type { Bus } from '../core/bus.js';

@@ -1,15 +1,15 @@
-import type { IntentSink } from '../actions/targets/intent.js';
-import { INTENT_TARGET } from '../actions/targets/intent.js';
+import type { IntentSink } from '../command/actions/targets/intent.js';
+import { INTENT_TARGET } from '../command/actions/targets/intent.js';
 import type { HarkConfig } from '../config/schema.js';
 import type { Bus } from '../core/bus.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
-import type { Classifier } from '../router/classifier.js';
-import type { RouterConfig } from '../config/sections/router.js';
+import type { Classifier } from '../command/classifier.js';
+import type { RouterConfig } from '../command/config.js';
 import { IntentPass, type IntentRecordStore } from './intent-pass.js';
-import { MemoryListBook, StoreListBook, type ListBook, type ListStore } from '../kitchen/lists.js';
+import { MemoryListBook, StoreListBook, type ListBook, type ListStore } from '../command/lists.js';
 import { OllamaClient } from './ollama-client.js';
-import { routeFramesTo } from '../router/route-frames.js';
+import { routeFramesTo } from '../command/route-frames.js';
 import type { ProposalModel } from './proposal-model.js';
 
 /**

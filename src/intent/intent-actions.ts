@@ -1,7 +1,7 @@
-import type { ActionRequest, ActionRouter } from '../actions/action-router.js';
+import type { ActionRequest, ActionRouter } from '../command/actions/action-router.js';
 import type { Logger } from '../core/log.js';
-import type { EffectSink } from '../router/effects.js';
-import { itemKey, type ListBook } from '../kitchen/lists.js';
+import type { EffectSink } from '../core/effects.js';
+import { itemKey, type ListBook } from '../command/lists.js';
 import { sayQuantity, spokenNumbers } from './spoken.js';
 
 /**

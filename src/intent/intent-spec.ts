@@ -1,4 +1,4 @@
-import { DEFAULT_LIST } from '../kitchen/list-language.js';
+import { DEFAULT_LIST } from '../language/list-language.js';
 
 /**
  * The intents the Ollama pass may propose (seed 004's allowed-intent list), as they are written in

@@ -3,7 +3,7 @@ import type { IntentSpec } from './intent-spec.js';
 import { readNumber } from '../language/numbers.js';
 import { readItem, readItems, type ItemAmount } from '../language/items.js';
 import { sayQuantity, spokenNumbers } from './spoken.js';
-import { parseTimerRequest } from '../kitchen/timer-request.js';
+import { parseTimerRequest } from '../language/timer-request.js';
 import { normalise } from '../language/text.js';
 
 /**

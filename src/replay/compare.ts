@@ -1,4 +1,4 @@
-import { said } from '../router/text.js';
+import { said } from '../language/text.js';
 import type { ActionOutcome, Heard, NewOutcome, SegmentReplay } from './outcome.js';
 
 /**

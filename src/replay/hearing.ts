@@ -11,7 +11,7 @@ import { segmenterOptions } from '../vad/options.js';
 import { segmentPcm } from '../vad/pipeline.js';
 import type { Vad } from '../vad/vad.js';
 import type { Heard, VadOutcome } from './outcome.js';
-import { routerVocabulary } from '../router/vocabulary.js';
+import { routerVocabulary } from '../command/vocabulary.js';
 import type { Hear, HearResult } from './runner.js';
 import type { ReplaySource, StoredSegment } from './source.js';
 

@@ -1,4 +1,4 @@
-import type { Effect } from '../router/effects.js';
+import type { Effect } from '../core/effects.js';
 import type { ActionView, SegmentView } from '../store/records.js';
 
 /**
@@ -6,7 +6,7 @@ import type { ActionView, SegmentView } from '../store/records.js';
  * the appliance) and the re-run through the new config ("new"). Plain data, no I/O.
  */
 
-/** An action as the store keeps it (src/daemon/segment-record.ts writes exactly these fields). */
+/** An action as the store keeps it (src/path/segment-record.ts writes exactly these fields). */
 export interface ActionOutcome {
   name: string;
   /** null for a failed action (the daemon stores no args for it). */

@@ -2,9 +2,9 @@ import { Bus } from '../core/bus.js';
 import { VirtualClock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
 import type { HarkConfig } from '../config/schema.js';
-import { Conversation } from '../daemon/conversation.js';
+import { Conversation } from '../path/conversation.js';
 import { createSpeech } from '../speech/create.js';
-import type { Effect } from '../router/effects.js';
+import type { Effect } from '../core/effects.js';
 import { addEffect, emptyNewOutcome, type Heard, type NewOutcome, type SegmentReplay, type VadOutcome } from './outcome.js';
 import type { StoredSegment } from './source.js';
 

@@ -1,5 +1,5 @@
-import type { Mode } from '../router/effects.js';
-import type { FramesSpec } from '../router/spec.js';
+import type { Mode } from '../core/effects.js';
+import type { FramesSpec } from '../command/spec.js';
 import { said } from '../language/text.js';
 
 /** Where the router stands when something is said over hark's voice. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/core/clock.js';
 import { memoryLogger } from '../../src/core/log.js';
-import { ActionRouter, type ActionPolicy, type ActionRequest } from '../../src/actions/action-router.js';
-import type { Effect } from '../../src/router/effects.js';
+import { ActionRouter, type ActionPolicy, type ActionRequest } from '../../src/command/actions/action-router.js';
+import type { Effect } from '../../src/core/effects.js';
 
 function setup(policy?: ActionPolicy) {
   const clock = new VirtualClock(0);

@@ -7,9 +7,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/core/clock.js';
 import { memoryLogger } from '../../src/core/log.js';
 import { validateConfig } from '../../src/config/load.js';
-import { buildTargets } from '../../src/actions/targets/index.js';
-import { CommandCore } from '../../src/router/command-core.js';
-import type { TimedEffect } from '../../src/router/effects.js';
+import { buildTargets } from '../../src/command/actions/targets/index.js';
+import { CommandCore } from '../../src/command/core.js';
+import type { TimedEffect } from '../../src/core/effects.js';
 
 const servers: Server[] = [];
 afterEach(async () => {

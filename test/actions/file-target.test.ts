@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FileTarget } from '../../src/actions/targets/file.js';
-import { DeliveryError } from '../../src/actions/targets/target.js';
+import { FileTarget } from '../../src/command/actions/targets/file.js';
+import { DeliveryError } from '../../src/command/actions/targets/target.js';
 
 const fixedNow = () => new Date('2025-01-02T03:04:05.000Z');
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { harness } from '../router/harness.js';
+import { harness } from '../command/harness.js';
 
 /**
  * Seed 000's last-wins rule through the whole command core (router → ActionRouter → built-in

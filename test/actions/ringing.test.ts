@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { harness } from '../router/harness.js';
+import { harness } from '../command/harness.js';
 
 /** Wake-word mode, as a kitchen appliance ships: the ring must be stoppable without "computer". */
 function kitchen(extra: Record<string, unknown> = {}) {

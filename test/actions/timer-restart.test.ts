@@ -2,13 +2,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { StoreTimerKeeper } from '../../src/actions/timer-keeper.js';
+import { StoreTimerKeeper } from '../../src/command/actions/timer-keeper.js';
 import { validateConfig } from '../../src/config/load.js';
 import { VirtualClock } from '../../src/core/clock.js';
 import { memoryLogger } from '../../src/core/log.js';
-import { StoreListBook } from '../../src/kitchen/lists.js';
-import { CommandCore } from '../../src/router/command-core.js';
-import type { TimedEffect } from '../../src/router/effects.js';
+import { StoreListBook } from '../../src/command/lists.js';
+import { CommandCore } from '../../src/command/core.js';
+import type { TimedEffect } from '../../src/core/effects.js';
 import { Store } from '../../src/store/store.js';
 
 /**

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebhookTarget } from '../../src/actions/targets/webhook.js';
-import { DeliveryError } from '../../src/actions/targets/target.js';
+import { WebhookTarget } from '../../src/command/actions/targets/webhook.js';
+import { DeliveryError } from '../../src/command/actions/targets/target.js';
 
 /** A real HTTP server on 127.0.0.1 that answers each request with the next scripted behaviour. */
 async function server(script: ((req: IncomingMessage, res: ServerResponse) => void)[]) {

@@ -1,7 +1,7 @@
 import { bench, describe } from 'vitest';
 import { KitchenLanguage } from '../../src/language/kitchen.js';
 import { said } from '../../src/language/text.js';
-import { parseKitchen } from '../../src/router/kitchen-verb.js';
+import { parseKitchen } from '../../src/command/kitchen-verb.js';
 
 /**
  * The kitchen language runs on every utterance that reaches a query frame (the kitchen rule comes

@@ -1,7 +1,7 @@
 import { bench, describe } from 'vitest';
 import { VirtualClock } from '../../src/core/clock.js';
-import { CommandRouter } from '../../src/router/router.js';
-import type { FramesSpec, RuleSpec } from '../../src/router/spec.js';
+import { CommandRouter } from '../../src/command/router.js';
+import type { FramesSpec, RuleSpec } from '../../src/command/spec.js';
 
 /**
  * Dispatch through a 4-deep stack (base + 3 frames) with 50 rules per frame: the utterance misses

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { harness } from '../router/harness.js';
+import { harness } from '../command/harness.js';
 import { script, simulate } from './sim.js';
 
 /**

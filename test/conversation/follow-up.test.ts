@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ledState, patternFor, type LedFlag } from '../../src/gpio/led-state.js';
-import { followUpStep } from '../../src/router/follow-up.js';
+import { followUpStep } from '../../src/command/follow-up.js';
 import { KitchenLanguage } from '../../src/language/kitchen.js';
 import { NOTHING_OWNED, type LastRequest } from '../../src/language/situation.js';
-import { harness } from '../router/harness.js';
+import { harness } from '../command/harness.js';
 import { script, simulate } from './sim.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { completeCommand } from '../../src/router/complete.js';
+import { completeCommand } from '../../src/command/complete.js';
 import { validateConfig } from '../../src/config/load.js';
 import { script, simulate } from './sim.js';
 

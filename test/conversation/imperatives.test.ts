@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { said } from '../../src/router/text.js';
-import { wholeImperatives } from '../../src/intent/imperatives.js';
-import { DEFAULT_FILLERS } from '../../src/router/text.js';
-import { harness } from '../router/harness.js';
+import { said } from '../../src/language/text.js';
+import { wholeImperatives } from '../../src/language/imperatives.js';
+import { DEFAULT_FILLERS } from '../../src/language/text.js';
+import { harness } from '../command/harness.js';
 import { script, simulate } from './sim.js';
 
 /**

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/core/clock.js';
-import { applySpeechEffect } from '../../src/daemon/effects.js';
+import { applySpeechEffect } from '../../src/path/speech-effects.js';
 import type { Speech } from '../../src/speech/create.js';
 import { ResponseCascade } from '../../src/turn/cascade.js';
 import type { Turn, Worked } from '../../src/turn/turns.js';
-import { turnSteps } from '../../src/daemon/turn-steps.js';
+import { turnSteps } from '../../src/path/turn-steps.js';
 
 /** A speaker that records what it was asked to do, with the real cascade timing in front of it. */
 function rig() {
@@ -25,7 +25,7 @@ function rig() {
     gate: {},
     close: () => {},
   } as unknown as Speech;
-  // The appliance's own steps (src/daemon/turn-steps.ts), on the fake speaker.
+  // The appliance's own steps (src/path/turn-steps.ts), on the fake speaker.
   const cascade = new ResponseCascade<Turn, Worked, Int16Array | null>({
     clock,
     timings: { modelMs: 500, renderMs: 1500, playMs: 2000 },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { openingPhrases, startsWithPhrase } from '../../src/daemon/opening.js';
-import { DEFAULT_FRAMES } from '../../src/router/defaults.js';
-import type { FramesSpec } from '../../src/router/spec.js';
+import { openingPhrases, startsWithPhrase } from '../../src/path/opening.js';
+import { DEFAULT_FRAMES } from '../../src/command/defaults.js';
+import type { FramesSpec } from '../../src/command/spec.js';
 
 /** The opening check's verdict: does a segment's opening begin with something the base frame acts on? */
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SegmentQueue, type JobInput, type Lane } from '../../src/daemon/segment-queue.js';
+import { SegmentQueue, type JobInput, type Lane } from '../../src/path/segment-queue.js';
 
 /** The waiting line in front of speech-to-text: lanes, lateness and the audio bound, on a virtual timeline. */
 

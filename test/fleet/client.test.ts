@@ -7,7 +7,7 @@ import { memoryLogger } from '../../src/core/log.js';
 import { validateConfig } from '../../src/config/load.js';
 import { Fleet, type FleetHooks, type FleetStatus } from '../../src/fleet/client.js';
 import { mqttCheck } from '../../src/doctor/mqtt.js';
-import type { KitchenTimer } from '../../src/actions/timers.js';
+import type { KitchenTimer } from '../../src/command/actions/timers.js';
 import { outputDir } from '../support/paths.js';
 import { Mosquitto, Recorder, freePort } from './mosquitto.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import '../../src/daemon/events.js';
+import '../../src/path/events.js';
 import { Bus, type HarkEvents } from '../../src/core/bus.js';
 import { VirtualClock } from '../../src/core/clock.js';
 import { StatusLed } from '../../src/gpio/status-led.js';

@@ -6,8 +6,8 @@ import { Bus } from '../../src/core/bus.js';
 import { VirtualClock } from '../../src/core/clock.js';
 import { memoryLogger } from '../../src/core/log.js';
 import { validateConfig } from '../../src/config/load.js';
-import { buildCommands } from '../../src/daemon/commands.js';
-import type { Effect, TimedEffect } from '../../src/router/effects.js';
+import { buildCommands } from '../../src/path/build-commands.js';
+import type { Effect, TimedEffect } from '../../src/core/effects.js';
 import type { Store } from '../../src/store/store.js';
 
 /**

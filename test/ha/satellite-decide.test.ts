@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addressedBeforeRules, decide, type LocalTurn } from '../../src/ha/satellite/decide.js';
-import type { Effect } from '../../src/router/effects.js';
+import type { Effect } from '../../src/core/effects.js';
 
 const KINDS = { base: 'base', query: 'query', dictation: 'dictation', confirm: 'confirm' };
 const m = (frame: string, kind: string): Effect => ({ type: 'matched', frame, rule: 0, kind, text: '' });

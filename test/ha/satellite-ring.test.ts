@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { KitchenTimers, type KitchenTimer } from '../../src/actions/timers.js';
+import { KitchenTimers, type KitchenTimer } from '../../src/command/actions/timers.js';
 import { VirtualClock } from '../../src/core/clock.js';
-import type { Effect } from '../../src/router/effects.js';
+import type { Effect } from '../../src/core/effects.js';
 
 /** Home Assistant's finished timer rings as one of hark's own (KitchenTimers.ringNow). */
 describe('ringNow', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseNumber, readNumber } from '../../src/kitchen/numbers.js';
-import { parseDuration, readDuration, sayDuration } from '../../src/kitchen/duration.js';
-import { parseTimerRequest } from '../../src/kitchen/timer-request.js';
-import { normalise } from '../../src/router/text.js';
+import { parseNumber, readNumber } from '../../src/language/numbers.js';
+import { parseDuration, readDuration, sayDuration } from '../../src/language/duration.js';
+import { parseTimerRequest } from '../../src/language/timer-request.js';
+import { normalise } from '../../src/language/text.js';
 
 const words = (s: string) => normalise(s).split(' ').filter(Boolean);
 

@@ -2,13 +2,13 @@ import { createServer } from 'node:net';
 import { VirtualClock } from '../../src/core/clock.js';
 import { memoryLogger } from '../../src/core/log.js';
 import { validateConfig } from '../../src/config/load.js';
-import { IntentTarget, INTENT_TARGET } from '../../src/actions/targets/intent.js';
-import type { Target } from '../../src/actions/targets/target.js';
-import { CommandCore } from '../../src/router/command-core.js';
-import type { Effect, TimedEffect } from '../../src/router/effects.js';
+import { IntentTarget, INTENT_TARGET } from '../../src/command/actions/targets/intent.js';
+import type { Target } from '../../src/command/actions/targets/target.js';
+import { CommandCore } from '../../src/command/core.js';
+import type { Effect, TimedEffect } from '../../src/core/effects.js';
 import { createIntentRuntime } from '../../src/intent/compose.js';
 import type { Store } from '../../src/store/store.js';
-import { MemoryTarget } from '../router/harness.js';
+import { MemoryTarget } from '../command/harness.js';
 
 export interface IntentHarnessOptions {
   /** Ollama's URL (the double's). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectIntent } from '../../src/intent/rules.js';
+import { detectIntent } from '../../src/language/intent-rules.js';
 
 describe('rule intent detector (seed 000)', () => {
   it.each([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseListCommand } from '../../src/kitchen/list-language.js';
-import { said } from '../../src/router/text.js';
-import { harness } from '../router/harness.js';
+import { parseListCommand } from '../../src/language/list-language.js';
+import { said } from '../../src/language/text.js';
+import { harness } from '../command/harness.js';
 
 const parse = (text: string) => parseListCommand(said(text).words);
 

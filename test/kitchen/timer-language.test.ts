@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseTimerCommand, type TimerCommand } from '../../src/kitchen/timer-language.js';
-import { said } from '../../src/router/text.js';
+import { parseTimerCommand, type TimerCommand } from '../../src/language/timer-language.js';
+import { said } from '../../src/language/text.js';
 
 const parse = (text: string, area?: string): TimerCommand | null => parseTimerCommand(said(text).words, area ? { area } : {});
 

@@ -3,7 +3,7 @@ import { KitchenLanguage } from '../../src/language/kitchen.js';
 import { NOTHING_OWNED, type Situation } from '../../src/language/situation.js';
 import { said } from '../../src/language/text.js';
 import { ownedThing, readImperatives, readRequest } from '../../src/language/understand.js';
-import { opensImperative } from '../../src/daemon/opening.js';
+import { opensImperative } from '../../src/path/opening.js';
 
 /**
  * The kitchen language reads words against what hark owns: the same words are a request while a

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_FRAMES } from '../../src/router/defaults.js';
+import { DEFAULT_FRAMES } from '../../src/command/defaults.js';
 import { Store } from '../../src/store/store.js';
 import { hark, sha256, sideFiles, writeConfig, writeLog, type Spoken } from './fixtures.js';
 

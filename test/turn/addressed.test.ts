@@ -4,7 +4,7 @@ import { VirtualClock } from '../../src/core/clock.js';
 import { DEFAULT_IGNORE_LIST } from '../../src/turn/ignore-list.js';
 import { InterruptionFilter } from '../../src/turn/interruption.js';
 import { addressedToHark, takesEveryWord } from '../../src/turn/addressed.js';
-import { harness } from '../router/harness.js';
+import { harness } from '../command/harness.js';
 
 const frames = validateConfig({}, 'test').router.frames;
 

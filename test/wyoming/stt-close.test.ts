@@ -6,8 +6,8 @@ import { validateConfig } from '../../src/config/load.js';
 import { Bus } from '../../src/core/bus.js';
 import { VirtualClock } from '../../src/core/clock.js';
 import { memoryLogger } from '../../src/core/log.js';
-import { SegmentPath } from '../../src/daemon/segment-path.js';
-import { Conversation } from '../../src/daemon/conversation.js';
+import { SegmentPath } from '../../src/path/segment-path.js';
+import { Conversation } from '../../src/path/conversation.js';
 import type { EngineSlot, SttEngine } from '../../src/stt/engine.js';
 import type { SegmentTranscript } from '../../src/stt/events.js';
 import { Transcriber } from '../../src/stt/transcriber.js';
@@ -18,7 +18,7 @@ import { parseServerUrl } from '../../src/wyoming/server-url.js';
 import { WhisperPeer } from '../support/wyoming-whisper.js';
 
 /**
- * Issue 30, finding 11, on the daemon's own segment path (src/daemon/segment-path.ts): segments stream
+ * Issue 30, finding 11, on the daemon's own segment path (src/path/segment-path.ts): segments stream
  * to a server that behaves as wyoming-faster-whisper does (test/support/wyoming-whisper.ts: each
  * connection its own, a transcript then the close) while hark handles one segment at a time. The
  * deadlines are on a virtual clock; the sockets are real.

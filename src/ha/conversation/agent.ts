@@ -1,12 +1,12 @@
-import { DeliveryError, type Delivery } from '../../actions/targets/target.js';
-import type { ConversationSink } from '../../actions/targets/home-assistant.js';
+import { DeliveryError, type Delivery } from '../../command/actions/targets/target.js';
+import type { ConversationSink } from '../../command/actions/targets/home-assistant.js';
 import type { HaConversationConfig } from './config.js';
 import type { Clock } from '../../core/clock.js';
 import { OneAtATime } from '../../core/one-at-a-time.js';
 import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
-import type { CoreHost, CorePlugin } from '../../router/command-core.js';
-import type { Effect } from '../../router/effects.js';
+import type { CoreHost, CorePlugin } from '../../command/core.js';
+import type { Effect } from '../../core/effects.js';
 import type { ActionInput, RowLink } from '../../store/records.js';
 import { HaCallError, type FailureKind, type HaClient } from './client.js';
 import type { ConversationReply, ConversationRequest } from './reply.js';

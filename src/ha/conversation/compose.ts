@@ -1,12 +1,12 @@
-import { HA_TARGET, type ConversationSink } from '../../actions/targets/home-assistant.js';
+import { HA_TARGET, type ConversationSink } from '../../command/actions/targets/home-assistant.js';
 import type { Secrets } from '../../core/secrets.js';
 import type { HarkConfig } from '../../config/schema.js';
-import type { RouterConfig } from '../../config/sections/router.js';
+import type { RouterConfig } from '../../command/config.js';
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/log.js';
 import { HaConversation, type HaActionStore } from './agent.js';
 import { HaClient } from './client.js';
-import { routeFramesTo } from '../../router/route-frames.js';
+import { routeFramesTo } from '../../command/route-frames.js';
 
 /**
  * Everything the command core needs to hand what hark's rules do not take to Home Assistant:

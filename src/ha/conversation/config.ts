@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { flag, ms, nonEmpty, section, text } from '../../core/config-fields.js';
-import { HA_TARGET } from '../../actions/targets/home-assistant.js';
+import { HA_TARGET } from '../../command/actions/targets/home-assistant.js';
 
 /** Frame kinds that submit text, and so can hand it to Home Assistant. */
 const SUBMITTING_KINDS = ['query', 'dictation'];

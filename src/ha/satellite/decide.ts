@@ -1,4 +1,4 @@
-import type { Effect } from '../../router/effects.js';
+import type { Effect } from '../../core/effects.js';
 
 /** What the router did with one segment's words, as the bus reported it. */
 export interface LocalTurn {

@@ -1,5 +1,5 @@
 import { SAMPLE_RATE } from '../../audio/pcm.js';
-import { said } from '../../router/text.js';
+import { said } from '../../language/text.js';
 
 /**
  * Where the wake phrase ends in a segment, so Home Assistant gets what follows it. Pure.

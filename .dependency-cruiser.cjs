@@ -1,0 +1,68 @@
+/**
+ * hark's layers, written once (issue 33, docs/architecture.md). A module may import from its own
+ * layer's folder and from any layer below it, never from one above; no import circles. `make test`
+ * runs this (npm run -s deps:check). A rare exception is listed in `allowedUp` with the reason.
+ *
+ * Bottom to top. Folders on one line are peers: they may not import each other unless listed below them.
+ */
+const LAYERS = [
+  ['core'],
+  ['language'],
+  ['audio'],
+  ['echo'],
+  ['vad'],
+  ['wyoming'],
+  ['store'],
+  ['stt'],
+  ['speech'],
+  ['command'],
+  ['turn'],
+  ['intent'],
+  ['ha/conversation'],
+  ['path'],
+  ['fleet', 'ha/satellite', 'gpio', 'debug', 'replay'],
+  ['config'],
+  ['doctor'],
+  ['daemon'],
+  ['commands'],
+  ['cli.ts'],
+];
+
+const esc = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const pathOf = (f) => (f.endsWith('.ts') ? `^src/${esc(f)}$` : `^src/${esc(f)}/`);
+
+const forbidden = [
+  {
+    name: 'no-circular',
+    severity: 'error',
+    comment: 'An import circle: two modules that need each other are one module, or a seam is missing.',
+    from: {},
+    to: { circular: true },
+  },
+];
+LAYERS.forEach((layer, i) => {
+  const above = LAYERS.slice(i + 1).flat();
+  const peers = layer.length > 1 ? layer : [];
+  for (const f of layer) {
+    const up = [...above, ...peers.filter((p) => p !== f)];
+    if (!up.length) continue;
+    forbidden.push({
+      name: `layer-${f.replace(/[/.]/g, '-')}`,
+      severity: 'error',
+      comment: `src/${f} sits below ${up.join(', ')}: it may not import from them (docs/architecture.md, "Layers").`,
+      from: { path: pathOf(f) },
+      to: { path: up.map(pathOf), dependencyTypesNot: ['type-only'].filter(() => false) },
+    });
+  }
+});
+
+module.exports = {
+  forbidden,
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    includeOnly: '^src/',
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+};

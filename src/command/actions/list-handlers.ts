@@ -1,0 +1,108 @@
+import { itemKey, type ItemAmount } from '../../language/items.js';
+import type { ListBook, ListLine } from '../lists.js';
+import type { EffectSink } from '../../core/effects.js';
+import { sayQuantity, spokenNumbers } from '../../intent/spoken.js';
+import type { ActionRequest, ActionRouter } from './action-router.js';
+
+/**
+ * list.add, list.remove, list.read and list.clear: one set of handlers, whether the rules asked
+ * ("add three lemons to the list") or the model did and a person said yes. An item is kept as the
+ * item and its quantity (and unit), so "take the lemons off" finds "three lemons" and the
+ * read-back says the same thing whichever path added it.
+ *
+ * Arguments: `list`, and either `item` (with `quantity`, `unit`) or `items` ([{item, quantity,
+ * unit}], several said at once); `utteranceId` links the rows to what was said.
+ */
+const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** "three lemons", "two kilos of onions": an amount as hark says it. */
+export function sayItem(i: { item: string; quantity?: number | null; unit?: string | null }): string {
+  return spokenNumbers(sayQuantity(i.item, i.quantity ?? undefined, i.unit ?? undefined));
+}
+
+/** "a, b and c". */
+export function sayAll(parts: readonly string[]): string {
+  return parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+}
+
+function need(a: ActionRequest, k: string): string {
+  const v = a.args[k];
+  if (typeof v !== 'string' || !v.trim()) throw new Error(`${a.name} needs ${k}, got ${JSON.stringify(v)}`);
+  return v.trim();
+}
+
+/** The items an action names, from `items` or from `item` (+ `quantity`, `unit`). */
+export function itemsOf(a: ActionRequest): ItemAmount[] {
+  const one = (v: Record<string, unknown>, where: string): ItemAmount => {
+    if (typeof v.item !== 'string' || !v.item.trim()) throw new Error(`${a.name} needs ${where}item, got ${JSON.stringify(v.item)}`);
+    const q = v.quantity;
+    if (q !== undefined && q !== null && (typeof q !== 'number' || !Number.isFinite(q) || q <= 0)) throw new Error(`${a.name}: ${where}quantity must be a positive number, got ${JSON.stringify(q)}`);
+    return { item: v.item.trim(), ...(typeof q === 'number' ? { quantity: q } : {}), ...(typeof v.unit === 'string' && v.unit.trim() ? { unit: v.unit.trim() } : {}) };
+  };
+  if (Array.isArray(a.args.items)) {
+    if (!a.args.items.length) throw new Error(`${a.name}: items is empty`);
+    return a.args.items.map((v, i) => one((typeof v === 'object' && v !== null ? v : { item: v }) as Record<string, unknown>, `items.${i}.`));
+  }
+  return [one(a.args, '')];
+}
+
+export function registerListHandlers(actions: ActionRouter, lists: ListBook, emit: EffectSink): void {
+  const say = (text: string) => emit({ type: 'speak', text });
+  const link = (a: ActionRequest) => (typeof a.args.utteranceId === 'string' ? { utteranceId: a.args.utteranceId } : {});
+
+  actions.on('list.add', (a) => {
+    const list = need(a, 'list');
+    const items = itemsOf(a);
+    for (const i of items) {
+      lists.record({ list, item: i.item, quantity: i.quantity ?? null, unit: i.unit ?? null, op: 'add', ...link(a) });
+      emit({ type: 'list', op: 'add', list, item: i.item });
+    }
+    say(`Added ${sayAll(items.map(sayItem))} to the ${list} list.`);
+  });
+
+  actions.on('list.remove', (a) => {
+    const list = need(a, 'list');
+    const lines = lists.lines(list);
+    const done: string[] = [];
+    const fewer: string[] = [];
+    const missing: string[] = [];
+    for (const i of itemsOf(a)) {
+      const line = lines.find((l) => itemKey(l.item) === itemKey(i.item));
+      if (!line) {
+        missing.push(i.item);
+        continue;
+      }
+      // "take two tins of tomatoes off" six: four stay. Without a number, or as many as there are, the line goes.
+      const left = i.quantity !== undefined && line.quantity !== null && i.quantity < line.quantity ? line.quantity - i.quantity : null;
+      if (left !== null) lists.record({ list, item: line.item, quantity: left, unit: line.unit, op: 'set', ...link(a) });
+      else lists.record({ list, item: line.item, op: 'remove', ...link(a) });
+      emit({ type: 'list', op: 'remove', list, item: line.item });
+      if (left !== null) fewer.push(`Took ${sayItem({ ...i, unit: i.unit ?? line.unit })} off the ${list} list; ${spokenNumbers(String(left))} left.`);
+      else done.push(line.item);
+    }
+    const parts: string[] = [];
+    if (done.length) parts.push(`Removed ${sayAll(done)} from the ${list} list.`);
+    parts.push(...fewer);
+    if (missing.length) parts.push(`${capital(sayAll(missing))} ${missing.length > 1 ? 'are' : 'is'} not on the ${list} list.`);
+    say(parts.join(' '));
+  });
+
+  actions.on('list.read', (a) => {
+    const list = need(a, 'list');
+    const lines = lists.lines(list);
+    emit({ type: 'speak', text: lines.length ? `The ${list} list: ${sayAll(lines.map(sayLine))}.` : `The ${list} list is empty.`, answer: true });
+  });
+
+  actions.on('list.clear', (a) => {
+    const list = need(a, 'list');
+    const lines = lists.lines(list);
+    // Cleared as removals, so the log still shows what was on it (lists are never edited in place).
+    for (const l of lines) lists.record({ list, item: l.item, op: 'remove', ...link(a) });
+    emit({ type: 'list', op: 'clear', list });
+    say(lines.length ? `Cleared the ${list} list.` : `The ${list} list was already empty.`);
+  });
+}
+
+function sayLine(l: ListLine): string {
+  return sayItem(l);
+}

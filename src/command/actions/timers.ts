@@ -1,0 +1,337 @@
+import type { Clock, TimerHandle } from '../../core/clock.js';
+import { sayDuration } from '../../language/duration.js';
+import type { TimerPick } from '../../language/timer-language.js';
+import { capitalise, describeTimer, pickTimers } from '../../language/timer-pick.js';
+import type { EffectSink } from '../../core/effects.js';
+import { plural } from '../frame.js';
+
+/**
+ * Kitchen timers on the injected clock. Several may run at once; a label tells them apart ("the
+ * pasta timer"). Setting a labelled timer that already runs restarts it rather than adding a twin.
+ * A due timer rings until someone stops it ("stop", a button tap) or the give-up time passes;
+ * several due timers ring in turn. A timer with a `command` does not ring: its words are handed
+ * back (`onCommand`) to be handled as if just heard.
+ */
+export interface KitchenTimer {
+  id: number;
+  label?: string;
+  /** The duration it was set for (what "the 5 minute timer" means). */
+  seconds: number;
+  /** Clock time it is (or was) due. While paused, meaningless: see remainingMs. */
+  dueAtMs: number;
+  state: 'running' | 'paused' | 'ringing';
+  /** While paused: what was left. */
+  remainingMs?: number;
+  /** A delayed command ("in 5 minutes, open the garage door"). */
+  command?: string;
+}
+
+export interface TimerSettings {
+  /** A ringing timer is announced again this often. */
+  ringIntervalMs: number;
+  /** A timer nobody stops stops ringing after this long (logged). */
+  giveUpMs: number;
+}
+
+export const DEFAULT_TIMER_SETTINGS: TimerSettings = { ringIntervalMs: 6000, giveUpMs: 300_000 };
+
+/** Where timers are kept across restarts (the store); clock times, the keeper converts. */
+export interface TimerKeeper {
+  save(t: KitchenTimer): void;
+  remove(id: number): void;
+}
+
+export interface TimerEvents {
+  /** First ring of a due timer (the core turns it into a timer.done action, which speaks). */
+  onDone: (t: KitchenTimer, lateMs: number) => void;
+  onCommand: (t: KitchenTimer) => void;
+  /** A timer gave up ringing unheard. */
+  onGiveUp?: (t: KitchenTimer) => void;
+}
+
+/** What hark says each time a timer rings. */
+export function ringText(label: string | undefined, lateMs = 0): string {
+  if (lateMs >= 60_000) return `The ${label ? `${label} ` : ''}timer went off ${sayDuration(Math.round(lateMs / 60_000) * 60)} ago.`;
+  return label ? `${capitalise(label)} timer done.` : 'Timer done.';
+}
+
+type Live = KitchenTimer & { handle?: TimerHandle; ringingSince?: number };
+type TimerOp = 'cancel' | 'status' | 'pause' | 'resume' | 'add' | 'remove';
+
+/** How long "Which timer?" waits for its answer without the wake word. */
+export const ANSWER_MS = 10_000;
+
+export class KitchenTimers {
+  private readonly timers = new Map<number, Live>();
+  private nextId = 1;
+  private ringHandle: TimerHandle | undefined;
+  private ringTurn = 0;
+  /** The open "Which timer?" question: what to do, and among which timers. */
+  private question: { op: TimerOp; bySeconds: number; ids: number[]; atMs: number } | undefined;
+  private readonly settings: TimerSettings;
+
+  constructor(private readonly opts: { clock: Clock; emit: EffectSink; settings?: TimerSettings; keeper?: TimerKeeper; deviceArea?: string } & TimerEvents) {
+    this.settings = opts.settings ?? DEFAULT_TIMER_SETTINGS;
+  }
+
+  list(): KitchenTimer[] {
+    return [...this.timers.values()].map(plain).sort((a, b) => this.leftMs(a) - this.leftMs(b));
+  }
+
+  /** hark asked "Which timer?" and the answer may still come. */
+  get asking(): boolean {
+    return this.question !== undefined && this.opts.clock.now() - this.question.atMs <= ANSWER_MS;
+  }
+
+  /** What the debug page and /healthz show: each timer with its state and whole seconds left. */
+  view(): { id: number; label: string | null; seconds: number; state: KitchenTimer['state']; leftSeconds: number; command: string | null }[] {
+    return this.list().map((t) => ({ id: t.id, label: t.label ?? null, seconds: t.seconds, state: t.state, leftSeconds: Math.max(0, Math.ceil(this.leftMs(t) / 1000)), command: t.command ?? null }));
+  }
+
+  get ringing(): boolean {
+    return [...this.timers.values()].some((t) => t.state === 'ringing');
+  }
+
+  set(seconds: number, label?: string, command?: string): KitchenTimer {
+    const { emit } = this.opts;
+    let restarted = false;
+    if (label) {
+      for (const t of this.timers.values()) {
+        if (t.label === label && t.state !== 'ringing') {
+          this.drop(t.id);
+          restarted = true;
+        }
+      }
+    }
+    const id = this.nextId++;
+    const t: Live = { id, seconds, dueAtMs: this.opts.clock.now() + seconds * 1000, state: 'running', ...(label ? { label } : {}), ...(command ? { command } : {}) };
+    this.timers.set(id, t);
+    this.arm(t);
+    this.opts.keeper?.save(plain(t));
+    emit({ type: 'timer', event: 'set', ...eventOf(t) });
+    if (command) emit({ type: 'speak', text: `In ${sayDuration(seconds)}: ${command}.` });
+    else emit({ type: 'speak', text: `${label ? `${capitalise(label)} timer` : 'Timer'} ${restarted ? 'restarted' : 'set'} for ${sayDuration(seconds)}.` });
+    return plain(t);
+  }
+
+  /**
+   * A timer kept elsewhere (Home Assistant's, for the Assist satellite) is done: it rings here as
+   * one of hark's own — the same ring, the same "stop" and tap, the same give-up — with no "set" said.
+   */
+  ringNow(label?: string): KitchenTimer {
+    const id = this.nextId++;
+    const t: Live = { id, seconds: 0, dueAtMs: this.opts.clock.now(), state: 'running', ...(label ? { label } : {}) };
+    this.timers.set(id, t);
+    this.due(id, 0);
+    return plain(t);
+  }
+
+  /** Cancel, pause, resume, add or take off time, or say how long is left, on the picked timers. */
+  act(op: TimerOp, pick: TimerPick, all: boolean, bySeconds = 0, only?: readonly number[]): void {
+    const { emit } = this.opts;
+    this.question = undefined;
+    const candidates = [...this.timers.values()].filter((t) => (op === 'cancel' || t.state !== 'ringing') && (!only || only.includes(t.id)));
+    const r = pickTimers(candidates, pick, { op, all, ...(this.opts.deviceArea ? { deviceArea: this.opts.deviceArea } : {}) });
+    if ('say' in r) {
+      emit({ type: 'speak', text: r.say });
+      if (r.ask) this.question = { op, bySeconds, ids: r.ask.map((t) => t.id), atMs: this.opts.clock.now() };
+      return;
+    }
+    const chosen = r.timers.sort((a, b) => this.leftMs(a) - this.leftMs(b));
+    switch (op) {
+      case 'status':
+        return this.status(chosen);
+      case 'cancel': {
+        for (const t of chosen) this.finish(t, 'cancelled');
+        const left = [...this.timers.values()].filter((t) => t.state !== 'ringing').length;
+        const what = chosen.length > 1 ? `Cancelled ${plural(chosen.length, 'timer')}.` : `Cancelled the ${describe(chosen[0]!)}.`;
+        emit({ type: 'speak', text: left ? `${what} ${plural(left, 'timer')} still running.` : what });
+        return;
+      }
+      case 'pause':
+        for (const t of chosen) {
+          t.remainingMs = this.leftMs(t);
+          this.disarm(t);
+          t.state = 'paused';
+          this.opts.keeper?.save(plain(t));
+          emit({ type: 'timer', event: 'paused', ...eventOf(t) });
+        }
+        emit({ type: 'speak', text: `Paused the ${chosen.map((t) => `${describe(t)} with ${sayDuration(Math.ceil(t.remainingMs! / 1000))} left`).join(' and the ')}.` });
+        return;
+      case 'resume':
+        for (const t of chosen) {
+          t.dueAtMs = this.opts.clock.now() + (t.remainingMs ?? 0);
+          delete t.remainingMs;
+          t.state = 'running';
+          this.arm(t);
+          this.opts.keeper?.save(plain(t));
+          emit({ type: 'timer', event: 'resumed', ...eventOf(t) });
+        }
+        emit({ type: 'speak', text: `Resumed the ${chosen.map((t) => `${describe(t)}, ${sayDuration(Math.ceil(this.leftMs(t) / 1000))} left`).join(' and the ')}.` });
+        return;
+      case 'add':
+      case 'remove': {
+        const t = chosen[0]!;
+        const delta = (op === 'add' ? 1 : -1) * bySeconds * 1000;
+        if (t.state === 'paused') t.remainingMs = Math.max(0, (t.remainingMs ?? 0) + delta);
+        else {
+          t.dueAtMs += delta;
+          this.disarm(t);
+          this.arm(t);
+        }
+        this.opts.keeper?.save(plain(t));
+        emit({ type: 'timer', event: 'changed', ...eventOf(t), bySeconds: delta / 1000 });
+        const left = Math.ceil(this.leftMs(t) / 1000);
+        emit({ type: 'speak', text: `${op === 'add' ? 'Added' : 'Took'} ${sayDuration(bySeconds)} ${op === 'add' ? 'to' : 'off'} the ${describe(t)}: ${left > 0 ? `${sayDuration(left)} left` : 'it is done'}.` });
+        return;
+      }
+    }
+  }
+
+  /**
+   * The answer to "Which timer: ...?" ("the pizza one", "the 5 minute timer", "both"), taken without
+   * the wake word within ANSWER_MS of the question. False when there is no open question or the
+   * words do not pick among the timers it offered (they are then handled as anything else).
+   */
+  answer(pick: TimerPick | 'all'): boolean {
+    const q = this.question;
+    if (!q || this.opts.clock.now() - q.atMs > ANSWER_MS) return false;
+    const offered = [...this.timers.values()].filter((t) => q.ids.includes(t.id));
+    if (pick !== 'all' && 'say' in pickTimers(offered, pick, { op: q.op, all: false })) return false;
+    this.act(q.op, pick === 'all' ? {} : pick, pick === 'all', q.bySeconds, q.ids);
+    return true;
+  }
+
+  /**
+   * Silence what rings now ("stop", "ok", "thanks", a tap). False when nothing rings, so the
+   * caller keeps its own meaning for the word or the tap.
+   */
+  stopRinging(by: 'voice' | 'button'): boolean {
+    const ringing = [...this.timers.values()].filter((t) => t.state === 'ringing');
+    if (!ringing.length) return false;
+    for (const t of ringing) this.finish(t, 'stopped', by);
+    this.opts.emit({ type: 'stop-speaking' });
+    return true;
+  }
+
+  /**
+   * Timers kept from before a restart, in this clock's time. A running one already past due rings
+   * now, saying how long ago it went off; a delayed command that came due while hark was off is
+   * not run late, only reported.
+   */
+  restore(kept: readonly KitchenTimer[]): void {
+    const now = this.opts.clock.now();
+    for (const k of kept) {
+      this.nextId = Math.max(this.nextId, k.id + 1);
+      const t: Live = { ...k };
+      this.timers.set(t.id, t);
+      this.opts.emit({ type: 'timer', event: 'restored', ...eventOf(t) });
+      if (t.state === 'paused') continue;
+      if (t.dueAtMs > now && t.state === 'running') this.arm(t);
+      else if (t.command !== undefined) {
+        this.drop(t.id);
+        this.opts.emit({ type: 'speak', text: `While I was off, it came time to: ${t.command}. I did not do it.` });
+      } else {
+        t.state = 'running';
+        this.due(t.id, now - t.dueAtMs);
+      }
+    }
+  }
+
+  dispose(): void {
+    for (const t of this.timers.values()) this.disarm(t);
+    if (this.ringHandle) this.opts.clock.clearTimer(this.ringHandle);
+    this.ringHandle = undefined;
+    this.timers.clear();
+  }
+
+  private leftMs(t: KitchenTimer): number {
+    return t.state === 'paused' ? (t.remainingMs ?? 0) : t.dueAtMs - this.opts.clock.now();
+  }
+
+  private status(timers: Live[]): void {
+    const { emit } = this.opts;
+    const left = (t: Live) => (t.state === 'ringing' ? 'ringing' : `${sayDuration(Math.ceil(this.leftMs(t) / 1000))} left${t.state === 'paused' ? ', paused' : ''}`);
+    if (timers.length === 1) {
+      const t = timers[0]!;
+      const text = t.command
+        ? `${sayDuration(Math.ceil(this.leftMs(t) / 1000))} until: ${t.command}.`
+        : t.state === 'paused'
+          ? `The ${describe(t)} is paused with ${sayDuration(Math.ceil(this.leftMs(t) / 1000))} left.`
+          : `${capitalise(left(t))} on the ${describe(t)}.`;
+      emit({ type: 'speak', text });
+      return;
+    }
+    emit({ type: 'speak', text: `${plural(timers.length, 'timer')}. ` + timers.map((t) => `${capitalise(t.command ? `${t.command}` : describe(t))}: ${left(t)}`).join('. ') + '.' });
+  }
+
+  private arm(t: Live): void {
+    const id = t.id;
+    t.handle = this.opts.clock.setTimer(Math.max(0, t.dueAtMs - this.opts.clock.now()), () => this.due(id, 0));
+  }
+
+  private disarm(t: Live): void {
+    if (t.handle) this.opts.clock.clearTimer(t.handle);
+    delete t.handle;
+  }
+
+  private due(id: number, lateMs: number): void {
+    const t = this.timers.get(id);
+    if (!t || t.state !== 'running') return;
+    this.disarm(t);
+    if (t.command !== undefined) {
+      this.drop(id);
+      this.opts.emit({ type: 'timer', event: 'done', ...eventOf(t) });
+      this.opts.onCommand(plain(t));
+      return;
+    }
+    t.state = 'ringing';
+    t.ringingSince = this.opts.clock.now();
+    this.opts.keeper?.save(plain(t));
+    this.opts.emit({ type: 'timer', event: 'done', ...eventOf(t) });
+    this.opts.onDone(plain(t), lateMs);
+    t.handle = this.opts.clock.setTimer(this.settings.giveUpMs, () => this.finish(t, 'gave-up'));
+    this.ringHandle ??= this.opts.clock.setTimer(this.settings.ringIntervalMs, () => this.ringAgain());
+  }
+
+  /** One ring: the next ringing timer in turn, its earcon and its name. */
+  private ringAgain(): void {
+    this.ringHandle = undefined;
+    const ringing = [...this.timers.values()].filter((t) => t.state === 'ringing');
+    if (!ringing.length) return;
+    const t = ringing[this.ringTurn++ % ringing.length]!;
+    this.opts.emit({ type: 'speak', text: ringText(t.label), earcon: 'timer' });
+    this.ringHandle = this.opts.clock.setTimer(this.settings.ringIntervalMs, () => this.ringAgain());
+  }
+
+  private finish(t: Live, event: 'cancelled' | 'stopped' | 'gave-up', by?: 'voice' | 'button'): void {
+    this.drop(t.id);
+    this.opts.emit({ type: 'timer', event, ...eventOf(t), ...(by ? { by } : {}) });
+    if (event === 'gave-up') this.opts.onGiveUp?.(plain(t));
+    if (!this.ringing && this.ringHandle) {
+      this.opts.clock.clearTimer(this.ringHandle);
+      this.ringHandle = undefined;
+    }
+  }
+
+  private drop(id: number): void {
+    const t = this.timers.get(id);
+    if (!t) return;
+    this.disarm(t);
+    this.timers.delete(id);
+    this.opts.keeper?.remove(id);
+  }
+}
+
+function plain(t: Live): KitchenTimer {
+  const { handle: _h, ringingSince: _r, ...rest } = t;
+  return rest;
+}
+
+function eventOf(t: KitchenTimer): { id: number; label?: string; seconds: number; dueAtMs: number; command?: string } {
+  return { id: t.id, seconds: t.seconds, dueAtMs: t.dueAtMs, ...(t.label ? { label: t.label } : {}), ...(t.command ? { command: t.command } : {}) };
+}
+
+function describe(t: KitchenTimer): string {
+  return describeTimer(t);
+}

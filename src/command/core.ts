@@ -1,0 +1,393 @@
+import type { Clock } from '../core/clock.js';
+import { createLogger, type Logger } from '../core/log.js';
+import type { Utterance } from '../core/utterance.js';
+import { ActionRouter, type ActionPolicy } from './actions/action-router.js';
+import { registerBuiltInHandlers } from './actions/handlers.js';
+import { KitchenTimers, type TimerKeeper } from './actions/timers.js';
+import { MemoryListBook, type ListBook } from './lists.js';
+import type { Delivery, Target } from './actions/targets/target.js';
+import { Deliveries } from './actions/deliveries.js';
+import type { ActionsConfig } from './actions/config.js';
+import type { RouterConfig } from './config.js';
+import type { Classifier } from './classifier.js';
+import type { Effect, EffectSink } from '../core/effects.js';
+import { CommandRouter } from './router.js';
+import { said, type Said } from '../language/text.js';
+import { readTimerAnswer, stopsRinging } from '../language/answers.js';
+import { KitchenLanguage } from '../language/kitchen.js';
+import type { LanguageConfig } from '../language/config.js';
+import type { Situation } from '../language/situation.js';
+import type { Reading } from '../language/requests.js';
+import { readRequest } from '../language/understand.js';
+import type { VoiceSpec } from './spec.js';
+import { followUpStep } from './follow-up.js';
+import { FollowUpWindow } from './follow-window.js';
+import { rulePhrases } from './vocabulary.js';
+
+/** Actions whose output is a re-saying of earlier speech: what they say is not "the last thing said". */
+const RESAYING = new Set(['repeat', 'continue', 'start-over']);
+/** Fired actions that do not open the follow-up window: not a command just carried out. */
+const NO_FOLLOW_UP = new Set(['timer.done', 'stop']);
+
+export interface CommandCoreOptions {
+  clock: Clock;
+  router: RouterConfig;
+  actions: ActionsConfig;
+  /** Builds the targets; given the core's own sink so a speak target can talk. */
+  targets?: (emit: EffectSink) => ReadonlyMap<string, Target>;
+  classifiers?: Record<string, Classifier>;
+  /** Voices the speech engine has (overrides router.voices). */
+  voices?: readonly VoiceSpec[];
+  log?: Logger;
+  /** Everything that leaves the core: speech, earcons, fired actions, stack changes, ... */
+  onEffect: EffectSink;
+  /** Parts that ride on the core (the intent pass): attached once the router exists. */
+  plugins?: readonly CorePlugin[];
+  /** Where lists live (the store on the appliance; the intent pass shares it). Memory if omitted. */
+  lists?: ListBook;
+  /** Where timers are kept across restarts (the store). */
+  timerKeeper?: TimerKeeper;
+  /** This device's room (device.area). */
+  area?: string;
+  /** The kitchen language's section (extra templates, replies); the built-in language if omitted. */
+  language?: LanguageConfig;
+}
+
+
+
+/** What a plugin gets: the router (to ask yes/no), the action router (to act) and the core's sink. */
+export interface CoreHost {
+  readonly clock: Clock;
+  readonly router: CommandRouter;
+  readonly actions: ActionRouter;
+  emit: EffectSink;
+}
+
+/** Something that works beside the router, asynchronously, and must be waited for by idle(). */
+export interface CorePlugin {
+  attach(host: CoreHost): void;
+  readonly busy: boolean;
+  idle(): Promise<void>;
+  dispose(): void;
+}
+
+/**
+ * The command core as one piece: CommandRouter → ActionRouter → handlers and targets, kitchen
+ * timers, and the "last thing said" that repeat needs. The daemon and `hark simulate` both build
+ * exactly this, so what a technician simulates is what the appliance runs.
+ *
+ * Effect flow: router `action` requests go to the ActionRouter (only fired ones come out, at once,
+ * numbered by `seq`; a correction inside the conflict window also brings `action.superseded` for the
+ * earlier one, after which its registered undo has already run); `submit` goes out and to its
+ * target; fired actions named in actions.forward go to targets too.
+ */
+export class CommandCore {
+  readonly router: CommandRouter;
+  readonly actions: ActionRouter;
+  readonly timers: KitchenTimers;
+  /** The lists rules (and the intent pass) keep: for the debug page and the lists API. */
+  readonly lists: ListBook;
+  /** The kitchen language (built-in sentences and the config's): the one reading of what is said. */
+  readonly language: KitchenLanguage;
+  private readonly clock: Clock;
+  private readonly log: Logger;
+  private readonly onEffect: EffectSink;
+  private readonly targets: ReadonlyMap<string, Target>;
+  private readonly forward: Record<string, string[]>;
+  private readonly deliveries: Deliveries;
+  private readonly plugins: readonly CorePlugin[];
+  private lastSpoken: string | undefined;
+  /** The last spoken answer (a read-back, a list): "start over" says it again. */
+  private lastAnswer: string | undefined;
+  /** What was being said when "stop" cut hark off: "continue" resumes it. */
+  private stopped: string | undefined;
+  /** The action firing now (its speech is attributed to it). */
+  private firing: string | undefined;
+  private readonly area: string | undefined;
+  private readonly window: FollowUpWindow;
+  private readonly wakePhrases: string[];
+  private readonly frameKinds: ReadonlyMap<string, string>;
+  /** True while an utterance is being dispatched: actions fired now were commanded by a person. */
+  private inDispatch = false;
+
+  constructor(opts: CommandCoreOptions) {
+    this.clock = opts.clock;
+    this.log = opts.log ?? createLogger({ level: 'warn' });
+    this.onEffect = opts.onEffect;
+    this.forward = opts.actions.forward;
+    this.area = opts.area?.toLowerCase();
+    const out: EffectSink = (e) => this.out(e);
+    this.targets = opts.targets?.(out) ?? new Map();
+    this.deliveries = new Deliveries(this.targets, this.log, out);
+    // actions.immediate is still accepted in config but no longer means anything: every action fires at once.
+    const policy: ActionPolicy = {
+      cooldownsMs: opts.actions.cooldownsMs,
+      conflictWindowMs: opts.actions.conflictWindowMs,
+      lastWins: opts.actions.lastWins,
+    };
+    this.actions = new ActionRouter({ clock: this.clock, log: this.log, policy, emit: (e) => this.fromActions(e) });
+    this.timers = new KitchenTimers({
+      clock: this.clock,
+      emit: out,
+      settings: { ringIntervalMs: opts.actions.timers.ringEveryMs, giveUpMs: opts.actions.timers.giveUpMs },
+      ...(opts.timerKeeper ? { keeper: opts.timerKeeper } : {}),
+      ...(opts.area ? { deviceArea: opts.area.toLowerCase() } : {}),
+      onDone: (t, lateMs) => {
+        const late = lateMs >= 60_000 ? { lateSeconds: Math.round(lateMs / 1000) } : {};
+        this.actions.submit({ name: 'timer.done', args: { ...(t.label ? { label: t.label } : {}), seconds: t.seconds, ...late } });
+      },
+      // A delayed command's words, handled now as if just heard.
+      onCommand: (t) => this.router.command({ id: `timer-${t.id}`, text: t.command!, rawText: t.command!, engine: 'text', atMs: this.clock.now() }),
+      onGiveUp: (t) => this.log.warn('timer rang unanswered; gave up', { timer: t.label ?? `${t.seconds} s`, giveUpMs: opts.actions.timers.giveUpMs }),
+    });
+    this.lists = opts.lists ?? new MemoryListBook();
+    this.language = new KitchenLanguage(opts.language ?? {});
+    const replies = { noted: opts.language?.replies.noted ?? 'Noted.', unclear: opts.language?.replies.unclear ?? "I didn't get what to do with {thing}." };
+    registerBuiltInHandlers(this.actions, { timers: this.timers, lists: this.lists, emit: out, lastSpoken: () => this.lastSpoken });
+    this.router = new CommandRouter({
+      clock: this.clock,
+      emit: (e) => this.fromRouter(e),
+      frames: opts.router.frames,
+      voices: opts.voices ?? opts.router.voices,
+      mode: opts.router.mode,
+      fillers: opts.router.fillers,
+      classifiers: opts.classifiers ?? {},
+      log: this.log,
+      ...(opts.area ? { area: opts.area } : {}),
+      hearing: {
+        language: this.language,
+        situation: () => this.situation(),
+        plainTarget: (t) => this.deliveries.plain(t),
+        replies,
+      },
+    });
+    this.registerAnswerHandlers();
+    this.window = new FollowUpWindow({ clock: this.clock, ms: opts.router.followUpMs ?? 6000, emit: (e) => this.onEffect(e) });
+    this.wakePhrases = rulePhrases(opts.router.frames.base, ['prefix']).map((p) => said(p).norm);
+    this.frameKinds = new Map(Object.entries(opts.router.frames).map(([name, f]) => [name, f.kind]));
+    this.plugins = opts.plugins ?? [];
+    const pluginOut: EffectSink = (e) => {
+      this.firing = undefined;
+      out(e);
+    };
+    for (const p of this.plugins) p.attach({ clock: this.clock, router: this.router, actions: this.actions, emit: pluginOut });
+  }
+
+  /**
+   * True while the follow-up window is open (router.followUpMs after hark acted on a command):
+   * words without the wake word may go on from what was just done. For the audio side (issue 21),
+   * which treats a segment said now as meant for hark.
+   */
+  followUpOpen(): boolean {
+    return this.window.open;
+  }
+
+  /** True while hark waits for an answer: a frame above base is open, or "Which timer?" was asked. */
+  awaitingAnswer(): boolean {
+    return this.router.stack.length > 1 || this.timers.asking;
+  }
+
+  /**
+   * Words said now are likely meant for hark without the wake word: the follow-up window is open or
+   * hark waits for an answer. One question for the audio side (issue 21: transcribe a segment whole).
+   */
+  expectingWords(): boolean {
+    return this.followUpOpen() || this.awaitingAnswer();
+  }
+
+  /**
+   * Would these words, said now without the wake word, be taken as a follow-up (or a request the
+   * rules carry out alone) inside the open window? Acts on nothing: the interruption side asks it
+   * so "and two pints of milk" said over hark's "Added eggs…" counts as said to hark.
+   */
+  takesAsFollowUp(text: string): boolean {
+    return this.followUpOpen() && this.followUpReading(said(text)) !== null;
+  }
+
+  /**
+   * Is this said to hark? What hark would act on now, asked without acting: a ring's "stop" or
+   * "thanks", the answer to "Which timer?", a follow-up inside the window, or anything a rule of
+   * the open frames would take (the wake phrase, a command, an imperative that is the whole of what
+   * was said; in always-listen mode, everything). The interruption filter asks this while hark
+   * speaks (turn/addressed.ts), so what cuts hark off is what the router then acts on.
+   */
+  hears(text: string): boolean {
+    const s = said(text);
+    if (this.timers.ringing && stopsRinging(s.words)) return true;
+    if (this.timers.asking && readTimerAnswer(s.words, this.situation()) !== null) return true;
+    if (this.followUpOpen() && this.followUpReading(s) !== null) return true;
+    return this.router.wouldTake(text) !== null;
+  }
+
+  /** What hark owns now, for the language to read words against. `last` only inside the follow-up window. */
+  situation(): Situation {
+    const lists = this.lists;
+    let known: Situation['lists'] | undefined;
+    return {
+      timers: this.timers.list().map((t) => ({ ...(t.label ? { label: t.label } : {}), seconds: t.seconds, state: t.state })),
+      // Read only when a sentence needs it (a store query on the appliance).
+      get lists() {
+        return (known ??= lists.names().map((name) => ({ name, items: lists.lines(name).map((l) => l.item) })));
+      },
+      ringing: this.timers.ringing,
+      ...(this.area ? { area: this.area } : {}),
+      last: this.window.last,
+    };
+  }
+
+  dispatch(utterance: Utterance): void {
+    // While a timer rings, "stop", "ok", "thanks" silence it without the wake word, whatever frame
+    // is open (a cook across the room will not say "computer" first).
+    if (this.timers.ringing && stopsRinging(said(utterance.text).words)) {
+      this.timers.stopRinging('voice');
+      return;
+    }
+    // The answer to hark's own "Which timer?" needs no wake word either (as a yes to a question).
+    if (this.timers.asking) {
+      const pick = readTimerAnswer(said(utterance.text).words, this.situation());
+      if (pick && this.timers.answer(pick)) return;
+    }
+    this.inDispatch = true;
+    try {
+      if (this.followUpOpen() && this.followUp(utterance)) return;
+      this.router.dispatch(utterance);
+    } finally {
+      this.inDispatch = false;
+    }
+  }
+
+  /**
+   * Words without the wake word inside the follow-up window, at the base frame: a follow-up on what
+   * was just done ("and two pints of milk"), or a request the rules carry out alone (a timer or list
+   * request), handled as if the wake word came first. False for anything else (handled as usual:
+   * in wake-word mode, ignored).
+   */
+  private followUp(utterance: Utterance): boolean {
+    const stack = this.router.stack;
+    const atBase = stack.length === 1;
+    // A query kept open under the request (it held words) must not swallow the follow-up as text.
+    const inQuery = !atBase && this.frameKinds.get(stack[stack.length - 1]!) === 'query';
+    if (!atBase && !inQuery) return false;
+    const s = said(utterance.text);
+    if (this.wakePhrases.some((p) => s.norm === p || s.norm.startsWith(p + ' '))) return false;
+    const r = this.followUpReading(s);
+    if (!r) return false;
+    const last = this.window.last;
+    if (r.kind === 'follow-up' && last) {
+      const step = followUpStep(r.follow, last);
+      if (!step) return false;
+      if ('say' in step) this.out({ type: 'speak', text: step.say });
+      else {
+        this.actions.submit({ name: step.action, args: step.args });
+        if (typeof step.length === 'number') this.window.lengthened(step.length);
+      }
+      return true;
+    }
+    // A timer or list request said plainly: as if the wake word came first. Inside a query kept
+    // open, the query's own kitchen rule takes it.
+    if (atBase) this.router.command(utterance);
+    else this.router.dispatch(utterance);
+    return true;
+  }
+
+  /**
+   * Inside the window, what these words ask that hark takes without the wake word: a follow-up on
+   * what was just done, or a timer or list request that acts (a question — "did the timer go off?"
+   * — is as likely asked of a colleague). Null for anything else.
+   */
+  private followUpReading(s: Said): Reading | null {
+    const r = readRequest(this.language, s, this.situation(), ['follow', 'timer', 'list']);
+    if (!r) return null;
+    if (r.kind === 'follow-up') return this.window.last && followUpStep(r.follow, this.window.last) ? r : null;
+    if ((r.kind === 'timer' || r.kind === 'list') && !r.question) return r;
+    return null;
+  }
+
+  /** continue (resume the answer "stop" cut off) and start-over (say the last answer again from its start). */
+  private registerAnswerHandlers(): void {
+    this.actions.on('continue', () => {
+      const text = this.stopped;
+      this.stopped = undefined;
+      this.out(text ? { type: 'speak', text, answer: true } : { type: 'speak', text: 'Nothing to continue.' });
+    });
+    this.actions.on('start-over', () => {
+      const text = this.lastAnswer;
+      this.out(text ? { type: 'speak', text, answer: true } : { type: 'speak', text: 'Nothing to start over.' });
+    });
+  }
+
+  /**
+   * A button tap: a ringing timer takes it first (true), before the top frame or "stop speaking".
+   * The daemon and simulate call this before their own meaning of the tap.
+   */
+  tapStopsRinging(): boolean {
+    return this.timers.stopRinging('button');
+  }
+
+  /** The person cut hark off by talking over it (barge-in): their next command is a new request (cooldowns restart). */
+  interrupted(): void {
+    this.actions.interrupted();
+  }
+
+  /** Resolves when nothing is in flight: queued utterances, async handlers, deliveries. */
+  async idle(): Promise<void> {
+    for (;;) {
+      await this.router.idle();
+      await this.actions.idle();
+      await this.deliveries.idle();
+      for (const p of this.plugins) await p.idle();
+      if (!this.busy) return;
+    }
+  }
+
+  /** True while an utterance, an async handler or a delivery is still in flight. */
+  get busy(): boolean {
+    return this.router.busy || this.deliveries.busy || this.plugins.some((p) => p.busy);
+  }
+
+  /** Each target as a person would want to read it ("file /var/lib/hark/submissions.jsonl"). */
+  describeTargets(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [name, t] of this.targets) out[name] = t.describe();
+    return out;
+  }
+
+  dispose(): void {
+    this.window.dispose();
+    this.router.dispose();
+    this.actions.dispose();
+    this.timers.dispose();
+    for (const p of this.plugins) p.dispose();
+  }
+
+  private out(e: Effect): void {
+    if (e.type === 'speak' && !(this.firing && RESAYING.has(this.firing))) {
+      this.lastSpoken = e.text;
+      if (e.answer) this.lastAnswer = e.text;
+    }
+    if (e.type === 'stop-speaking') this.stopped = this.lastSpoken;
+    this.onEffect(e);
+  }
+
+  private fromRouter(e: Effect): void {
+    this.firing = undefined;
+    if (e.type === 'action') {
+      this.actions.submit({ name: e.name, args: e.args });
+      return;
+    }
+    this.out(e);
+    if (e.type === 'submit') {
+      const d: Delivery = { kind: 'submit', atMs: this.clock.now(), frame: e.frame, text: e.text, utteranceIds: e.utteranceIds, ...(e.items ? { items: e.items } : {}) };
+      this.deliveries.deliver(e.target, d);
+    }
+  }
+
+  private fromActions(e: Effect): void {
+    if (e.type === 'action') this.firing = e.name;
+    this.out(e);
+    if (e.type === 'action' && this.inDispatch && !NO_FOLLOW_UP.has(e.name)) this.window.acted(e.name, e.args);
+    if (e.type === 'action') {
+      for (const t of this.forward[e.name] ?? []) this.deliveries.deliver(t, { kind: 'action', atMs: this.clock.now(), action: e.name, args: e.args });
+    }
+  }
+}

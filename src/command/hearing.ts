@@ -1,0 +1,89 @@
+import { defaultLanguage } from '../language/default.js';
+import type { KitchenLanguage } from '../language/kitchen.js';
+import type { Imperative } from '../language/requests.js';
+import { NOTHING_OWNED, type Situation } from '../language/situation.js';
+import type { Said } from '../language/text.js';
+import { ownedThing, readImperatives } from '../language/understand.js';
+import { detectIntent } from '../language/intent-rules.js';
+import type { Intent } from '../language/intent-types.js';
+import type { CompiledRule, MatchInput } from './compile.js';
+import type { Mode } from '../core/effects.js';
+import type { Frame } from './frame.js';
+import { parseKitchen, type KitchenRequest } from './kitchen-verb.js';
+
+/**
+ * What the router hears with: the kitchen language, what hark owns right now (the command core
+ * fills it), and the few words it says of its own. One MatchInput per utterance reads the words
+ * once (the kitchen request, the imperatives, the thing hark owns that they name) for every rule
+ * that asks, and `firstTaker` runs the same rules without acting: "would hark take this?", the
+ * question the interruption filter asks while hark speaks.
+ */
+export interface RouterHearing {
+  language: KitchenLanguage;
+  situation: () => Situation;
+  /** True for a target that keeps words without answering (a file, a webhook): hark says it kept them. */
+  plainTarget: (target: string) => boolean;
+  replies: { noted: string; unclear: string };
+}
+
+export function defaultHearing(area: string | undefined): RouterHearing {
+  const situation = area ? { ...NOTHING_OWNED, area } : NOTHING_OWNED;
+  return { language: defaultLanguage(), situation: () => situation, plainTarget: () => false, replies: { noted: 'Noted.', unclear: "I didn't get what to do with {thing}." } };
+}
+
+/** The start of a message for someone else, not a request to hark: "tell the chef ...", "let Sam know ...". */
+const MESSAGE = /^(?:tell|ask|let|message|remind|note|write|say to|can you tell|could you tell|please tell|pass on|give)\b/;
+
+export function matchInput(said: Said, fillers: ReadonlySet<string>, hearing: RouterHearing, top: Frame, vocab: (name: string) => ReadonlyMap<string, string>): MatchInput {
+  let intent: Intent | undefined;
+  let kitchen: KitchenRequest | null | undefined;
+  let imperatives: Imperative[] | null | undefined;
+  let unclear: string | null | undefined;
+  let situation: Situation | undefined;
+  const now = () => (situation ??= hearing.situation());
+  return {
+    said,
+    fillers,
+    intent: () => (intent ??= detectIntent(said)),
+    kitchen: () => (kitchen === undefined ? (kitchen = parseKitchen(said, hearing.language, now())) : kitchen),
+    imperatives: () => (imperatives === undefined ? (imperatives = readImperatives(hearing.language, said, now())) : imperatives),
+    // Only where someone woke hark to ask something: an empty query opened by the wake phrase, whose
+    // words would go to a target that does not answer. Anything else is a kitchen's talk or a message.
+    unclear: () => {
+      if (unclear !== undefined) return unclear;
+      const ok = top.spec.kind === 'query' && top.woken && !top.holds() && hearing.plainTarget(top.spec.target ?? 'file') && !MESSAGE.test(said.norm);
+      return (unclear = ok ? ownedThing(said, now()) : null);
+    },
+    vocab,
+  };
+}
+
+/** The reply to a request hark cannot read but that names something of its own. */
+export function unclearReply(hearing: RouterHearing, thing: string): string {
+  const text = hearing.replies.unclear.replace('{thing}', thing);
+  // A ringing alarm: say how to silence it, the one thing the person surely wants.
+  return thing === 'the alarm' ? `${text} Say stop to silence it.` : text;
+}
+
+/**
+ * The rule that would take this utterance now, walking the stack as dispatch does (top down, each
+ * frame's rules in order, check-parent handing down) but doing nothing: null when no rule would.
+ * A classifier rule counts as taking it (it asks the model about anything).
+ */
+export function firstTaker(frames: readonly Frame[], mode: Mode, input: MatchInput): { frame: string; rule: CompiledRule } | null {
+  const walk = (index: number): { frame: string; rule: CompiledRule } | null => {
+    const frame = frames[index]!;
+    for (const rule of frame.rules) {
+      if (rule.when !== undefined && rule.when !== mode) continue;
+      if (rule.kind === 'check-parent') {
+        const below = index > 0 ? walk(index - 1) : null;
+        if (below) return below;
+        continue;
+      }
+      if (rule.kind === 'button') continue;
+      if (rule.classifier || rule.match(input)) return { frame: frame.name, rule };
+    }
+    return null;
+  };
+  return frames.length ? walk(frames.length - 1) : null;
+}

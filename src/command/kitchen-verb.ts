@@ -1,0 +1,98 @@
+import { defaultLanguage } from '../language/default.js';
+import type { ItemAmount } from '../language/items.js';
+import type { KitchenLanguage } from '../language/kitchen.js';
+import type { ListCommand, TimerCommand, TimerPick } from '../language/requests.js';
+import type { Situation } from '../language/situation.js';
+import { readRequest } from '../language/understand.js';
+import type { Said } from '../language/text.js';
+import type { EffectSink } from '../core/effects.js';
+
+/** Kitchen timers run from one second to a day; anything else is a mishearing. */
+export const TIMER_MAX_SECONDS = 86_400;
+
+export type KitchenRequest = { family: 'timer'; command: TimerCommand; question: boolean } | { family: 'list'; command: ListCommand; question: boolean };
+
+let openers: ReadonlySet<string> | undefined;
+/**
+ * Words that, alone, are overwhelmingly a query's own command (send it), though a list sentence may
+ * open with them ("go through the stores list"): said alone they act at once; said on in one
+ * breath they are still read whole.
+ */
+const ALONE_A_COMMAND = new Set(['go', 'done', 'send']);
+
+/**
+ * Could a timer or list request go on from these words ("cancel" … "the rice timer", "add" … "eggs
+ * to the list")? Used to hold off acting early on a phrase that is also a request's first words:
+ * one word that a timer or list sentence can open with.
+ */
+export function mayStartKitchen(words: readonly string[]): boolean {
+  openers ??= new Set(defaultLanguage().grammar.openers((i) => i.startsWith('timer.') || i.startsWith('list.')));
+  return words.length === 1 && openers.has(words[0]!) && !ALONE_A_COMMAND.has(words[0]!);
+}
+
+/** The kitchen language over one utterance: a timer or list request, or null. */
+export function parseKitchen(s: Said, language: KitchenLanguage, situation: Situation): KitchenRequest | null {
+  const r = readRequest(language, s, situation);
+  if (r?.kind === 'timer') return { family: 'timer', command: r.command, question: r.question };
+  if (r?.kind === 'list') return { family: 'list', command: r.command, question: r.question };
+  return null;
+}
+
+function pickArgs(p: TimerPick): Record<string, unknown> {
+  return {
+    ...(p.name ? { label: p.name } : {}),
+    ...(p.startSeconds !== undefined ? { startSeconds: p.startSeconds } : {}),
+    ...(p.area ? { room: p.area.room, here: p.area.here } : {}),
+    ...(p.latest ? { latest: true } : {}),
+  };
+}
+
+/** One item as action arguments: the item and, apart, how many (the same shape the intent pass sends). */
+export function itemArgs(i: ItemAmount): Record<string, unknown> {
+  return { item: i.item, ...(i.quantity !== undefined ? { quantity: i.quantity } : {}), ...(i.unit ? { unit: i.unit } : {}) };
+}
+
+/**
+ * The `kitchen` verb: a parsed kitchen request becomes an action request (timer.set, timer.cancel,
+ * timer.status, timer.pause, timer.resume, timer.add, timer.remove; list.add, list.remove,
+ * list.read, list.clear), or a question back when something is missing. Several items said at once
+ * go as one list action with `items`; one item as `item` (and `quantity`, `unit`).
+ */
+export function kitchenVerb(request: Pick<KitchenRequest, 'family' | 'command'>, emit: EffectSink): void {
+  if (request.family === 'list') {
+    const c = request.command as ListCommand;
+    if (!('items' in c)) {
+      emit({ type: 'action', name: `list.${c.op}`, args: { list: c.list } });
+      return;
+    }
+    const items = c.items.length === 1 ? itemArgs(c.items[0]!) : { items: c.items.map(itemArgs) };
+    emit({ type: 'action', name: `list.${c.op}`, args: { list: c.list, ...items } });
+    return;
+  }
+  const c = request.command as TimerCommand;
+  switch (c.op) {
+    case 'start-many':
+      for (const t of c.timers) kitchenVerb({ family: 'timer', command: { op: 'start', seconds: t.seconds, ...(t.name ? { name: t.name } : {}) } }, emit);
+      return;
+    case 'start':
+    case 'delay': {
+      if (c.seconds === null) {
+        emit({ type: 'speak', text: 'For how long? For example: set a timer for ten minutes.' });
+        return;
+      }
+      if (c.seconds < 1 || c.seconds > TIMER_MAX_SECONDS) {
+        emit({ type: 'speak', text: 'A timer can run from 1 second to 24 hours.' });
+        return;
+      }
+      const extra = c.op === 'delay' ? { command: c.command } : c.name ? { label: c.name } : {};
+      emit({ type: 'action', name: 'timer.set', args: { seconds: c.seconds, ...extra } });
+      return;
+    }
+    case 'add':
+    case 'remove':
+      emit({ type: 'action', name: `timer.${c.op}`, args: { seconds: c.seconds, ...pickArgs(c.pick) } });
+      return;
+    default:
+      emit({ type: 'action', name: `timer.${c.op}`, args: { ...pickArgs(c.pick), ...(c.all ? { all: true } : {}) } });
+  }
+}

@@ -1,0 +1,88 @@
+import type { Logger } from '../core/log.js';
+import { fill, type Verb } from './compile.js';
+import type { Effect, Mode } from '../core/effects.js';
+import type { Frame, VerbContext } from './frame.js';
+import { unclearReply, type RouterHearing } from './hearing.js';
+import { kitchenVerb } from './kitchen-verb.js';
+import { timerVerb } from './timer-verb.js';
+
+/** What a rule's verbs came to: done, the push declined (the frame above keeps the words), or words to walk again from the top. */
+export type VerbResult = 'handled' | 'declined' | { redispatch: string };
+
+/** What the verbs act on: the router's stack, mode and effects. */
+export interface VerbHost {
+  emit(e: Effect): void;
+  log: Logger;
+  hearing: RouterHearing;
+  mode(): Mode;
+  setMode(mode: Mode): void;
+  push(from: Frame, name: string, ctx: VerbContext): VerbResult;
+  pop(frame: Frame): void;
+}
+
+/** Carry out a matched rule's verbs, in order. */
+export function runVerbs(host: VerbHost, frame: Frame, verbs: readonly Verb[], ctx: VerbContext): VerbResult {
+  const emit = (e: Effect) => host.emit(e);
+  let redispatch: string | undefined;
+  // A kitchen request said into a frame that holds something (a query's text): the request is
+  // carried out and the frame stays open, so what it holds is still sent on its silence or "go"
+  // (issue 19: a frame that is left must hand over what it holds, never drop it).
+  let handedOver = false;
+  for (const verb of verbs) {
+    switch (verb.v) {
+      case 'push': {
+        const r = host.push(frame, verb.frame, ctx);
+        if (r === 'declined') return 'declined';
+        if (typeof r === 'object') redispatch = r.redispatch;
+        break;
+      }
+      case 'pop':
+        if (handedOver && frame.holds()) {
+          host.log.info('kept the frame open: it holds words not yet sent', { frame: frame.name });
+          break;
+        }
+        host.pop(frame);
+        break;
+      case 'mode':
+        host.setMode(verb.mode);
+        break;
+      case 'say-mode':
+        emit({ type: 'speak', text: host.mode() === 'always-listen' ? 'Always listening.' : 'Wake word mode. Say computer first.' });
+        break;
+      case 'say':
+        emit({ type: 'speak', text: fill(verb.text, ctx.slots) });
+        break;
+      case 'earcon':
+        emit({ type: 'earcon', name: verb.name });
+        break;
+      case 'timer':
+        timerVerb(verb.op, ctx.slots, emit);
+        break;
+      case 'kitchen': {
+        const request = ctx.input?.kitchen();
+        if (request) {
+          kitchenVerb(request, emit);
+          handedOver = true;
+          // Names something hark owns, asks nothing it can read: say so, never silence (issue 34).
+        } else if (ctx.slots.about) emit({ type: 'speak', text: unclearReply(host.hearing, ctx.slots.about) });
+        break;
+      }
+      case 'imperative':
+        for (const i of ctx.input?.imperatives() ?? []) emit({ type: 'action', name: i.name, args: i.reference ? { reference: i.reference } : {} });
+        break;
+      case 'action': {
+        const args: Record<string, unknown> = {};
+        for (const [k, v] of Object.entries(verb.args)) args[k] = typeof v === 'string' ? fill(v, ctx.slots) : v;
+        emit({ type: 'action', name: verb.name, args });
+        break;
+      }
+      case 'ignore':
+        emit({ type: 'ignored', frame: frame.name, text: ctx.said.original, reason: 'a rule says to ignore it' });
+        break;
+      case 'op':
+        frame.op(verb.op, ctx);
+        break;
+    }
+  }
+  return redispatch !== undefined ? { redispatch } : 'handled';
+}

@@ -1,2 +1,0 @@
-/** Moved to the language layer (src/language/numbers.ts). */
-export * from '../language/numbers.js';
