@@ -1,5 +1,5 @@
 # The two commands for a fresh machine: `make run` and `make test`. Each installs what it needs first.
-.PHONY: deps run test bench typecheck doctor install pi-check echo-room
+.PHONY: deps run test bench typecheck deps-check doctor install pi-check echo-room
 
 # `make run` keeps its state (database, Whisper model) here, so it needs no root; the Pi install uses /var/lib/hark.
 STATE ?= $(CURDIR)/.hark
@@ -17,6 +17,8 @@ run: deps
 
 test: deps
 	npm run -s typecheck
+	@# the layer rules (docs/architecture.md): no import circle, no import from a lower layer up
+	npm run -s deps:check
 	@mkdir -p test-output
 	npx vitest run --reporter=default --reporter=json --outputFile.json=test-output/vitest-results.json; \
 	  status=$$?; node scripts/test-summary.mjs test-output/vitest-results.json; exit $$status
@@ -26,6 +28,9 @@ bench: deps
 
 typecheck: deps
 	npm run -s typecheck
+
+deps-check: deps
+	npm run -s deps:check
 
 doctor: deps
 	node bin/hark.js doctor $(ARGS)
