@@ -120,7 +120,11 @@ const ITEMS_NEVER = new Set(['list', 'lists', 'timer', 'timers', 'it', 'them', '
 const ITEMS_EDGE = new Set(['to', 'on', 'off', 'from', 'and', 'of', 'the', 'a', 'an', 'is', 'are', 'that', 'this', 'was', 'we', 'you', 'i', 'so', 'for', 'in', 'with', 'me', 'us']);
 
 /** Words an item never starts with: a sentence about someone, not a thing ("we're short three cases"). */
-const NOT_AN_ITEM = new Set(['were', 'we', 'i', 'im', 'you', 'youre', 'they', 'theyre', 'it', 'its', 'is', 'are', 'was', 'there', 'theres', 'thats', 'he', 'she', 'hes', 'shes', 'can', 'could', 'should', 'will', 'would', 'have', 'has', 'had', 'do', 'does', 'did', 'not', 'dont']);
+const NOT_AN_ITEM = new Set([
+  ...'were we i im you youre they theyre it its is are was there theres thats he she hes shes can could should will would have has had do does did not dont'.split(' '),
+  // a question or a request to hark is never an item ("read out what's on the prep list")
+  ...'what whats how hows who whos when whens where which why read tell show go run check anything everything nothing something'.split(' '),
+]);
 
 /** One or more items with their quantities: "three lemons", "basil, shallots, double cream and capers". */
 const items: SlotReader<ReadContext> = (words, at, ctx) => {

@@ -13,7 +13,7 @@ export const TIMER_SENTENCES: SentenceSpec[] = [
   {
     intent: 'timer.start',
     templates: [
-      '<set> [me|us] <a_timer> [[and] <call_it> {name}]',
+      '<set> [me|us] <a_timer> [on|going|running] [[and] <call_it> {name}]',
       '<set> [me|us] <a_timer> [on] (for|of|at|to) {duration} [[and] <call_it> {name}]',
       '<set> [me|us] <a_timer> [on] (for|of) {duration} (for|on) [the] {name}',
       '<set> [me|us] <a_timer> [on] (for|on) [the] {name} [for|of] {duration}',
@@ -61,7 +61,7 @@ export const TIMER_SENTENCES: SentenceSpec[] = [
     templates: [
       '<add_time> [on] {duration} [more] (on|to|onto) {timer}',
       '<add_time> {timer} {duration}',
-      '(<extend>|add to) {timer} [by] {duration}',
+      '(<extend>|add to) {timer} [<extend_after>] [by] {duration}',
       '{timer} (needs|wants|could do with|should get|gets|could use|will need|needs a further) {duration} [more]',
       '{timer} {more}',
       '{more} (on|for) {timer}',
@@ -88,9 +88,12 @@ export const TIMER_SENTENCES: SentenceSpec[] = [
       '(when|what time) (is|does|will) {timer} [going to|gonna] [be] <done>',
       '(whens|when is) {timer} [going to be|gonna be] [<done>]',
       '(whats|what is) left (on|for|of) {timer}',
+      '(whats|what is) the time (on|left on|for|of) {timer}',
+      'how (are we|is it|are things|are you) (doing|getting on|looking|going) (on|with|for) {timer}',
       'time (left|remaining) (on|for) {timer}',
       '(hows|how is|how are) {timer} (doing|getting on|going|coming along)',
       'is {timer} [still] (going|running|on|ticking|active|set)',
+      'is {timer} [nearly|almost|about] <done> [yet]',
       '(check|read) {timer}',
     ],
   },
