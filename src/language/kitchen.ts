@@ -126,7 +126,7 @@ export function toReading(p: Parse, s: Situation, words: readonly string[]): Rea
     case 'timer.start': {
       // "give the pizza timer 2 more minutes": more time is for a timer that runs, never a new one.
       if (durations.some((d) => d.more)) return null;
-      const name = newName(last<string>(slots, 'name'), s);
+      const name = newName(last<string>(slots, 'name') ?? last<string>(slots, 'reminder'), s);
       return timer(name ? { op: 'start', seconds: seconds ?? null, name } : { op: 'start', seconds: seconds ?? null });
     }
     case 'timer.delay': {

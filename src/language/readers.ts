@@ -180,11 +180,24 @@ const COMMAND_VERBS = new Set(
 
 const command: SlotReader<ReadContext> = (words, at) => {
   const out: SlotMatch[] = [];
-  if (!COMMAND_VERBS.has(words[at]!)) return out;
+  // "remind me to ...", "tell me when ...": a reminder for the person, a timer (timer.start), never words to run later.
+  if (!COMMAND_VERBS.has(words[at]!) || words[at + 1] === 'me') return out;
   for (let end = at + 2; end <= Math.min(words.length, at + 14); end++) {
     const w = words[end - 1]!;
     if (w === 'timer' || w === 'timers') break;
     out.push({ end, value: words.slice(at, end).join(' '), weight: 0.2 * (end - at) });
+  }
+  return out;
+};
+
+/** What to be reminded of ("check the oven", "turn the oven off"): a timer's name, up to eight words. */
+const reminder: SlotReader<ReadContext> = (words, at) => {
+  const out: SlotMatch[] = [];
+  if (NAME_EDGE.has(words[at]!)) return out;
+  for (let end = at + 1; end <= Math.min(words.length, at + 8); end++) {
+    const w = words[end - 1]!;
+    if (w === 'timer' || w === 'timers' || ((w === 'in' || w === 'after') && readDurationAt(words, end))) break;
+    out.push({ end, value: words.slice(at, end).join(' '), weight: 0.3 * (end - at) });
   }
   return out;
 };
@@ -196,6 +209,7 @@ export const READERS: ReadonlyMap<string, SlotReader<ReadContext>> = new Map([
   ['number', number],
   ['timer', timer],
   ['name', name],
+  ['reminder', reminder],
   ['items', items],
   ['known_item', knownItem],
   ['list', list],
