@@ -16,7 +16,7 @@ import { phraseMatcher } from '../support/phrase-match.js';
  * hears nothing) and hark falls back to Deepgram — the protocol double, over a real socket — which
  * "hears" the scripted words. The button is the simulated one, pressed over HTTP.
  */
-const PHRASES = ['computer, set a timer for ten minutes', 'computer, we need three cases of milk for the order list', 'go', 'yes', 'start dictation', 'zero zero zero', 'end dictation'];
+const PHRASES = ['computer, set a timer for ten minutes', 'computer, we are short three cases of milk for the order list', 'go', 'yes', 'start dictation', 'zero zero zero', 'end dictation'];
 
 async function startHark(name: string, plan: string[]) {
   const dir = outputDir(`e2e-${name}`);
