@@ -15,7 +15,7 @@ import { CommandRouter } from './router.js';
 import { said, type Said } from '../language/text.js';
 import { readTimerAnswer, stopsRinging } from '../language/answers.js';
 import { KitchenLanguage } from '../language/kitchen.js';
-import type { LanguageConfig } from '../language/config.js';
+import { DEFAULT_REPLIES, type LanguageConfig } from '../language/config.js';
 import type { Situation } from '../language/situation.js';
 import type { Reading } from '../language/requests.js';
 import { readRequest } from '../language/understand.js';
@@ -142,7 +142,7 @@ export class CommandCore {
     });
     this.lists = opts.lists ?? new MemoryListBook();
     this.language = new KitchenLanguage(opts.language ?? {});
-    const replies = { noted: opts.language?.replies.noted ?? 'Noted.', unclear: opts.language?.replies.unclear ?? "I didn't get what to do with {thing}." };
+    const replies = opts.language?.replies ?? DEFAULT_REPLIES;
     registerBuiltInHandlers(this.actions, { timers: this.timers, lists: this.lists, emit: out, lastSpoken: () => this.lastSpoken });
     this.router = new CommandRouter({
       clock: this.clock,

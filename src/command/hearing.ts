@@ -1,3 +1,4 @@
+import { DEFAULT_REPLIES } from '../language/config.js';
 import { defaultLanguage } from '../language/default.js';
 import type { KitchenLanguage } from '../language/kitchen.js';
 import type { Imperative } from '../language/requests.js';
@@ -28,11 +29,11 @@ export interface RouterHearing {
 
 export function defaultHearing(area: string | undefined): RouterHearing {
   const situation = area ? { ...NOTHING_OWNED, area } : NOTHING_OWNED;
-  return { language: defaultLanguage(), situation: () => situation, plainTarget: () => false, replies: { noted: 'Noted.', unclear: "I didn't get what to do with {thing}." } };
+  return { language: defaultLanguage(), situation: () => situation, plainTarget: () => false, replies: DEFAULT_REPLIES };
 }
 
 /** The start of a message for someone else, not a request to hark: "tell the chef ...", "let Sam know ...". */
-const MESSAGE = /^(?:tell|ask|let|message|remind|note|write|say to|can you tell|could you tell|please tell|pass on|give)\b/;
+const MESSAGE = /^(?:tell|ask|let|message|say to|can you tell|could you tell|please tell|pass on|pass it on)\b/;
 
 export function matchInput(said: Said, fillers: ReadonlySet<string>, hearing: RouterHearing, top: Frame, vocab: (name: string) => ReadonlyMap<string, string>): MatchInput {
   let intent: Intent | undefined;

@@ -19,6 +19,9 @@ import { KitchenLanguage } from './kitchen.js';
  * path and what is wrong (language.templates.timer.cancel.0: unknown slot {tmer} ...), never when
  * someone speaks.
  */
+/** What hark says of its own when it kept words, or could not read a request (language.replies). */
+export const DEFAULT_REPLIES = { noted: 'Noted.', unclear: "I didn't get what to do with {thing}." } as const;
+
 const phrases = z.array(z.string({ error: 'must be a template, such as "nix [the] {timer}"' }).trim().min(1, 'must not be empty'), { error: 'must be a list of templates' });
 
 export const languageSection = z
@@ -30,9 +33,9 @@ export const languageSection = z
     replies: z
       .strictObject({
         /** Said when a query's words go to a file (or webhook) target: they were kept, and for whom. */
-        noted: z.string({ error: 'must be a sentence' }).default('Noted.'),
+        noted: z.string({ error: 'must be a sentence' }).default(DEFAULT_REPLIES.noted),
         /** Said when a request names something hark owns but asks nothing it can read; {thing} is what it named. */
-        unclear: z.string({ error: 'must be a sentence' }).default("I didn't get what to do with {thing}."),
+        unclear: z.string({ error: 'must be a sentence' }).default(DEFAULT_REPLIES.unclear),
       })
       .prefault({}),
   })

@@ -49,15 +49,17 @@ export class KitchenLanguage {
   }
 
   /**
-   * "set a timer for ten minutes and then tell me when it's done": a timer or list request that is
-   * whole up to an "and" / "then" / "so", with more said after it, is that request (the rest is how
-   * people talk on). Not for hark's voice commands: "stop, and ..." is not a whole "stop".
+   * "set a timer for ten minutes and then tell me when it's done", "cancel the chips, they're done":
+   * a timer or list request that is whole up to an "and" / "then" / "so" or a comma, with more said
+   * after it, is that request (the rest is how people talk on). Not for hark's voice commands:
+   * "stop, that's the wrong pan" is not a whole "stop", and not for questions.
    */
   private beforeAnd(words: readonly string[], situation: Situation, families: readonly Family[], breaks: readonly boolean[]): Reading | null {
     const want = families.filter((f) => f === 'timer' || f === 'list');
     if (!want.length) return null;
     for (let i = words.length - 1; i >= 3; i--) {
-      if (!GO_ON.has(words[i]!)) continue;
+      // "... and then ...", or a pause speech-to-text wrote as a comma: "cancel the chips, they're done".
+      if (!GO_ON.has(words[i]!) && !breaks[i - 1]) continue;
       const r = this.read(words.slice(0, i), situation, want, breaks.slice(0, i), false);
       if (r && (r.kind === 'timer' || r.kind === 'list') && !r.question) return r;
     }
@@ -124,7 +126,7 @@ export function toReading(p: Parse, s: Situation, words: readonly string[]): Rea
     case 'timer.start': {
       // "give the pizza timer 2 more minutes": more time is for a timer that runs, never a new one.
       if (durations.some((d) => d.more)) return null;
-      const name = newName(last<string>(slots, 'name'), s);
+      const name = newName(last<string>(slots, 'name') ?? last<string>(slots, 'reminder'), s);
       return timer(name ? { op: 'start', seconds: seconds ?? null, name } : { op: 'start', seconds: seconds ?? null });
     }
     case 'timer.delay': {

@@ -120,7 +120,11 @@ const ITEMS_NEVER = new Set(['list', 'lists', 'timer', 'timers', 'it', 'them', '
 const ITEMS_EDGE = new Set(['to', 'on', 'off', 'from', 'and', 'of', 'the', 'a', 'an', 'is', 'are', 'that', 'this', 'was', 'we', 'you', 'i', 'so', 'for', 'in', 'with', 'me', 'us']);
 
 /** Words an item never starts with: a sentence about someone, not a thing ("we're short three cases"). */
-const NOT_AN_ITEM = new Set(['were', 'we', 'i', 'im', 'you', 'youre', 'they', 'theyre', 'it', 'its', 'is', 'are', 'was', 'there', 'theres', 'thats', 'he', 'she', 'hes', 'shes', 'can', 'could', 'should', 'will', 'would', 'have', 'has', 'had', 'do', 'does', 'did', 'not', 'dont']);
+const NOT_AN_ITEM = new Set([
+  ...'were we i im you youre they theyre it its is are was there theres thats he she hes shes can could should will would have has had do does did not dont'.split(' '),
+  // a question or a request to hark is never an item ("read out what's on the prep list")
+  ...'what whats how hows who whos when whens where which why read tell show go run check anything everything nothing something'.split(' '),
+]);
 
 /** One or more items with their quantities: "three lemons", "basil, shallots, double cream and capers". */
 const items: SlotReader<ReadContext> = (words, at, ctx) => {
@@ -176,11 +180,24 @@ const COMMAND_VERBS = new Set(
 
 const command: SlotReader<ReadContext> = (words, at) => {
   const out: SlotMatch[] = [];
-  if (!COMMAND_VERBS.has(words[at]!)) return out;
+  // "remind me to ...", "tell me when ...": a reminder for the person, a timer (timer.start), never words to run later.
+  if (!COMMAND_VERBS.has(words[at]!) || words[at + 1] === 'me') return out;
   for (let end = at + 2; end <= Math.min(words.length, at + 14); end++) {
     const w = words[end - 1]!;
     if (w === 'timer' || w === 'timers') break;
     out.push({ end, value: words.slice(at, end).join(' '), weight: 0.2 * (end - at) });
+  }
+  return out;
+};
+
+/** What to be reminded of ("check the oven", "turn the oven off"): a timer's name, up to eight words. */
+const reminder: SlotReader<ReadContext> = (words, at) => {
+  const out: SlotMatch[] = [];
+  if (NAME_EDGE.has(words[at]!)) return out;
+  for (let end = at + 1; end <= Math.min(words.length, at + 8); end++) {
+    const w = words[end - 1]!;
+    if (w === 'timer' || w === 'timers' || ((w === 'in' || w === 'after') && readDurationAt(words, end))) break;
+    out.push({ end, value: words.slice(at, end).join(' '), weight: 0.3 * (end - at) });
   }
   return out;
 };
@@ -192,6 +209,7 @@ export const READERS: ReadonlyMap<string, SlotReader<ReadContext>> = new Map([
   ['number', number],
   ['timer', timer],
   ['name', name],
+  ['reminder', reminder],
   ['items', items],
   ['known_item', knownItem],
   ['list', list],

@@ -14,19 +14,31 @@ import type { Said } from './text.js';
 /** Words said in a pause that carry nothing ("uh", "um"): taken out before reading. */
 const DISFLUENT = new Set(['um', 'umm', 'uh', 'uhh', 'er', 'erm', 'hmm', 'hm', 'mm']);
 
-/** The words, disfluencies out, and where speech-to-text marked a pause (a comma) after a word. */
+/** Words whose "'s" the sentences spell fused ("what's" is whats, "it's" is its): left as they are. */
+const FUSED = new Set(['what', 'how', 'when', 'where', 'who', 'that', 'it', 'there', 'here', 'let', 'he', 'she']);
+
+/**
+ * The words, disfluencies out, "'s" read as "is" ("how much time's left" → time is left; "what's"
+ * stays whats), and where speech-to-text marked a pause (a comma) after a word.
+ */
 export function wordsOf(s: Said): { words: string[]; breaks: boolean[] } {
   const words: string[] = [];
   const breaks: boolean[] = [];
   s.words.forEach((w, i) => {
     const token = s.tokens[s.wordToken[i]!] ?? '';
     const lastOfToken = s.wordToken[i + 1] !== s.wordToken[i];
+    const pause = lastOfToken && /[,;:]["')]?$/.test(token);
     if (DISFLUENT.has(w)) {
-      if (breaks.length && lastOfToken && /[,;:]$/.test(token)) breaks[breaks.length - 1] = true;
+      if (breaks.length && pause) breaks[breaks.length - 1] = true;
+      return;
+    }
+    if (lastOfToken && /['’]s\W*$/i.test(token) && w.endsWith('s') && w.length > 2 && !FUSED.has(w.slice(0, -1))) {
+      words.push(w.slice(0, -1), 'is');
+      breaks.push(false, pause);
       return;
     }
     words.push(w);
-    breaks.push(lastOfToken && /[,;:]["')]?$/.test(token));
+    breaks.push(pause);
   });
   return { words, breaks };
 }
@@ -94,7 +106,7 @@ function one(lang: KitchenLanguage, words: readonly string[], situation: Situati
  * words ask nothing hark can read ("I didn't get what to do with the chips timer"); null when they
  * name nothing of hark's.
  */
-const NOT_A_NAME = new Set(['the', 'a', 'an', 'my', 'that', 'this', 'your', 'our', 'any', 'all', 'whats', 'what', 'on', 'of', 'to', 'is', 'its', 'which', 'whose']);
+const NOT_A_NAME = new Set(['the', 'a', 'an', 'my', 'that', 'this', 'your', 'our', 'any', 'all', 'whats', 'what', 'on', 'of', 'to', 'is', 'its', 'which', 'whose', 'second', 'minute', 'hour', 'seconds', 'minutes', 'hours', 'min', 'mins', 'new', 'last']);
 
 export function ownedThing(s: Said, situation: Situation): string | null {
   const w = wordsOf(s).words;

@@ -12,7 +12,7 @@ import { runCorpus, score, type Mode } from './corpus/run.js';
  */
 const entries: Entry[] = [...generatedEntries(), ...loadCorpusFile('requests.txt'), ...loadCorpusFile('talk.txt')];
 /** Written after the language and not tuned to it: reported apart, with no floor but its own. */
-const fresh: Entry[] = loadCorpusFile('fresh.txt');
+const fresh: Entry[] = [...loadCorpusFile('fresh.txt'), ...loadCorpusFile('fresh2.txt')];
 
 function report(mode: Mode, entries: Entry[], name: string): number {
   const verdicts = runCorpus(entries, mode);
@@ -22,7 +22,7 @@ function report(mode: Mode, entries: Entry[], name: string): number {
     return `${idx.filter((i) => verdicts[i]!.ok).length}/${idx.length}`;
   };
   console.log(
-    `${name}, ${mode}: ${entries.length - misses.length}/${entries.length} (generated ${bySource('generated')}, requests ${bySource('corpus/requests')}, talk ${bySource('corpus/talk')}, held out ${bySource('corpus/fresh')})` +
+    `${name}, ${mode}: ${entries.length - misses.length}/${entries.length} (generated ${bySource('generated')}, requests ${bySource('corpus/requests')}, talk ${bySource('corpus/talk')}, held out ${bySource('corpus/fresh.txt')} and ${bySource('corpus/fresh2.txt')})` +
       misses.map((m) => `\n  miss [${m.e.source}] "${m.e.text}": ${m.why}`).join(''),
   );
   return (entries.length - misses.length) / entries.length;

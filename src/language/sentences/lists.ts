@@ -12,7 +12,7 @@ export const LIST_SENTENCES: SentenceSpec[] = [
   {
     intent: 'list.add',
     templates: [
-      '<list_add> {items} [down] (to|on|onto|in|into|for) <the_list>',
+      '<list_add> [down] {items} [down] (to|on|onto|in|into|for) <the_list>',
       '<list_add> (to|on|onto) <the_list> {items}',
       '{items} (on|for|to) <the_list>',
       '(we|i) (need|want|could do with|could use) {items} (on|for|to) <the_list>',
@@ -28,6 +28,7 @@ export const LIST_SENTENCES: SentenceSpec[] = [
       '<list_remove> off {items} (from|off) <the_list>',
       '{items} can (come|go) off <the_list>',
       '<list_remove> {known_item} off',
+      '<list_remove> off {known_item}',
       '(remove|delete|drop) {known_item}',
       '(weve got|we have|we have got|got|we got) {items} [now] [so] <list_remove> (it|them|that|those) off <the_list>',
     ],
@@ -35,7 +36,9 @@ export const LIST_SENTENCES: SentenceSpec[] = [
   {
     intent: 'list.read',
     templates: [
-      '[tell me|show me|read me] (whats|what is|whats left|what else is|what is left) (on|in) <the_list> [<now>]',
+      '[tell me|show me|read me|read out|read|go through|run through|give me] (whats|what is|whats left|what else is|what is left) (on|in) <the_list> [<now>]',
+      '(have|do|did) (we|you|i) (got|have|put) (anything|much|something) (on|in) <the_list> [<now>]',
+      'is there anything (on|in) <the_list> [<now>]',
       '(what|whatve) (have|do) (we|you|i) (got|have) (on|in) <the_list> [<now>]',
       'whatve (we|you|i) got (on|in) <the_list> [<now>]',
       '<read_out> <the_list> [back|out] [to me|to us|for me|for us]',

@@ -7,7 +7,7 @@
 export const RULES: Record<string, string> = {
   // Said around any request: "ok so could you just ... please".
   lead: '(ok|okay|alright|all right|right|so|well|now|hey|oh|please|just|yeah|yes|no|sorry|actually|um|uh|er|erm|hmm|can you|could you|would you|will you|can you please|could you please|would you mind|do you mind|i want you to|i need you to|i want to|i need to|id like to|i would like to|go ahead and|lets|quickly|quick|you can|can we|could we)',
-  tail: '(please|thanks|thank you|and thanks|and thank you|thank you very much|thanks very much|thanks a lot|much appreciated|cheers|ta|mate|chef|love|for me|for us|now|then|if you can|if you could|when you can|when you get a chance|right now|quickly|would you|will you|ok|okay|yeah|alright|right)',
+  tail: '(please|thanks|thank you|and thanks|and thank you|thank you very much|thanks very much|thanks a lot|much appreciated|again|as well|too|cheers|ta|mate|chef|love|for me|for us|now|then|if you can|if you could|when you can|when you get a chance|right now|quickly|would you|will you|ok|okay|yeah|alright|right)',
 
   // timers
   set: '(set|start|create|make|begin|run|setup|set up|put|stick|pop|get|give|add|start up|new|throw|chuck|whack|bang|i need|i want|can i have|can i get)',
@@ -20,6 +20,8 @@ export const RULES: Record<string, string> = {
   cancel: '(cancel|stop|end|kill|scrap|bin|ditch|delete|remove|clear|dismiss|abort|reset|forget|lose|drop|nix|finish|get rid of|knock off|turn off|switch off|shut off|cut)',
   add_time: '(add|put|stick|give|throw|pop|chuck|whack|bang|slap|tack)',
   extend: '(increase|extend|lengthen|bump up|bump|push back|push|top up)',
+  // "bump the rice up by two minutes", "push the brisket back five minutes"
+  extend_after: '(up|back|on|out)',
   take_time: '(take|knock|cut|shave|remove|subtract|drop|trim|chop|lop|take away|deduct)',
   shorten: '(decrease|reduce|shorten|lower|cut down|bring forward|bring down)',
   pause: '(pause|hold|freeze|suspend)',
@@ -32,9 +34,9 @@ export const RULES: Record<string, string> = {
   // lists
   list_add: '(add|put|stick|throw|write|pop|include|note|chuck|whack|jot|jot down|get|bung|slap|note down|write down|shove)',
   list_remove: '(remove|take|delete|cross|scratch|strike|tick|knock|drop|rub|get rid of|scrub)',
-  the_list: '[the|my|our|your|this|that] [{list}] list',
+  the_list: '[the|my|our|your|this|that] [whole|entire] [{list}] list',
   read_out: '(read|read me|read out|read back|read me back|read us|go through|go over|run through|run me through|run us through|take me through|tell me|show me|give me|check)',
-  clear: '(clear|empty|wipe|reset|scrap|bin|delete|erase|clean out|clear out|wipe out)',
+  clear: '(clear|empty|wipe|reset|scrap|bin|delete|erase|clean out|clear out|wipe out|empty out|clear down|wipe down)',
   short_of: '(low on|out of|short of|short on|running low on|running out of|nearly out of|almost out of|out|after)',
   now: '(at the moment|right now|now|so far|today|at the minute)',
 };

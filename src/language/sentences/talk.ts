@@ -13,6 +13,7 @@ export const VOICE_SENTENCES: SentenceSpec[] = [
     intent: 'imperative.stop',
     templates: [
       '(stop|cancel|quiet|shush|hush|enough|silence|never mind|nevermind|forget it|leave it|wait|hang on|hold on|one sec|one second|hold it|no more)',
+      '(wait|hang on|hold on|hold it) [a|one] (sec|second|minute|moment|tick|mo)',
       '(stop|quiet|shush) [stop] [stop]',
       'stop (it|that|talking|reading|now|there|there please)',
       '(shut up|be quiet|thats enough|that will do|thatll do|cut it out|pipe down|belt up|zip it)',
@@ -23,7 +24,7 @@ export const VOICE_SENTENCES: SentenceSpec[] = [
     intent: 'imperative.repeat',
     templates: [
       'repeat [that|it|yourself|the last bit|the last one|the last thing|the previous one] [again|one more time|for me]',
-      'say (that|it) again',
+      'say (that|it) (again|one more time|once more)',
       '(say again|come again|pardon|pardon me|what did you say|what was that|one more time|again please)',
       '(repeat|say) (the last|the previous|that last) (one|bit|thing|item|part)',
       '(repeat|say) [the] (last|previous)',

@@ -91,7 +91,7 @@ export function parseCorpusText(text: string, file: string): Entry[] {
   return out;
 }
 
-export function loadCorpusFile(name: 'requests.txt' | 'talk.txt' | 'fresh.txt'): Entry[] {
+export function loadCorpusFile(name: 'requests.txt' | 'talk.txt' | 'fresh.txt' | 'fresh2.txt'): Entry[] {
   const path = fileURLToPath(new URL(name, import.meta.url));
   return parseCorpusText(readFileSync(path, 'utf8'), `corpus/${name}`);
 }
