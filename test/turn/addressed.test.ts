@@ -33,6 +33,8 @@ describe('addressed to hark, or between cooks (issue 19 item 6, issue 34 finding
     ['ok stop talking', true],
     ['alright, carry on', true],
     ['ok continue', true],
+    ['pause', true],
+    ['hold on a second', true],
     ['always listen', true],
     ['cancel', true],
   ] as const)('wake-word mode, base frame on top: "%s" → %s', (text, expected) => {

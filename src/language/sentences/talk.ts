@@ -12,10 +12,10 @@ export const VOICE_SENTENCES: SentenceSpec[] = [
   {
     intent: 'imperative.stop',
     templates: [
-      '(stop|cancel|quiet|shush|hush|enough|silence|never mind|nevermind|forget it|leave it|wait|hang on|hold on|one sec|one second|hold it|no more)',
+      '(stop|cancel|pause|quiet|shush|hush|enough|silence|never mind|nevermind|forget it|leave it|wait|hang on|hold on|hold up|one sec|one second|hold it|no more)',
       '(wait|hang on|hold on|hold it) [a|one] (sec|second|minute|moment|tick|mo)',
       '(stop|quiet|shush) [stop] [stop]',
-      'stop (it|that|talking|reading|now|there|there please)',
+      '(stop|pause) (it|that|talking|reading|now|there|there please)',
       '(shut up|be quiet|thats enough|that will do|thatll do|cut it out|pipe down|belt up|zip it)',
       '(please|just) stop',
     ],
