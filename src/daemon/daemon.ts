@@ -1,8 +1,6 @@
 import '../path/events.js';
 import { AlsaCapture } from '../audio/capture-alsa.js';
 import { WavFileSource } from '../audio/capture-wav.js';
-import type { AudioSource } from '../audio/source.js';
-import { samplesToMsRounded as ms } from '../audio/pcm.js';
 import type { HarkConfig } from '../config/schema.js';
 import type { Secrets } from '../core/secrets.js';
 import { Bus } from '../core/bus.js';
@@ -23,17 +21,14 @@ import { Store } from '../store/store.js';
 import { storeOptions } from '../store/from-config.js';
 import { createStt, type SttStack } from '../stt/create.js';
 import { Conversation } from '../path/conversation.js';
-import { createVad } from '../vad/create.js';
-import { segmenterOptions } from '../vad/options.js';
-import { SegmentPipeline } from '../vad/pipeline.js';
-import { segmentSummary } from '../vad/summary.js';
-import type { Vad } from '../vad/vad.js';
-import { SegmentPath, type Arbiter } from '../path/segment-path.js';
+import { SegmentPath } from '../path/segment-path.js';
+import type { Arbiter } from '../path/plugins.js';
+import { CaptureWiring } from '../path/capture-wiring.js';
 import type { Fleet } from '../fleet/client.js';
 import { fleetComponent, fleetHooks } from '../fleet/component.js';
-import { satelliteComponent, type SegmentTap } from '../ha/satellite/component.js';
+import { satelliteComponent } from '../ha/satellite/component.js';
 import { Lifecycle, type Component } from '../path/lifecycle.js';
-import { audioLoopAlive, type AudioHealth } from './health.js';
+import { audioLoopAlive, type AudioHealth } from '../path/capture-health.js';
 import type { Notifier } from './sd-notify.js';
 
 export interface DaemonOptions {
@@ -50,20 +45,15 @@ export interface DaemonOptions {
   deepgramUrl?: string;
 }
 
-/**
- * Of the 2.5 s stop budget, what speech-to-text may still take for segments already closed; a
- * segment not transcribed by then is stored untranscribed (its audio is kept for `hark replay`).
- */
-const STOP_STT_MS = 1500;
-
 /** Audio not processed for this long while capture is up means the loop is wedged. */
 const AUDIO_STALE_MS = 10_000;
 
 /**
- * The composition root: builds the adapters from the config, wires them to the core through the bus,
- * and owns start-up and shutdown order — store, debug server, speech output, GPIO, speech-to-text,
- * the router, and capture last (stopped in reverse) — so the microphone only opens once everything
- * that consumes its audio is ready, and closes first on the way down.
+ * The composition root: builds the adapters from the config and owns start-up and shutdown order —
+ * store, fleet, satellite, debug server, speech output, GPIO, speech-to-text, the router, and capture
+ * last (stopped in reverse) — so the microphone only opens once everything that consumes its audio
+ * is ready, and closes first on the way down. The audio glue is src/path/capture-wiring.ts; plug-ins
+ * reach the path only through src/path/plugins.ts.
  */
 export class Daemon {
   readonly bus: Bus;
@@ -77,8 +67,8 @@ export class Daemon {
   private readonly log: Logger;
   private readonly lifecycle: Lifecycle;
   private readonly health: AudioHealth;
-  private pipeline: SegmentPipeline | null = null;
-  private source: AudioSource | null = null;
+  /** Capture → VAD → the segment path (push-to-talk, mute); built at start, before the plug-ins that press and mute. */
+  private capture: CaptureWiring | null = null;
   private store: Store | null = null;
   private debugServer: DebugServer | null = null;
   private speech: Speech | null = null;
@@ -89,16 +79,7 @@ export class Daemon {
   /** MQTT (issue 16): events out, commands in, the room arbiter; null unless mqtt.url is set. */
   private fleet: Fleet | null = null;
   private led: StatusLed | null = null;
-  /** The Home Assistant Assist satellite's view of closed segments (issue 22); inert unless ha.satellite.enabled. */
-  private satelliteTap: SegmentTap | null = null;
   private satelliteArbiter: (next?: Arbiter) => Arbiter | undefined = (next) => next;
-  private muted = false;
-  /**
-   * The PTT segment being recorded was cancelled (a tap that silenced hark, a mute hold): drop it.
-   * 'ptt-only': a tap the top frame took (ending dictation): drop it only if the tap itself opened
-   * it — the last dictated words, still in their hangover when the button went down, are kept.
-   */
-  private dropNextPtt: boolean | 'ptt-only' = false;
   private ready = false;
   private stopping = false;
   private watchdog: NodeJS.Timeout | null = null;
@@ -118,13 +99,29 @@ export class Daemon {
 
   async start(): Promise<void> {
     this.watchSystemd();
-    const satellite = satelliteComponent({ config: this.opts.config, secrets: this.opts.secrets, bus: this.bus, clock: this.clock, log: this.log.child({ component: 'ha-satellite' }), hooks: { path: () => this.path, speech: () => this.speech, setMuted: (m) => void this.setMuted(m) } });
-    this.satelliteTap = satellite.tap;
+    const front = () => this.path?.front() ?? null;
+    const satellite = satelliteComponent({ config: this.opts.config, secrets: this.opts.secrets, bus: this.bus, clock: this.clock, log: this.log.child({ component: 'ha-satellite' }), hooks: { front, speech: () => this.speech, setMuted: (m) => void this.setMuted(m) } });
     this.satelliteArbiter = satellite.arbiter;
+    const { config, input } = this.opts;
+    this.capture = new CaptureWiring({
+      config,
+      bus: this.bus,
+      clock: this.clock,
+      log: this.log,
+      health: this.health,
+      source: () => (input ? new WavFileSource(input.path, { pace: input.pace, clock: this.clock }) : new AlsaCapture(config.capture, { logger: this.log.child({ component: 'capture' }), clock: this.clock })),
+      recording: input !== undefined,
+      path: () => this.path,
+      speech: () => this.speech,
+      stt: () => this.stt,
+      tap: satellite.tap,
+      stopping: () => this.stopping,
+      ended: () => this.endResolve(),
+    });
     await this.lifecycle.start([
       this.storeComponent(),
       fleetComponent(
-        { config: this.opts.config, secrets: this.opts.secrets, bus: this.bus, clock: this.clock, log: this.log.child({ component: 'fleet' }), hooks: fleetHooks(() => this.path, () => this.speech) },
+        { config: this.opts.config, secrets: this.opts.secrets, bus: this.bus, clock: this.clock, log: this.log.child({ component: 'fleet' }), hooks: fleetHooks(front, () => this.speech) },
         (f) => (this.fleet = f),
       ),
       satellite,
@@ -133,7 +130,7 @@ export class Daemon {
       this.gpioComponent(),
       this.sttComponent(),
       this.routerComponent(),
-      this.audioComponent(),
+      this.capture.component(),
     ]);
     this.bus.emit('daemon.ready', { components: this.lifecycle.names() });
   }
@@ -149,35 +146,15 @@ export class Daemon {
 
   /** Push-to-talk from whatever drives the button (GPIO, --tty, the debug API). */
   pttDown(): void {
-    void this.pipeline?.pttDown();
+    this.capture?.pttDown();
   }
   pttUp(cancelled = false): void {
-    if (cancelled) this.dropNextPtt = true;
-    void this.pipeline?.pttUp();
-  }
-
-  /**
-   * A tap on a quiet hark: when the top frame takes it (dictation, inventory), it acts after the
-   * segment this release closes has been handled, so the last words said are in what it submits.
-   */
-  private buttonTap(): boolean {
-    // A ringing timer takes the tap first (the push-to-talk segment the tap opened is dropped).
-    if (this.path?.commands.core.tapStopsRinging()) {
-      this.dropNextPtt = 'ptt-only';
-      return true;
-    }
-    const path = this.path;
-    if (!path?.takesTap()) return false;
-    this.dropNextPtt = 'ptt-only';
-    // The release's pttUp is queued right after this (same gesture): wait for the pipeline past it.
-    queueMicrotask(() => void (this.pipeline?.idle() ?? Promise.resolve()).then(() => path.buttonTap()));
-    return true;
+    this.capture?.pttUp(cancelled);
   }
 
   /** Resolves when every segment closed so far has been handled. */
   async segmentsIdle(): Promise<void> {
-    await this.pipeline?.idle();
-    await this.path?.idle();
+    await this.capture?.idle();
   }
 
   // ---- components, in start order ----
@@ -213,9 +190,8 @@ export class Daemon {
           clock: this.clock,
           mode: 'daemon',
           kitchen: () => {
-            const core = this.path?.commands.core;
-            if (!core) return null;
-            return { timers: core.timers.view(), lists: core.lists.names().map((name) => ({ name, items: core.lists.lines(name) })) };
+            const front = this.path?.front();
+            return front ? { timers: front.timers.view(), lists: front.lists() } : null;
           },
           sttLoad: () => this.path?.load() ?? null,
           // The engines in order with a Wyoming server's models, and a Wyoming voice's voices (issue 23).
@@ -270,14 +246,14 @@ export class Daemon {
             isSpeaking: () => this.speech?.queue.isPlaying ?? false,
             stopSpeaking: (r) => {
               // A press over a ring silences the ringing timer, not just this ring.
-              this.path?.commands.core.tapStopsRinging();
+              this.path?.front().stopRinging();
               this.speech?.queue.stop(r);
               this.conversation?.interruptAnswer(r);
             },
             pttDown: () => this.pttDown(),
             pttUp: (cancelled) => this.pttUp(cancelled),
             setMuted: (m) => void this.setMuted(m),
-            tap: () => this.buttonTap(),
+            tap: () => this.capture?.tap() ?? false,
           },
         });
         this.led = new StatusLed({ bus: this.bus, clock: this.clock, write: (on) => driver.setLed(on), idle: config.gpio.ledIdle });
@@ -341,8 +317,8 @@ export class Daemon {
           // A recording played as fast as hark takes it: segments close faster than speech, so no wait
           // or memory bound applies (the file is in memory anyway).
           unbounded: this.opts.input?.pace === 'fast',
-          setHangoverMs: (ms) => this.pipeline?.setHangoverMs(ms),
-          closeEarly: () => void this.pipeline?.closeEarly(),
+          setHangoverMs: (ms) => this.capture?.setHangoverMs(ms),
+          closeEarly: () => this.capture?.closeEarly(),
           ...(arbiter ? { arbiter } : {}),
         });
         restoreTimers(this.path.commands);
@@ -360,110 +336,9 @@ export class Daemon {
     };
   }
 
-  /** VAD, segmenter and the audio source: capture is always the last thing started. */
-  private audioComponent(): Component {
-    const { config } = this.opts;
-    let vad: Vad | null = null;
-    return {
-      name: 'audio',
-      start: async () => {
-        vad = await createVad(config.vad);
-        // While hark plays, its own voice reaches the mic: the echo gate raises (or closes) the VAD.
-        // Preemptive transcription only helps an engine that takes whole segments (Whisper first).
-        const batchFirst = this.stt?.engines[0]?.engine && !this.stt.engines[0].engine.openLive;
-        const segmenter = { ...segmenterOptions(config.vad), pauseMs: batchFirst ? config.stt.preemptiveMs : 0 };
-        const pipeline = new SegmentPipeline({ vad, segmenter, ...(this.speech ? { gate: this.speech.gate } : {}), ...(this.speech?.echo && !this.opts.input ? { echo: this.speech.echo } : {}) });
-        this.pipeline = pipeline;
-        pipeline.on('open', (e) => {
-          this.bus.emit('segment.open', { openedBy: e.openedBy, startMs: ms(e.startSample), vadStartMs: ms(e.vadStartSample), prerollMs: ms(e.prerollSamples) });
-          this.path?.opened(e);
-        });
-        pipeline.on('audio', (frame) => this.path?.audio(frame));
-        pipeline.on('pause', (e) => this.path?.paused(e));
-        pipeline.on('resume', (e) => this.path?.resumed(e.startSample));
-        pipeline.on('segment', (s) => {
-          this.bus.emit('segment.closed', { ...segmentSummary(s), openedBy: s.openedBy, ...(s.closeReason === 'capture-lost' ? { outage: this.health.downReason ?? 'capture down' } : {}) });
-          // A mute hold closes the mic while the button is still down: the held segment may then end
-          // 'capture-lost' rather than 'ptt-release', and is cancelled all the same.
-          const released = s.closeReason === 'ptt-release' || s.closeReason === 'capture-lost';
-          const cancelled = released && (this.dropNextPtt === true || (this.dropNextPtt === 'ptt-only' && s.openedBy === 'ptt'));
-          if (released) this.dropNextPtt = false;
-          if (!cancelled) this.satelliteTap?.closed(s);
-          void this.path?.closed(s, cancelled);
-        });
-        pipeline.on('dropped', (d) => {
-          if (d.openedBy === 'ptt') this.dropNextPtt = false;
-          this.bus.emit('segment.dropped', { reason: d.reason, openedBy: d.openedBy, vadStartMs: ms(d.vadStartSample), endMs: ms(d.endSample), speechMs: Math.round(d.speechMs) });
-          this.path?.dropped(d.startSample);
-        });
-        pipeline.on('error', (e) => {
-          this.log.error('audio pipeline error', { error: e.message });
-          this.bus.emit('vad.error', { message: e.message });
-        });
-        await this.openSource();
-      },
-      stop: async () => {
-        await this.source?.stop();
-        // The segment being said is closed and kept, not lost with the process.
-        await this.pipeline?.end();
-        // Every closed segment is stored; speech-to-text gets what the stop budget allows.
-        await this.path?.finish(STOP_STT_MS);
-        await vad?.close();
-      },
-    };
-  }
-
-  private async openSource(): Promise<void> {
-    const pipeline = this.pipeline!;
-    const { input, config } = this.opts;
-    const source: AudioSource = input
-      ? new WavFileSource(input.path, { pace: input.pace, clock: this.clock })
-      : new AlsaCapture(config.capture, { logger: this.log.child({ component: 'capture' }), clock: this.clock });
-    this.source = source;
-    source.on('data', (chunk) => {
-      void pipeline.push(chunk).then(() => (this.health.lastProcessedAt = this.clock.now()));
-    });
-    // The capture adapter logs its own up/down lines; logging them here too printed each twice.
-    source.on('up', (i) => {
-      this.health.capture = 'up';
-      this.health.captureSince = this.clock.now();
-      this.bus.emit('capture.up', i);
-    });
-    source.on('down', (i) => {
-      this.health.capture = 'down';
-      this.health.captureSince = this.clock.now();
-      this.health.restartInMs = i.restartInMs;
-      this.health.downReason = i.reason;
-      this.bus.emit('capture.down', i);
-      // The audio after a restart is another stream: the open segment ends here, never glued to it.
-      if (!this.stopping) void pipeline.captureLost();
-    });
-    // Until the first audio, /healthz must not say "ok": a stalled mic looks exactly like this at first.
-    this.bus.emit('capture.starting', { device: source.description });
-    source.on('end', () => {
-      void pipeline.end().then(async () => {
-        await this.path?.idle();
-        this.bus.emit('input.end', { samples: pipeline.position });
-        this.endResolve();
-      });
-    });
-    await source.start();
-  }
-
-  /** Mute closes the microphone (privacy): no audio is captured at all, not just ignored. */
+  /** Mute closes the microphone (privacy): from the button or Home Assistant. */
   private async setMuted(muted: boolean): Promise<void> {
-    if (muted === this.muted || this.opts.input) return;
-    this.muted = muted;
-    this.log.info(muted ? 'muted: microphone closed' : 'unmuted: microphone open');
-    if (muted) {
-      await this.source?.stop();
-      this.source = null;
-      this.health.capture = 'down';
-    } else {
-      this.health.capture = 'starting';
-      this.health.captureSince = this.clock.now();
-      await this.openSource();
-    }
+    await this.capture?.setMuted(muted);
   }
 
   /**
@@ -484,7 +359,7 @@ export class Daemon {
     this.bus.on('mute', (m) => n.send(`STATUS=${m.muted ? 'muted' : 'listening'}`));
     if (n.watchdogMs) {
       this.watchdog = setInterval(() => {
-        if (this.muted || audioLoopAlive(this.health, this.clock.now(), AUDIO_STALE_MS)) n.send('WATCHDOG=1');
+        if (this.capture?.muted || audioLoopAlive(this.health, this.clock.now(), AUDIO_STALE_MS)) n.send('WATCHDOG=1');
         else this.log.error('audio loop stalled: not feeding the systemd watchdog', { capture: this.health.capture, lastProcessedAt: this.health.lastProcessedAt });
       }, n.watchdogMs);
       this.watchdog.unref();
@@ -492,9 +367,6 @@ export class Daemon {
   }
 
   private captureStatus(): string {
-    const device = this.source?.description ?? 'microphone';
-    if (this.health.capture === 'up') return `listening on ${device}`;
-    if (this.health.capture === 'down') return `microphone down (${this.health.downReason ?? 'unknown'}); retrying`;
-    return `waiting for audio from ${device}`;
+    return this.capture?.status() ?? 'waiting for audio from microphone';
   }
 }

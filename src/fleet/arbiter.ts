@@ -1,6 +1,6 @@
 import type { Clock, TimerHandle } from '../core/clock.js';
 import type { Utterance } from '../core/utterance.js';
-import type { Arbiter } from '../path/segment-path.js';
+import type { Arbiter } from '../path/plugins.js';
 import type { Segment } from '../vad/segment.js';
 import { peersHeardIt, settle, speechLevelDb, winner, type Claim, type Seen } from './arbitration.js';
 

@@ -5,17 +5,20 @@ import type { Bus } from '../core/bus.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
 import type { Component } from '../path/lifecycle.js';
-import type { SegmentPath } from '../path/segment-path.js';
+import type { PathFront } from '../path/plugins.js';
 import type { Speech } from '../speech/create.js';
 import { Fleet, type FleetHooks } from './client.js';
 
 const pkg = createRequire(import.meta.url)('../../package.json') as { version: string };
 
-/** The fleet's hooks into hark, read when a command arrives (the path is built after the fleet starts). */
-export function fleetHooks(path: () => SegmentPath | null, speech: () => Speech | null): FleetHooks {
-  const timers = () => path()?.commands.core.timers;
+/**
+ * The fleet's hooks into hark, read when a command arrives (the path is built after the fleet starts):
+ * only through the path's narrow front (src/path/plugins.ts).
+ */
+export function fleetHooks(front: () => PathFront | null, speech: () => Speech | null): FleetHooks {
+  const timers = () => front()?.timers;
   return {
-    heardText: (text, from) => path()?.heardText(text, from) ?? Promise.resolve(),
+    heardText: (text, from) => front()?.heardText(text, from) ?? Promise.resolve(),
     say: (text) => {
       const s = speech();
       if (!s) throw new Error('speech output is off on this device');

@@ -1,5 +1,5 @@
 import { basename, isAbsolute, resolve } from 'node:path';
-import type { HarkConfig } from '../config/schema.js';
+import type { CommandsConfig } from './config.js';
 import type { RouterConfig } from '../command/config.js';
 import type { Bus } from '../core/bus.js';
 import type { Clock } from '../core/clock.js';
@@ -56,7 +56,7 @@ export function restoreTimers(c: Commands): void {
 }
 
 export interface BuildCommandsOptions {
-  config: HarkConfig;
+  config: CommandsConfig;
   secrets?: Secrets;
   clock: Clock;
   log: Logger;

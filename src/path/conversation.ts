@@ -1,5 +1,5 @@
 import type { Secrets } from '../core/secrets.js';
-import type { HarkConfig } from '../config/schema.js';
+import type { ConversationConfig } from './config.js';
 import type { Bus } from '../core/bus.js';
 import type { Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
@@ -18,7 +18,7 @@ import { applySpeechEffect } from './speech-effects.js';
 import { turnSteps } from './turn-steps.js';
 
 export interface ConversationDeps {
-  config: HarkConfig;
+  config: ConversationConfig;
   secrets?: Secrets;
   bus: Bus;
   clock: Clock;

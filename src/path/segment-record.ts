@@ -1,7 +1,32 @@
 import { samplesToMs } from '../audio/pcm.js';
 import type { Effect } from '../core/effects.js';
 import type { ActionInput, SegmentWrite, TranscriptInput } from '../store/records.js';
-import type { SegmentRecord } from './segment-path.js';
+import type { SegmentTranscript } from '../stt/events.js';
+import type { Segment } from '../vad/segment.js';
+import type { Fate } from './fate.js';
+
+/**
+ * Stage 5 of a segment's path, the record: what one segment's handling left, and how the store keeps
+ * it. In: a SegmentRecord; out: one SegmentWrite (one transaction). The bookkeeping that fills the
+ * record while it is handled is record-keeper.ts.
+ */
+
+/** One segment's handling, collected while it is handled and written in one transaction at the end. */
+export interface SegmentRecord {
+  segment: Segment;
+  transcript: SegmentTranscript | null;
+  fate: Fate;
+  actions: ActionInput[];
+  /** Clock ms when it closed; wall ms for the store's times. */
+  closedAt: number;
+  closedWallAt: number;
+  /** When the person stopped speaking: the close, less the hangover for a VAD close. */
+  speechEndAt: number;
+  /** Clock ms of its first fired action. */
+  firstActionAt: number | null;
+  /** Its rows are in the store (a later change to them is an update). */
+  written: boolean;
+}
 
 /** A fired, failed or dropped action as the store keeps it; null for every other effect. */
 export function actionRow(e: Effect): ActionInput | null {

@@ -5,7 +5,7 @@ import { EchoReference } from '../../src/echo/reference.js';
 import { vadSection } from '../../src/vad/config.js';
 import { VirtualClock } from '../../src/core/clock.js';
 import { segmentWrite } from '../../src/path/segment-record.js';
-import type { SegmentRecord } from '../../src/path/segment-path.js';
+import type { SegmentRecord } from '../../src/path/segment-record.js';
 import { Store } from '../../src/store/store.js';
 import { createVad } from '../../src/vad/create.js';
 import { segmenterOptions } from '../../src/vad/options.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { audioLoopAlive, type AudioHealth } from '../../src/daemon/health.js';
+import { audioLoopAlive, type AudioHealth } from '../../src/path/capture-health.js';
 
 /** When systemd's watchdog is fed (issue 15, item 5): a retrying supervisor is alive, a stuck one is not. */
 describe('audioLoopAlive', () => {

@@ -7,7 +7,7 @@ import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
 import type { Utterance } from '../../core/utterance.js';
 import type { Component } from '../../path/lifecycle.js';
-import type { Arbiter, SegmentPath } from '../../path/segment-path.js';
+import type { Arbiter, PathFront, SegmentTap } from '../../path/plugins.js';
 import { said } from '../../language/text.js';
 import { rulePhrases } from '../../command/vocabulary.js';
 import type { Effect } from '../../core/effects.js';
@@ -24,14 +24,10 @@ import type { Heard } from './wake-cut.js';
 
 const pkg = createRequire(import.meta.url)('../../../package.json') as { version: string };
 
-/** The one interface the segment path's owner (the daemon) feeds: each closed segment, with its audio. */
-export interface SegmentTap {
-  closed(segment: Segment): void;
-}
-
-/** What the satellite reads of the daemon, late (the path and speech are built after it starts). */
+/** What the satellite reads of hark, late (the path and speech are built after it starts). */
 export interface SatelliteDaemonHooks {
-  path(): SegmentPath | null;
+  /** The command side's narrow front (src/path/plugins.ts): ring a timer, drop the open request. */
+  front(): PathFront | null;
   speech(): Speech | null;
   setMuted(muted: boolean): void;
 }
@@ -76,7 +72,7 @@ export function satelliteComponent(o: { config: HarkConfig; secrets: Secrets; bu
       o.bus.emit('mute', { muted: m, by: 'api' });
     },
     ring: (label) => {
-      const timers = o.hooks.path()?.commands.core.timers;
+      const timers = o.hooks.front()?.timers;
       if (!timers) return o.log.warn('ha satellite: a timer finished but hark has no router to ring it');
       timers.ringNow(label);
     },
@@ -131,7 +127,7 @@ export function satelliteComponent(o: { config: HarkConfig; secrets: Secrets; bu
       return;
     }
     // The query frame kept the words as a note: they are Home Assistant's now.
-    o.hooks.path()?.commands.core.router.abort();
+    o.hooks.front()?.abortRequest();
     satellite.startRun(seg.pcm, verdict.why, heard(seg, u));
   };
 

@@ -1,0 +1,185 @@
+import type { Bus } from '../core/bus.js';
+import type { Speech } from '../speech/create.js';
+import type { SttStack } from '../stt/create.js';
+import type { LiveHearing } from '../stt/live-hearing.js';
+import type { LiveSegment } from '../stt/transcriber.js';
+import type { FilterDecision } from '../turn/interruption.js';
+import { detectIntent } from '../language/intent-rules.js';
+import { completeCommand } from '../command/complete.js';
+import type { RouterConfig } from '../command/config.js';
+import type { SttConfig } from '../stt/config.js';
+import { SAMPLE_RATE } from '../audio/pcm.js';
+import type { Conversation } from './conversation.js';
+
+/**
+ * Stage 1 of a segment's path: the open segment, from the VAD opening it to its close.
+ * In: the segmenter's events (opened, audio, paused, resumed, dropped). Out: the OpenSegment handed
+ * to the line at its close (close()). While it is open its live hearing (cloud partials) and its
+ * pauses' speculative transcripts feed the interruption filter, so "stop" cuts hark off before the
+ * segment closes.
+ */
+
+declare module '../core/bus.js' {
+  interface HarkEvents {
+    /** Seed 000: a tentative intent from the settled words of the open segment — a hint for the page, never acted on. */
+    'intent.candidate': { segmentId: string; candidate: string; stableText: string };
+  }
+}
+
+/** A segment between the VAD opening it and its close. */
+export interface OpenSegment {
+  startSample: number;
+  /** Its name until it closes and gets an index. */
+  key: string;
+  live: LiveSegment | null;
+  /** hark was speaking at some point while this was said: the interruption filter applies. */
+  speaking: boolean;
+  /** The answer cascade's playback is held for it until it is known to be words. */
+  held: boolean;
+  /** Final chunks of the live hearing already decided on by the interruption filter. */
+  spans: number;
+  /** The last intent hint given for it. */
+  candidate: string | null;
+  /** Pauses so far (each may start a speculative transcript). */
+  pauses: number;
+  /** Ids it gave the interruption filter: forgotten when the segment comes to nothing (issue 19). */
+  bargeIds: Set<string>;
+}
+
+export interface OpenSegmentDeps {
+  conv: Conversation;
+  stt: SttStack | null;
+  speech: Speech | null;
+  bus: Bus;
+  config: { stt: SttConfig; router: RouterConfig };
+  /** Wake-word mode with nothing awaited: a long segment gets its opening checked at the close, not a transcript at each pause. */
+  openingChecked: () => boolean;
+  /** Close the open segment now (the segment pipeline's closeEarly). */
+  closeEarly?: () => void;
+}
+
+export class OpenSegments {
+  private open: OpenSegment | null = null;
+  constructor(private readonly d: OpenSegmentDeps) {}
+
+  opened(e: { startSample: number; pcm: Int16Array }): void {
+    const speaking = this.d.speech?.queue.isSpeaking ?? false;
+    const key = `@${e.startSample}`;
+    const seg: OpenSegment = { startSample: e.startSample, key, live: null, speaking, held: false, spans: 0, candidate: null, pauses: 0, bargeIds: new Set() };
+    // Seed 003: an answer being prepared waits while the person may be talking; a cough gives it back.
+    seg.held = this.d.conv.hold();
+    seg.live = this.d.stt?.transcriber.open(key, e.pcm, (h) => this.hearing(seg, h)) ?? null;
+    this.open = seg;
+  }
+
+  audio(frame: Int16Array): void {
+    const seg = this.open;
+    if (!seg) return;
+    if (!seg.speaking && this.d.speech?.queue.isSpeaking) seg.speaking = true;
+    seg.live?.write(frame);
+  }
+
+  /** The segmenter dropped the open segment (too short): its stream goes, and a held answer plays. */
+  dropped(startSample: number): void {
+    const seg = this.open;
+    if (!seg || seg.startSample !== startSample) return;
+    this.open = null;
+    this.d.stt?.transcriber.cancel(seg.live, 'the segment was too short');
+    this.d.stt?.transcriber.discardPreempt(seg.key);
+    // A partial "mm" waiting for its final must not time out into an interruption now.
+    forgetBarge(this.d.conv, seg);
+    release(this.d.conv, seg);
+  }
+
+  /**
+   * The open segment fell silent (stt.preemptiveMs): the person may have stopped, so local Whisper
+   * starts on what was said; the close then finds the transcript ready instead of waiting for it.
+   */
+  paused(e: { startSample: number; pcm: Int16Array }): void {
+    const seg = this.open;
+    if (seg?.startSample !== e.startSample) return;
+    const n = ++seg.pauses;
+    const stt = this.d.config.stt;
+    // Radio in wake-word mode: a long segment gets its opening checked at the close (the words stage),
+    // not a whole speculative inference at every pause.
+    if (this.d.openingChecked() && e.pcm.length > (stt.opening.seconds + 0.5) * SAMPLE_RATE) return;
+    this.d.stt?.transcriber.preempt(seg.key, e.pcm, (t) => {
+      if (this.open !== seg) return;
+      // Said over hark's voice: decide barge-in on these words now, not after the hangover and another
+      // inference. A whole transcript of the words so far, so "yeah" is settled as a backchannel here
+      // (never timing out into an interruption) and "stop" stops hark at once.
+      if (t.text) barge(this.d.conv, seg, `${seg.key}#pause${n}`, t.text, true, seg.speaking);
+      // Already a whole command of the top frame ("yes", "stop"): act now, not after the rest of the hangover.
+      if (!stt.actOnCompleteCommand) return;
+      if (completeCommand(this.d.config.router.frames, this.d.conv.topFrame, t.text)) this.d.closeEarly?.();
+    });
+  }
+
+  /** They went on: the speculative transcript is stale. */
+  resumed(startSample: number): void {
+    const seg = this.open;
+    if (seg?.startSample === startSample) this.d.stt?.transcriber.discardPreempt(seg.key);
+  }
+
+  /** The segmenter closed the segment that started here: it is handed over (null when it was not the open one). */
+  close(startSample: number): OpenSegment | null {
+    const seg = this.open?.startSample === startSample ? this.open : null;
+    if (seg) this.open = null;
+    // Told now, not at its turn: a server starts on it at once, and its deadline counts from the close.
+    seg?.live?.end();
+    return seg;
+  }
+
+  /**
+   * Seed 002 on what has been heard so far of the open segment (cloud partials): while hark speaks,
+   * command words stop it at once; a backchannel-only span waits for its final chunk. Each final chunk
+   * of the segment gets its own decision, so "yeah … stop" still stops. Seed 003: words cancel an
+   * answer being prepared.
+   */
+  private hearing(seg: OpenSegment, h: LiveHearing): void {
+    const conv = this.d.conv;
+    const speakingNow = this.d.speech?.queue.isSpeaking ?? false;
+    if (speakingNow) seg.speaking = true;
+    if (h.text && !seg.speaking) conv.interruptAnswer('speech');
+    this.hint(seg, h.stableText);
+    const chunks = h.finalChunks;
+    while (seg.spans < chunks.length) barge(conv, seg, `${seg.key}#${seg.spans}`, chunks[seg.spans++]!, true, seg.speaking);
+    if (h.partialText) barge(conv, seg, `${seg.key}#${seg.spans}`, h.partialText, false, seg.speaking);
+  }
+
+  /** Seed 000's two-stage detection: the settled words' intent as a hint (UI, pre-warming); only the final acts. */
+  private hint(seg: OpenSegment, stableText: string): void {
+    if (!stableText) return;
+    const intent = detectIntent(stableText);
+    const candidate = intent.name === 'other' || intent.name === 'statement' ? null : intent.name;
+    if (!candidate || candidate === seg.candidate) return;
+    seg.candidate = candidate;
+    this.d.bus.emit('intent.candidate', { segmentId: seg.key, candidate, stableText });
+  }
+}
+
+// ---- the segment's hold on the floor: used while it is open and again when its fate is decided ----
+
+/** The interruption filter on words of this segment (Conversation.interruption); its ids are forgotten if the segment comes to nothing. */
+export function barge(conv: Conversation, seg: OpenSegment | null, id: string, text: string, final: boolean, speaking: boolean): FilterDecision | null {
+  seg?.bargeIds.add(id);
+  return conv.interruption(id, text, final, speaking);
+}
+
+/** Every engine failed on a segment said over hark: it gets the floor (seed 002). */
+export function bargeFailed(conv: Conversation, seg: OpenSegment, reason: string): void {
+  forgetBarge(conv, seg);
+  conv.interruptionFailed(seg.key, reason);
+}
+
+export function forgetBarge(conv: Conversation, seg: OpenSegment): void {
+  for (const id of seg.bargeIds) conv.forgetInterruption(id);
+  seg.bargeIds.clear();
+}
+
+/** The answer held for this segment plays (once). */
+export function release(conv: Conversation, seg: OpenSegment): void {
+  if (!seg.held) return;
+  seg.held = false;
+  conv.release();
+}
