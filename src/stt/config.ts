@@ -137,7 +137,7 @@ export const sttSection = section({
   opening: openingSection,
   whisper: whisperSection,
   deepgram: deepgramSection,
-  /** The `wyoming` engine: a Wyoming speech-to-text server (see sections/wyoming.ts). */
+  /** The `wyoming` engine: a Wyoming speech-to-text server (see src/wyoming/config.ts). */
   wyoming: wyomingSttSection,
   breaker: breakerSection,
   stabilizer: stabilizerSection,

@@ -33,3 +33,5 @@ export const vadSection = section({
    */
   minSegmentMs: ms(120, 0, 10_000),
 });
+
+export type VadConfig = z.infer<typeof vadSection>;
