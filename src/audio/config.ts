@@ -10,6 +10,8 @@ export const captureSection = section({
   restartMaxMs: ms(30_000, 10, 3_600_000),
   /** No bytes from the recorder for this long counts as a dead microphone. */
   watchdogMs: ms(2000, 100, 600_000),
+}).superRefine((c, ctx) => {
+  if (c.restartMaxMs < c.restartInitialMs) ctx.addIssue({ code: 'custom', path: ['restartMaxMs'], message: 'must not be below capture.restartInitialMs' });
 });
 
 export type CaptureConfig = z.infer<typeof captureSection>;
