@@ -3,12 +3,10 @@ import recordLib, { type Recording } from 'node-record-lpcm16';
 import { SystemClock, type Clock, type TimerHandle } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import type { HarkConfig } from '../config/schema.js';
+import type { CaptureConfig } from './config.js';
 import { SAMPLE_RATE } from './pcm.js';
 import type { AudioSource, AudioSourceEvents } from './source.js';
 import { SupervisorPolicy, type SupervisorEffect } from './supervisor-policy.js';
-
-export type CaptureSettings = HarkConfig['capture'];
 
 export interface AlsaCaptureOptions {
   clock?: Clock;
@@ -52,7 +50,7 @@ export class AlsaCapture extends EventEmitter<AudioSourceEvents> implements Audi
   private started = false;
   private stopped = false;
 
-  constructor(settings: Partial<CaptureSettings> = {}, opts: AlsaCaptureOptions = {}) {
+  constructor(settings: Partial<CaptureConfig> = {}, opts: AlsaCaptureOptions = {}) {
     super();
     this.device = settings.device ?? 'default';
     this.description = `ALSA ${this.device}`;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { logSection } from '../core/log-config.js';
-import { captureSection } from '../audio/capture-config.js';
+import { captureSection } from '../audio/config.js';
 import { vadSection } from '../vad/config.js';
 import { storeSection } from '../store/config.js';
 import { debugSection } from '../debug/config.js';
@@ -16,16 +16,13 @@ import { mqttSection } from '../fleet/config.js';
 import { haConversationSection, checkHaConversationConfig } from '../ha/conversation/config.js';
 import { haSatelliteSection } from '../ha/satellite/config.js';
 import { section } from '../core/config-fields.js';
+import { deviceSection } from '../core/device-config.js';
 import { languageSection } from '../language/config.js';
 
-/** device: where this appliance stands. `area` (e.g. kitchen) makes "the kitchen timer" this device's own. */
-const deviceSection = section({
-  area: z.string({ error: 'must be a room name such as kitchen' }).trim().min(1, 'must not be empty').toLowerCase().optional(),
-});
-
 /**
- * The whole config. Every setting has a default, so an empty file is a working config.
- * Each subsystem owns its section in ./sections/; add a line here when a subsystem lands.
+ * The whole config, composed of the sections the modules own (each in its own `config.ts`, beside
+ * the code that reads it; docs/configuration.md lists them). Every setting has a default, so an
+ * empty file is a working config. A new section: a line here; nothing else of it lives in config/.
  */
 export const configSchema = z
   .strictObject({
@@ -47,22 +44,11 @@ export const configSchema = z
     mqtt: mqttSection,
     ha: section({ conversation: haConversationSection, satellite: haSatelliteSection }),
   })
+  // Checks across sections (each written by the module that owns the rule); a section's own rules sit in its schema.
   .superRefine((cfg, ctx) => {
     checkRouterTargets(cfg, ctx);
     checkIntentConfig(cfg, ctx);
     checkHaConversationConfig(cfg, ctx);
-    if (cfg.vad.releaseThreshold > cfg.vad.threshold) {
-      ctx.addIssue({ code: 'custom', path: ['vad', 'releaseThreshold'], message: 'must not be above vad.threshold' });
-    }
-    if (cfg.capture.restartMaxMs < cfg.capture.restartInitialMs) {
-      ctx.addIssue({ code: 'custom', path: ['capture', 'restartMaxMs'], message: 'must not be below capture.restartInitialMs' });
-    }
-    if (cfg.mqtt.reconnectMaxMs < cfg.mqtt.reconnectInitialMs) {
-      ctx.addIssue({ code: 'custom', path: ['mqtt', 'reconnectMaxMs'], message: 'must not be below mqtt.reconnectInitialMs' });
-    }
-    if (cfg.stt.deepgram.reconnectMaxMs < cfg.stt.deepgram.reconnectInitialMs) {
-      ctx.addIssue({ code: 'custom', path: ['stt', 'deepgram', 'reconnectMaxMs'], message: 'must not be below stt.deepgram.reconnectInitialMs' });
-    }
   });
 
 export type HarkConfig = z.infer<typeof configSchema>;

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { oneOf, flag, section } from './config-fields.js';
 
 export const logSection = section({
@@ -5,3 +6,5 @@ export const logSection = section({
   /** JSON lines (for journald and log shippers) instead of key=value text. */
   json: flag(false),
 });
+
+export type LogConfig = z.infer<typeof logSection>;

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { flag, intBetween, ms, nonEmpty, section, text } from '../core/config-fields.js';
 
 export const debugSection = section({
@@ -11,3 +12,5 @@ export const debugSection = section({
   /** SSE keep-alive comment interval. */
   heartbeatMs: ms(15_000, 1000, 300_000),
 });
+
+export type DebugConfig = z.infer<typeof debugSection>;

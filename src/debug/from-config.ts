@@ -1,7 +1,7 @@
 import type { Secrets } from '../core/secrets.js';
-import type { HarkConfig } from '../config/schema.js';
+import type { DebugConfig } from './config.js';
 
 /** HARK_DEBUG_TOKEN (the environment) wins over `debug.token` in the file; empty means none. */
-export function debugToken(cfg: HarkConfig['debug'], secrets: Secrets): string | undefined {
+export function debugToken(cfg: Pick<DebugConfig, 'token'>, secrets: Secrets): string | undefined {
   return secrets.debugToken || cfg.token.trim() || undefined;
 }

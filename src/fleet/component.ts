@@ -1,13 +1,15 @@
 import { createRequire } from 'node:module';
 import type { Secrets } from '../core/secrets.js';
-import type { HarkConfig } from '../config/schema.js';
 import type { Bus } from '../core/bus.js';
 import type { Clock } from '../core/clock.js';
+import type { DeviceConfig } from '../core/device-config.js';
 import type { Logger } from '../core/log.js';
 import type { Component } from '../path/lifecycle.js';
 import type { PathFront } from '../path/plugins.js';
 import type { Speech } from '../speech/create.js';
+import type { RouterConfig } from '../command/config.js';
 import { Fleet, type FleetHooks } from './client.js';
+import type { MqttConfig } from './config.js';
 
 const pkg = createRequire(import.meta.url)('../../package.json') as { version: string };
 
@@ -30,11 +32,18 @@ export function fleetHooks(front: () => PathFront | null, speech: () => Speech |
   };
 }
 
+/** The sections the fleet reads: its own, the room the device stands in, and the mode it starts in. */
+export interface FleetSections {
+  mqtt: MqttConfig;
+  device: DeviceConfig;
+  router: Pick<RouterConfig, 'mode'>;
+}
+
 /**
  * The daemon's fleet component: nothing unless mqtt.url is set. Started after the store and before
  * the router (which takes its arbiter) and capture; stopped before the store, saying "offline".
  */
-export function fleetComponent(o: { config: HarkConfig; secrets: Secrets; bus: Bus; clock: Clock; log: Logger; hooks: FleetHooks }, keep: (f: Fleet | null) => void): Component {
+export function fleetComponent(o: { config: FleetSections; secrets: Secrets; bus: Bus; clock: Clock; log: Logger; hooks: FleetHooks }, keep: (f: Fleet | null) => void): Component {
   let fleet: Fleet | null = null;
   return {
     name: 'fleet',

@@ -56,6 +56,8 @@ export const mqttSection = section({
     key: text(''),
     rejectUnauthorized: flag(true),
   }),
+}).superRefine((c, ctx) => {
+  if (c.reconnectMaxMs < c.reconnectInitialMs) ctx.addIssue({ code: 'custom', path: ['reconnectMaxMs'], message: 'must not be below mqtt.reconnectInitialMs' });
 });
 
 export type MqttConfig = z.infer<typeof mqttSection>;

@@ -1,11 +1,12 @@
 import type { IntentSink } from '../command/actions/targets/intent.js';
 import { INTENT_TARGET } from '../command/actions/targets/intent.js';
-import type { HarkConfig } from '../config/schema.js';
 import type { Bus } from '../core/bus.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
 import type { Classifier } from '../command/classifier.js';
 import type { RouterConfig } from '../command/config.js';
+import type { ActionsConfig } from '../command/actions/config.js';
+import type { IntentConfig } from './config.js';
 import { IntentPass, type IntentRecordStore } from './intent-pass.js';
 import { MemoryListBook, StoreListBook, type ListBook, type ListStore } from '../command/lists.js';
 import { OllamaClient } from './ollama-client.js';
@@ -28,8 +29,15 @@ export interface IntentRuntime {
   lists: ListBook;
 }
 
+/** The sections the intent pass reads: its own, the frames it is routed from, and which actions are forwarded. */
+export interface IntentSections {
+  intent: IntentConfig;
+  router: RouterConfig;
+  actions: Pick<ActionsConfig, 'forward'>;
+}
+
 export interface IntentRuntimeOptions {
-  config: HarkConfig;
+  config: IntentSections;
   clock: Clock;
   log: Logger;
   /** The SQLite store: lists and intent records live there. Without one, lists are in memory. */

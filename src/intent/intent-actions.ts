@@ -2,7 +2,7 @@ import type { ActionRequest, ActionRouter } from '../command/actions/action-rout
 import type { Logger } from '../core/log.js';
 import type { EffectSink } from '../core/effects.js';
 import { itemKey, type ListBook } from '../command/lists.js';
-import { sayQuantity, spokenNumbers } from './spoken.js';
+import { sayQuantity, spokenNumbers } from '../language/spoken.js';
 
 /**
  * What the default intents do once a person has said yes. Each one says what it did, because a

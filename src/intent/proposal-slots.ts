@@ -2,7 +2,7 @@ import { readDuration, sayDuration } from '../language/duration.js';
 import type { IntentSpec } from './intent-spec.js';
 import { readNumber } from '../language/numbers.js';
 import { readItem, readItems, type ItemAmount } from '../language/items.js';
-import { sayQuantity, spokenNumbers } from './spoken.js';
+import { sayQuantity, spokenNumbers } from '../language/spoken.js';
 import { parseTimerRequest } from '../language/timer-request.js';
 import { normalise } from '../language/text.js';
 

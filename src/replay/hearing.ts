@@ -1,17 +1,19 @@
 import { SAMPLE_RATE } from '../audio/pcm.js';
 import { Bus } from '../core/bus.js';
 import type { Logger } from '../core/log.js';
-import type { HarkConfig } from '../config/schema.js';
 import type { Secrets } from '../core/secrets.js';
 import { createStt, type SttStack } from '../stt/create.js';
 import type { SegmentTranscript } from '../stt/events.js';
 import type { SttMode } from '../stt/fallback-policy.js';
+import type { SttConfig } from '../stt/config.js';
 import { createVad } from '../vad/create.js';
 import { segmenterOptions } from '../vad/options.js';
 import { segmentPcm } from '../vad/pipeline.js';
 import type { Vad } from '../vad/vad.js';
+import type { VadConfig } from '../vad/config.js';
 import type { Heard, VadOutcome } from './outcome.js';
 import { routerVocabulary } from '../command/vocabulary.js';
+import type { RouterConfig } from '../command/config.js';
 import type { Hear, HearResult } from './runner.js';
 import type { ReplaySource, StoredSegment } from './source.js';
 
@@ -32,8 +34,15 @@ function fromStoredText(s: StoredSegment, note: string | null): HearResult {
   return { input: 'text', heard: s.old.heard, vad: null, note };
 }
 
+/** The sections the hearing side reads: speech-to-text as configured, the new VAD settings, the router's words as vocabulary. */
+export interface HearingSections {
+  stt: SttConfig;
+  vad: VadConfig;
+  router: Pick<RouterConfig, 'frames'>;
+}
+
 export interface AudioHearingOptions {
-  config: HarkConfig;
+  config: HearingSections;
   secrets: Secrets;
   source: ReplaySource;
   /** Re-cut the stored audio with the new vad settings (default true). */
@@ -92,7 +101,7 @@ export async function audioHearing(o: AudioHearingOptions): Promise<AudioHearing
   };
 }
 
-async function hearAudio(s: StoredSegment, pcm: Int16Array, vad: Vad | null, stt: SttStack, config: HarkConfig): Promise<HearResult> {
+async function hearAudio(s: StoredSegment, pcm: Int16Array, vad: Vad | null, stt: SttStack, config: HearingSections): Promise<HearResult> {
   let pieces: { pcm: Int16Array; maxProb: number | undefined }[] = [{ pcm, maxProb: s.maxProb ?? undefined }];
   let vadOutcome: VadOutcome | null = null;
   if (vad && s.openedBy === 'ptt') {

@@ -1,9 +1,10 @@
 import { Bus } from '../core/bus.js';
 import { VirtualClock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
-import type { HarkConfig } from '../config/schema.js';
-import { Conversation } from '../path/conversation.js';
+import { Conversation, type ConversationDeps } from '../path/conversation.js';
 import { createSpeech } from '../speech/create.js';
+import type { SpeechConfig } from '../speech/config.js';
+import type { VadConfig } from '../vad/config.js';
 import type { Effect } from '../core/effects.js';
 import { addEffect, emptyNewOutcome, type Heard, type NewOutcome, type SegmentReplay, type VadOutcome } from './outcome.js';
 import type { StoredSegment } from './source.js';
@@ -15,8 +16,11 @@ export type HearResult =
 
 export type Hear = (s: StoredSegment) => Promise<HearResult>;
 
+/** What a replay reads: the command side's sections, hark's voice (modelled) and the VAD's hangover. */
+export type ReplaySections = ConversationDeps['config'] & { speech: SpeechConfig; vad: Pick<VadConfig, 'threshold' | 'hangoverMs'> };
+
 export interface RunOptions {
-  config: HarkConfig;
+  config: ReplaySections;
   segments: readonly StoredSegment[];
   /** Timers are run up to here after the last segment (the end of what the log knows). */
   horizonMs: number;

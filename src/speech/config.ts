@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { between, flag, intBetween, ms, nonEmpty, oneOf, section } from '../core/config-fields.js';
 import { wyomingVoiceSection } from '../wyoming/config.js';
 
@@ -59,6 +60,8 @@ export const speechSection = section({
   // 250: hark's event loop was measured stalling 130-250 ms now and then on a loaded machine (the card
   // then runs dry and the echo's latency moves); the per-clip player rode out stalls with 400.
   playerLeadMs: ms(250, 40, 1000),
-  /** A natural voice from a Wyoming server (wyoming-piper); espeak-ng speaks whenever it is away (see sections/wyoming.ts). */
+  /** A natural voice from a Wyoming server (wyoming-piper); espeak-ng speaks whenever it is away (see src/wyoming/config.ts). */
   wyoming: wyomingVoiceSection,
 });
+
+export type SpeechConfig = z.infer<typeof speechSection>;

@@ -1,7 +1,7 @@
-import type { HarkConfig } from '../config/schema.js';
 import type { Bus } from '../core/bus.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
+import type { VadConfig } from '../vad/config.js';
 import { createEchoCleaner, type EchoCleaner } from '../echo/create.js';
 import { EchoReference } from '../echo/reference.js';
 import { AplayPlayer } from './aplay.js';
@@ -9,6 +9,7 @@ import { DeviceOutput } from './device-output.js';
 import { EarconBank } from './earcons.js';
 import { bindEchoGate, EchoGate } from './echo-gate.js';
 import { EspeakTts } from './espeak.js';
+import type { SpeechConfig } from './config.js';
 import type { SpeechOutput } from './item.js';
 import { SpeechQueue } from './queue.js';
 import { SimulatedOutput } from './simulated-output.js';
@@ -36,7 +37,7 @@ export interface Speech {
  * `simulated`, playback time modelled on the clock for `hark simulate`), the queue, the earcons
  * (synthesised here, once) and the echo gate following playback on the bus.
  */
-export function createSpeech(config: Pick<HarkConfig, 'speech' | 'vad'>, deps: { bus: Bus; clock: Clock; logger?: Logger; simulated?: { msPerChar?: number } }): Speech {
+export function createSpeech(config: { speech: SpeechConfig; vad: Pick<VadConfig, 'threshold'> }, deps: { bus: Bus; clock: Clock; logger?: Logger; simulated?: { msPerChar?: number } }): Speech {
   const s = config.speech;
   let output: SpeechOutput;
   let tts: SpeechTts | null = null;

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { between, flag, intBetween, ms, nonEmpty, section } from '../core/config-fields.js';
 
 export const storeSection = section({
@@ -24,3 +25,5 @@ export const storeSection = section({
   /** Segments deleted per retention batch (small: each batch is one short write). */
   retentionBatch: intBetween(1, 10_000, 100),
 });
+
+export type StoreConfig = z.infer<typeof storeSection>;

@@ -1,10 +1,10 @@
-import type { HarkConfig } from '../config/schema.js';
+import type { StoreConfig } from './config.js';
 import type { StoreOptions } from './store.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The daemon's store options from config `store:` (add bus, logger and clock at the call site). */
-export function storeOptions(cfg: HarkConfig['store']): StoreOptions {
+export function storeOptions(cfg: StoreConfig): StoreOptions {
   return {
     path: cfg.path,
     storeAudio: cfg.audio,

@@ -62,6 +62,8 @@ const deepgramSection = section({
   /** Reconnect backoff after a failed connection: doubles from initial up to max. */
   reconnectInitialMs: ms(500, 0, 600_000),
   reconnectMaxMs: ms(15_000, 0, 3_600_000),
+}).superRefine((c, ctx) => {
+  if (c.reconnectMaxMs < c.reconnectInitialMs) ctx.addIssue({ code: 'custom', path: ['reconnectMaxMs'], message: 'must not be below stt.deepgram.reconnectInitialMs' });
 });
 
 const breakerSection = section({
@@ -137,7 +139,7 @@ export const sttSection = section({
   opening: openingSection,
   whisper: whisperSection,
   deepgram: deepgramSection,
-  /** The `wyoming` engine: a Wyoming speech-to-text server (see sections/wyoming.ts). */
+  /** The `wyoming` engine: a Wyoming speech-to-text server (see src/wyoming/config.ts). */
   wyoming: wyomingSttSection,
   breaker: breakerSection,
   stabilizer: stabilizerSection,

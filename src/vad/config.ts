@@ -32,6 +32,8 @@ export const vadSection = section({
    * (test/vad/short-words.test.ts). With `engine: webrtc`, which opens on noises, 250 drops more of them.
    */
   minSegmentMs: ms(120, 0, 10_000),
+}).superRefine((vad, ctx) => {
+  if (vad.releaseThreshold > vad.threshold) ctx.addIssue({ code: 'custom', path: ['releaseThreshold'], message: 'must not be above vad.threshold' });
 });
 
 export type VadConfig = z.infer<typeof vadSection>;

@@ -1,8 +1,8 @@
-import type { HarkConfig } from '../config/schema.js';
+import type { VadConfig } from './config.js';
 import type { SegmenterOptions } from './segmenter.js';
 
 /** The segmenter's settings, taken from the config's `vad` section. */
-export function segmenterOptions(vad: HarkConfig['vad']): SegmenterOptions {
+export function segmenterOptions(vad: VadConfig): SegmenterOptions {
   return {
     threshold: vad.threshold,
     releaseThreshold: vad.releaseThreshold,

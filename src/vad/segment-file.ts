@@ -1,6 +1,6 @@
 import { WavFileSource } from '../audio/capture-wav.js';
 import { readWavFile } from '../audio/wav.js';
-import type { HarkConfig } from '../config/schema.js';
+import type { VadConfig } from './config.js';
 import { createVad } from './create.js';
 import { segmenterOptions } from './options.js';
 import { SegmentPipeline, type PipelineEvents } from './pipeline.js';
@@ -15,7 +15,7 @@ export type Dropped = PipelineEvents['dropped'][0];
  */
 export async function segmentWavFile(
   path: string,
-  vadConfig: HarkConfig['vad'],
+  vadConfig: VadConfig,
   handlers: { onSegment?: (s: Segment) => void | Promise<void>; onDropped?: (d: Dropped) => void; onVadError?: (e: Error) => void } = {},
 ): Promise<{ segments: Segment[]; dropped: Dropped[]; totalSamples: number }> {
   // Decode first so a bad file fails before the VAD model is loaded.

@@ -57,6 +57,21 @@ describe('config schema', () => {
 
   it('checks settings against each other', () => {
     expect(problems('vad:\n  threshold: 0.3\n  releaseThreshold: 0.4\n')).toEqual(['vad.releaseThreshold: must not be above vad.threshold']);
+    expect(problems('capture:\n  restartInitialMs: 5000\n  restartMaxMs: 1000\n')).toEqual(['capture.restartMaxMs: must not be below capture.restartInitialMs']);
+    expect(problems('stt:\n  deepgram:\n    reconnectInitialMs: 5000\n    reconnectMaxMs: 1000\n')).toEqual(['stt.deepgram.reconnectMaxMs: must not be below stt.deepgram.reconnectInitialMs']);
+  });
+
+  it("names a section's own inconsistency alongside another section's problem, in one pass", () => {
+    // Each section checks its own settings (in its module's config.ts); a problem elsewhere is listed beside it.
+    const p = problems('vad:\n  threshold: 0.3\n  releaseThreshold: 0.4\ncapture:\n  devise: hw:1\n');
+    expect(p).toEqual(expect.arrayContaining(['vad.releaseThreshold: must not be above vad.threshold', 'capture.devise: unknown setting']));
+    expect(p).toHaveLength(2);
+  });
+
+  it('device.area is a room name, trimmed and lower-cased', () => {
+    expect(parseConfigText('device:\n  area: " Kitchen "\n', 'hark.yaml').device.area).toBe('kitchen');
+    expect(parseConfigText('', 'hark.yaml').device.area).toBeUndefined();
+    expect(problems('device:\n  area: ""\n')).toEqual(['device.area: must not be empty']);
   });
 
   it('reports broken YAML with its line', () => {

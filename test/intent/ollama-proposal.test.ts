@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_INTENTS, type IntentSpec } from '../../src/intent/intent-spec.js';
 import { readProposal } from '../../src/intent/proposal.js';
 import { fillSlots, missingSlot, proposalSlots } from '../../src/intent/proposal-slots.js';
-import { numberWords } from '../../src/intent/spoken.js';
+import { numberWords } from '../../src/language/spoken.js';
 
 const intent = (name: string): IntentSpec => DEFAULT_INTENTS.find((i) => i.name === name)!;
 

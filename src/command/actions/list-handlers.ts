@@ -1,7 +1,7 @@
 import { itemKey, type ItemAmount } from '../../language/items.js';
 import type { ListBook, ListLine } from '../lists.js';
 import type { EffectSink } from '../../core/effects.js';
-import { sayQuantity, spokenNumbers } from '../../intent/spoken.js';
+import { sayQuantity, spokenNumbers } from '../../language/spoken.js';
 import type { ActionRequest, ActionRouter } from './action-router.js';
 
 /**

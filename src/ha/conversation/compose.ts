@@ -1,11 +1,11 @@
 import { HA_TARGET, type ConversationSink } from '../../command/actions/targets/home-assistant.js';
 import type { Secrets } from '../../core/secrets.js';
-import type { HarkConfig } from '../../config/schema.js';
 import type { RouterConfig } from '../../command/config.js';
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/log.js';
 import { HaConversation, type HaActionStore } from './agent.js';
 import { HaClient } from './client.js';
+import type { HaConversationConfig } from './config.js';
 import { routeFramesTo } from '../../command/route-frames.js';
 
 /**
@@ -21,7 +21,13 @@ export interface HaConversationRuntime {
   target: { sink: ConversationSink; fallbacks: Record<string, string> };
 }
 
-export function createHaConversation(opts: { config: HarkConfig; secrets: Secrets; clock: Clock; log: Logger; store?: HaActionStore; url?: string; router?: RouterConfig }): HaConversationRuntime | null {
+/** The sections Home Assistant's agent reads: its own, and the frames it is routed from. */
+export interface HaConversationSections {
+  ha: { conversation: HaConversationConfig };
+  router: RouterConfig;
+}
+
+export function createHaConversation(opts: { config: HaConversationSections; secrets: Secrets; clock: Clock; log: Logger; store?: HaActionStore; url?: string; router?: RouterConfig }): HaConversationRuntime | null {
   const c = { ...opts.config.ha.conversation, ...(opts.url ? { url: opts.url.replace(/\/+$/, '') } : {}) };
   if (!c.url) return null;
   const log = opts.log.child({ component: 'home-assistant' });

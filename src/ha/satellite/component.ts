@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import type { Secrets } from '../../core/secrets.js';
-import type { HarkConfig } from '../../config/schema.js';
 import type { Bus } from '../../core/bus.js';
 import type { Clock } from '../../core/clock.js';
+import type { DeviceConfig } from '../../core/device-config.js';
 import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
 import type { Utterance } from '../../core/utterance.js';
@@ -10,6 +10,7 @@ import type { Component } from '../../path/lifecycle.js';
 import type { Arbiter, PathFront, SegmentTap } from '../../path/plugins.js';
 import { said } from '../../language/text.js';
 import { rulePhrases } from '../../command/vocabulary.js';
+import type { RouterConfig } from '../../command/config.js';
 import type { Effect } from '../../core/effects.js';
 import type { Speech } from '../../speech/create.js';
 import type { Segment } from '../../vad/segment.js';
@@ -21,6 +22,7 @@ import { parseKey } from './noise.js';
 import { ApiServer } from './server.js';
 import { Satellite, type SatelliteHooks } from './satellite.js';
 import type { Heard } from './wake-cut.js';
+import type { HaSatelliteConfig } from './config.js';
 
 const pkg = createRequire(import.meta.url)('../../../package.json') as { version: string };
 
@@ -30,6 +32,13 @@ export interface SatelliteDaemonHooks {
   front(): PathFront | null;
   speech(): Speech | null;
   setMuted(muted: boolean): void;
+}
+
+/** The sections the satellite reads: its own, the area it reports, and the frames whose phrases are wake phrases. */
+export interface SatelliteSections {
+  ha: { satellite: HaSatelliteConfig };
+  device: DeviceConfig;
+  router: Pick<RouterConfig, 'frames'>;
 }
 
 /** Closed segments kept for the decision that follows their transcript (one at a time, in order). */
@@ -44,7 +53,7 @@ const KEEP_SEGMENTS = 4;
  * (segment.handled); decide() says whether it goes to Home Assistant; if so, the query frame's note
  * is dropped (router.abort) and the segment's audio goes out. A timer said to hark never waits on the network.
  */
-export function satelliteComponent(o: { config: HarkConfig; secrets: Secrets; bus: Bus; clock: Clock; log: Logger; hooks: SatelliteDaemonHooks }): Component & { tap: SegmentTap; arbiter: (next?: Arbiter) => Arbiter | undefined } {
+export function satelliteComponent(o: { config: SatelliteSections; secrets: Secrets; bus: Bus; clock: Clock; log: Logger; hooks: SatelliteDaemonHooks }): Component & { tap: SegmentTap; arbiter: (next?: Arbiter) => Arbiter | undefined } {
   const cfg = o.config.ha.satellite;
   let server: ApiServer | null = null;
   let satellite: Satellite | null = null;

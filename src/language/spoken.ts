@@ -2,7 +2,8 @@
  * Numbers as hark says them back. The model writes digits ("3 cases of milk", which is what the
  * records keep), but a question read aloud should sound like the person said it: "Add three cases
  * of milk to the order list?". espeak-ng reads digits too; words keep the text tests and logs
- * show identical to what is heard.
+ * show identical to what is heard. On the language floor: the list actions' replies (src/command)
+ * and the intent pass's proposals (src/intent) both say numbers this way.
  */
 const ONES = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
 const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
