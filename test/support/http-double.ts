@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 
 /**
  * What every HTTP test double shares (the Home Assistant and Ollama doubles): a real server on
@@ -79,4 +79,13 @@ export function readBody(req: IncomingMessage): Promise<string> {
     req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
     req.on('error', reject);
   });
+}
+
+/** A 127.0.0.1 URL nothing listens on (bound then released): the peer is down, or not running. */
+export async function closedUrl(): Promise<string> {
+  const srv = createTcpServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const port = (srv.address() as AddressInfo).port;
+  await new Promise<void>((r) => srv.close(() => r()));
+  return `http://127.0.0.1:${port}`;
 }
