@@ -2,8 +2,8 @@ import type { Clock } from '../core/clock.js';
 import { HarkError } from '../core/errors.js';
 import { createLogger, type Logger } from '../core/log.js';
 import type { Utterance } from '../core/utterance.js';
-import { askClassifier, type Classifier, type ClassifierVerdict } from './classifier.js';
-import { compileFrame, type CompiledRule, type MatchInput, type Slots, type Verb } from './compile.js';
+import type { Classifier } from './classifier.js';
+import { compileFrame, type CompiledRule, type MatchInput, type Verb } from './compile.js';
 import { DEFAULT_FRAMES, DEFAULT_VOICES } from './defaults.js';
 import type { Effect, EffectSink, Mode } from '../core/effects.js';
 import { Frame, type ConfirmRequest, type FrameHost, type VerbContext } from './frame.js';
@@ -12,8 +12,9 @@ import { QueryFrame } from './frames/query.js';
 import { FrameStack } from './frame-stack.js';
 import { runVerbs, type VerbHost, type VerbResult } from './verbs.js';
 import type { ButtonGesture, FramesSpec, VoiceSpec } from './spec.js';
-import { DEFAULT_FILLERS, hasRealWords, normalise, said as toSaid, type Said } from '../language/text.js';
+import { DEFAULT_FILLERS, normalise, said as toSaid, type Said } from '../language/text.js';
 import { defaultHearing, firstTaker, matchInput, type RouterHearing } from './hearing.js';
+import { Restart, RuleWalk } from './rule-walk.js';
 
 export interface CommandRouterOptions {
   clock: Clock;
@@ -33,24 +34,11 @@ export interface CommandRouterOptions {
   hearing?: RouterHearing;
 }
 
-type Outcome = 'handled' | 'unhandled';
-type Wait = Promise<ClassifierVerdict | null>;
-/** The waiting walk is a generator: it yields at a classifier rule and resumes with the verdict. */
-type Walk = Generator<Wait, Outcome, ClassifierVerdict | null>;
-
-/** "Run this walk again, able to wait": the sync walk reached a classifier rule. */
-class Restart {
-  constructor(readonly said: Said, readonly utterance: Utterance, readonly depth: number) {}
-}
-
 /** A button press waiting behind an utterance being classified, aimed at the frame then on top. */
 interface Press {
   gesture: ButtonGesture;
   frame: Frame;
 }
-
-/** Nested wake phrases ("computer computer computer ...") stop here. */
-const MAX_DEPTH = 4;
 
 /**
  * The frame-stack command router (seed 001). Owns the stack and the listening mode; an utterance
@@ -69,6 +57,7 @@ export class CommandRouter {
   private readonly fillers: ReadonlySet<string>;
   private readonly stackOf: FrameStack;
   private readonly verbHost: VerbHost;
+  private readonly walker: RuleWalk;
   private currentMode: Mode;
   private voiceList: readonly VoiceSpec[] = [];
   private voiceVocab = new Map<string, string>();
@@ -113,6 +102,20 @@ export class CommandRouter {
       push: (from, name, ctx) => self.push(from, name, ctx),
       pop: (frame) => self.popFrom(frame),
     };
+    this.walker = new RuleWalk({
+      clock: this.clock,
+      log: this.log,
+      fillers: this.fillers,
+      frames: () => self.frames,
+      mode: () => self.currentMode,
+      emit: (e) => self.emit(e),
+      matchInput: (said) => self.matchInput(said),
+      execute: (frame, verbs, ctx, waking) => {
+        self.waking = waking;
+        return self.execute(frame, verbs, ctx);
+      },
+      openAbove: (frame, name) => self.stackOf.openAbove(frame, name),
+    });
   }
 
   private get frames(): Frame[] {
@@ -318,7 +321,7 @@ export class CommandRouter {
   private run(utterance: Utterance): void {
     let restart: Restart;
     try {
-      const r = this.walkNow(toSaid(utterance.text), utterance, 0);
+      const r = this.walker.now(toSaid(utterance.text), utterance, 0);
       if (r === 'handled') return;
       restart = r;
     } catch (err) {
@@ -328,7 +331,7 @@ export class CommandRouter {
     // A classifier rule was reached: run that walk again as a generator that can wait. Nothing
     // had been done for it yet (reaching a classifier means no earlier rule matched), so
     // re-evaluating the rules before it is safe.
-    const walk = this.walk(restart.said, restart.utterance, restart.depth);
+    const walk = this.walker.waiting(restart.said, restart.utterance, restart.depth);
     this.pending = (async () => {
       let step = walk.next();
       while (!step.done) step = walk.next(await step.value);
@@ -342,64 +345,6 @@ export class CommandRouter {
 
   private emit(e: Effect): void {
     this.emitFn(e);
-  }
-
-  /**
-   * The synchronous walk: every rule kind but the classifier. Returns a Restart when it reaches a
-   * classifier rule, and the caller re-runs that walk with the generator below. Kept apart from
-   * the generator because V8 optimises plain functions far better: this path measured 2-3x faster
-   * (test/bench/router.bench.ts), and it is the path nearly every utterance takes.
-   */
-  private walkNow(said: Said, utterance: Utterance, depth: number): 'handled' | Restart {
-    const top = this.frames[this.frames.length - 1]!;
-    if (this.rejectEarly(top, said, depth)) return 'handled';
-    const input = this.matchInput(said);
-    const outcome = this.evaluateNow(this.frames.length - 1, input, utterance, depth);
-    if (outcome instanceof Restart) return outcome;
-    if (outcome === 'unhandled') this.emit({ type: 'ignored', frame: top.name, text: said.original, reason: this.whyIgnored(top, said) });
-    return 'handled';
-  }
-
-  private evaluateNow(index: number, input: MatchInput, utterance: Utterance, depth: number): Outcome | Restart {
-    const frame = this.frames[index]!;
-    frame.activity();
-    const rules = frame.rules;
-    for (let i = 0; i < rules.length; i++) {
-      const rule = rules[i]!;
-      if (rule.when !== undefined && rule.when !== this.currentMode) continue;
-      if (rule.kind === 'check-parent') {
-        if (index === 0) continue;
-        const r = this.evaluateNow(index - 1, input, utterance, depth);
-        if (r === 'unhandled') continue;
-        return r;
-      }
-      if (rule.classifier) return new Restart(input.said, utterance, depth);
-      if (rule.phrases !== undefined) {
-        if (!rule.phrases.has(input.said.norm)) continue;
-      } else if (rule.literalStart !== undefined && !input.said.norm.startsWith(rule.literalStart)) continue;
-      const slots = rule.match(input);
-      if (!slots) continue;
-      const ctx: VerbContext = { said: input.said, slots, utterance, input };
-      if (this.pushDeclines(frame, rule.verbs, ctx)) continue;
-      this.emit({ type: 'matched', frame: frame.name, rule: rule.index, kind: rule.kind, text: input.said.original });
-      this.waking = rule.kind === 'prefix';
-      const result = this.execute(frame, rule.verbs, ctx);
-      if (typeof result === 'object') return this.walkNow(toSaid(result.redispatch), { ...utterance, text: result.redispatch }, depth + 1);
-      return 'handled';
-    }
-    return 'unhandled';
-  }
-
-  private rejectEarly(top: Frame, said: Said, depth: number): boolean {
-    if (!said.norm) {
-      this.emit({ type: 'ignored', frame: top.name, text: said.original, reason: 'nothing was said' });
-      return true;
-    }
-    if (depth >= MAX_DEPTH) {
-      this.emit({ type: 'ignored', frame: top.name, text: said.original, reason: 'too many nested wake phrases' });
-      return true;
-    }
-    return false;
   }
 
   private matchInput(said: Said): MatchInput {
@@ -417,98 +362,11 @@ export class CommandRouter {
     return firstTaker(this.frames, this.currentMode, this.matchInput(said))?.rule.kind ?? null;
   }
 
-  /** The waiting walk: the same rules, able to yield on a classifier. */
-  private *walk(said: Said, utterance: Utterance, depth: number): Walk {
-    const top = this.frames[this.frames.length - 1]!;
-    if (this.rejectEarly(top, said, depth)) return 'handled';
-    const input = this.matchInput(said);
-    const outcome = yield* this.evaluate(this.frames.length - 1, input, utterance, depth);
-    if (outcome === 'unhandled') this.emit({ type: 'ignored', frame: top.name, text: said.original, reason: this.whyIgnored(top, said) });
-    return 'handled';
-  }
-
-  private whyIgnored(top: Frame, said: Said): string {
-    if (!hasRealWords(said, this.fillers)) return 'no real words';
-    if (top.spec.kind === 'base' && this.currentMode === 'wake-word') return 'wake-word mode and no wake phrase';
-    if (!top.rules.some((r) => r.kind === 'check-parent')) return `not one of the ${top.name} frame's commands`;
-    return 'no rule matched';
-  }
-
-  private *evaluate(index: number, input: MatchInput, utterance: Utterance, depth: number): Walk {
-    const frame = this.frames[index]!;
-    frame.activity();
-    for (const rule of frame.rules) {
-      if (rule.when !== undefined && rule.when !== this.currentMode) continue;
-      if (rule.kind === 'check-parent') {
-        if (index === 0) continue;
-        if ((yield* this.evaluate(index - 1, input, utterance, depth)) === 'handled') return 'handled';
-        continue;
-      }
-      let slots: Slots | null;
-      let verbs = rule.verbs;
-      let after: (() => void) | undefined;
-      if (rule.classifier) {
-        const verdict = yield this.classify(rule, frame, input.said, utterance);
-        if (!this.frames.includes(frame)) {
-          this.emit({ type: 'ignored', frame: frame.name, text: input.said.original, reason: 'the frame closed while the classifier ran' });
-          return 'handled';
-        }
-        if (!verdict) continue;
-        const chosen = rule.classifier.labels ? rule.classifier.labels.get(verdict.label) : rule.verbs;
-        if (!chosen) continue;
-        verbs = chosen;
-        after = verdict.after;
-        slots = { label: verdict.label };
-        for (const [k, v] of Object.entries(verdict.slots ?? {})) slots[k] = String(v);
-      } else {
-        slots = rule.match(input);
-        if (!slots) continue;
-      }
-      const ctx: VerbContext = { said: input.said, slots, utterance, input };
-      if (this.pushDeclines(frame, verbs, ctx)) continue;
-      this.emit({ type: 'matched', frame: frame.name, rule: rule.index, kind: rule.kind, text: input.said.original });
-      this.waking = rule.kind === 'prefix';
-      const result = this.execute(frame, verbs, ctx);
-      after?.();
-      if (typeof result === 'object') {
-        return yield* this.walk(toSaid(result.redispatch), { ...utterance, text: result.redispatch }, depth + 1);
-      }
-      return 'handled';
-    }
-    return 'unhandled';
-  }
-
-  /**
-   * A push of a frame that is already open above the rule's frame: the utterance came down through
-   * check-parent from that very frame. "computer" alone just acknowledges; "computer, cancel"
-   * re-dispatches "cancel" from the top; a catch-all forwarding everything declines, so the frame
-   * above keeps it (always-listen would otherwise open a query inside a query forever).
-   */
-  private pushDeclines(frame: Frame, verbs: readonly Verb[], ctx: VerbContext): boolean {
-    const first = verbs[0];
-    if (first?.v !== 'push' || !this.stackOf.openAbove(frame, first.frame)) return false;
-    const rest = ctx.slots.rest ?? '';
-    return rest !== '' && rest === ctx.said.original;
-  }
-
   private setMode(mode: Mode): void {
     this.currentMode = mode;
     this.emit({ type: 'mode', mode });
     this.emit({ type: 'speak', text: mode === 'always-listen' ? 'Always listening.' : 'Wake word mode. Say computer first.' });
   }
-
-  private classify(rule: CompiledRule, frame: Frame, said: Said, utterance: Utterance): Wait {
-    const c = rule.classifier!;
-    return askClassifier({
-      clock: this.clock,
-      classifier: c.impl,
-      timeoutMs: c.timeoutMs,
-      input: { text: said.original, norm: said.norm, frame: frame.name, stack: this.stack, utteranceId: utterance.id, atMs: utterance.atMs },
-      onError: (err) => this.log.warn('classifier failed; falling through', { classifier: c.name, error: err }),
-      report: (outcome, verdict, ms) => this.emit({ type: 'classifier', name: c.name, frame: frame.name, outcome, ...(verdict ? { label: verdict.label } : {}), ms }),
-    });
-  }
-
 }
 
 const EMPTY: ReadonlyMap<string, string> = new Map();

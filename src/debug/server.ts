@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { encodeWav } from '../audio/wav.js';
 import type { Bus } from '../core/bus.js';
 import { SystemClock, type Clock } from '../core/clock.js';
 import { HarkError, errorMessage } from '../core/errors.js';
@@ -14,6 +13,10 @@ import { validatePostedSegment } from './post-segment.js';
 import { presentSegment } from './present.js';
 import { parseSegmentQuery } from './segment-query.js';
 import { SseHub } from './sse.js';
+import { healthReport } from './health.js';
+import { bridgeToPage } from './live.js';
+import { refuse, sendJson, sendWav, withoutToken } from './respond.js';
+import type { KitchenView, SpeechServicesView } from './views.js';
 import { PAGE_CSP, readAsset } from './static.js';
 
 export const DEFAULT_PORT = 8080;
@@ -49,25 +52,6 @@ export interface DebugServerOptions {
   sttLoad?: () => SttLoad | null;
   /** The speech services in use: the speech-to-text engines in order and the voice (the daemon's); absent in `hark viewer`. */
   speech?: () => SpeechServicesView | null;
-}
-
-/** One Wyoming server as its `describe` → `info` answered at start (answered: false when it could not be asked). */
-export interface WyomingServerView {
-  server: string;
-  answered: boolean;
-  error: string | null;
-}
-
-/** What /healthz and the page show of the speech services: each engine in the order asked, and the voice. */
-export interface SpeechServicesView {
-  engines: { id: string; missing: string | null; wyoming: (WyomingServerView & { models: string[]; streams: boolean }) | null }[];
-  voice: (WyomingServerView & { voice: string; voices: string[] }) | null;
-}
-
-/** What /healthz, /api/kitchen and the page show of the kitchen: timers with their time left, the lists. */
-export interface KitchenView {
-  timers: { id: number; label: string | null; seconds: number; state: string; leftSeconds: number; command: string | null }[];
-  lists: { name: string; items: { item: string; quantity: number | null; unit: string | null; note: string | null }[] }[];
 }
 
 /**
@@ -337,39 +321,17 @@ export class DebugServer {
   }
 
   private healthz(res: ServerResponse): void {
-    const store = this.opts.store.health();
-    const problems: string[] = [];
-    if (store.audioStorage === 'paused-disk-full') problems.push(`disk full: audio is not being stored (${store.pausedReason})`);
-    if (store.reclaimedSegments > 0) problems.push(`disk full: the audio of the ${store.reclaimedSegments} oldest segments was deleted to keep the text rows`);
-    if (store.pendingRows > 0) problems.push(`disk full: ${store.pendingRows} rows wait in memory until there is room`);
-    if (store.rowsLost > 0) problems.push(`disk full: ${store.rowsLost} rows were lost because the queue of waiting rows was full`);
-    if (store.recovered) problems.push(`the database was corrupt at start and was moved to ${store.recovered.movedTo}`);
-    if (this.metrics.capture.state === 'down') problems.push(`microphone down: ${this.metrics.capture.reason ?? 'unknown reason'}`);
-    if (this.metrics.capture.state === 'starting') problems.push('microphone: no audio yet since it was (re)started');
-    const load = this.opts.sttLoad?.() ?? null;
-    // Behind is load, not ill health (hark still acts on push-to-talk and awaited answers first): a
-    // notice in problems and `behind: true`, the status stays as it is.
-    if (load?.behind) problems.push(`behind: speech-to-text cannot keep up (${load.depth} waiting, ${load.audioSec} s of audio, the oldest for ${Math.round(load.oldestWaitMs / 1000)} s); segments past stt.queue.maxWaitMs are stored for replay`);
-    // The broker away is a notice, not ill health: the device acts alone and queues its events.
-    const mqtt = this.metrics.fleet;
-    if (mqtt && mqtt.state !== 'connected') problems.push(`mqtt ${mqtt.state}${mqtt.lastError ? `: ${mqtt.lastError}` : ''} (this device acts alone; events wait in a queue)`);
-    // Only a full disk or a dead microphone make hark unhealthy; a past corruption is recovered, so it is a notice.
-    const starting = this.metrics.capture.state === 'starting';
-    const degraded = store.audioStorage === 'paused-disk-full' || store.pendingRows > 0 || this.metrics.capture.state === 'down';
-    sendJson(res, degraded || starting ? 503 : 200, {
-      status: degraded ? 'degraded' : starting ? 'starting' : load?.behind ? 'behind' : 'ok',
+    const { status, body } = healthReport({
+      store: this.opts.store.health(),
+      metrics: this.metrics,
+      load: this.opts.sttLoad?.() ?? null,
       mode: this.opts.mode ?? 'daemon',
       uptimeS: Math.round((this.wallNow() - this.startedAt) / 1000),
-      problems,
-      store,
-      capture: this.metrics.capture,
-      mqtt: this.metrics.fleet,
-      behind: load?.behind ?? false,
-      stt: load ? { ...load, realTimeFactor: this.metrics.realTimeFactor() } : null,
       timers: this.opts.kitchen?.()?.timers ?? [],
       speech: this.opts.speech?.() ?? null,
       sseClients: this.sse.size,
     });
+    sendJson(res, status, body);
   }
 
   private renderMetrics(res: ServerResponse): void {
@@ -378,98 +340,9 @@ export class DebugServer {
     res.end(body);
   }
 
-  /** What the page's "hearing" line shows: the latest stable/raw text and candidate intent of the open segment. */
-  private hearing: Record<string, unknown> & { done?: boolean } = { done: true };
-
-  /** Bus → metrics and the event stream. Rows are read back only when a page is listening. */
+  /** Bus → metrics and the event stream. */
   private bridge(bus: Bus): void {
     this.unsubscribe.push(this.metrics.attach(bus));
-    const segmentData = (id: number | null) => {
-      const view = id === null ? undefined : this.opts.store.getSegment(id);
-      return view ? presentSegment(view) : null;
-    };
-    this.unsubscribe.push(
-      bus.onAny((name, payload) => {
-        if (this.sse.size === 0) return;
-        const p = payload as Record<string, unknown>;
-        switch (name) {
-          case 'store.segment':
-            this.sse.send('segment', segmentData(p.id as number));
-            break;
-          case 'store.row':
-            this.sse.send(String(p.kind), { kind: p.kind, id: p.id, segmentId: p.segmentId, segment: segmentData(p.segmentId as number | null) });
-            break;
-          case 'capture.starting':
-          case 'capture.up':
-          case 'capture.down':
-            this.sse.send('capture', this.metrics.capture);
-            break;
-          case 'fleet.state':
-            this.sse.send('mqtt', this.metrics.fleet);
-            break;
-          case 'stt.queue':
-            this.sse.send('stt', { ...(p as object), realTimeFactor: this.metrics.realTimeFactor() });
-            break;
-          // A timer or a list changed: the page's kitchen line follows.
-          case 'router.effect':
-            if ((p.type === 'timer' || p.type === 'action') && this.opts.kitchen) this.sse.send('kitchen', this.opts.kitchen());
-            break;
-          // The open segment as it is being heard (cloud partials), and the page's cue that it closed.
-          case 'hearing.update':
-          case 'intent.candidate':
-            this.hearing = { ...this.hearing, ...(p as object), done: false };
-            this.sse.send('hearing', this.hearing);
-            break;
-          case 'segment.handled':
-          case 'segment.dropped':
-            if (this.hearing && !this.hearing.done) {
-              this.hearing = { done: true };
-              this.sse.send('hearing', this.hearing);
-            }
-            break;
-          case 'store.audio-paused':
-          case 'store.audio-resumed':
-          case 'store.audio-reclaimed':
-          case 'store.row-queued':
-          case 'store.write-failed':
-          case 'store.corrupt':
-            this.sse.send('store', this.opts.store.health());
-            break;
-        }
-      }),
-    );
+    this.unsubscribe.push(bridgeToPage(bus, { sse: this.sse, metrics: this.metrics, store: this.opts.store, kitchen: this.opts.kitchen }));
   }
-}
-
-/** A request URL fit for a log line: the token (and any other query value) never reaches the journal. */
-function withoutToken(raw: string | undefined): string {
-  try {
-    const u = new URL(raw ?? '/', 'http://localhost');
-    return u.pathname.slice(0, 200) + (u.search ? '?' + [...u.searchParams.keys()].map((k) => `${k}=…`).join('&') : '');
-  } catch {
-    return '(unparsable URL)';
-  }
-}
-
-/** Answer without reading the body; the connection closes after it, so the unread body is never kept. */
-function refuse(res: ServerResponse, status: 413 | 503, message: string): void {
-  res.setHeader('Connection', 'close');
-  sendJson(res, status, { error: message, field: '(body)' });
-}
-
-function sendWav(res: ServerResponse, pcm: Int16Array, sampleRate: number, filename: string): void {
-  const wav = encodeWav(pcm, sampleRate);
-  res.writeHead(200, {
-    'Content-Type': 'audio/wav',
-    'Content-Length': wav.length,
-    'Content-Disposition': `inline; filename="${filename}"`,
-    'Cache-Control': 'private, max-age=3600',
-  });
-  res.end(wav);
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-store' });
-  res.end(text);
 }

@@ -1,4 +1,4 @@
-import type { SpeechServicesView } from './server.js';
+import type { SpeechServicesView } from './views.js';
 import type { SpeechTts } from '../speech/wyoming-speech.js';
 import { WyomingTts } from '../speech/wyoming-voice.js';
 import type { EngineSlot } from '../stt/engine.js';

@@ -1,5 +1,6 @@
 import { DelayEstimator, type DelayEstimate, type DelayEstimatorOptions } from './delay.js';
 import type { EchoReference } from './reference.js';
+import { RawHistory } from './raw-history.js';
 import { SAMPLE_RATE } from '../audio/pcm.js';
 
 /** The native canceller's surface (hark-aec's Canceller): speexdsp behind it. */
@@ -121,9 +122,7 @@ export class EchoStage {
   private quietSearches = 0;
   private lastState: EchoStatus['state'] = 'idle';
   /** Raw mic by pipeline position, and whether hark's sound was expected in each frame. */
-  private readonly raw: Int16Array;
-  private readonly played: Uint8Array;
-  private rawEnd = 0;
+  private readonly history: RawHistory;
 
   constructor(
     private readonly native: NativeCanceller,
@@ -136,9 +135,7 @@ export class EchoStage {
     this.refZero = new Int16Array(this.o.frameSamples);
     this.out = new Int16Array(this.o.frameSamples);
     this.delayMs = this.o.initialDelayMs;
-    const frames = Math.ceil((this.o.historyMs * this.perMs) / this.o.frameSamples);
-    this.raw = new Int16Array(frames * this.o.frameSamples);
-    this.played = new Uint8Array(frames);
+    this.history = new RawHistory(this.o.frameSamples, this.o.historyMs * this.perMs);
   }
 
   /** A chunk of `samples` arrived from the recorder at `atMs`. Call in order with process(). */
@@ -191,7 +188,7 @@ export class EchoStage {
    */
   process(frame: Int16Array, position: number): Int16Array {
     const n = frame.length;
-    this.keepRaw(frame, position);
+    this.history.keep(frame, position);
     if (n !== this.o.frameSamples || !Number.isFinite(this.anchorMs)) {
       this.processed += n;
       this.lastState = 'idle';
@@ -245,7 +242,7 @@ export class EchoStage {
       this.distrust('a new aplay process');
     }
     this.native.process(frame, this.ref, this.out);
-    this.mark(position);
+    this.history.mark(position);
     if (active) this.measure(frame, this.out);
     this.lastState = this.converged ? 'cancelling' : 'converging';
     return this.out;
@@ -253,40 +250,11 @@ export class EchoStage {
 
   /** Raw microphone over [from, to) and the frames in it where hark's sound was expected, or null if none was. */
   rawTrack(from: number, to: number): { raw: Int16Array; playback: Array<{ start: number; end: number }> } | null {
-    const f = this.o.frameSamples;
-    const cap = this.raw.length;
-    if (to <= from || to > this.rawEnd || from < this.rawEnd - cap) return null;
-    const playback: Array<{ start: number; end: number }> = [];
-    for (let p = Math.floor(from / f) * f; p < to; p += f) {
-      if (!this.played[(p / f) % this.played.length]) continue;
-      const s = Math.max(from, p) - from;
-      const e = Math.min(to, p + f) - from;
-      const last = playback[playback.length - 1];
-      if (last && last.end === s) last.end = e;
-      else playback.push({ start: s, end: e });
-    }
-    if (playback.length === 0) return null;
-    const raw = new Int16Array(to - from);
-    for (let i = 0; i < raw.length; i++) raw[i] = this.raw[(from + i) % cap]!;
-    return { raw, playback };
+    return this.history.track(from, to);
   }
 
   close(): void {
     this.native.close();
-  }
-
-  private keepRaw(frame: Int16Array, position: number): void {
-    const cap = this.raw.length;
-    const at = position % cap;
-    if (at + frame.length <= cap) this.raw.set(frame, at);
-    else for (let i = 0; i < frame.length; i++) this.raw[(position + i) % cap] = frame[i]!;
-    const f = this.o.frameSamples;
-    for (let p = Math.floor(position / f); p * f < position + frame.length; p++) this.played[p % this.played.length] = 0;
-    this.rawEnd = position + frame.length;
-  }
-
-  private mark(position: number): void {
-    this.played[Math.floor(position / this.o.frameSamples) % this.played.length] = 1;
   }
 
   /**
@@ -365,20 +333,20 @@ export class EchoStage {
    */
   private catchUp(): void {
     const f = this.o.frameSamples;
-    const cap = this.raw.length;
+    const rawEnd = this.history.end;
     // The frame being processed is the one that ends at rawEnd; it is processed live right after.
-    const end = this.rawEnd - f;
+    const end = rawEnd - f;
     // Not past the raw history's start, nor before the recorder's restart (another timing).
-    const start = Math.max(end - Math.round(this.o.catchUpMs * this.perMs), this.rawEnd - cap, this.rawEnd - this.processed);
+    const start = Math.max(end - Math.round(this.o.catchUpMs * this.perMs), rawEnd - this.history.capacity, rawEnd - this.processed);
     if (end - start < f) return;
     const mic = new Int16Array(f);
     const ref = new Int16Array(f);
     const out = new Int16Array(f);
     for (let p = end - Math.floor((end - start) / f) * f; p + f <= end; p += f) {
       // That frame's clock time: the same mapping as now, rawEnd - p samples earlier.
-      const atMs = this.anchorMs + (this.processed - (this.rawEnd - p)) / this.perMs;
+      const atMs = this.anchorMs + (this.processed - (rawEnd - p)) / this.perMs;
       if (!this.reference.render(this.refPosition(atMs), ref)) continue;
-      for (let i = 0; i < f; i++) mic[i] = this.raw[(p + i) % cap]!;
+      this.history.read(p, mic);
       this.native.process(mic, ref, out);
     }
   }

@@ -18,10 +18,10 @@ import { registerIntentActions } from './intent-actions.js';
 import type { IntentSpec } from './intent-spec.js';
 import { ListenWindow, type Batch } from './listen-window.js';
 import type { ListBook } from '../command/lists.js';
-import { OutageBreaker } from './outage.js';
+import { ModelAsker } from './model-asker.js';
 import { proposalFormat, renderPrompt } from './prompt.js';
 import { NOT_RECOGNISED, readProposal } from './proposal.js';
-import { ModelCallAborted, ModelUnavailable, type ChatMessage, type ModelReply, type ProposalModel } from './proposal-model.js';
+import type { ModelReply, ProposalModel } from './proposal-model.js';
 import { actionArgs, fillSlots, missingSlot, proposalSlots, type ProposalSlots } from './proposal-slots.js';
 
 /**
@@ -73,22 +73,6 @@ interface Heard {
   ids: readonly string[];
 }
 
-/**
- * What asking the model came to. `announced`: the outage line was said for this call (the first
- * failure of an outage); `deferred`: it is owed, to be said when the request is submitted (a
- * speculative call made while the person may still be talking).
- */
-type Consulted = { reply: ModelReply } | { unavailable: string; announced: boolean; deferred?: boolean } | { aborted: true };
-
-/** A model call made ahead of the submission it is for (seed 003's first timer). */
-interface Speculation {
-  text: string;
-  result: Promise<Consulted>;
-  abort: AbortController;
-  /** A submission took it: the person stopping it no longer aborts the call. */
-  claimed: boolean;
-}
-
 /** What hark will say once the request is submitted, worked out ahead (prepare()). */
 export interface PreparedProposal {
   /** The yes/no question or the clarifying question; null when nothing can be said ahead (the model is away). */
@@ -101,22 +85,15 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
   private readonly memory: ChatMemory;
   private readonly window: ListenWindow;
   private readonly dedup: Deduper;
-  private readonly breaker: OutageBreaker;
+  private readonly asker: ModelAsker;
   private readonly system: string;
-  private readonly format: Record<string, unknown>;
   private readonly line = new OneAtATime();
-  /** Seed 003: the model already asked about an open request, before it was submitted (prepare()). */
-  private speculation: Speculation | null = null;
-  /** An outage began in a look-ahead (prepare) whose request never came: nobody has been told yet. */
-  private unannounced = false;
-
   constructor(private readonly opts: IntentPassOptions) {
     const { config: cfg, clock } = opts;
     this.cfg = cfg;
     this.system = renderPrompt(cfg.prompt, cfg.intents);
-    this.format = proposalFormat(cfg.intents);
     this.memory = new ChatMemory({ maxTurns: cfg.memoryTurns, idleMs: cfg.memoryIdleMs, clock });
-    this.breaker = new OutageBreaker({ failures: cfg.breakerFailures, openMs: cfg.breakerOpenMs, clock });
+    this.asker = new ModelAsker({ config: cfg, model: opts.model, format: proposalFormat(cfg.intents), clock, log: opts.log, bus: opts.bus, speak: (text) => this.emit({ type: 'speak', text }) });
     const l = cfg.listen;
     this.dedup = new Deduper({ windowMs: l.dedupWindowMs, threshold: l.dedupThreshold, max: l.dedupMax, clock });
     this.window = new ListenWindow({
@@ -150,7 +127,7 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
   }
   dispose(): void {
     this.window.dispose();
-    this.dropSpeculation();
+    this.asker.drop();
   }
 
   /** Load the model ahead of the first request. Never throws: a failure is logged, and the first request will say it. */
@@ -161,7 +138,7 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
       this.opts.log.info('intent model loaded', { model: this.opts.model.model, host: this.opts.model.host, ms: Math.round(performance.now() - started) });
       return true;
     } catch (err) {
-      this.opts.log.warn('intent model warm-up failed; hark will try again on the first request', { error: errorMessage(err), hint: this.hint(err) });
+      this.opts.log.warn('intent model warm-up failed; hark will try again on the first request', { error: errorMessage(err), hint: this.asker.hint(err) });
       return false;
     }
   }
@@ -178,22 +155,11 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
   async prepare(text: string, signal: AbortSignal): Promise<PreparedProposal> {
     const said = text.trim();
     if (!said || this.listening) return { spoken: null };
-    this.dropSpeculation();
-    const abort = new AbortController();
     // Exactly what fromRequest() will send: the conversation so far and this turn.
     const messages = [...this.memory.messages(), { role: 'user' as const, content: said }];
     while (messages.length > this.cfg.memoryTurns * 2) messages.shift();
     while (messages.length > 1 && messages[0]!.role === 'assistant') messages.shift();
-    const spec: Speculation = { text: said, abort, claimed: false, result: this.consult([{ role: 'system', content: this.system }, ...messages], abort.signal, { deferAnnounce: true }) };
-    this.speculation = spec;
-    const onAbort = () => {
-      if (spec.claimed) return;
-      spec.abort.abort(signal.reason);
-      if (this.speculation === spec) this.speculation = null;
-    };
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-    const r = await spec.result;
+    const r = await this.asker.ahead(said, [{ role: 'system', content: this.system }, ...messages], signal);
     if (!('reply' in r)) return { spoken: null };
     const j = this.judge(r.reply.content, said);
     if (j.status === 'PROPOSED') return { spoken: confirmQuestion(fillSlots(j.intent.ask, j.slots)) };
@@ -213,7 +179,7 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
       if (signal.aborted) return null;
       const heard: Heard = { text: input.text, ids: [input.utteranceId] };
       this.memory.add('user', heard.text);
-      const r = await this.consult([{ role: 'system', content: this.system }, ...this.memory.messages()], signal);
+      const r = await this.asker.ask([{ role: 'system', content: this.system }, ...this.memory.messages()], signal);
       if (!('reply' in r)) {
         this.memory.dropUnanswered();
         return null;
@@ -238,17 +204,16 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
 
   /** Wake-word mode: someone spoke to hark; the last N turns are the context. */
   private async fromRequest(heard: Heard, frame: string | undefined): Promise<IntentOutcome> {
-    const ahead = this.claimSpeculation(heard.text);
+    const ahead = this.asker.claim(heard.text);
     this.memory.add('user', heard.text);
-    const r = ahead ? await this.announced(await ahead) : await this.consult([{ role: 'system', content: this.system }, ...this.memory.messages()]);
+    const r = ahead ? await this.asker.announced(await ahead) : await this.asker.ask([{ role: 'system', content: this.system }, ...this.memory.messages()]);
     if (!('reply' in r)) {
       this.memory.dropUnanswered();
       // Someone spoke to hark and is waiting: every request the model cannot take is answered, not
       // only the first of an outage (that one was announced in full by consult), so nobody believes
       // a request went through when it only went to the file.
       if ('unavailable' in r && !r.announced) {
-        this.emit({ type: 'speak', text: this.unannounced ? this.cfg.unavailable : this.cfg.stillUnavailable });
-        this.unannounced = false;
+        this.emit({ type: 'speak', text: this.asker.takeUnannounced() ? this.cfg.unavailable : this.cfg.stillUnavailable });
       }
       return { unavailable: 'unavailable' in r ? r.unavailable : 'abandoned' };
     }
@@ -277,7 +242,7 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
 
   private async detect(batch: Batch): Promise<IntentOutcome> {
     const content = batch.context ? `Previous context:\n${batch.context}\n\nCurrent transcript to analyze:\n${batch.newText}` : batch.newText;
-    const r = await this.consult([{ role: 'system', content: this.system }, { role: 'user', content }]);
+    const r = await this.asker.ask([{ role: 'system', content: this.system }, { role: 'user', content }]);
     if (!('reply' in r)) return { unavailable: 'unavailable' in r ? r.unavailable : 'abandoned' };
     const heard: Heard = { text: batch.newText, ids: batch.ids };
     const j = this.judge(r.reply.content, batch.newText);
@@ -296,81 +261,7 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
     return { detail: `proposed ${j.intent.name}` };
   }
 
-  // ---- asking the model ----
-
-  /** The speculation made for exactly this text, if any, now taken by its submission. */
-  private claimSpeculation(text: string): Promise<Consulted> | null {
-    const spec = this.speculation;
-    this.speculation = null;
-    if (!spec) return null;
-    if (spec.text !== text || spec.abort.signal.aborted) {
-      spec.abort.abort(new Error('another request was submitted'));
-      return null;
-    }
-    spec.claimed = true;
-    return spec.result;
-  }
-
-  private dropSpeculation(): void {
-    const spec = this.speculation;
-    this.speculation = null;
-    if (spec && !spec.claimed) spec.abort.abort(new Error('a newer request is being prepared'));
-  }
-
-  /** A speculative call's outage line is said when its request is submitted, not while the person may still be talking. */
-  private async announced(r: Consulted): Promise<Consulted> {
-    if (!('unavailable' in r) || !r.deferred) return r;
-    this.unannounced = false;
-    this.emit({ type: 'speak', text: this.cfg.unavailable });
-    this.opts.bus?.emit('intent.model', { state: 'down', reason: r.unavailable });
-    return { unavailable: r.unavailable, announced: true };
-  }
-
-  private async consult(messages: ChatMessage[], signal?: AbortSignal, opts: { deferAnnounce?: boolean } = {}): Promise<Consulted> {
-    const permit = this.breaker.permit();
-    if (!permit.allowed) {
-      this.opts.log.debug('intent model not asked', { reason: permit.reason });
-      return { unavailable: permit.reason, announced: false };
-    }
-    try {
-      const reply = await this.opts.model.propose(messages, this.format, signal);
-      this.unannounced = false;
-      if (this.breaker.success()) {
-        this.opts.log.info('intent model answering again', { model: reply.model });
-        this.opts.bus?.emit('intent.model', { state: 'up', reason: 'answered' });
-      }
-      return { reply };
-    } catch (err) {
-      if (err instanceof ModelCallAborted) {
-        this.breaker.release();
-        return { aborted: true };
-      }
-      const reason = errorMessage(err);
-      const { announce, opened } = this.breaker.failure(reason);
-      this.opts.log.warn('intent model unavailable', { error: reason, hint: this.hint(err), ...(opened ? { notAskingForMs: this.cfg.breakerOpenMs } : {}) });
-      if (announce && opts.deferAnnounce) {
-        // A look-ahead's failure is said with the request it was for; if that request never comes
-        // (the person went on), the next request's failure says it in full instead.
-        this.unannounced = true;
-        return { unavailable: reason, announced: false, deferred: true };
-      }
-      if (announce || this.unannounced) {
-        this.unannounced = false;
-        this.emit({ type: 'speak', text: this.cfg.unavailable });
-        this.opts.bus?.emit('intent.model', { state: 'down', reason });
-      }
-      return { unavailable: reason, announced: announce };
-    }
-  }
-
-  private hint(err: unknown): string {
-    const kind = err instanceof ModelUnavailable ? err.kind : 'unreachable';
-    const m = this.opts.model;
-    if (kind === 'model-missing') return `the model is not pulled: ollama pull ${m.model}`;
-    if (kind === 'timeout') return `no answer in time: is the Pi busy? try a smaller model, or raise intent.timeoutMs`;
-    if (kind === 'rejected') return 'Ollama rejected the request: is it older than 0.5 (structured outputs)? `ollama --version`';
-    return `is Ollama running at ${m.host}? systemctl status ollama; hark doctor`;
-  }
+  // ---- the model's reply ----
 
   /** Validate the reply and read the object's parts; anything short of a full proposal is ambiguous. */
   private judge(content: string, text: string): Judged {

@@ -1,6 +1,13 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { planRetention, type RetentionCandidate, type RetentionPlan, type RetentionPolicy } from './retention.js';
 
+/** The store's retention settings and how often they run. */
+export interface HousekeepingOptions extends RetentionPolicy {
+  /** Time between retention runs; a full batch runs again after `batchPauseMs`. */
+  intervalMs: number;
+  batchPauseMs?: number;
+}
+
 /** Pages (4 KiB) handed back to the file system per run: ~8 MB, a short pause even on an SD card. */
 export const VACUUM_PAGES_PER_RUN = 2000;
 

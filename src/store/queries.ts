@@ -7,6 +7,7 @@ import type {
   EchoTrackView,
   IntentKind,
   IntentView,
+  ListItemFields,
   ListItemView,
   SegmentPage,
   SegmentQuery,
@@ -194,15 +195,9 @@ export interface ActionRow {
   error: string | null;
   latency_ms: number | null;
 }
-interface ListItemRow {
+interface ListItemRow extends ListItemFields {
   id: number;
   created_at: number;
-  list: string;
-  item: string;
-  quantity: number | null;
-  unit: string | null;
-  op: string;
-  note: string | null;
   segment_id: number | null;
   utterance_id: string | null;
 }

@@ -197,15 +197,19 @@ export interface ActionView {
   latencyMs: number | null;
 }
 
-export interface ListItemView {
-  id: number;
-  createdAt: number;
+/** What a list_items row says, named the same in the table and in the view (queries.ts reads one into the other). */
+export interface ListItemFields {
   list: string;
   item: string;
   quantity: number | null;
   unit: string | null;
   op: string;
   note: string | null;
+}
+
+export interface ListItemView extends ListItemFields {
+  id: number;
+  createdAt: number;
   segmentId: number | null;
   utteranceId: string | null;
 }

@@ -5,7 +5,7 @@ import { nonSpeechMarkers } from '../../src/stt/clean-text.js';
 import { JFK_PHRASES, cutSegment, jfkPcm, jfkWrites, splicedWithJump } from '../store/fixtures.js';
 import { outputDir } from '../support/paths.js';
 import { startHarness, type Harness } from './harness.js';
-import type { KitchenView } from '../../src/debug/server.js';
+import type { KitchenView } from '../../src/debug/views.js';
 
 const XSS = '<img src=x onerror=alert(1)>';
 const shots = outputDir('debug-browser');

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SystemClock } from '../../src/core/clock.js';
 import { memoryLogger } from '../../src/core/log.js';
 import { speechServicesView } from '../../src/debug/speech-view.js';
-import type { SpeechServicesView } from '../../src/debug/server.js';
+import type { SpeechServicesView } from '../../src/debug/views.js';
 import { EspeakTts } from '../../src/speech/espeak.js';
 import { WyomingTts, WyomingVoice } from '../../src/speech/wyoming-voice.js';
 import type { EngineSlot, SttEngine } from '../../src/stt/engine.js';

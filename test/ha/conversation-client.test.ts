@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HaCallError, HaClient } from '../../src/ha/conversation/client.js';
 import { readReply } from '../../src/ha/conversation/reply.js';
 import { startHaDouble, type HaDouble } from '../support/ha-server.js';
-import { closedUrl } from './conversation-harness.js';
+import { closedUrl } from '../support/http-double.js';
 
 let ha: HaDouble;
 beforeEach(async () => {

@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Store } from '../../src/store/store.js';
 import { startHaDouble, type HaDouble } from '../support/ha-server.js';
 import { startOllamaDouble, type OllamaDouble } from '../support/ollama-server.js';
-import { closedUrl, haHarness } from './conversation-harness.js';
+import { haHarness } from './conversation-harness.js';
+import { closedUrl } from '../support/http-double.js';
 
 let ha: HaDouble;
 beforeEach(async () => {

@@ -5,7 +5,7 @@ import type { DoctorContext } from '../../src/doctor/check.js';
 import { allChecks } from '../../src/doctor/registry.js';
 import { haConversationCheck } from '../../src/doctor/ha-conversation.js';
 import { startHaDouble, type HaDouble } from '../support/ha-server.js';
-import { closedUrl } from './conversation-harness.js';
+import { closedUrl } from '../support/http-double.js';
 
 let ha: HaDouble;
 beforeEach(async () => {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { simulate as runSimulate } from '../conversation/sim.js';
 import { startHaDouble, type HaDouble } from '../support/ha-server.js';
-import { closedUrl } from './conversation-harness.js';
+import { closedUrl } from '../support/http-double.js';
 
 /** `hark simulate` against the double in this process, with Home Assistant's agent configured. */
 function simulate(input: string, opts: { url: string; token?: string; args?: string[]; yaml?: string }) {

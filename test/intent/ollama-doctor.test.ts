@@ -3,7 +3,7 @@ import { validateConfig } from '../../src/config/load.js';
 import type { DoctorContext } from '../../src/doctor/check.js';
 import { ollamaCheck } from '../../src/doctor/ollama.js';
 import { startOllamaDouble, type OllamaDouble } from '../support/ollama-server.js';
-import { closedPort } from './ollama-harness.js';
+import { closedUrl } from '../support/http-double.js';
 
 let ollama: OllamaDouble;
 beforeEach(async () => {
@@ -31,7 +31,7 @@ describe('hark doctor: Ollama', () => {
   });
 
   it('warns, with how to install it, when nothing answers', async () => {
-    const host = await closedPort();
+    const host = await closedUrl();
     const r = await ollamaCheck.run(ctx({ host }));
     expect(r.status).toBe('warn');
     expect(r.detail).toContain(`no Ollama at ${host}`);

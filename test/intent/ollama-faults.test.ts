@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OllamaClient } from '../../src/intent/ollama-client.js';
 import { ModelUnavailable } from '../../src/intent/proposal-model.js';
 import { startOllamaDouble, type Fault, type OllamaDouble } from '../support/ollama-server.js';
-import { closedPort, intentHarness, type IntentHarness } from './ollama-harness.js';
+import { intentHarness, type IntentHarness } from './ollama-harness.js';
+import { closedUrl } from '../support/http-double.js';
 
 /**
  * Ollama down, slow, missing its model or talking nonsense: the person hears one line per outage,
@@ -70,7 +71,7 @@ describe('faults leave hark answering and routing', () => {
   });
 
   it('Ollama not running at all: one line, and the file target keeps the request', async () => {
-    const h = intentHarness({ host: await closedPort(), config: { intent: FAST } });
+    const h = intentHarness({ host: await closedUrl(), config: { intent: FAST } });
     await h.request('we are short three cases of milk for the order list');
     expect(h.spoken()).toEqual([UNAVAILABLE]);
     expect(h.memory.get('file')!.got).toHaveLength(1);
@@ -114,7 +115,7 @@ describe('faults leave hark answering and routing', () => {
   });
 
   it('with the model away, what the rules can do never depends on it: lists and timers said the kitchen way just work (issue 19)', async () => {
-    const h = intentHarness({ host: await closedPort(), config: { intent: FAST } });
+    const h = intentHarness({ host: await closedUrl(), config: { intent: FAST } });
     await h.script('computer add eggs to the shopping list', 'computer put three pints of milk on the order list', 'computer set a timer for ten minutes');
     expect(h.spoken()).toEqual(['Added eggs to the shopping list.', 'Added three pints of milk to the order list.', 'Timer set for 10 minutes.']);
     expect(h.lists.lines('shopping')).toEqual([expect.objectContaining({ item: 'eggs' })]);

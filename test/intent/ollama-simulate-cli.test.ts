@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { simulate as runSimulate } from '../conversation/sim.js';
 import { startOllamaDouble, type OllamaDouble } from '../support/ollama-server.js';
-import { closedPort } from './ollama-harness.js';
+import { closedUrl } from '../support/http-double.js';
 
 /** `hark simulate` with `args` (`--ollama URL`), against the double in this process. */
 const simulate = (input: string, args: string[]) => runSimulate(input, { args, drainMs: null, timeoutMs: 20_000 });
@@ -52,7 +52,7 @@ describe('hark simulate --ollama', () => {
   it('Ollama down: said for every request (in full once, then briefly), each kept in the submissions file, timers still work', async () => {
     const r = await simulate('computer we are short three cases of milk for the order list\ngo\ncomputer we are short three cases of milk for the order list\ngo\ncomputer set a timer for ten minutes\n', [
       '--ollama',
-      await closedPort(),
+      await closedUrl(),
       '--drain-ms',
       '0',
     ]);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { FaultQueue, HttpDouble, TextScript, readBody } from './http-double.js';
 
 /**
  * A local Home Assistant that speaks its REST API as documented (developers.home-assistant.io,
@@ -44,41 +44,28 @@ export interface HaRecordedRequest {
 
 const FIELDS = new Set(['text', 'language', 'agent_id', 'conversation_id']);
 
-export class HaDouble {
-  readonly requests: HaRecordedRequest[] = [];
+export class HaDouble extends HttpDouble<HaRecordedRequest> {
   /** The token Home Assistant accepts. */
   token: string;
   delayMs = 0;
-  url = '';
-  private readonly script: { match: string | RegExp; answer: HaAnswer }[] = [];
-  private readonly faults: { fault: HaFault; times: number }[] = [];
+  private readonly script = new TextScript<HaAnswer>();
+  private readonly faults = new FaultQueue<HaFault>();
   private readonly conversations = new Set<string>();
-  private readonly sockets = new Set<Socket>();
-  private readonly server = createServer((req, res) => void this.handle(req, res));
 
   constructor(opts: { token?: string } = {}) {
+    super();
     this.token = opts.token ?? 'test-long-lived-token';
-    this.server.on('connection', (s) => {
-      this.sockets.add(s);
-      s.on('close', () => this.sockets.delete(s));
-    });
-  }
-
-  async start(): Promise<this> {
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this;
   }
 
   /** When the text contains `match` (case-insensitive) or matches it, answer so. Later entries win. */
   on(match: string | RegExp, answer: HaAnswer): this {
-    this.script.unshift({ match, answer });
+    this.script.add(match, answer);
     return this;
   }
 
   /** The next `times` conversation requests fail this way. */
   fail(fault: HaFault, times = 1): this {
-    this.faults.push({ fault, times });
+    this.faults.add(fault, times);
     return this;
   }
 
@@ -87,12 +74,7 @@ export class HaDouble {
     return this.requests.filter((r) => r.path === '/api/conversation/process' && r.answered).map((r) => r.body!);
   }
 
-  async close(): Promise<void> {
-    for (const s of this.sockets) s.destroy();
-    await new Promise<void>((r) => this.server.close(() => r()));
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  protected async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!;
     const raw = await readBody(req);
     const rec: HaRecordedRequest = { method: req.method ?? 'GET', path, authorization: req.headers.authorization, body: null, answered: false };
@@ -119,10 +101,9 @@ export class HaDouble {
       if (b[k] !== undefined && b[k] !== null && typeof b[k] !== 'string') return json(res, 400, { message: `Message format incorrect: expected str for dictionary value @ data['${k}']` });
     }
     if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
-    const f = this.faults[0];
-    if (f) {
-      if (--f.times <= 0) this.faults.shift();
-      switch (f.fault) {
+    const fault = this.faults.take();
+    if (fault) {
+      switch (fault) {
         case 'http-500':
           return text(res, 500, '500 Internal Server Error\n\nServer got itself in trouble');
         case 'hang':
@@ -155,11 +136,7 @@ export class HaDouble {
   }
 
   private answerFor(said: string): HaAnswer {
-    const low = said.toLowerCase();
-    for (const s of this.script) {
-      if (typeof s.match === 'string' ? low.includes(s.match.toLowerCase()) : s.match.test(said)) return s.answer;
-    }
-    return { speech: "Sorry, I couldn't understand that", type: 'error', code: 'no_intent_match' };
+    return this.script.find(said) ?? { speech: "Sorry, I couldn't understand that", type: 'error', code: 'no_intent_match' };
   }
 }
 
@@ -171,16 +148,6 @@ export async function startHaDouble(opts: { token?: string } = {}): Promise<HaDo
 function ulid(): string {
   const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
   return [...randomBytes(26)].map((b) => alphabet[b % 32]).join('');
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let s = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (s += c));
-    req.on('end', () => resolve(s));
-    req.on('error', reject);
-  });
 }
 
 function json(res: ServerResponse, status: number, body: unknown): void {

@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { FaultQueue, HttpDouble, TextScript, readBody } from './http-double.js';
 
 /**
  * A local Ollama that speaks the REST API as documented (docs/api.md): POST /api/chat and
@@ -44,47 +44,34 @@ export interface OllamaDoubleOptions {
 
 const NOT_RECOGNISED = { verb: 'unknown', object: null };
 
-export class OllamaDouble {
-  readonly requests: RecordedRequest[] = [];
+export class OllamaDouble extends HttpDouble<RecordedRequest> {
   models: string[];
   delayMs: number;
-  private readonly script: { match: string | RegExp; reply: Reply }[] = [];
-  private readonly faults: { fault: Fault; times: number }[] = [];
-  private readonly sockets = new Set<Socket>();
-  private readonly server = createServer((req, res) => void this.handle(req, res));
+  private readonly script = new TextScript<Reply>();
+  private readonly faults = new FaultQueue<Fault>();
   private version: string;
-  url = '';
 
   constructor(opts: OllamaDoubleOptions = {}) {
+    super();
     this.models = opts.models ?? ['qwen2.5:0.5b-instruct'];
     this.delayMs = opts.delayMs ?? 0;
     this.version = opts.version ?? '0.6.5';
-    this.server.on('connection', (s) => {
-      this.sockets.add(s);
-      s.on('close', () => this.sockets.delete(s));
-    });
-  }
-
-  async start(): Promise<this> {
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this;
   }
 
   /** When the last user message contains `match` (case-insensitive) or matches it, reply so. Later entries win. */
   on(match: string | RegExp, reply: Reply | { verb: string; object: string | null }): this {
-    this.script.unshift({ match, reply: 'verb' in reply ? { json: reply } : reply });
+    this.script.add(match, 'verb' in reply ? { json: reply } : reply);
     return this;
   }
 
   /** The next `times` chat/generate requests fail this way (Infinity: until clearFaults). */
   fail(fault: Fault, times = 1): this {
-    this.faults.push({ fault, times });
+    this.faults.add(fault, times);
     return this;
   }
 
   clearFaults(): void {
-    this.faults.length = 0;
+    this.faults.clear();
   }
 
   /** Requests to /api/chat that carried messages (warm-ups left out). */
@@ -92,25 +79,13 @@ export class OllamaDouble {
     return this.requests.filter((r) => r.path === '/api/chat' && Array.isArray(r.body?.messages) && (r.body!.messages as unknown[]).length > 0);
   }
 
-  async close(): Promise<void> {
-    for (const s of this.sockets) s.destroy();
-    await new Promise<void>((r) => this.server.close(() => r()));
-  }
-
   private replyFor(lastUser: string): Reply {
-    const f = this.faults[0];
-    if (f) {
-      if (--f.times <= 0) this.faults.shift();
-      return { fault: f.fault };
-    }
-    const low = lastUser.toLowerCase();
-    for (const s of this.script) {
-      if (typeof s.match === 'string' ? low.includes(s.match.toLowerCase()) : s.match.test(lastUser)) return s.reply;
-    }
-    return { json: NOT_RECOGNISED };
+    const fault = this.faults.take();
+    if (fault) return { fault };
+    return this.script.find(lastUser) ?? { json: NOT_RECOGNISED };
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  protected async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!;
     const raw = await readBody(req);
     let body: Record<string, unknown> | null = null;
@@ -208,15 +183,6 @@ const now = (): string => new Date().toISOString();
 function json(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
   res.end(JSON.stringify(body));
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    req.on('data', (c: Buffer) => parts.push(c));
-    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
-    req.on('error', reject);
-  });
 }
 
 export async function startOllamaDouble(opts: OllamaDoubleOptions = {}): Promise<OllamaDouble> {

@@ -1,0 +1,20 @@
+// What the viewer page and /healthz show of the daemon's insides (the daemon fills them; `hark viewer` has none).
+
+/** One Wyoming server as its `describe` → `info` answered at start (answered: false when it could not be asked). */
+export interface WyomingServerView {
+  server: string;
+  answered: boolean;
+  error: string | null;
+}
+
+/** What /healthz and the page show of the speech services: each engine in the order asked, and the voice. */
+export interface SpeechServicesView {
+  engines: { id: string; missing: string | null; wyoming: (WyomingServerView & { models: string[]; streams: boolean }) | null }[];
+  voice: (WyomingServerView & { voice: string; voices: string[] }) | null;
+}
+
+/** What /healthz, /api/kitchen and the page show of the kitchen: timers with their time left, the lists. */
+export interface KitchenView {
+  timers: { id: number; label: string | null; seconds: number; state: string; leftSeconds: number; command: string | null }[];
+  lists: { name: string; items: { item: string; quantity: number | null; unit: string | null; note: string | null }[] }[];
+}
