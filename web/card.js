@@ -1,13 +1,13 @@
 // One segment as a card: header with badges, waveform with its tools, transcripts, what hark did
-// about it, and the metadata. Built with el() only: no data ever passes through innerHTML.
+// about it, and the metadata. Built with el() and append() only: no data ever passes through innerHTML.
 
-import { bytes, clockTime, count, isoTime, dbfs, el, jsonText, msText } from './dom.js';
+import { append, bytes, clockTime, count, isoTime, dbfs, el, jsonText, msText } from './dom.js';
 import { parseWav } from './wav.js';
 import { Waveform } from './waveform.js';
 
 export function renderCard(seg) {
   const card = el('article', { class: 'seg', id: `seg-${seg.id}`, data: { id: seg.id } });
-  card.append(head(seg), wavePanel(seg), body(seg));
+  append(card, head(seg), wavePanel(seg), body(seg));
   return card;
 }
 
@@ -105,9 +105,15 @@ async function errorOf(r) {
   return `HTTP ${r.status}`;
 }
 
+/** Headline badge colour per fate: acted on, heard but let be, or nothing usable heard. */
+const FATE_TONE = { dispatched: 'good', filtered: 'warn', yielded: 'warn', dropped: 'bad' };
+
 function head(seg) {
-  const t = seg.transcripts[seg.transcripts.length - 1];
-  const dropped = seg.transcripts.filter((x) => x.droppedReason);
+  // The engine whose words stood: an `engine: none` row is hark's own note of the fate, not an engine.
+  const t = seg.transcripts.findLast((x) => x.engine !== 'none');
+  // One headline for what became of the segment (server-side, src/debug/segment-fate.ts); each
+  // engine's attempt, a drop the next engine made good included, is listed below (issue 32).
+  const fate = seg.fate;
   return el(
     'header',
     { class: 'seg-head' },
@@ -116,7 +122,7 @@ function head(seg) {
     el('span', { class: 'dur' }, msText(seg.durationMs)),
     seg.closeReason && el('span', { class: 'muted' }, seg.closeReason),
     seg.source !== 'mic' && el('span', { class: 'badge' }, seg.source),
-    dropped.map((d) => el('span', { class: 'badge bad', title: `${d.engine} transcript was dropped` }, `dropped: ${d.droppedReason}`)),
+    fate && el('span', { class: `badge ${FATE_TONE[fate.kind] ?? ''}`, title: 'what became of this segment; each engine\'s attempt is below' }, fate.text),
     seg.splice?.warning && el('span', { class: 'badge bad', title: 'the level jumps across the pre-roll / live splice' }, `splice jump (${seg.splice.reason})`),
     seg.audio === 'disk-full' && el('span', { class: 'badge warn' }, 'no audio: disk full'),
     seg.audio === 'reclaimed' && el('span', { class: 'badge warn' }, 'audio reclaimed: disk full'),
@@ -159,7 +165,8 @@ function wavePanel(seg) {
       playRaw.textContent = on ? '■ stop' : '▶ raw';
     }),
   );
-  box.append(
+  append(
+    box,
     el(
       'div',
       { class: 'wave-tools' },
@@ -189,9 +196,10 @@ function body(seg) {
 
 function transcripts(seg) {
   const box = el('section', { class: 'tx' });
-  if (seg.transcripts.length === 0) box.append(el('p', { class: 'muted' }, 'no transcript (yet)'));
+  if (seg.transcripts.length === 0) append(box, el('p', { class: 'muted' }, 'no transcript (yet)'));
   for (const t of seg.transcripts) {
-    box.append(
+    append(
+      box,
       el(
         'div',
         { class: 'tx-one' },
@@ -204,7 +212,7 @@ function transcripts(seg) {
     );
   }
   for (const u of seg.utterances) {
-    box.append(el('div', { class: 'row small' }, el('span', { class: 'k' }, 'utterance'), el('span', { class: 'clean' }, u.text || '(empty)'), el('span', { class: 'muted' }, ` ${u.id}`)));
+    append(box, el('div', { class: 'row small' }, el('span', { class: 'k' }, 'utterance'), el('span', { class: 'clean' }, u.text || '(empty)'), el('span', { class: 'muted' }, ` ${u.id}`)));
   }
   return box;
 }
@@ -222,7 +230,8 @@ function tokenCount(tokens) {
 function outcome(seg) {
   const box = el('section', { class: 'flow' });
   if (seg.intents.length) {
-    box.append(
+    append(
+      box,
       table(
         ['intent', 'kind', 'target', 'slots', 'conf', 'model', 'time', 'reason'],
         seg.intents.map((i) => [
@@ -240,7 +249,8 @@ function outcome(seg) {
     );
   }
   if (seg.actions.length) {
-    box.append(
+    append(
+      box,
       table(
         ['action', 'args', 'outcome', 'time'],
         seg.actions.map((a) => [a.name, jsonText(a.args), el('span', { class: a.outcome === 'ok' ? 'good-text' : 'bad-text', title: a.error ?? '' }, a.error ? `${a.outcome}: ${a.error}` : a.outcome), msText(a.latencyMs)]),
@@ -249,9 +259,9 @@ function outcome(seg) {
     );
   }
   if (seg.listItems.length) {
-    box.append(table(['list', 'op', 'item', 'qty'], seg.listItems.map((l) => [l.list, l.op, l.item, l.quantity === null ? '' : `${l.quantity}${l.unit ? ' ' + l.unit : ''}`]), ['item']));
+    append(box, table(['list', 'op', 'item', 'qty'], seg.listItems.map((l) => [l.list, l.op, l.item, l.quantity === null ? '' : `${l.quantity}${l.unit ? ' ' + l.unit : ''}`]), ['item']));
   }
-  if (!box.childElementCount) box.append(el('p', { class: 'muted' }, 'no intent or action'));
+  if (!box.childElementCount) append(box, el('p', { class: 'muted' }, 'no intent or action'));
   return box;
 }
 

@@ -1,5 +1,5 @@
-// DOM and formatting helpers. Everything that shows data goes through el(): text is set with
-// textContent, never parsed as HTML, because transcripts are untrusted input.
+// DOM and formatting helpers. Everything that shows data goes through el() and append(): text is
+// set as text nodes, never parsed as HTML, because transcripts are untrusted input.
 
 /**
  * el('span', { class: 'x', title: 't', data: { id: 3 } }, 'text', child, ...)
@@ -14,6 +14,15 @@ export function el(tag, props = {}, ...children) {
     else if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
     else node.setAttribute(key, String(value));
   }
+  return append(node, ...children);
+}
+
+/**
+ * The one way the page adds children: `cond && el(...)` leaves false, null or undefined, which the
+ * DOM's own append would print as text ("falsenull" under a card, issue 32), so those are skipped.
+ * Arrays are flattened; strings and numbers become text nodes. Returns the node.
+ */
+export function append(node, ...children) {
   for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
     node.append(typeof child === 'string' || typeof child === 'number' ? document.createTextNode(String(child)) : child);

@@ -2,7 +2,7 @@
 // event stream, filters kept in the address bar so a view can be bookmarked or shared.
 
 import { renderCard, updateCard, loadWave } from './card.js';
-import { bytes, clockTime } from './dom.js';
+import { append, bytes, clockTime } from './dom.js';
 
 const PAGE = 30;
 const list = document.getElementById('list');
@@ -57,7 +57,7 @@ function show(seg, where) {
     const after = [...list.children].find((c) => Number(c.dataset.id) < seg.id);
     list.insertBefore(card, after ?? null);
   } else {
-    list.append(card);
+    append(list, card);
   }
   nearScreen.observe(card);
 }
@@ -154,14 +154,14 @@ function showKitchen(k) {
     const line = document.createElement('div');
     line.className = 'row small';
     line.textContent = `timer ${t.label ?? `${mmss(t.seconds)}`} · ${t.state === 'ringing' ? 'RINGING' : `${mmss(t.leftSeconds)} left`}${t.state === 'paused' ? ' (paused)' : ''}`;
-    box.append(line);
+    append(box, line);
   }
   for (const l of k.lists ?? []) {
     if (!l.items.length) continue;
     const line = document.createElement('div');
     line.className = 'row small';
     line.textContent = `${l.name} list · ${l.items.map((i) => (i.quantity ? `${i.quantity}${i.unit ? ` ${i.unit}` : ''} ${i.item}` : i.item)).join(', ')}`;
-    box.append(line);
+    append(box, line);
   }
   box.hidden = box.childElementCount === 0;
 }
