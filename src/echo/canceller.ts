@@ -1,6 +1,7 @@
 import { DelayEstimator, type DelayEstimate, type DelayEstimatorOptions } from './delay.js';
 import type { EchoReference } from './reference.js';
 import { RawHistory } from './raw-history.js';
+import { DoubleTalkDetector } from './double-talk.js';
 import { SAMPLE_RATE } from '../audio/pcm.js';
 
 /** The native canceller's surface (hark-aec's Canceller): speexdsp behind it. */
@@ -123,6 +124,10 @@ export class EchoStage {
   private lastState: EchoStatus['state'] = 'idle';
   /** Raw mic by pipeline position, and whether hark's sound was expected in each frame. */
   private readonly history: RawHistory;
+  /** Whether what the canceller leaves is hark's own sound or someone talking over it. */
+  private readonly talk = new DoubleTalkDetector();
+  /** The last frame processed had hark's sound (or its room's ring) in it and nothing more. */
+  private harkOnly = false;
 
   constructor(
     private readonly native: NativeCanceller,
@@ -173,6 +178,15 @@ export class EchoStage {
     return this.converged || this.noEcho;
   }
 
+  /**
+   * The frame just processed holds hark's own sound (or its room's reverberation) and nothing more:
+   * what is left after cancelling is explained by what hark played (DoubleTalkDetector). False when
+   * hark was quiet, and when someone talks over it.
+   */
+  get echoOnly(): boolean {
+    return this.harkOnly;
+  }
+
   /** hark's sound was looked for in the microphone NO_ECHO_SEARCHES times and never found (until it is). */
   private get noEcho(): boolean {
     return !this.echoHeard && this.quietSearches >= NO_ECHO_SEARCHES;
@@ -192,6 +206,7 @@ export class EchoStage {
     if (n !== this.o.frameSamples || !Number.isFinite(this.anchorMs)) {
       this.processed += n;
       this.lastState = 'idle';
+      this.harkOnly = false;
       return frame;
     }
     const atMs = this.anchorMs + this.processed / this.perMs;
@@ -229,6 +244,8 @@ export class EchoStage {
     this.reference.prune(refPos - Math.max(5 * this.o.filterSamples, (this.o.catchUpMs + 500) * this.perMs));
     if (!active && !inTail) {
       this.lastState = 'idle';
+      this.talk.quiet();
+      this.harkOnly = false;
       this.native.process(frame, null, this.out);
       return this.out;
     }
@@ -242,6 +259,7 @@ export class EchoStage {
       this.distrust('a new aplay process');
     }
     this.native.process(frame, this.ref, this.out);
+    this.harkOnly = !this.talk.update(active ? this.ref : null, this.out);
     this.history.mark(position);
     if (active) this.measure(frame, this.out);
     this.lastState = this.converged ? 'cancelling' : 'converging';

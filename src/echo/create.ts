@@ -24,6 +24,8 @@ export interface EchoCleaner {
   restart(): void;
   rawTrack(from: number, to: number): { raw: Int16Array; playback: Array<{ start: number; end: number }> } | null;
   readonly trusted: boolean;
+  /** The frame just cleaned held hark's own sound and nothing more (EchoStage.echoOnly). */
+  readonly echoOnly: boolean;
   readonly stage: EchoStage;
 }
 
@@ -84,6 +86,9 @@ export function createEchoCleaner(
       rawTrack: (from, to) => stage.rawTrack(from, to),
       get trusted() {
         return stage.trusted;
+      },
+      get echoOnly() {
+        return stage.echoOnly;
       },
       stage,
     },

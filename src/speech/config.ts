@@ -33,8 +33,12 @@ export const speechSection = section({
    * `off`: nothing (measurements).
    */
   echoFallback: oneOf(['raise', 'gate', 'off'] as const, 'raise'),
-  /** Room echo the canceller models after the card's delay (ms): a kitchen's reverberation to -30 dB or so. */
-  echoFilterMs: ms(128, 16, 500),
+  /**
+   * Room echo the canceller models after the card's delay (ms). 256: a tiled kitchen (RT60 400-600 ms)
+   * rings past 128 ms loud enough for Silero to open segments on it; 256 ms took those rooms from
+   * 14-20 dB to 25-31 dB of cancellation (test/echo/double-talk.test.ts, docs/echo.md).
+   */
+  echoFilterMs: ms(256, 16, 500),
   /** Suppress the echo the adaptive filter leaves (speexdsp's residual echo suppressor): worth ~15 dB more. */
   echoResidual: flag(true),
   /** Noise suppression on the microphone (speexdsp's preprocessor): fans, extractors, hum. */

@@ -33,6 +33,14 @@ export function effectiveThreshold(active: boolean, echo: EchoSettings, vadThres
   return Math.max(vadThreshold, echo.echoThreshold);
 }
 
+/** What the gate asks of the echo canceller in the capture path, frame by frame. */
+export interface EchoCanceller {
+  /** It has shown it cancels hark's sound (or that none reaches the microphone). */
+  readonly trusted: boolean;
+  /** The frame it just cleaned held hark's own sound and nothing more (no one talking over it). */
+  readonly echoOnly?: boolean;
+}
+
 /**
  * Keeps hark from transcribing itself. The segmenter's threshold is fixed when it is built, so the
  * gate works on the speech probability instead: while active it scales each frame's probability by
@@ -44,7 +52,7 @@ export class EchoGate {
   private playing = false;
   private tailUntil = -Infinity;
   /** The echo canceller in the capture path (cancel mode), asked each frame whether it can be trusted. */
-  private canceller: { readonly trusted: boolean } | null = null;
+  private canceller: EchoCanceller | null = null;
 
   constructor(
     private readonly echo: EchoSettings,
@@ -53,7 +61,7 @@ export class EchoGate {
   ) {}
 
   /** The canceller that makes the gate unnecessary once it is trusted (null: none, the gate is all there is). */
-  setCanceller(canceller: { readonly trusted: boolean } | null): void {
+  setCanceller(canceller: EchoCanceller | null): void {
     this.canceller = canceller;
   }
 
@@ -85,8 +93,13 @@ export class EchoGate {
     return effectiveThreshold(this.active, this.echo, this.vadThreshold, this.cancelling);
   }
 
-  /** A frame's speech probability as the segmenter should see it now. */
+  /**
+   * A frame's speech probability as the segmenter should see it now. In cancel mode a frame whose
+   * residual the canceller explains by hark's own sound (the room's ring its filter cannot reach) is
+   * not speech, whatever the VAD makes of it: only someone talking over hark opens a segment.
+   */
   adjust(prob: number): number {
+    if (this.echo.echoMode === 'cancel' && this.canceller?.echoOnly) return 0;
     const t = this.threshold;
     if (t === this.vadThreshold) return prob;
     if (t === Infinity) return 0;

@@ -13,10 +13,11 @@ import { runRoom } from './room-run.js';
 /**
  * The first sound hark plays after it starts (or after its player reopened on a new card) meets a
  * canceller that knows nothing of the room yet: it finds the card's delay ~0.7 s in and cancels 2 dB
- * in the first second (README, echo notes). Silero scores that barely-cancelled voice 0.9 or more in
- * most frames, so the default fallback (`raise`, threshold 0.9) lets it open a segment, and `gate`,
- * which hears only the button until the canceller is trusted, does not. Where hark's sound does not
- * reach the microphone (a headset, a far speaker) there is nothing for the canceller to show it
+ * in the first second. Silero scores that barely-cancelled voice 0.9 or more in most frames, so the
+ * default fallback (`raise`, threshold 0.9) alone let it open a segment; the double-talk decision
+ * (src/echo/double-talk.ts: a residual no louder than hark's own sound explains is not speech) keeps
+ * it shut, and `gate` hears only the button until the canceller is trusted. Where hark's sound does
+ * not reach the microphone (a headset, a far speaker) there is nothing for the canceller to show it
  * cancels; it is trusted once it has looked for hark's sound and not found it, so even behind `gate`
  * a person talking over hark is heard there.
  * The production pipeline: the capture's SegmentPipeline with the EchoStage, Silero and the EchoGate.
@@ -52,11 +53,13 @@ async function opened(mic: Int16Array, ref: Int16Array, yaml: string): Promise<n
 }
 
 describe("hark's first sound, the canceller cold", () => {
-  it.each([RECIPE, 'Timer set for 40 seconds.', 'Pasta timer done.'])('"%s" through the room opens a segment behind the default fallback (raise), none behind gate', async (text) => {
+  // Issue 32: this opened a segment behind `raise` until the double-talk decision (the residual of a
+  // cold canceller is explained by hark's own sound, src/echo/double-talk.ts).
+  it.each([RECIPE, 'Timer set for 40 seconds.', 'Pasta timer done.'])('"%s" through the room opens no segment, behind the default fallback (raise) or gate', async (text) => {
     const ref = await espeakPhrase(text);
     // The room's microphone: hark's voice 55 ms late, through a 250 ms reverberation, louder than a person.
     const { mic } = runRoom({ ref, delayMs: 55, gain: 0.7, rt60Ms: 250 });
-    expect((await opened(mic, ref, '')).length).toBeGreaterThan(0);
+    expect(await opened(mic, ref, '')).toEqual([]);
     expect(await opened(mic, ref, 'speech:\n  echoFallback: gate\n')).toEqual([]);
   });
 
