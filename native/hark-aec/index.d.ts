@@ -21,10 +21,17 @@ export class Canceller {
   constructor(opts: CancellerOptions);
   /**
    * Cancel the echo of `ref` (what was played, aligned with the mic) from `mic` into `out`.
-   * `ref` null: nothing was played, so the filter is left alone (it keeps what it learnt) and only the
-   * noise suppressor runs, if on. All three the same length, a multiple of frameSize.
+   * `ref` null: nothing was played, so the filter is left alone (it keeps what it learnt); the
+   * preprocessor, if on, still runs (without the echo estimate), so the timeline stays continuous.
+   * All three the same length, a multiple of frameSize.
    */
   process(mic: Int16Array, ref: Int16Array | null, out: Int16Array): void;
+  /**
+   * Samples `out` lags `mic` by, the same on every frame, played over or not: frameSize while the
+   * preprocessor runs (residual suppression or denoise: it gives each frame back one frame later),
+   * else 0.
+   */
+  readonly latency: number;
   /** Forget what the filter learnt (the echo path changed). */
   reset(): void;
   /** Free the native state now (also done by the garbage collector). */

@@ -14,7 +14,10 @@ export interface NativeCancellerOptions {
   echoSuppressActiveDb: number;
 }
 
-type AddonModule = { Canceller: new (opts: NativeCancellerOptions) => NativeCanceller };
+/** The addon's canceller: `latency` is the samples its output lags the microphone by, on every frame. */
+export type AddonCanceller = NativeCanceller & { readonly latency: number };
+
+type AddonModule = { Canceller: new (opts: NativeCancellerOptions) => AddonCanceller };
 
 let cached: { addon: AddonModule } | { error: string } | null = null;
 
@@ -38,7 +41,7 @@ export function loadEchoAddon(): { addon: AddonModule } | { error: string } {
 }
 
 /** A native canceller, or the reason there is none. */
-export function createNativeCanceller(opts: NativeCancellerOptions): { canceller: NativeCanceller } | { error: string } {
+export function createNativeCanceller(opts: NativeCancellerOptions): { canceller: AddonCanceller } | { error: string } {
   const loaded = loadEchoAddon();
   if ('error' in loaded) return loaded;
   try {

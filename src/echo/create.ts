@@ -22,7 +22,13 @@ export interface EchoCleaner {
   arrived(samples: number, atMs: number): void;
   process(frame: Int16Array, position: number): Int16Array;
   restart(): void;
+  /**
+   * The raw microphone that lines up with the cleaned audio over [from, to) (the segment's positions),
+   * and where hark's sound was in it; null when hark played none of it.
+   */
   rawTrack(from: number, to: number): { raw: Int16Array; playback: Array<{ start: number; end: number }> } | null;
+  /** Samples the cleaned audio lags the microphone by, the same on every frame (0 or 256: 16 ms). */
+  readonly latency: number;
   readonly trusted: boolean;
   /** The frame just cleaned held hark's own sound and nothing more (EchoStage.echoOnly). */
   readonly echoOnly: boolean;
@@ -53,6 +59,19 @@ export function createEchoCleaner(
   });
   if ('error' in made) return made;
   const stage = new EchoStage(made.canceller, reference, { frameSamples: FRAME_SAMPLES, filterSamples, ...opts });
+  // The residual suppressor hands back each 16 ms one step late, on every frame alike (hark-aec), so
+  // the cleaned audio at a position is the microphone `latency` samples earlier: the raw track read
+  // that much earlier is what lines up with it on the debug page and in segment_raw_audio.
+  const latency = made.canceller.latency;
+  const rawTrack = (from: number, to: number): ReturnType<EchoCleaner['rawTrack']> => {
+    // Before the microphone's first sample the cleaned audio is the suppressor's silence: so is this.
+    const lead = Math.max(0, latency - from);
+    const track = stage.rawTrack(from - latency + lead, to - latency);
+    if (!track || lead === 0) return track;
+    const raw = new Int16Array(to - from);
+    raw.set(track.raw, lead);
+    return { raw, playback: track.playback.map((p) => ({ start: p.start + lead, end: p.end + lead })) };
+  };
   // One line when the alignment or the trust changes (a technician reading the journal sees the card's latency).
   let said = { delayMs: NaN, converged: false, lateMs: 0, noEcho: false };
   // atSec: the microphone's timeline (seconds since capture started), as the debug page's segments show it.
@@ -83,7 +102,8 @@ export function createEchoCleaner(
         return out;
       },
       restart: () => stage.restart(),
-      rawTrack: (from, to) => stage.rawTrack(from, to),
+      rawTrack,
+      latency,
       get trusted() {
         return stage.trusted;
       },

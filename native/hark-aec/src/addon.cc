@@ -4,6 +4,7 @@
 #include <speex/speex_echo.h>
 #include <speex/speex_preprocess.h>
 #include <cstring>
+#include <vector>
 
 class Canceller : public Napi::ObjectWrap<Canceller> {
  public:
@@ -12,6 +13,7 @@ class Canceller : public Napi::ObjectWrap<Canceller> {
       InstanceMethod("process", &Canceller::Process),
       InstanceMethod("reset", &Canceller::Reset),
       InstanceMethod("close", &Canceller::Close),
+      InstanceAccessor("latency", &Canceller::Latency, nullptr),
     });
     exports.Set("Canceller", fn);
     return exports;
@@ -61,6 +63,10 @@ class Canceller : public Napi::ObjectWrap<Canceller> {
         if (es < 0) speex_preprocess_ctl(pre_, SPEEX_PREPROCESS_SET_ECHO_SUPPRESS, &es);
         if (esa < 0) speex_preprocess_ctl(pre_, SPEEX_PREPROCESS_SET_ECHO_SUPPRESS_ACTIVE, &esa);
       }
+      latency_ = frame_;
+      held_.assign(frame_, 0);
+      given_.assign(frame_, 0);
+      scratch_.assign(frame_, 0);
     }
   }
 
@@ -112,14 +118,48 @@ class Canceller : public Napi::ObjectWrap<Canceller> {
       if (pre_) {
         // The residual estimate is only meaningful for a frame the filter just ran on.
         SpeexEchoState* es = (residual_ && cancelled) ? echo_ : nullptr;
-        if (es != attached_) {
-          speex_preprocess_ctl(pre_, SPEEX_PREPROCESS_SET_ECHO_STATE, es);
-          attached_ = es;
+        bool suppress = denoise_ || es;
+        std::memcpy(given_.data(), o + i, frame_ * sizeof(int16_t));
+        // The preprocessor's overlap-add hands back the frame before the one it is given (latency_):
+        // every frame comes out one frame late, whether it runs on it or not, and when it runs it has
+        // always been given the frame before. It used to run only on frames hark played over, so each
+        // playback start handed back the last frame of the previous playback and each stop dropped
+        // 16 ms (issue 32, test/echo/mic-timeline.test.ts).
+        if (suppress || lastSuppressed_) {
+          // Its output mixes this frame's gains with the last one's: it goes out whenever either had
+          // something to take out (denoise; hark's echo, also as playback starts and stops).
+          if (!lastSuppressed_) {
+            // It last ran before the quiet: first it is given the frame it is to hand back now.
+            Attach(nullptr);
+            std::memcpy(scratch_.data(), held_.data(), frame_ * sizeof(int16_t));
+            speex_preprocess_run(pre_, scratch_.data());
+          }
+          Attach(es);
+          speex_preprocess_run(pre_, o + i);
+        } else {
+          // Nothing to take out (hark quiet, noise suppression off): the room goes on untouched, one
+          // frame late like the rest, for no more CPU than the copy (not through the 1 dB the
+          // forced-on denoiser may take, see the constructor).
+          std::memcpy(o + i, held_.data(), frame_ * sizeof(int16_t));
         }
-        if (denoise_ || es) speex_preprocess_run(pre_, o + i);
+        // This frame as the preprocessor would be given it: what the next one hands back.
+        held_.swap(given_);
+        lastSuppressed_ = suppress;
       }
     }
     return env.Undefined();
+  }
+
+  void Attach(SpeexEchoState* es) {
+    if (es == attached_) return;
+    speex_preprocess_ctl(pre_, SPEEX_PREPROCESS_SET_ECHO_STATE, es);
+    attached_ = es;
+  }
+
+  // Samples the output lags the microphone by: speexdsp's preprocessor (50%-overlap windows of twice
+  // its frame) gives back each frame one frame later; the echo filter alone adds none.
+  Napi::Value Latency(const Napi::CallbackInfo& info) {
+    return Napi::Number::New(info.Env(), latency_);
   }
 
   Napi::Value Reset(const Napi::CallbackInfo& info) {
@@ -133,7 +173,11 @@ class Canceller : public Napi::ObjectWrap<Canceller> {
     return info.Env().Undefined();
   }
 
-  int frame_ = 0;
+  int frame_ = 0, latency_ = 0;
+  // The last frame as the preprocessor would be given it (held_), this one's (given_), a copy to run
+  // it on (scratch_), and whether the last frame had something to take out.
+  std::vector<int16_t> held_, given_, scratch_;
+  bool lastSuppressed_ = false;
   bool cancel_ = false, denoise_ = false, residual_ = false, closed_ = false;
   SpeexEchoState* echo_ = nullptr;
   SpeexEchoState* attached_ = nullptr;
