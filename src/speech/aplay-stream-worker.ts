@@ -44,14 +44,20 @@ let lastProcesses = 0;
 let closing = false;
 let watch: NodeJS.Timeout | null = null;
 
-/** pid changes and each clip's progress, while anything plays or aplay is open. */
-function report(): void {
+/** Which aplay runs, if that changed. */
+function reportPid(): void {
   const pid = stream.pid;
   if (pid !== lastPid || stream.processes !== lastProcesses) {
     lastPid = pid;
     lastProcesses = stream.processes;
     post({ t: 'pid', pid, processes: lastProcesses });
   }
+}
+
+/** pid changes and each clip's progress, while anything plays or aplay is open. */
+function report(): void {
+  const pid = stream.pid;
+  reportPid();
   for (const [id, pb] of clips) post({ t: 'played', id, ms: pb.playedMs() });
   if (clips.size === 0 && pid === undefined) {
     if (watch) clearInterval(watch);
@@ -71,7 +77,14 @@ port.on('message', (m: ToWorker) => {
       const pb = m.complete ? stream.play(m.pcm) : stream.playStream();
       if (!m.complete && m.pcm.length > 0) (pb as StreamingPlayback).push(m.pcm);
       clips.set(m.id, pb);
-      void pb.started.then(() => post({ t: 'started', id: m.id }));
+      // The process it plays through is told first (the port keeps order), so a clip's pid is known once
+      // it has started. A new aplay is usually reading already when its 'spawn' event comes, so the clip
+      // starts in that event, before the setImmediate report below: 'started' alone came first, and the
+      // main thread's pb.pid was still undefined, or the previous (closed) aplay's.
+      void pb.started.then(() => {
+        reportPid();
+        post({ t: 'started', id: m.id });
+      });
       void pb.done.then((result) => {
         clips.delete(m.id);
         post({ t: 'done', id: m.id, result });

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Clock, TimerHandle } from '../core/clock.js';
 import type { AplayStreamOptions, PlayResult, Playback, StreamingPlayback } from './playback.js';
 import { mix, plan, type Clip } from './aplay-stream-mix.js';
-import { waitingOnPipe } from './aplay-stream-ready.js';
+import { waitingOnStdin } from './aplay-stream-ready.js';
 
 
 
@@ -174,7 +174,7 @@ export class AplayStream {
       // a loaded machine). What was written meanwhile would sit queued for the process's whole life:
       // every stop slower by it, and a latency that the stream's timeline does not know about, so the
       // reference would be off by it after the card next ran dry.
-      const check = this.o.readyCheck ?? (this.o.spawnAplay ? () => null : waitingOnPipe);
+      const check = this.o.readyCheck ?? (this.o.spawnAplay ? () => null : waitingOnStdin);
       const giveUpAt = this.o.clock.now() + (this.o.readyTimeoutMs ?? 1000);
       const poll = () => {
         this.feedTimer = null;

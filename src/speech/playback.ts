@@ -62,7 +62,7 @@ export interface AplayStreamOptions {
   tap: StreamTap | null;
   /** Starts the aplay process (tests hand in a double that records what is written). */
   spawnAplay?: (bin: string, args: string[]) => ChildProcess;
-  /** Is the process (or a child of it) waiting on its stdin; null: cannot tell. Default: waitingOnPipe. */
+  /** Is the process (or a child of it) waiting on its stdin; null: cannot tell. Default: waitingOnStdin (aplay-stream-ready.ts). */
   readyCheck?: (pid: number) => boolean | null;
   /** Feed anyway if it has not said it is ready by then (ms). */
   readyTimeoutMs?: number;

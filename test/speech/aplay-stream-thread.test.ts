@@ -70,8 +70,8 @@ describe('aplay fed from a worker thread', () => {
           silent = 0;
         } else silent++;
       }
-      // From its first sound on (the fake aplay's first write can count as one: it is a bash script
-      // whose readiness hark cannot see here, so hark writes after its 1 s ready timeout).
+      // From its first sound on (the stream's first writes, before the card has anything queued, can
+      // count as one).
       const first = Math.round((onsets[0]! - performance.timeOrigin - t0) * 16);
       return { onsets, underruns: room.underruns.filter((u) => u.at > first && u.at <= s.end).length };
     }

@@ -95,7 +95,7 @@ exec cat <&3
 `);
     const startups = this.opts.aplayStartupMs ?? [];
     // The n-th aplay (counted in a file, so separate processes take the list in turn) sleeps the n-th
-    // start-up. No command substitution: bash would sit reading a pipe, which looks like aplay ready.
+    // start-up (hark sees it ready once its cat reads the script's stdin: aplay-stream-ready.ts).
     const startup = startups.length
       ? `n=0
 read -r n < ${JSON.stringify(this.dir)}/count 2>/dev/null
