@@ -62,6 +62,19 @@ export class AplayStreamThread {
     return this.add(new Int16Array(0), false) as StreamingPlayback;
   }
 
+  /**
+   * Start the feeding thread now, not at the first clip: its start-up (150-350 ms measured on a loaded
+   * machine) would otherwise delay hark's first reply after it starts. A failure here is left for
+   * play() to report, where a clip's result can carry it.
+   */
+  warm(): void {
+    try {
+      this.ensure();
+    } catch {
+      // play() tries again and settles its clip with the error.
+    }
+  }
+
   /** Close aplay now (shutdown); clips still playing end as stopped. The thread ends once aplay has gone. */
   close(): void {
     const w = this.worker;

@@ -108,6 +108,11 @@ export class AplayPlayer {
     return this.start(Buffer.alloc(0), false) as StreamingPlayback;
   }
 
+  /** Get the long-lived player's feeding thread going before the first clip needs it (hark's start). */
+  warm(): void {
+    if (this.stream && 'warm' in this.stream) this.stream.warm();
+  }
+
   /** Silence everything and close the long-lived aplay (shutdown). */
   close(): void {
     this.stream?.close();

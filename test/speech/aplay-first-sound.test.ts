@@ -101,4 +101,16 @@ printf 'x\\n' >> ${JSON.stringify(exits)}
     expect(pids.size).toBe(8);
     delays.forEach((d, k) => expect(d, `play() to the first write: ${delays.map((x) => x.toFixed(0)).join(', ')} ms`).toBeLessThan(boundMs(k)));
   }, 40_000);
+
+  it("warmed at start, as hark's speech is built, the very first sound after start is fed as quickly as any", async () => {
+    player = new AplayPlayer({ device: 'null', tap: new EchoReference(), idleCloseMs: 150 });
+    player.warm();
+    // hark has started; some time passes before its first reply.
+    await wait(1000);
+    const asked = performance.now();
+    const pb = player.play(tone(100));
+    await pb.started;
+    expect(performance.now() - asked, 'play() to the first write').toBeLessThan(boundMs(1));
+    expect(await pb.done).toMatchObject({ outcome: 'ended' });
+  }, 20_000);
 });
