@@ -218,8 +218,8 @@ export class EchoStage {
       const est = this.estimator.push(frame, activeZero ? this.refZero : null, activeZero);
       if (this.estimator.searches !== this.seenSearches) {
         this.seenSearches = this.estimator.searches;
-        // A peak of any clarity (latest is set from minCorrelation up) is hark's sound in the mic.
-        if (this.estimator.latest) this.echoHeard = true;
+        // A correlation of any clarity (minCorrelation up) is hark's sound in the mic, located or not.
+        if (this.estimator.heard) this.echoHeard = true;
         else this.quietSearches++;
       }
       if (est) this.moveDelay(est.lagMs);
@@ -267,6 +267,9 @@ export class EchoStage {
     const l = this.estimator.latest;
     if (!this.converged || !this.moved || !l || l.correlation < 0.6) return;
     if (this.covered(l.lagMs)) return;
+    // The search found the echo at the delay in use as well: the peak elsewhere is a repeating sound's
+    // other peak (the timer's tone), no sign that the echo left the filter.
+    if (this.reference.steady && this.estimator.supports(this.delayMs)) return;
     this.distrust('a clear echo outside the filter');
   }
 
