@@ -42,6 +42,8 @@ export async function runLiveRoom(opts: {
   room?: (x: Float32Array) => Float32Array;
   rt60Ms?: number;
   noise?: Int16Array;
+  /** A person in the room, added to the microphone as it is (samples from mic sample 0). */
+  near?: Float32Array;
   /** The player closes aplay after this much quiet (production: speech.playerIdleMs, 60 s). */
   idleCloseMs?: number;
   lateMs?: (period: number) => number;
@@ -109,7 +111,7 @@ export async function runLiveRoom(opts: {
   }
   const echo = opts.room ? opts.room(x) : new Reverb(opts.rt60Ms ?? 250).process(x);
   const mic = new Int16Array(n);
-  for (let i = 0; i < n; i++) mic[i] = Math.max(-32768, Math.min(32767, Math.round(echo[i]! + (opts.noise ? opts.noise[i % opts.noise.length]! : 0))));
+  for (let i = 0; i < n; i++) mic[i] = Math.max(-32768, Math.min(32767, Math.round(echo[i]! + (opts.near?.[i] ?? 0) + (opts.noise ? opts.noise[i % opts.noise.length]! : 0))));
   const reference = new EchoReference();
   const made = createEchoCleaner({ echoFilterMs: 128, echoResidual: true, denoise: false, denoiseDb: 15 }, reference, new VirtualClock());
   if ('error' in made) throw new Error(made.error);

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rms } from '../support/room-sim.js';
 import { espeakPhrase } from '../support/speech.js';
+import { convolve, kitchen } from './kitchen.js';
 import { activeWindows, hiss } from './room-run.js';
 import { runLiveRoom, type LiveRun } from './live-room.js';
 
@@ -61,5 +62,29 @@ describe('the echo moves by less than half the filter in the middle of a reply (
       if (erleOver(run, s, s + 1000) < 10) expect(run.trusted[frame(s + 1000)]).toBe(false);
     }
     expect(run.trusted[frame(lastAnswer + 2000)]).toBe(true);
+  }, 60_000);
+});
+
+describe('a person talks over two answers (the cancellation falls, the echo stays where it was)', () => {
+  it.each([
+    // [card latency ms, RT60 ms, the room: room-sim's reverberator (0) or kitchen.ts's kitchen by seed]
+    [40, 250, 0],
+    [90, 600, 5],
+  ])('card %i ms, RT60 %i ms, room %i: the alignment holds, the filter is not started over', async (cardMs, rt60Ms, seed) => {
+    const answer = await espeakPhrase(ANSWER);
+    const person = await espeakPhrase('wait wait, how many eggs did you say, and how much sugar', 'en-gb');
+    const replyMs = answer.length / 16 + 1500;
+    const clips = [0, 1, 2].map((k) => ({ pcm: answer, atMs: 500 + k * replyMs }));
+    const near = new Float32Array(Math.round((500 + 3 * replyMs + 2000) * 16));
+    // 3 s into the second and the third answers, for ~3 s each, quieter than hark's echo at the microphone.
+    for (const k of [1, 2]) near.set(Float32Array.from(person, (v) => v * 0.6), Math.round((500 + k * replyMs + 3000) * 16));
+    const room = seed ? kitchen({ rt60Ms, seed }) : null;
+    const run = await runLiveRoom({ clips, cardMs, delayMs: 5, gain: 0.7, rt60Ms, room: room ? (x) => convolve(x, room.ir) : undefined, noise: hiss(), near });
+    const first = run.estimates.findIndex((e) => !Number.isNaN(e));
+    const aligned = run.delays[first + 1]!;
+    expect(Math.abs(aligned - (cardMs + 5 + (room?.directMs ?? 0)))).toBeLessThan(3);
+    expect(run.delays.slice(first + 1).filter((d) => Math.abs(d - aligned) > 3)).toEqual([]);
+    // ...and the filter was not started over at the same alignment ("the delay moved", with nowhere to go).
+    expect(run.why.filter((w, i) => w === 'the delay moved' && run.why[i - 1] !== w).length).toBe(0);
   }, 60_000);
 });
