@@ -2,6 +2,8 @@ import { DelayEstimator, type DelayEstimate, type DelayEstimatorOptions } from '
 import type { EchoReference } from './reference.js';
 import { RawHistory } from './raw-history.js';
 import { DoubleTalkDetector } from './double-talk.js';
+import { EchoTrust } from './trust.js';
+import { covered, inPlace, outsideFilter, type Alignment } from './alignment.js';
 import { SAMPLE_RATE } from '../audio/pcm.js';
 
 /** The native canceller's surface (hark-aec's Canceller): speexdsp behind it. */
@@ -39,14 +41,6 @@ export interface EchoStageOptions {
   catchUpMs: number;
   delay?: Partial<DelayEstimatorOptions>;
 }
-
-/** See measure(): how long the canceller may cancel too little before the gate stands in again. */
-const LOW_FOR_MS = 1000;
-/**
- * Searches of the delay tracker (one per second of hark's sound, the first after ~0.7 s) that must find
- * no trace of hark's sound in the microphone before it counts as not reaching it (see trusted).
- */
-const NO_ECHO_SEARCHES = 2;
 
 export const ECHO_STAGE_DEFAULTS: EchoStageOptions = {
   frameSamples: 512,
@@ -110,17 +104,17 @@ export class EchoStage {
   private seenMoves = 0;
   /** The first estimate has replaced the initial guess. */
   private moved = false;
-  private erle = { mic: 0, out: 0 };
-  private convergedFor = 0;
-  /** Ms of played sound in a row cancelled less than convergedDb. */
-  private lowFor = 0;
-  private converged = false;
-  /** Why the canceller last stopped being trusted (for the journal and `hark doctor`). */
-  private distrustedFor: string | null = null;
-  /** The delay tracker's searches seen, whether any found hark's sound in the mic, and how many did not. */
+  /**
+   * The reference says the latency may have moved (a new aplay process, the card restarted): the next
+   * estimate that stands is taken wherever it falls outside the estimate's own wander, not only when
+   * cancellation fell (alignment.ts, covered).
+   */
+  private expectMove = false;
+  /** Searches in a row whose stretch was cancelled less than the canceller had settled at (EchoTrust.fell). */
+  private fallenSearches = 0;
+  private readonly trust: EchoTrust;
+  /** The delay tracker's searches seen. */
   private seenSearches = 0;
-  private echoHeard = false;
-  private quietSearches = 0;
   private lastState: EchoStatus['state'] = 'idle';
   /** Raw mic by pipeline position, and whether hark's sound was expected in each frame. */
   private readonly history: RawHistory;
@@ -141,6 +135,7 @@ export class EchoStage {
     this.out = new Int16Array(this.o.frameSamples);
     this.delayMs = this.o.initialDelayMs;
     this.history = new RawHistory(this.o.frameSamples, this.o.historyMs * this.perMs);
+    this.trust = new EchoTrust(this.o);
   }
 
   /** A chunk of `samples` arrived from the recorder at `atMs`. Call in order with process(). */
@@ -166,7 +161,8 @@ export class EchoStage {
   }
 
   get status(): EchoStatus {
-    return { state: this.lastState, delayMs: this.delayMs + this.clipShiftMs, estimate: this.estimator.estimate, erleDb: this.erleDb, converged: this.converged, distrustedFor: this.distrustedFor, lateReferenceMs: Math.round(this.reference.lateSamples / this.perMs), noEcho: this.noEcho };
+    const t = this.trust;
+    return { state: this.lastState, delayMs: this.delayMs + this.clipShiftMs, estimate: this.estimator.estimate, erleDb: t.erleDb, converged: t.converged, distrustedFor: t.distrustedFor, lateReferenceMs: Math.round(this.reference.lateSamples / this.perMs), noEcho: t.noEcho };
   }
 
   /**
@@ -175,7 +171,7 @@ export class EchoStage {
    * little echo (ERLE needs echo to measure), and the gate would then stand in for all of hark's speech.
    */
   get trusted(): boolean {
-    return this.converged || this.noEcho;
+    return this.trust.converged || this.trust.noEcho;
   }
 
   /**
@@ -187,13 +183,8 @@ export class EchoStage {
     return this.harkOnly;
   }
 
-  /** hark's sound was looked for in the microphone NO_ECHO_SEARCHES times and never found (until it is). */
-  private get noEcho(): boolean {
-    return !this.echoHeard && this.quietSearches >= NO_ECHO_SEARCHES;
-  }
-
   get erleDb(): number {
-    return this.erle.out > 0 ? 10 * Math.log10(this.erle.mic / this.erle.out) : 0;
+    return this.trust.erleDb;
   }
 
   /**
@@ -227,18 +218,16 @@ export class EchoStage {
     if (this.reference.timelineMoves !== this.seenMoves && zeroPos >= this.reference.lastMoveAt) {
       this.seenMoves = this.reference.timelineMoves;
       this.estimator.reset();
-      this.distrust('the card restarted (playback fed late)');
+      this.expectMove = true;
+      this.trust.distrust('the card restarted (playback fed late)');
     }
     if (activeZero || active || inTail) {
-      const est = this.estimator.push(frame, activeZero ? this.refZero : null, activeZero);
+      this.estimator.push(frame, activeZero ? this.refZero : null, activeZero);
       if (this.estimator.searches !== this.seenSearches) {
         this.seenSearches = this.estimator.searches;
-        // A peak of any clarity (latest is set from minCorrelation up) is hark's sound in the mic.
-        if (this.estimator.latest) this.echoHeard = true;
-        else this.quietSearches++;
+        this.searched();
       }
-      if (est) this.moveDelay(est.lagMs);
-      else this.doubt();
+      this.doubt();
     }
     // Kept long enough for a catch-up (catchUpMs) as well as the filter's own reach.
     this.reference.prune(refPos - Math.max(5 * this.o.filterSamples, (this.o.catchUpMs + 500) * this.perMs));
@@ -256,13 +245,19 @@ export class EchoStage {
     if (clip !== this.clip && refPos + n > this.reference.latestStart) {
       this.clip = clip;
       this.clipShiftMs = 0;
-      this.distrust('a new aplay process');
+      this.trust.distrust('a new aplay process');
+      if (this.reference.steady && this.moved) {
+        // A new long-lived aplay (the old one closed after a quiet, or died): its latency is its own.
+        // What the tracker holds is the old process's; the new one's is taken as soon as it is found.
+        this.estimator.reset();
+        this.expectMove = true;
+      }
     }
     this.native.process(frame, this.ref, this.out);
     this.harkOnly = !this.talk.update(active ? this.ref : null, this.out);
     this.history.mark(position);
-    if (active) this.measure(frame, this.out);
-    this.lastState = this.converged ? 'cancelling' : 'converging';
+    if (active) this.trust.measure(frame, this.out);
+    this.lastState = this.trust.converged ? 'cancelling' : 'converging';
     return this.out;
   }
 
@@ -276,6 +271,32 @@ export class EchoStage {
   }
 
   /**
+   * After each search of the delay tracker: hark's sound heard or not (noEcho), how much was cancelled
+   * since the last one, and whether the alignment should move. The estimate that stands (believed, and
+   * the latest search agrees with it) is acted on when the filter cannot be trusted to take it as it is
+   * (alignment.ts, covered); judged at every search, not only when first believed: an echo that moved
+   * within the filter's reach is first taken in stride by the filter, and only shows in the
+   * cancellation seconds later.
+   */
+  private searched(): void {
+    this.trust.searched(this.estimator.heard);
+    const windowDb = this.trust.takeWindowDb();
+    if (windowDb !== null) {
+      this.fallenSearches = this.trust.fell(windowDb) ? this.fallenSearches + 1 : 0;
+      this.trust.settle(windowDb);
+    }
+    const latest = this.estimator.latest;
+    const believed = this.estimator.estimate;
+    const a = this.alignment;
+    // The echo is found where the delay says: the latency the reference warned of did not move.
+    if (this.moved && latest && inPlace(a, latest.lagMs)) this.expectMove = false;
+    const stands = believed !== null && latest !== null && Math.abs(latest.lagMs - believed.lagMs) <= this.estimator.agreeMs;
+    if (!stands) return;
+    const evidence = { supportsDelay: this.estimator.supports(this.delayMs), expectMove: this.expectMove, fallenSearches: this.fallenSearches };
+    if (!this.moved || !covered(a, believed.lagMs, evidence)) this.moveDelay(believed.lagMs);
+  }
+
+  /**
    * A clear correlation peak away from the delay in use says the echo has moved before a second
    * estimate confirms it (a second later): the gate stands in from now, not after a second of echo
    * leaking through. Near-end speech does not do this (it does not correlate with the reference), so a
@@ -283,28 +304,15 @@ export class EchoStage {
    */
   private doubt(): void {
     const l = this.estimator.latest;
-    if (!this.converged || !this.moved || !l || l.correlation < 0.6) return;
-    if (this.covered(l.lagMs)) return;
-    this.distrust('a clear echo outside the filter');
+    if (!this.trust.converged || !this.moved || !l || l.correlation < 0.6) return;
+    if (outsideFilter(this.alignment, l.lagMs, this.estimator.supports(this.delayMs))) this.trust.distrust('a clear echo outside the filter');
   }
 
-  /**
-   * The filter can take an echo at `lagMs` as it stands, so the bulk delay is better left alone: a move
-   * makes the filter learn the room again, and live the estimate wanders (±5-15 ms on a ring) where the
-   * latency does not. With one aplay per clip, a move of half the margin or more. With the long-lived
-   * aplay, whose latency moves only when the card ran dry: anything from half the margin before the
-   * delay (the direct path still inside the filter) to half the filter after it (its tail still inside).
-   */
-  private covered(lagMs: number): boolean {
-    const d = lagMs - this.delayMs;
-    if (!this.reference.steady) return Math.abs(d) < this.o.marginMs / 2;
-    return d > -this.o.marginMs / 2 && d < (this.o.filterSamples / this.perMs) / 2;
+  private get alignment(): Alignment {
+    return { delayMs: this.delayMs, marginMs: this.o.marginMs, filterMs: this.o.filterSamples / this.perMs, steady: this.reference.steady };
   }
 
   private moveDelay(lagMs: number): void {
-    // The filter absorbs a small move (it starts marginMs early and is far longer than that): only a
-    // real change is worth acting on, not the estimate's half-millisecond jitter.
-    if (this.moved && this.covered(lagMs)) return;
     if (!this.moved) {
       // The first estimate replaces the initial guess: what the filter learnt at the wrong alignment is
       // of no use, and starting over converges faster than unlearning it.
@@ -312,17 +320,26 @@ export class EchoStage {
       this.delayMs = lagMs;
       this.native.reset();
       this.catchUp();
-      this.distrust('the delay moved (first estimate)');
-      this.erle = { mic: 0, out: 0 };
+      this.trust.distrust('the delay moved (first estimate)');
+      this.trust.restarted();
       return;
     }
     if (this.reference.steady) {
       // The long-lived aplay: every clip shares its latency, so a move is the whole stream's (the card
-      // ran dry and restarted, a new aplay process). The room, which the filter models, is unchanged:
-      // the bulk delay moves and the filter is kept.
+      // ran dry and restarted, a new aplay process). The room is unchanged, but the filter has been
+      // learning the echo where it went since it moved, shifted along the filter as far as that would go
+      // (for seconds, when the move first showed as cancellation lost): moving the bulk delay under what
+      // it learnt left nothing that fit (0-7 dB for 2-3 s, measured in test/echo/kitchen.ts rooms). So
+      // the filter learns the room again from the last catchUpMs at the new alignment, as at the first
+      // estimate (25-35 dB the next second, measured).
       this.delayMs = lagMs;
       this.clipShiftMs = 0;
-      this.distrust('the delay moved');
+      this.expectMove = false;
+      this.fallenSearches = 0;
+      this.native.reset();
+      this.catchUp();
+      this.trust.restarted();
+      this.trust.distrust('the delay moved');
       return;
     }
     // Later moves are the clip's own: each clip is a new aplay process that starts sounding with its
@@ -331,7 +348,7 @@ export class EchoStage {
     this.reference.shiftLatest(Math.round((lagMs - this.delayMs) * this.perMs));
     this.clipShiftMs += lagMs - this.delayMs;
     this.estimator.reset();
-    this.distrust('the delay moved (clip shifted)');
+    this.trust.distrust('the delay moved (clip shifted)');
   }
 
   /**
@@ -367,37 +384,5 @@ export class EchoStage {
       this.history.read(p, mic);
       this.native.process(mic, ref, out);
     }
-  }
-
-  private distrust(why: string): void {
-    this.converged = false;
-    this.convergedFor = 0;
-    this.distrustedFor = why;
-  }
-
-  private measure(mic: Int16Array, out: Int16Array): void {
-    let em = 0;
-    let eo = 0;
-    for (let i = 0; i < mic.length; i++) {
-      em += mic[i]! * mic[i]!;
-      eo += out[i]! * out[i]!;
-    }
-    // About 0.3 s of smoothing at 32 ms frames.
-    const a = 0.1;
-    this.erle.mic = this.erle.mic * (1 - a) + em * a;
-    this.erle.out = this.erle.out * (1 - a) + eo * a + 1e-3;
-    const ms = mic.length / this.perMs;
-    if (this.erleDb >= this.o.convergedDb) {
-      this.convergedFor += ms;
-      this.lowFor = 0;
-    } else {
-      this.convergedFor = 0;
-      this.lowFor += ms;
-    }
-    if (this.convergedFor >= this.o.convergedMs) this.converged = true;
-    // Cancelling too little for a second (the echo moved and the filter is learning it again): the gate
-    // stands in until it is back. A second, not less: a word said over hark ("stop", ~0.5 s) lowers the
-    // measure too, and should not hand the decision back to the gate.
-    if (this.lowFor >= LOW_FOR_MS && this.converged) this.distrust(`cancelling under ${this.o.convergedDb} dB for a second`);
   }
 }

@@ -1,12 +1,18 @@
+import { applyFilter, predictionFilter } from './whiten.js';
+
 /**
  * Finds how late hark's own sound reaches the microphone (the sound card's output + input buffering,
  * aplay's start-up, the air): the lag at which the reference best correlates with the microphone.
  *
  * Both signals are decimated (mean of `decimation` samples: 2 kHz by default, where most of speech's
  * and a ring's energy is) and kept for `windowMs`; the normalised cross-correlation is searched over
- * 0..maxLagMs. A lag is only believed when the peak is clear (minCorrelation) and two estimates in a
- * row agree, so near-end speech or a noisy stretch does not move the canceller's alignment.
- * Pure and allocation-free per frame; one search costs (window x lags) multiply-adds (1.2 M at the
+ * 0..maxLagMs. Its peak says how clearly hark's sound is in the microphone at all; where it is comes
+ * from the same correlation of both signals pre-whitened (whiten.ts), whose peaks are as narrow as
+ * the room's arrivals whatever hark played (a tone's plain correlation is a hump ±20 ms wide). A lag is
+ * only believed when that whitened peak is clear (LOCATED_OVER_RMS) and two estimates in a row agree,
+ * so near-end speech, a noisy stretch or a reverberant one where no arrival stands out does not move
+ * the canceller's alignment.
+ * Pure and allocation-free per frame; one search costs 2 x (window x lags) multiply-adds (2.4 M at the
  * defaults), run at most once per `everyMs` of reference.
  */
 export interface DelayEstimatorOptions {
@@ -20,16 +26,39 @@ export interface DelayEstimatorOptions {
   agreeMs: number;
 }
 
-/** A lag this close to the best correlation (as a fraction of it), earlier, is preferred to it... */
+/**
+ * A lag this close to the best whitened correlation (as a fraction of it), earlier, is preferred to it
+ * (the direct path before a reflection as strong or a little stronger)...
+ */
 const EARLIEST_WITHIN = 0.85;
 /**
  * ...when it is an arrival of its own: between it and the best, the correlation falls below this
- * fraction of the best for DIP_MS in a row. A tone keyed on and off (the timer's beeps) correlates
- * with itself over a broad shoulder (85 % of the peak 18 ms early for its 120 ms beeps), broken only
- * by the tone's own half-period notches, far shorter than DIP_MS: a shoulder, not an earlier path.
+ * fraction of the best for DIP_MS in a row (two peaks, not one broad one)...
  */
 const DIP_BELOW = 0.5;
 const DIP_MS = 3;
+/**
+ * ...and as far after the best as it is before it, within MIRROR_MS, there is no peak MIRROR_OF its
+ * height. A sound that repeats itself makes peaks on both sides of the true lag: a voice's pitch
+ * (±9 ms for espeak's), the beat left of the timer's tone after whitening (every ~13 ms). The room's
+ * arrivals come only after the direct path.
+ */
+const MIRROR_MS = 1.5;
+const MIRROR_OF = 0.75;
+/**
+ * The whitening filter: 16 taps at 2 kHz (8 ms) flattens a tone and speech's formants; the white-noise
+ * correction limits it to about 20 dB, so a pure tone is not inverted into its own rounding noise.
+ */
+const WHITEN_ORDER = 16;
+const WHITEN_FLOOR = 0.01;
+/**
+ * The whitened peak locates hark's sound when it stands this many times above the whitened
+ * correlation's RMS over all lags. Below it (a stretch where the room's reverberation outweighs the
+ * direct sound, RT60 600 ms; the quiet end of a reply) no arrival stands out, and the best lag was
+ * found anywhere from 5 to 150 ms off in the simulated kitchens (test/echo/kitchen.ts); clear peaks
+ * were within 2 ms. Such a search still says hark's sound is there (heard), just not where.
+ */
+const LOCATED_OVER_RMS = 3.5;
 
 export const DELAY_DEFAULTS: DelayEstimatorOptions = { sampleRate: 16000, decimation: 8, windowMs: 1500, maxLagMs: 200, everyMs: 1000, minCorrelation: 0.3, agreeMs: 1.5 };
 
@@ -48,8 +77,13 @@ export class DelayEstimator {
   private readonly ref: Float32Array;
   private readonly micLin: Float32Array;
   private readonly refLin: Float32Array;
-  /** The last search's correlation at each lag. */
+  /** The same, whitened (whiten.ts), and the whitening filter. */
+  private readonly micWhite: Float32Array;
+  private readonly refWhite: Float32Array;
+  private readonly whitener = new Float64Array(WHITEN_ORDER + 1);
+  /** The last search's whitened correlation at each lag, and its peak (0: the search located nothing). */
   private readonly corr: Float32Array;
+  private peak = 0;
   /** Decimated samples written so far (ring index = count % length). */
   private count = 0;
   private acc = { mic: 0, ref: 0, n: 0 };
@@ -58,8 +92,10 @@ export class DelayEstimator {
   private activeSince = 0;
   private candidate: DelayEstimate | null = null;
   private believed: DelayEstimate | null = null;
-  /** Searches run over stretches that had reference (never reset): `latest` tells what each found. */
+  /** Searches run over stretches that had reference (never reset): `heard` and `latest` tell what each found. */
   searches = 0;
+  /** The last search found hark's sound in the microphone (a correlation of minCorrelation or more), whether or not it could tell where. */
+  heard = false;
 
   constructor(opts: Partial<DelayEstimatorOptions> = {}) {
     this.o = { ...DELAY_DEFAULTS, ...opts };
@@ -72,11 +108,18 @@ export class DelayEstimator {
     this.micLin = new Float32Array(this.mic.length);
     this.corr = new Float32Array(this.maxLag + 1);
     this.refLin = new Float32Array(this.ref.length);
+    this.micWhite = new Float32Array(this.mic.length);
+    this.refWhite = new Float32Array(this.ref.length);
   }
 
-  /** The last search's result when it found a clear peak (believed or not yet), else null. */
+  /** The last search's result when it found hark's sound and where (believed or not yet), else null. */
   get latest(): DelayEstimate | null {
     return this.candidate;
+  }
+
+  /** Two estimates within this many ms agree. */
+  get agreeMs(): number {
+    return this.o.agreeMs;
   }
 
   /** The lag last believed, or null before the first. */
@@ -117,11 +160,13 @@ export class DelayEstimator {
     this.activeSince = 0;
     if (!worth) return null;
     this.searches++;
-    const found = this.search();
-    if (!found || found.correlation < this.o.minCorrelation) {
+    const searched = this.search();
+    this.heard = searched !== null && searched.correlation >= this.o.minCorrelation;
+    if (!this.heard || searched!.lagMs === null) {
       this.candidate = null;
       return null;
     }
+    const found: DelayEstimate = { lagMs: searched!.lagMs, correlation: searched!.correlation };
     // A clear peak is believed at once the first time (nothing better is known); after that a move
     // needs two estimates in a row that agree.
     const agrees = (this.believed === null && found.correlation >= 2 * this.o.minCorrelation) || (this.candidate && Math.abs(this.candidate.lagMs - found.lagMs) <= this.o.agreeMs);
@@ -135,8 +180,12 @@ export class DelayEstimator {
     return found;
   }
 
-  /** Normalised cross-correlation peak over lags 0..maxLag (the mic lags the reference). */
-  search(): DelayEstimate | null {
+  /**
+   * One search over the window: the plain normalised cross-correlation's peak over lags 0..maxLag (the
+   * mic lags the reference), which says how much of the microphone is hark's sound; and where that
+   * sound arrives, from the whitened correlation when its peak is clear (else lagMs is null).
+   */
+  search(): { correlation: number; lagMs: number | null } | null {
     const len = this.mic.length;
     const w = Math.min(this.w, this.count - this.maxLag);
     // Unroll the rings into straight arrays (oldest first) so the inner loop has no modulo.
@@ -148,46 +197,102 @@ export class DelayEstimator {
       m[i] = k >= 0 ? this.mic[k % len]! : 0;
       r[i] = k >= 0 ? this.ref[k % len]! : 0;
     }
+    // The reference's whitening filter, over all of it the search reads; the microphone goes through
+    // the same filter, so the room between the two is unchanged.
+    predictionFilter(r, 0, len, WHITEN_ORDER, WHITEN_FLOOR, this.whitener);
+    const mw = this.micWhite;
+    const rw = this.refWhite;
+    applyFilter(m, this.whitener, mw);
+    applyFilter(r, this.whitener, rw);
     const start = len - w;
     let emic = 0;
-    for (let i = start; i < len; i++) emic += m[i]! * m[i]!;
-    if (emic === 0) return null;
+    let emicW = 0;
     let eref = 0;
-    for (let i = start; i < len; i++) eref += r[i]! * r[i]!;
+    let erefW = 0;
+    for (let i = start; i < len; i++) {
+      emic += m[i]! * m[i]!;
+      emicW += mw[i]! * mw[i]!;
+      eref += r[i]! * r[i]!;
+      erefW += rw[i]! * rw[i]!;
+    }
+    if (emic === 0) return null;
     let best = -1;
+    let bestW = 0;
     let bestLag = 0;
+    let sumSq = 0;
     const corr = this.corr;
-    corr.fill(-1);
+    corr.fill(0);
     for (let lag = 0; lag <= this.maxLag; lag++) {
       if (lag > 0) {
         // The reference window slides one step into the past: gains the older sample, loses the newest.
         const add = r[start - lag]!;
         const drop = r[len - lag]!;
         eref += add * add - drop * drop;
+        const addW = rw[start - lag]!;
+        const dropW = rw[len - lag]!;
+        erefW += addW * addW - dropW * dropW;
       }
       if (eref <= 0) continue;
       let xc = 0;
-      for (let i = start; i < len; i++) xc += m[i]! * r[i - lag]!;
+      let xw = 0;
+      for (let i = start; i < len; i++) {
+        xc += m[i]! * r[i - lag]!;
+        xw += mw[i]! * rw[i - lag]!;
+      }
       const c = Math.abs(xc) / Math.sqrt(emic * eref);
-      corr[lag] = c;
-      if (c > best) {
-        best = c;
+      if (c > best) best = c;
+      const g = emicW > 0 && erefW > 0 ? Math.abs(xw) / Math.sqrt(emicW * erefW) : 0;
+      corr[lag] = g;
+      sumSq += g * g;
+      if (g > bestW) {
+        bestW = g;
         bestLag = lag;
       }
     }
+    this.peak = 0;
     if (best < 0) return null;
-    // The direct path is the earliest arrival; a room reflection (or a ring's periodic chime) can
-    // correlate as well or a little better later on. An estimate late by a reflection puts the direct
-    // path before the canceller's filter, where nothing cancels it; early only costs filter tail. So the
-    // earliest lag nearly as good as the best is taken.
+    if (bestW === 0 || bestW < LOCATED_OVER_RMS * Math.sqrt(sumSq / (this.maxLag + 1))) return { correlation: best, lagMs: null };
+    this.peak = bestW;
+    // The direct path is the earliest arrival; a room reflection can correlate as well or a little
+    // better later on. An estimate late by a reflection puts the direct path before the canceller's
+    // filter, where nothing cancels it; early only costs filter tail. So the earliest lag nearly as good
+    // as the best, and apart from it, is taken (at its own peak).
     for (let lag = 0; lag < bestLag; lag++) {
-      if (corr[lag]! >= EARLIEST_WITHIN * best && this.dipBetween(lag, bestLag, DIP_BELOW * best, this.dipRun)) {
-        bestLag = lag;
-        best = corr[lag]!;
-        break;
+      if (corr[lag]! < EARLIEST_WITHIN * bestW || !this.dipBetween(lag, bestLag, DIP_BELOW * bestW, this.dipRun)) continue;
+      let peak = lag;
+      while (peak + 1 < bestLag && corr[peak + 1]! > corr[peak]!) peak++;
+      if (this.mirrored(peak, bestLag)) {
+        lag = peak;
+        continue;
       }
+      bestLag = peak;
+      break;
     }
-    return { lagMs: (bestLag * this.o.decimation * 1000) / this.o.sampleRate, correlation: best };
+    return { correlation: best, lagMs: (bestLag * this.o.decimation * 1000) / this.o.sampleRate };
+  }
+
+  /**
+   * The last search placed hark's sound at `lagMs` as well as where it placed it (within MIRROR_MS,
+   * MIRROR_OF the peak's height). Then a peak elsewhere is no sign the echo left `lagMs`: the timer's
+   * tone, whitened, still repeats itself every ~13 ms, and which repeat comes out highest is down to
+   * the room (seen 12-13 ms early on a fixed path, at correlation 0.6-0.8).
+   */
+  supports(lagMs: number): boolean {
+    if (this.peak === 0) return false;
+    const perMs = this.o.sampleRate / this.o.decimation / 1000;
+    const at = Math.round(lagMs * perMs);
+    const tol = Math.round(MIRROR_MS * perMs);
+    for (let lag = Math.max(0, at - tol); lag <= Math.min(this.maxLag, at + tol); lag++) if (this.corr[lag]! >= MIRROR_OF * this.peak) return true;
+    return false;
+  }
+
+  /** The last search's correlation has a peak as far after `best` as `early` is before it, nearly as high as at `early` (see MIRROR_OF). */
+  private mirrored(early: number, best: number): boolean {
+    const tol = Math.round((MIRROR_MS * this.o.sampleRate) / this.o.decimation / 1000);
+    const at = 2 * best - early;
+    let m = 0;
+    for (let lag = Math.max(best + 1, at - tol); lag <= Math.min(this.maxLag, at + tol); lag++) m = Math.max(m, this.corr[lag]!);
+    return m >= MIRROR_OF * this.corr[early]!;
   }
 
   /** The correlation stays below `below` for `run` lags in a row somewhere strictly between a and b. */
@@ -205,6 +310,8 @@ export class DelayEstimator {
     this.sinceSearch = this.activeSince = 0;
     this.acc = { mic: 0, ref: 0, n: 0 };
     this.candidate = this.believed = null;
+    this.heard = false;
+    this.peak = 0;
     this.mic.fill(0);
     this.ref.fill(0);
   }

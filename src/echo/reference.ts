@@ -33,6 +33,12 @@ export class EchoReference implements PlaybackTap {
   /** Where the latest clip ends (or was cut): no echo can be fresher than this. */
   private lastEnd = -Infinity;
   private count = 0;
+  /**
+   * The aplay process the latest sound came through (undefined: a process of its own, or none yet).
+   * Kept apart from the clips: those are pruned a few seconds after they sound, and the long-lived
+   * aplay's next sound after a quiet longer than that is still the same process, at the same latency.
+   */
+  private lastStream: number | undefined = undefined;
 
   /** aplay processes heard from so far: a new one may sound at another latency. */
   get clipCount(): number {
@@ -68,8 +74,7 @@ export class EchoReference implements PlaybackTap {
 
   /** The latest sound came through the long-lived aplay (one latency across clips), not a process of its own. */
   get steady(): boolean {
-    const c = this.clips[this.clips.length - 1];
-    return c !== undefined && c.stream !== undefined;
+    return this.lastStream !== undefined;
   }
 
   /**
@@ -81,8 +86,9 @@ export class EchoReference implements PlaybackTap {
     const start = Math.round(atMs * this.perMs);
     this.arrived(start, pcm.length);
     const last = this.clips[this.clips.length - 1];
-    const sameProcess = last?.stream === stream;
-    if (last && sameProcess && Math.abs(start - last.end) <= 1 && last.end - last.start + pcm.length <= MAX_STREAMED) {
+    const sameProcess = this.lastStream === stream;
+    this.lastStream = stream;
+    if (last && last.stream === stream && Math.abs(start - last.end) <= 1 && last.end - last.start + pcm.length <= MAX_STREAMED) {
       const used = last.end - last.start;
       if (used + pcm.length > last.pcm.length) {
         const bigger = new Int16Array(Math.min(MAX_STREAMED, Math.max(2 * last.pcm.length, used + pcm.length)));
@@ -106,6 +112,7 @@ export class EchoReference implements PlaybackTap {
     const clip: PlayedClip = { start, end: start + pcm.length, pcm };
     this.clips.push(clip);
     this.count++;
+    this.lastStream = undefined;
     this.lastEnd = Math.max(this.lastEnd, clip.end);
     return {
       stopped: (stopMs: number) => {
