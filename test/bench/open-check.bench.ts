@@ -69,7 +69,9 @@ async function runOnce(name: string, s: Scene, wav: string, mode: 'local-only' |
     };
     args.push('--deepgram-url', deepgram.url);
   }
-  writeFileSync(join(dir, 'hark.yaml'), `stt:\n  whisper:\n    threads: 2\nspeech:\n  device: "null"\nactions:\n  dataDir: ${JSON.stringify(dir)}\n`);
+  // No follow-up window: each command is said as a first one, wake phrase and all (within the window
+  // after an action, what is said is taken as meant for hark and transcribed whole at its pause).
+  writeFileSync(join(dir, 'hark.yaml'), `router:\n  followUpMs: 0\nstt:\n  whisper:\n    threads: 2\nspeech:\n  device: "null"\nactions:\n  dataDir: ${JSON.stringify(dir)}\n`);
   const hark = new HarkProcess(args, { ...process.env, DEEPGRAM_API_KEY: 'bench-key', HARK_CONFIG: join(dir, 'hark.yaml') });
   await hark.waitFor((e) => e.type === 'capture.up', 60_000, 'capture');
   const t0 = hark.receivedAt[hark.events.findIndex((e) => e.type === 'capture.up')]!;
