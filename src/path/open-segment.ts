@@ -123,7 +123,8 @@ export class OpenSegments {
 
   private check(seg: OpenSegment): void {
     const c = seg.opening!;
-    // Something now waits for an answer: the segment will be transcribed whole at its close.
+    // Not while something waits for an answer (the segment is then transcribed whole), nor while closed
+    // segments wait for speech-to-text (they go first; the next audio frame asks again).
     if (!this.d.openingChecked() || this.d.sttBusy()) return;
     // No deadline runs yet (it counts from the close): waitedMs 0.
     c.verdict = this.d.judge!.judge({ index: seg.key, pcm: c.pcm, maxProb: c.maxProb, waitedMs: 0 }, seg.key).then((v) => {
