@@ -22,9 +22,11 @@ export interface RoomResult {
   opened: { warmup: number; list: number; ring: number };
   /**
    * Each "stop": ms from the word to its segment opening (null: none opened on it within a second),
-   * and when none did, whether a segment hark's own sound had opened still held the word.
+   * and when none did, whether a segment hark's own sound had opened still held the word; keptDb: the
+   * word's level in the canceller's output against its level at the mic (a suppressor that eats the
+   * person during hark's sound hands speech-to-text a fainter word).
    */
-  stops: Array<{ over: 'list' | 'ring'; openedAfterMs: number | null; heldByEcho: boolean }>;
+  stops: Array<{ over: 'list' | 'ring'; openedAfterMs: number | null; heldByEcho: boolean; keptDb: number }>;
   /** Segments of the stop runs that opened on no word. */
   strayInStopRuns: number;
   erle: Record<'list' | 'ring', { erleDb: number; residualDbfs: number }>;
@@ -64,6 +66,8 @@ export function roomMics(spec: RoomSpec, programs: Programs): RoomMics {
 export async function measureRoom(mics: RoomMics, programs: Programs, config: HarkConfig, settings: EchoUnderTest, opts: { erle?: boolean } = {}): Promise<RoomResult> {
   const quietOpens = await hear(mics.quiet.mic, programs.quiet, config, settings);
   const stopOpens = await hear(mics.stop.mic, programs.stop, config, settings);
+  const stopOut = new Int16Array(mics.stop.mic.length);
+  clean(mics.stop.mic, programs.stop, config, settings, stopOut);
   let echoOut: Int16Array | null = null;
   let cpu = NaN;
   if (opts.erle !== false) {
@@ -72,7 +76,7 @@ export async function measureRoom(mics: RoomMics, programs: Programs, config: Ha
     echoOut = new Int16Array(echoOnly.length);
     cpu = clean(echoOnly, programs.quiet, config, settings, echoOut);
   }
-  return score(mics, programs, { label: settings, quietOpens, stopOpens, echoOut, cpuMsPerFrame: cpu });
+  return score(mics, programs, { label: settings, quietOpens, stopOpens, stopOut, echoOut, cpuMsPerFrame: cpu });
 }
 
 /**
@@ -80,15 +84,17 @@ export async function measureRoom(mics: RoomMics, programs: Programs, config: Ha
  * and its output on the echo-only microphone (ERLE and the residual from 2 s after each part's echo
  * begins). Shared by speexdsp here and other cancellers' recorded output (test/bench/echo-aec3.bench.ts).
  */
-export function score(mics: RoomMics, programs: Programs, c: { label: EchoUnderTest | string; quietOpens: Opened[]; stopOpens: Opened[]; echoOut: Int16Array | null; cpuMsPerFrame: number }): RoomResult {
+export function score(mics: RoomMics, programs: Programs, c: { label: EchoUnderTest | string; quietOpens: Opened[]; stopOpens: Opened[]; stopOut: Int16Array; echoOut: Int16Array | null; cpuMsPerFrame: number }): RoomResult {
   const { quiet, stop } = programs;
   const [list, ring] = quiet.parts;
   const inPart = (o: Opened, a: number, b: number) => o.vadStart >= a && o.vadStart < b;
   const near = (o: Opened, at: number) => o.vadStart >= at - 100 * 16 && o.vadStart < at + 1000 * 16;
-  const stops = stop.stops.map((s) => {
+  const stops = stop.stops.map((s, k) => {
+    const end = s.at + stop.words[k]!.pcm.length;
+    const keptDb = 20 * Math.log10(rms(c.stopOut, s.at, end) / rms(mics.stop.person, s.at, end));
     const o = c.stopOpens.find((x) => near(x, s.at) && x.openedAt >= s.at);
     const held = !o && c.stopOpens.some((x) => x.openedAt < s.at && x.closedAt > s.at);
-    return { over: s.over, openedAfterMs: o ? Math.round((o.openedAt - s.at) / 16) : null, heldByEcho: held };
+    return { over: s.over, openedAfterMs: o ? Math.round((o.openedAt - s.at) / 16) : null, heldByEcho: held, keptDb };
   });
   const lat = Math.round(mics.spec.latencyMs * 16);
   const part = (p: { start: number; end: number }) => (c.echoOut ? erle(mics.quiet.echo, c.echoOut, p.start + lat + 32000, p.end + lat) : { erleDb: NaN, residualDbfs: NaN });
@@ -138,14 +144,14 @@ const f1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : String(x));
 
 /** One line a room, for stderr and the docs. */
 export function table(results: RoomResult[]): string {
-  const head = '| room | canceller / filter ms | residual | list segs | ring segs | warm-up segs | stop/ring ms | stop/list ms | stray | ERLE list dB | ERLE ring dB | residual list dBFS | residual ring dBFS | echo dBFS | CPU ms/frame |';
+  const head = '| room | canceller / filter ms | residual | list segs | ring segs | warm-up segs | stop/ring ms | stop/list ms | stray | stop kept dB (ring / list) | ERLE list dB | ERLE ring dB | residual list dBFS | residual ring dBFS | echo dBFS | CPU ms/frame |';
   const rows = results.map((r) => {
     const st = (o: string) => {
       const s = r.stops.find((x) => x.over === o);
       return s?.openedAfterMs !== null && s ? String(s.openedAfterMs) : s?.heldByEcho ? 'in echo seg' : 'none';
     };
     const [filter, residual] = typeof r.settings === 'string' ? [r.settings, '-'] : [r.settings.echoFilterMs, r.settings.echoResidual ? 'on' : 'off'];
-    return `| ${r.room} | ${filter} | ${residual} | ${r.opened.list} | ${r.opened.ring} | ${r.opened.warmup} | ${st('ring')} | ${st('list')} | ${r.strayInStopRuns} | ${f1(r.erle.list.erleDb)} | ${f1(r.erle.ring.erleDb)} | ${f1(r.erle.list.residualDbfs)} | ${f1(r.erle.ring.residualDbfs)} | ${f1(r.echoDbfs)} | ${r.cpuMsPerFrame.toFixed(3)} |`;
+    return `| ${r.room} | ${filter} | ${residual} | ${r.opened.list} | ${r.opened.ring} | ${r.opened.warmup} | ${st('ring')} | ${st('list')} | ${r.strayInStopRuns} | ${r.stops.map((s) => f1(s.keptDb)).join(' / ')} | ${f1(r.erle.list.erleDb)} | ${f1(r.erle.ring.erleDb)} | ${f1(r.erle.list.residualDbfs)} | ${f1(r.erle.ring.residualDbfs)} | ${f1(r.echoDbfs)} | ${r.cpuMsPerFrame.toFixed(3)} |`;
   });
   return [head, head.replace(/[^|]+/g, ' --- '), ...rows].join('\n');
 }
