@@ -123,6 +123,8 @@ export class Convolver {
   private readonly hr: Float64Array;
   private readonly hi: Float64Array;
   private acc: Float64Array;
+  /** Samples of output the response may still be ringing into. */
+  private ringing = 0;
 
   constructor(
     private readonly ir: Float32Array,
@@ -140,6 +142,15 @@ export class Convolver {
     const out = new Float32Array(x.length);
     for (let off = 0; off < x.length; off += this.block) {
       const m = Math.min(this.block, x.length - off);
+      // Silence in, nothing left ringing: silence out, without the FFTs (the person is quiet most of
+      // the time, and the live room must keep up in real time on a loaded machine).
+      let silent = true;
+      for (let i = 0; i < m && silent; i++) silent = x[off + i] === 0;
+      if (silent && this.ringing <= 0) {
+        this.acc.fill(0);
+        continue;
+      }
+      this.ringing = silent ? this.ringing - m : this.ir.length;
       const re = new Float64Array(this.n);
       const im = new Float64Array(this.n);
       for (let i = 0; i < m; i++) re[i] = x[off + i]!;
