@@ -45,9 +45,10 @@ install:
 pi-check:
 	$(if $(filter 0,$(shell id -u)),,sudo) bash scripts/pi-check.sh
 
-# hark in the simulated kitchen with the echo canceller (README, echo notes): the real `hark run`, the
-# room's aplay/arecord on PATH, ~140 s. Its counts move with the machine's load: run it alone. Not part
-# of `make test` or CI.
+# hark in simulated kitchens with the echo canceller (README, echo notes): the real `hark run`, the
+# room's aplay/arecord on PATH, ~140 s a room. ROOMS picks them (test/support/room-spec.ts; default the
+# three RT60s at 80 ms), e.g. `make echo-room ROOMS=tuned,tiled-kitchen`. Its counts move with the
+# machine's load: run it alone. Not part of `make test` or CI.
 echo-room: deps
 	npm run -s build
-	HARK_ECHO_E2E=1 npx vitest run test/e2e/echo-room.test.ts
+	HARK_ECHO_E2E=1 $(if $(ROOMS),HARK_ECHO_ROOMS=$(ROOMS)) npx vitest run test/e2e/echo-room.test.ts

@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { Reverb } from './room-sim.js';
+import { Reverb, RoomPaths, type RoomSpec } from './room-sim.js';
 import { HarkProcess } from './hark-process.js';
 
 /**
@@ -21,14 +21,16 @@ import { HarkProcess } from './hark-process.js';
  *    been sent ahead, as the kernel drops a killed stream's buffer); then it waits, as real aplay
  *    drains, until the room has played the last sample.
  *
- * Everything is on one timeline, room samples since start(): `mic`, and its parts `person`, `echo`
- * and `noise` are kept for the assertions.
+ * Everything is on one timeline, room samples since start(): `mic`, and its parts `person` (as said,
+ * before the room), `echo` and `noise` are kept for the assertions.
+ *
+ * The room is either a RoomSpec (room-spec.ts: latency, RT60, reflections, speaker, person, fan and
+ * hum, a card restart; the same room the offline matrix runs) or the fixed tuned room (Reverb) with
+ * its latency, gain and RT60 given.
  */
-export interface RoomOptions {
-  delayMs: number;
-  /** Linear gain of hark's sound at the mic (after the room). */
-  echoGain: number;
-  rt60Ms: number;
+export type RoomOptions = RoomCommon & ({ spec: RoomSpec } | { spec?: undefined; delayMs: number; echoGain: number; rt60Ms: number });
+
+interface RoomCommon {
   /** Kitchen noise, looped, already at its level. */
   noise?: Int16Array;
   /** Seconds of timeline to keep. */
@@ -56,7 +58,8 @@ export class Room {
   readonly person: Float32Array;
   readonly echo: Float32Array;
   readonly mic: Int16Array;
-  private readonly reverb: Reverb;
+  private readonly reverb: Reverb | null;
+  private readonly paths: RoomPaths | null;
   private delay: number;
   private recorders = new Set<Socket>();
   /** Every connection still open (arecord, aplay and wait relays): close() ends them all, or the server never closes. */
@@ -79,8 +82,9 @@ export class Room {
     this.person = new Float32Array(n);
     this.echo = new Float32Array(n);
     this.mic = new Int16Array(n);
-    this.reverb = new Reverb(opts.rt60Ms);
-    this.delay = Math.round(opts.delayMs * RATE);
+    this.paths = opts.spec ? new RoomPaths(opts.spec, PERIOD) : null;
+    this.reverb = opts.spec ? null : new Reverb(opts.rt60Ms);
+    this.delay = Math.round((opts.spec ? opts.spec.latencyMs : opts.delayMs) * RATE);
   }
 
   async start(): Promise<this> {
@@ -226,16 +230,19 @@ exit 0
       const a = this.produced;
       const x = new Float32Array(PERIOD);
       for (let i = 0; i < PERIOD; i++) {
-        const k = a + i - this.delay;
+        const k = this.paths ? this.paths.cardIndex(a + i, this.delay) : a + i - this.delay;
         x[i] = k >= 0 ? this.played[k]! : 0;
       }
-      const y = this.reverb.process(x);
+      const y = this.paths ? this.paths.echo(x) : this.reverb!.process(x);
+      const gain = this.opts.spec ? 1 : this.opts.echoGain;
+      // The person through their own path in a RoomSpec's room; as said in the tuned one.
+      const person = this.paths ? this.paths.person(this.person.subarray(a, a + PERIOD)) : this.person.subarray(a, a + PERIOD);
       const noise = this.opts.noise;
       const out = Buffer.alloc(PERIOD * 2);
       for (let i = 0; i < PERIOD; i++) {
-        const e = y[i]! * this.opts.echoGain;
+        const e = y[i]! * gain;
         this.echo[a + i] = e;
-        const v = e + this.person[a + i]! + (noise ? noise[(a + i) % noise.length]! : 0);
+        const v = e + person[i]! + (noise ? noise[(a + i) % noise.length]! : 0) + (this.paths ? this.paths.noise(a + i) : 0);
         const s = Math.max(-32768, Math.min(32767, Math.round(v)));
         this.mic[a + i] = s;
         out.writeInt16LE(s, i * 2);

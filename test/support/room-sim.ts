@@ -3,19 +3,15 @@
  * (the USB card's latency), smeared by the room (a decaying impulse response) and louder than the
  * person, over kitchen noise. Pure functions on 16 kHz samples; the fake arecord/aplay pair
  * (room-devices.ts) and the benchmark both build their microphone signal with these.
+ *
+ * Two rooms live here: Reverb, the fixed room the canceller was first tuned in (kept: the echo unit
+ * tests are calibrated on it), and RoomPaths/micSignal, any room a RoomSpec (room-spec.ts) describes.
  */
+import { Convolver, HighPass, fanNoise, impulseResponse, mainsHum } from './room-acoustics.js';
+import { roomDrr, type RoomSpec } from './room-spec.js';
 
-/** A small deterministic PRNG (mulberry32), so every run hears the same room. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { rng } from './room-acoustics.js';
+export type { RoomSpec } from './room-spec.js';
 
 /**
  * A room, streaming: the direct path, early reflections (worktop, wall, ceiling), and a late
@@ -95,4 +91,102 @@ export function toS16(x: Float32Array): Int16Array {
 /** Energy ratio in dB of a over b over [from, to). */
 export function ratioDb(a: ArrayLike<number>, b: ArrayLike<number>, from: number, to: number): number {
   return 20 * Math.log10(rms(a, from, to) / Math.max(1e-9, rms(b, from, to)));
+}
+
+/** Noise is looped from 10 s: whole cycles of 50 and 60 Hz hum, and long enough not to be heard as a loop by a VAD. */
+const NOISE_LOOP = 160_000;
+
+/**
+ * The paths sound takes in a RoomSpec's room, streaming, so the live room (room-devices.ts) and the
+ * offline one (micSignal) are the same room: hark's sound through the speaker's roll-off and the
+ * room's response at echoGain; the person through their own (farther, more reverberant) response,
+ * normalised so that the level the caller gives is the level at the microphone; the noise by
+ * absolute sample.
+ */
+export class RoomPaths {
+  readonly echoIr: Float32Array;
+  readonly personIr: Float32Array;
+  private readonly speaker: HighPass | null;
+  private readonly echoConv: Convolver;
+  private readonly personConv: Convolver;
+  private readonly noiseLoop: Float32Array | null;
+
+  constructor(
+    readonly spec: RoomSpec,
+    block = 4096,
+  ) {
+    const drr = roomDrr(spec);
+    this.echoIr = impulseResponse({ early: spec.early, rt60Ms: spec.rt60Ms, drrDb: drr.speakerDb, onsetMs: spec.tailOnsetMs, seed: spec.seed });
+    const p = impulseResponse({ early: [], rt60Ms: spec.person.rt60Ms ?? spec.rt60Ms, drrDb: drr.personDb, onsetMs: spec.tailOnsetMs, seed: spec.seed + 1 });
+    const e = Math.sqrt(p.reduce((s, v) => s + v * v, 0));
+    this.personIr = p.map((v) => v / e);
+    this.speaker = spec.speaker.highPassHz > 0 ? new HighPass(spec.speaker.highPassHz) : null;
+    this.echoConv = new Convolver(this.echoIr, block);
+    this.personConv = new Convolver(this.personIr, block);
+    const { fanDbfs, humDbfs, humHz } = spec.noise;
+    if (fanDbfs === null && humDbfs === null) this.noiseLoop = null;
+    else {
+      const fan = fanDbfs === null ? new Float32Array(NOISE_LOOP) : fanNoise(NOISE_LOOP, fanDbfs, spec.seed + 2);
+      const hum = humDbfs === null ? new Float32Array(NOISE_LOOP) : mainsHum(NOISE_LOOP, humDbfs, humHz);
+      this.noiseLoop = fan.map((v, i) => v + hum[i]!);
+    }
+  }
+
+  /**
+   * Which played sample sounds at mic sample `i` with the card `delay` samples late, or -1 (nothing
+   * yet, or the silence while a card that ran dry restarts).
+   */
+  cardIndex(i: number, delay: number): number {
+    const r = this.spec.cardRestart;
+    if (r) {
+      const at = Math.round(r.atMs * 16);
+      const shift = Math.round(r.shiftMs * 16);
+      if (i >= at && i < at + shift) return -1;
+      if (i >= at) return i - delay - shift;
+    }
+    return i - delay;
+  }
+
+  /** The next stretch of hark's sound at the mic, given what the card plays then (already delayed). */
+  echo(played: Float32Array): Float32Array {
+    const out = this.echoConv.process(this.speaker ? this.speaker.process(played) : played);
+    for (let i = 0; i < out.length; i++) out[i]! *= this.spec.echoGain;
+    return out;
+  }
+
+  /** The next stretch of the person at the mic, from what they say (dry) then. */
+  person(dry: Float32Array): Float32Array {
+    return this.personConv.process(dry);
+  }
+
+  /** The kitchen's noise at mic sample `i`. */
+  noise(i: number): number {
+    return this.noiseLoop ? this.noiseLoop[i % NOISE_LOOP]! : 0;
+  }
+}
+
+/**
+ * The microphone in a RoomSpec's room over `n` samples (default: until hark's sound has rung out),
+ * sample 0 being when hark hands `played[0]` to the card: hark's sound at the room's latency, the
+ * person (`dry`, by mic sample, already at the level wanted at the microphone), the noise.
+ * The parts are returned for measuring.
+ */
+export function micSignal(spec: RoomSpec, played: ArrayLike<number>, dry?: Float32Array, n?: number): { mic: Int16Array; echo: Float32Array; person: Float32Array; noise: Float32Array } {
+  const paths = new RoomPaths(spec, 16384);
+  const delay = Math.round(spec.latencyMs * 16);
+  const len = n ?? played.length + delay + Math.round(spec.rt60Ms * 16) + Math.max(0, Math.round((spec.cardRestart?.shiftMs ?? 0) * 16));
+  const card = new Float32Array(len);
+  for (let i = 0; i < len; i++) {
+    const k = paths.cardIndex(i, delay);
+    card[i] = k >= 0 && k < played.length ? played[k]! : 0;
+  }
+  const echo = paths.echo(card);
+  const person = dry ? paths.person(dry.length >= len ? dry.subarray(0, len) : Float32Array.from({ length: len }, (_, i) => dry[i] ?? 0)) : new Float32Array(len);
+  const noise = new Float32Array(len);
+  const mic = new Int16Array(len);
+  for (let i = 0; i < len; i++) {
+    noise[i] = paths.noise(i);
+    mic[i] = Math.max(-32768, Math.min(32767, Math.round(echo[i]! + person[i]! + noise[i]!)));
+  }
+  return { mic, echo, person, noise };
 }

@@ -1,0 +1,114 @@
+import { ringText } from '../../src/command/actions/timers.js';
+import { synthEarcon } from '../../src/speech/earcons.js';
+import { espeakPhrase } from '../support/speech.js';
+
+/**
+ * What hark plays in the offline room matrix, on one timeline (one long-lived aplay, as the
+ * canceller's default player): the samples the card is handed, where each stretch lies, and where a
+ * person speaks. All positions are 16 kHz samples from the first sample handed to the card.
+ */
+export interface Program {
+  played: Int16Array;
+  /** Each clip hark played: [start, end). */
+  clips: Array<[number, number]>;
+  /** The stretches counted: nobody speaks in them, or a "stop" is said in them. */
+  parts: Array<{ name: 'list' | 'ring'; start: number; end: number }>;
+  /** Where the person's "stop" starts (its direct sound at the mic), and over which part. */
+  stops: Array<{ over: 'list' | 'ring'; at: number }>;
+  /** The person's words as said (dry), by sample, at unit level: scale with personLevel(). */
+  words: Array<{ at: number; pcm: Int16Array }>;
+}
+
+/** A list read back: about 30 s of hark's espeak-ng voice. */
+export const LIST =
+  'Here is the prep list, fourteen items. Two kilos of onions, diced. Three litres of chicken stock. One bunch of flat leaf parsley. ' +
+  'Four lemons, zested and juiced. Six hundred grams of butter, cubed and chilled. Two trays of cherry tomatoes, halved. A tub of creme fraiche. ' +
+  'Twelve eggs, separated. Five hundred grams of caster sugar. Two vanilla pods. A kilo of plain flour, sifted. Three heads of garlic, peeled. ' +
+  'Half a litre of double cream. And the salmon, portioned into eight. That is everything on the list.';
+/** hark's confirmation before either: the canceller learns the room on it, as it would live. */
+export const CONFIRM = 'Timer set for forty seconds. I will ring when it is done.';
+/** The person: another voice than hark's. */
+export const STOP_VOICE = 'en-gb';
+
+const S = 16;
+
+/**
+ * A timer ringing for `ms`: every `everyMs` (actions.timers.ringEveryMs; 2 s, as the live echo-room
+ * run, the densest ring) the timer earcon at `earconVolume` then "Timer done.", each ring after the
+ * last has finished.
+ */
+async function ring(ms: number, everyMs: number, earconVolume: number): Promise<Int16Array> {
+  const beeps = synthEarcon('timer', earconVolume);
+  const words = await espeakPhrase(ringText(undefined));
+  const out = new Int16Array(ms * S);
+  for (let at = 0; at < out.length; ) {
+    out.set(beeps.subarray(0, Math.max(0, Math.min(beeps.length, out.length - at))), at);
+    const w = at + beeps.length + 20 * S;
+    if (w < out.length) out.set(words.subarray(0, Math.min(words.length, out.length - w)), w);
+    at = Math.max(at + everyMs * S, w + words.length + 150 * S);
+  }
+  return out;
+}
+
+function lay(pieces: Array<Int16Array | number>): { played: Int16Array; at: number[] } {
+  const len = pieces.reduce<number>((n, p) => n + (typeof p === 'number' ? p * S : p.length), 0);
+  const played = new Int16Array(len);
+  const at: number[] = [];
+  let o = 0;
+  for (const p of pieces) {
+    at.push(o);
+    if (typeof p === 'number') o += p * S;
+    else {
+      played.set(p, o);
+      o += p.length;
+    }
+  }
+  return { played, at };
+}
+
+/** Nobody speaks: the confirmation, the list (~30 s), then the ring (`ringMs`). */
+export async function quietProgram(o: { ringMs: number; ringEveryMs: number; earconVolume: number }): Promise<Program> {
+  const confirm = await espeakPhrase(CONFIRM);
+  const list = await espeakPhrase(LIST);
+  const rung = await ring(o.ringMs, o.ringEveryMs, o.earconVolume);
+  const { played, at } = lay([500, confirm, 1000, list, 2000, rung, 1500]);
+  const clips: Array<[number, number]> = [
+    [at[1]!, at[1]! + confirm.length],
+    [at[3]!, at[3]! + list.length],
+    [at[5]!, at[5]! + rung.length],
+  ];
+  return { played, clips, parts: [{ name: 'list', ...span(clips[1]!) }, { name: 'ring', ...span(clips[2]!) }], stops: [], words: [] };
+}
+
+/**
+ * "stop" said over the ring and over the list, `stopAfterMs` into each (the canceller warm, as it
+ * is by then live); hark falls silent `reactMs` after the word, as it does when it hears it.
+ */
+export async function stopProgram(o: { ringEveryMs: number; earconVolume: number; stopAfterMs: number; reactMs: number }): Promise<Program> {
+  const confirm = await espeakPhrase(CONFIRM);
+  const cut = (o.stopAfterMs + o.reactMs) * S;
+  const rung = (await ring(o.stopAfterMs + o.reactMs, o.ringEveryMs, o.earconVolume)).subarray(0, cut);
+  const list = (await espeakPhrase(LIST)).subarray(0, cut);
+  const stop = await espeakPhrase('stop', STOP_VOICE);
+  const { played, at } = lay([500, confirm, 1000, rung, 1500, list, 1500]);
+  const clips: Array<[number, number]> = [
+    [at[1]!, at[1]! + confirm.length],
+    [at[3]!, at[3]! + rung.length],
+    [at[5]!, at[5]! + list.length],
+  ];
+  const stops = [
+    { over: 'ring' as const, at: at[3]! + o.stopAfterMs * S },
+    { over: 'list' as const, at: at[5]! + o.stopAfterMs * S },
+  ];
+  return {
+    played,
+    clips,
+    parts: [{ name: 'ring', ...span(clips[1]!) }, { name: 'list', ...span(clips[2]!) }],
+    stops,
+    words: stops.map((s) => ({ at: s.at, pcm: stop })),
+  };
+}
+
+function span([start, end]: [number, number]): { start: number; end: number } {
+  return { start, end };
+}
