@@ -34,11 +34,12 @@ export const speechSection = section({
    */
   echoFallback: oneOf(['raise', 'gate', 'off'] as const, 'raise'),
   /**
-   * Room echo the canceller models after the card's delay (ms). 256: a tiled kitchen (RT60 400-600 ms)
-   * rings past 128 ms loud enough for Silero to open segments on it; 256 ms took those rooms from
-   * 14-20 dB to 25-31 dB of cancellation (test/echo/double-talk.test.ts, docs/echo.md).
+   * Room echo the canceller models after the card's delay (ms). 384: a tiled kitchen (RT60 400-600 ms)
+   * rings past 128 ms, and past 256 ms at RT60 600, loud enough for Silero to open segments on it; at
+   * 384 ms no segment opened in any of six kitchens (test/echo/room-matrix.test.ts, docs/echo.md), for
+   * ~0.08 ms more CPU per 32 ms frame than 128.
    */
-  echoFilterMs: ms(256, 16, 500),
+  echoFilterMs: ms(384, 16, 500),
   /** Suppress the echo the adaptive filter leaves (speexdsp's residual echo suppressor): worth ~15 dB more. */
   echoResidual: flag(true),
   /** Noise suppression on the microphone (speexdsp's preprocessor): fans, extractors, hum. */

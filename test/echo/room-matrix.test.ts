@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parseConfigText } from '../../src/config/load.js';
 import { outputDir } from '../support/paths.js';
 import { roomMatrix } from '../support/room-spec.js';
-import { matrixPrograms, measureRoom, misses, roomMics, table, type Programs, type RoomResult } from './room-matrix.js';
+import { matrixPrograms, measureRoom, misses, roomMics, stopWithoutEcho, table, type Programs, type RoomResult } from './room-matrix.js';
 
 /**
  * Issue 32: the canceller met its targets in the room it was tuned in and missed them in the next
@@ -15,7 +15,8 @@ import { matrixPrograms, measureRoom, misses, roomMics, table, type Programs, ty
  * path (Silero, the segmenter, the echo stage with speexdsp, the gate):
  *  - hark reads a 30 s list and a timer rings 60 s, nobody speaking: no segment opens;
  *  - "stop" said 6 dB under the echo, over the ring and over the list: its segment opens within
- *    300 ms of the word.
+ *    300 ms of the word — or, where the room alone takes nearly that long (the same word with hark
+ *    silent: 281 ms at RT60 600), within one 32 ms frame of what it takes there.
  * HARK_ECHO_MATRIX_YAML (a hark.yaml's text) points it at other settings, e.g.
  * 'speech:\n  echoFilterMs: 256'. The numbers per room go to test-output/echo-matrix/; the
  * benchmark (test/bench/echo-matrix.bench.ts) runs the same rooms across filter lengths.
@@ -39,11 +40,13 @@ describe(`hark's own sound in six kitchens (echoFilterMs ${settings.echoFilterMs
   it.each(roomMatrix().map((spec) => ({ name: spec.name, spec })))(
     '$name: the list and the ring open no segment, and "stop" 6 dB under the echo opens within 300 ms',
     async ({ spec }) => {
-      const r = await measureRoom(roomMics(spec, programs), programs, config, settings, { erle: false });
+      const mics = roomMics(spec, programs);
+      const r = await measureRoom(mics, programs, config, settings, { erle: false });
       results.push(r);
+      const silent = Object.fromEntries((await stopWithoutEcho(mics, programs, config)).map((s) => [s.over, s.openedAfterMs]));
       // The room did put hark's voice into the microphone, well above the fan: there was echo to take out.
       expect(r.echoDbfs).toBeGreaterThan(-30);
-      expect(misses(r)).toEqual([]);
+      expect(misses(r, silent)).toEqual([]);
     },
     120_000,
   );
