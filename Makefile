@@ -1,5 +1,5 @@
 # The two commands for a fresh machine: `make run` and `make test`. Each installs what it needs first.
-.PHONY: deps run test bench typecheck deps-check doctor install pi-check echo-room
+.PHONY: deps run test bench typecheck deps-check doctor install pi-check echo-room capture-soak
 
 # `make run` keeps its state (database, Whisper model) here, so it needs no root; the Pi install uses /var/lib/hark.
 STATE ?= $(CURDIR)/.hark
@@ -52,3 +52,14 @@ pi-check:
 echo-room: deps
 	npm run -s build
 	HARK_ECHO_E2E=1 $(if $(ROOMS),HARK_ECHO_ROOMS=$(ROOMS)) npx vitest run test/e2e/echo-room.test.ts
+
+# The loud room through hark's own capture path (issue 31): the real `hark run` on a fake arecord
+# playing MINUTES of talk SPEED times real time, echo canceller in force; RSS at each STEP minutes,
+# segments stored, commands acted on, CPU seconds per minute of talk. QUOTA=25: in 25 % of one core
+# (cgroup v1, as root). Real time takes MINUTES of wall time: run it alone. Not part of `make test`.
+MINUTES ?= 10
+SPEED ?= 1
+STEP ?= 5
+capture-soak: deps
+	npm run -s build
+	SOAK_MINUTES=$(MINUTES) SOAK_SPEED=$(SPEED) SOAK_STEP_MIN=$(STEP) SOAK_QUOTA=$(QUOTA) npx vitest bench --run test/bench/capture-soak.bench.ts

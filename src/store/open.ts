@@ -8,6 +8,8 @@ import { migrate } from './schema.js';
 
 /** The WAL is truncated back to this after a checkpoint, so it cannot creep across an SD card. */
 export const JOURNAL_SIZE_LIMIT = 16 * 1024 * 1024;
+/** The page cache per connection, in KiB (see openConfigured). */
+const CACHE_KIB = 2000;
 
 export interface OpenOptions {
   /** Move a corrupt file aside and start fresh (the daemon); false refuses it (the viewer: not our file). */
@@ -107,6 +109,11 @@ function openConfigured(path: string, fresh: boolean): Database {
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
     db.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT}`);
+    // better-sqlite3 builds SQLite with a 16 MB page cache; every page of audio written passes through
+    // it and stays, so on continuous talk hark's memory rose ~2 MB a minute for 8 minutes (issue 31,
+    // test/store/store-memory.test.ts) holding audio nobody reads again. SQLite's own 2 MB holds the
+    // tables' and indexes' hot pages; the debug page's rare audio reads come from the OS's file cache.
+    db.pragma(`cache_size = -${CACHE_KIB}`);
     migrate(db, path);
     return db;
   } catch (err) {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { bench, describe } from 'vitest';
 import { HarkProcess } from '../support/hark-process.js';
 import { JFK_WAV, ROOT, TINY_MODEL, outputDir } from '../support/paths.js';
+import { unitSettings } from '../support/unit-env.js';
 
 /**
  * Memory of a real `hark run` over a long recording of speech and silence (issue 15, item 1): jfk.wav
@@ -18,19 +19,6 @@ import { JFK_WAV, ROOT, TINY_MODEL, outputDir } from '../support/paths.js';
 const MINUTES = Number(process.env.HARK_MEMORY_BENCH_MIN ?? 10);
 const MODEL = process.env.HARK_MEMORY_MODEL ?? TINY_MODEL;
 const UNIT = join(ROOT, 'systemd', 'hark.service');
-
-/** Environment=K=V lines of the unit (quoted values unquoted), and its MemoryMax. */
-export function unitSettings(text: string): { env: Record<string, string>; memoryMax: string | null } {
-  const env: Record<string, string> = {};
-  for (const m of text.matchAll(/^Environment=(.+)$/gm)) {
-    for (const pair of m[1]!.match(/"[^"]*"|\S+/g) ?? []) {
-      const kv = pair.replace(/^"|"$/g, '');
-      const eq = kv.indexOf('=');
-      if (eq > 0) env[kv.slice(0, eq)] = kv.slice(eq + 1);
-    }
-  }
-  return { env, memoryMax: /^MemoryMax=(\S+)$/m.exec(text)?.[1] ?? null };
-}
 
 function rssMb(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));

@@ -1,0 +1,16 @@
+// Preloaded into a benchmarked `hark run` (node --require): every HARK_PROBE_MS it appends the
+// process's own memory view to HARK_PROBE_FILE as a JSON line. /proc shows how much is resident;
+// only the process itself can say whether that is V8's heap, buffers outside it (external,
+// arrayBuffers) or native memory (the rest), which is what tells a JavaScript leak from a native one.
+'use strict';
+const { appendFileSync } = require('node:fs');
+// --require runs in every worker thread too: each isolate reports its own heap, tagged.
+const { threadId } = require('node:worker_threads');
+const file = process.env.HARK_PROBE_FILE;
+if (file) {
+  const every = Number(process.env.HARK_PROBE_MS || 5000);
+  setInterval(() => {
+    const m = process.memoryUsage();
+    appendFileSync(file, JSON.stringify({ t: Date.now(), thread: threadId, rss: m.rss, heapTotal: m.heapTotal, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers }) + '\n');
+  }, every).unref();
+}
