@@ -50,18 +50,12 @@ export class DoubleTalkDetector {
   private env = 0;
   /** Residual energy per unit of that envelope on frames of hark's sound alone, in dB. */
   private coupling = INITIAL_DB;
-  private near = false;
   /** Frames left of the hold after the last frame that stood clear. */
   private held = 0;
 
   constructor(opts: Partial<DoubleTalkOptions> = {}) {
     this.o = { ...DOUBLE_TALK_DEFAULTS, ...opts };
     this.decay = Math.pow(10, (-6 * this.o.frameMs) / this.o.tailMs);
-  }
-
-  /** The last frame held more than hark's own sound explains (someone else is talking). */
-  get nearEnd(): boolean {
-    return this.near;
   }
 
   /** The coupling learnt, in dB (residual over reference), for the journal and tests. */
@@ -82,22 +76,21 @@ export class DoubleTalkDetector {
       // (a headset, a far speaker: nothing comes back, and a person must not wait for a residual).
       if (this.env > 0) this.coupling = Math.min(this.coupling, this.coupling + (10 * Math.log10(this.o.floorPower / this.env) - this.coupling) * DOWN);
       this.held = 0;
-      return (this.near = false);
+      return false;
     }
-    if (this.env <= 0) return (this.near = true);
+    if (this.env <= 0) return true;
     const ratio = 10 * Math.log10(pOut / this.env);
     if (ratio > this.coupling + this.o.marginDb) this.held = Math.round(this.o.holdMs / this.o.frameMs);
     else if (this.held > 0) this.held--;
-    this.near = this.held > 0;
+    const near = this.held > 0;
     // A frame read as the near end teaches nothing: a person's voice is not hark's residual.
-    if (!this.near) this.coupling += (ratio - this.coupling) * (ratio < this.coupling ? DOWN : UP);
-    return this.near;
+    if (!near) this.coupling += (ratio - this.coupling) * (ratio < this.coupling ? DOWN : UP);
+    return near;
   }
 
   /** hark has been quiet long enough for its room to fall silent: forget the envelope (not the coupling). */
   quiet(): void {
     this.env = 0;
-    this.near = false;
     this.held = 0;
   }
 }

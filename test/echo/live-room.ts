@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { Framer } from '../../src/audio/framer.js';
 import { createEchoCleaner } from '../../src/echo/create.js';
 import { EchoReference } from '../../src/echo/reference.js';
 import { VirtualClock } from '../../src/core/clock.js';
@@ -126,19 +127,15 @@ export async function runLiveRoom(opts: {
   const rand = rng(3);
   const F = 512;
   const PERIOD = 2000;
-  let pending = new Int16Array(0);
+  const framer = new Framer(F);
   let pos = 0;
   let toldUpTo = 0;
   for (let p = 0; p + PERIOD <= n; p += PERIOD) {
     const arrival = (p + PERIOD) / 16 + (opts.lateMs ? opts.lateMs(p / PERIOD) : rand() * 15);
     while (toldUpTo < told.length && told[toldUpTo]!.callMs <= arrival) told[toldUpTo++]!.tell(reference);
     stage.arrived(PERIOD, arrival);
-    const joined = new Int16Array(pending.length + PERIOD);
-    joined.set(pending);
-    joined.set(mic.subarray(p, p + PERIOD), pending.length);
-    let i = 0;
-    for (; i + F <= joined.length; i += F) {
-      out.set(stage.process(joined.subarray(i, i + F), pos), pos);
+    for (const frame of framer.frames(mic.subarray(p, p + PERIOD))) {
+      out.set(stage.process(frame, pos), pos);
       trusted.push(stage.trusted);
       delays.push(stage.status.delayMs);
       const st = stage.status;
@@ -148,7 +145,6 @@ export async function runLiveRoom(opts: {
       erle.push(st.erleDb);
       pos += F;
     }
-    pending = joined.slice(i);
   }
   return { mic, echo, out, trusted, delays, estimates, converged, why, erle, cpuMsPerFrame: 0, frames: trusted.length, stage, reference, processes: spawned };
 }

@@ -1,5 +1,6 @@
 import { createNativeCanceller } from '../../src/echo/addon.js';
 import { EchoStage, type EchoStageOptions } from '../../src/echo/canceller.js';
+import { Framer } from '../../src/audio/framer.js';
 import { createEchoCleaner } from '../../src/echo/create.js';
 import { EchoReference } from '../../src/echo/reference.js';
 import { VirtualClock } from '../../src/core/clock.js';
@@ -62,19 +63,16 @@ export function runRoom(opts: {
   const rand = rng(3);
   const F = 512;
   const PERIOD = 2000;
-  let pending = new Int16Array(0);
+  // arecord's periods cut into the VAD's frames, as the capture pipeline does (SegmentPipeline).
+  const framer = new Framer(F);
   let cpu = 0;
   let frames = 0;
   let pos = 0;
   for (let p = 0; p + PERIOD <= n; p += PERIOD) {
     stage.arrived(PERIOD, t0 + (p + PERIOD) / 16 + rand() * 15);
-    const joined = new Int16Array(pending.length + PERIOD);
-    joined.set(pending);
-    joined.set(mic.subarray(p, p + PERIOD), pending.length);
-    let i = 0;
-    for (; i + F <= joined.length; i += F) {
+    for (const frame of framer.frames(mic.subarray(p, p + PERIOD))) {
       const c0 = process.cpuUsage();
-      const o = stage.process(joined.subarray(i, i + F), pos);
+      const o = stage.process(frame, pos);
       const c = process.cpuUsage(c0);
       cpu += (c.user + c.system) / 1000;
       frames++;
@@ -82,7 +80,6 @@ export function runRoom(opts: {
       trusted.push(stage.trusted);
       pos += F;
     }
-    pending = joined.slice(i);
   }
   return { mic, echo, out, trusted, cpuMsPerFrame: cpu / frames, frames, stage };
 }
@@ -254,19 +251,15 @@ export async function runStreamRoom(opts: {
   const rand = rng(3);
   const F = 512;
   const PERIOD = 2000;
-  let pending = new Int16Array(0);
+  const framer = new Framer(F);
   let cpu = 0;
   let frames = 0;
   let pos = 0;
   for (let p = 0; p + PERIOD <= n; p += PERIOD) {
     stage.arrived(PERIOD, (p + PERIOD) / 16 + (opts.lateMs ? opts.lateMs(p / PERIOD) : rand() * 15));
-    const joined = new Int16Array(pending.length + PERIOD);
-    joined.set(pending);
-    joined.set(mic.subarray(p, p + PERIOD), pending.length);
-    let i = 0;
-    for (; i + F <= joined.length; i += F) {
+    for (const frame of framer.frames(mic.subarray(p, p + PERIOD))) {
       const c0 = process.cpuUsage();
-      const o = stage.process(joined.subarray(i, i + F), pos);
+      const o = stage.process(frame, pos);
       const c = process.cpuUsage(c0);
       cpu += (c.user + c.system) / 1000;
       frames++;
@@ -275,7 +268,6 @@ export async function runStreamRoom(opts: {
       delays.push(stage.status.delayMs);
       pos += F;
     }
-    pending = joined.slice(i);
   }
   return { mic, echo, out, trusted, delays, cpuMsPerFrame: cpu / frames, frames, stage, reference, processes: player.processes };
 }

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { rng } from './prng.js';
 
 /**
  * A local stand-in for Deepgram's live transcription endpoint (wss://api.deepgram.com/v1/listen),
@@ -263,7 +264,7 @@ export class DeepgramDouble {
     let flushTimer: NodeJS.Timeout | null = null;
     let lastDue = 0;
     let index = 0;
-    const rand = mulberry32(this.replyJitterSeed * 7919 + rec.id);
+    const rand = rng(this.replyJitterSeed * 7919 + rec.id);
     const write = (o: Out) => {
       if (ws.readyState !== ws.OPEN) return;
       for (const junk of this.misbehave.junkBeforeEachMessage ?? []) ws.send(junk);
@@ -581,17 +582,6 @@ function bare(w: string): string {
   return w.toLowerCase().replace(/[^\p{L}\p{N}']/gu, '');
 }
 
-/** A small seeded PRNG, so jitter is the same on every run. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function round(x: number): number {
   return Math.round(x * 1000) / 1000;

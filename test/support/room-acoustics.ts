@@ -1,4 +1,5 @@
 import { fft, nextPow2 } from './fft.js';
+import { rng } from './prng.js';
 
 /**
  * The pieces of a simulated kitchen (room-spec.ts says which room, room-sim.ts puts them together):
@@ -7,18 +8,6 @@ import { fft, nextPow2 } from './fft.js';
  * (seeded), 16 kHz.
  */
 const RATE = 16000;
-
-/** A small deterministic PRNG (mulberry32), so every run hears the same room. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Standard normal samples (Box-Muller) from a uniform source. */
 export function gaussian(rand: () => number): () => number {

@@ -10,7 +10,7 @@
 import { Convolver, HighPass, fanNoise, impulseResponse, mainsHum } from './room-acoustics.js';
 import { roomDrr, type RoomSpec } from './room-spec.js';
 
-export { rng } from './room-acoustics.js';
+export { rng } from './prng.js';
 export type { RoomSpec } from './room-spec.js';
 
 /**
