@@ -233,9 +233,9 @@ export class EchoStage {
     this.reference.prune(refPos - Math.max(5 * this.o.filterSamples, (this.o.catchUpMs + 500) * this.perMs));
     if (!active && !inTail) {
       this.lastState = 'idle';
-      this.talk.quiet();
       this.harkOnly = false;
       this.native.process(frame, null, this.out);
+      this.talk.quiet(this.out);
       return this.out;
     }
     // A new aplay process (each clip, with one aplay per clip; a reopened long-lived one) may sound
@@ -254,7 +254,7 @@ export class EchoStage {
       }
     }
     this.native.process(frame, this.ref, this.out);
-    this.harkOnly = !this.talk.update(active ? this.ref : null, this.out);
+    this.harkOnly = this.talk.update(active ? this.ref : null, this.out) === 'hark';
     this.history.mark(position);
     if (active) this.trust.measure(frame, this.out);
     this.lastState = this.trust.converged ? 'cancelling' : 'converging';

@@ -43,15 +43,40 @@ const DOWN = 0.05;
  */
 const INITIAL_DB = 10;
 
+/** What a frame's residual is while hark's sound may be in it. */
+export type TalkVerdict =
+  /** Explained by hark's sound: not speech, whatever the VAD makes of it. */
+  | 'hark'
+  /** Standing clear of hark's residual: someone talking over it. */
+  | 'near'
+  /** At the room's own noise floor: nothing to explain, the VAD decides. */
+  | 'quiet';
+
+/**
+ * The room's noise floor (the fan, the hum) is learnt while hark is quiet: quick to fall to a quieter
+ * frame, slow to rise (1.5 dB a second), so a voice held for seconds barely lifts it. While hark
+ * plays it may only fall: its residual must never become the room's floor. A frame within QUIET_DB of it is the room, not hark's residual: in a room
+ * where hark's speaker does not reach the microphone (a headset, a speaker across the kitchen) the
+ * fan must not be learnt as hark's residual. It was, and as the envelope swung with a ring's beeps
+ * the coupling learnt on the fan rose until it explained away the quieter half of a cook's command
+ * (test/echo/talk-over-ring.test.ts).
+ */
+const NOISE_FALL = 0.2;
+const NOISE_RISE = Math.pow(10, 0.05 / 10);
+const QUIET_DB = 6;
+
 export class DoubleTalkDetector {
   private readonly o: DoubleTalkOptions;
   private readonly decay: number;
+  private readonly quietGain = Math.pow(10, QUIET_DB / 10);
   /** The reference's energy held with the room's decay. */
   private env = 0;
   /** Residual energy per unit of that envelope on frames of hark's sound alone, in dB. */
   private coupling = INITIAL_DB;
   /** Frames left of the hold after the last frame that stood clear. */
   private held = 0;
+  /** The room's noise floor (mean square); NaN before the first frame. */
+  private noise = NaN;
 
   constructor(opts: Partial<DoubleTalkOptions> = {}) {
     this.o = { ...DOUBLE_TALK_DEFAULTS, ...opts };
@@ -63,35 +88,55 @@ export class DoubleTalkDetector {
     return this.coupling;
   }
 
+  /** The room's noise floor as followed, in dB of s16 mean square (NaN before any frame). */
+  get noiseDb(): number {
+    return 10 * Math.log10(this.noise);
+  }
+
   /**
    * One frame: `ref` the reference the canceller used for it (null: hark was silent at that instant,
-   * its room may still ring), `out` what the canceller left. Returns whether it is the near end.
+   * its room may still ring), `out` what the canceller left.
    */
-  update(ref: Int16Array | null, out: Int16Array): boolean {
+  update(ref: Int16Array | null, out: Int16Array): TalkVerdict {
     const pRef = ref ? power(ref) : 0;
     this.env = Math.max(pRef, this.env * this.decay);
     const pOut = power(out);
-    if (pOut <= this.o.floorPower) {
-      // Silence while hark plays is a residual of at most the floor: the coupling learns that much
-      // (a headset, a far speaker: nothing comes back, and a person must not wait for a residual).
-      if (this.env > 0) this.coupling = Math.min(this.coupling, this.coupling + (10 * Math.log10(this.o.floorPower / this.env) - this.coupling) * DOWN);
+    this.follow(pOut);
+    const floor = this.noise > 0 ? Math.max(this.o.floorPower, this.noise * this.quietGain) : this.o.floorPower;
+    if (pOut <= floor) {
+      // Nothing above the room while hark plays: its residual is below the room's noise (had it been
+      // as loud, the frame would stand 3 dB over it). The coupling learns so much (a headset, a far
+      // speaker: nothing comes back, and a person must not wait for a residual).
+      const bound = this.noise > 0 ? this.noise / 4 : this.o.floorPower;
+      if (this.env > 0) this.coupling = Math.min(this.coupling, this.coupling + (10 * Math.log10(bound / this.env) - this.coupling) * DOWN);
       this.held = 0;
-      return false;
+      return 'quiet';
     }
-    if (this.env <= 0) return true;
-    const ratio = 10 * Math.log10(pOut / this.env);
+    if (this.env <= 0) return 'near';
+    // What stands above the room's own noise is what hark (or a person) adds.
+    const ratio = 10 * Math.log10(Math.max(pOut - (this.noise || 0), 1e-9) / this.env);
     if (ratio > this.coupling + this.o.marginDb) this.held = Math.round(this.o.holdMs / this.o.frameMs);
     else if (this.held > 0) this.held--;
     const near = this.held > 0;
     // A frame read as the near end teaches nothing: a person's voice is not hark's residual.
     if (!near) this.coupling += (ratio - this.coupling) * (ratio < this.coupling ? DOWN : UP);
-    return near;
+    return near ? 'near' : 'hark';
   }
 
-  /** hark has been quiet long enough for its room to fall silent: forget the envelope (not the coupling). */
-  quiet(): void {
+  /**
+   * hark has been quiet long enough for its room to fall silent: forget the envelope (not the
+   * coupling). `out`: the frame the microphone gave meanwhile, for the room's noise floor.
+   */
+  quiet(out?: Int16Array): void {
     this.env = 0;
     this.held = 0;
+    if (out) this.follow(power(out));
+  }
+
+  private follow(p: number): void {
+    if (!(this.noise > 0)) this.noise = Math.max(p, 1);
+    else if (p < this.noise) this.noise += (p - this.noise) * NOISE_FALL;
+    else this.noise = Math.min(p, this.noise * NOISE_RISE);
   }
 }
 

@@ -134,12 +134,33 @@ describe('DoubleTalkDetector', () => {
   };
   it('learns the residual hark leaves, then tells a voice 15 dB above it from it; quiet frames are nobody', () => {
     const d = new DoubleTalkDetector();
+    // The room before hark speaks: a faint hiss.
+    for (let k = 0; k < 20; k++) d.quiet(frame(5, 300 + k));
     // A second of hark's sound cancelled to about -25 dB, swinging ±5 dB frame to frame.
-    for (let k = 0; k < 31; k++) expect(d.update(frame(8000, k), frame(450 * (1 + 0.7 * Math.sin(k)), 100 + k))).toBe(false);
+    for (let k = 0; k < 31; k++) expect(d.update(frame(8000, k), frame(450 * (1 + 0.7 * Math.sin(k)), 100 + k))).toBe('hark');
     expect(d.couplingDb).toBeLessThan(-15);
-    expect(d.update(frame(8000, 50), frame(450 * 6, 200))).toBe(true);
+    expect(d.update(frame(8000, 50), frame(450 * 6, 200))).toBe('near');
     // The word goes on through a quieter vowel within the margin: still the person (the hold).
-    expect(d.update(frame(8000, 51), frame(450 * 2, 201))).toBe(true);
-    expect(d.update(frame(8000, 52), frame(2, 202))).toBe(false);
+    expect(d.update(frame(8000, 51), frame(450 * 2, 201))).toBe('near');
+    expect(d.update(frame(8000, 52), frame(2, 202))).toBe('quiet');
+  });
+
+  it("where hark's sound does not reach the microphone, a fan is the room, not hark: a ring's beeps never teach it to explain a voice away", () => {
+    const d = new DoubleTalkDetector();
+    const fan = 300;
+    for (let k = 0; k < 30; k++) d.quiet(frame(fan, 400 + k));
+    const verdicts: string[] = [];
+    // A minute of ringing: 0.5 s of loud beeps, then 1.5 s of nothing played (the room's tail allowed for).
+    for (let k = 0; k < 1875; k++) {
+      const beep = k % 62 < 16;
+      const v = d.update(beep ? frame(12000, k) : null, frame(fan, 1000 + k));
+      if (v === 'hark') verdicts.push(`frame ${k}`);
+    }
+    // The fan alone is never hark's residual.
+    expect(verdicts).toEqual([]);
+    // A cook 8 dB over the fan, on a beep and between beeps: the near end.
+    expect(d.update(frame(12000, 5000), frame(fan * 2.5, 5001))).toBe('near');
+    for (let k = 0; k < 20; k++) d.update(null, frame(fan, 6000 + k));
+    expect(d.update(null, frame(fan * 2.5, 5002))).toBe('near');
   });
 });
