@@ -8,11 +8,13 @@ import type { SttStack } from '../stt/create.js';
 import { createVad } from '../vad/create.js';
 import { segmenterOptions } from '../vad/options.js';
 import { SegmentPipeline } from '../vad/pipeline.js';
+import type { SegmenterOptions } from '../vad/segmenter.js';
 import { segmentSummary } from '../vad/summary.js';
 import type { Vad } from '../vad/vad.js';
 import type { AudioHealth } from './capture-health.js';
 import type { CaptureConfig } from './config.js';
 import type { Component } from './lifecycle.js';
+import { longSpeechSeconds } from './opening.js';
 import type { SegmentTap } from './plugins.js';
 import type { SegmentPath } from './segment-path.js';
 import './events.js';
@@ -30,6 +32,21 @@ import './events.js';
  * segment not transcribed by then is stored untranscribed (its audio is kept for `hark replay`).
  */
 const STOP_STT_MS = 1500;
+
+/**
+ * The segmenter's settings for the daemon. Only an engine that takes whole segments (Whisper first)
+ * gains from work done while a segment is open: a transcript started at a pause (preemptive), and the
+ * wake-phrase check of a long segment's opening (issue 31), told when its speech runs past the length
+ * the words stage would check it at (longSpeechSeconds: one measure at both ends).
+ */
+export function segmenterFor(config: CaptureConfig, batchFirst: boolean): SegmenterOptions {
+  const opening = config.stt.opening;
+  return {
+    ...segmenterOptions(config.vad),
+    pauseMs: batchFirst ? config.stt.preemptiveMs : 0,
+    longSpeechMs: batchFirst && opening.enabled ? longSpeechSeconds(opening.seconds) * 1000 : 0,
+  };
+}
 
 export interface CaptureWiringDeps {
   config: CaptureConfig;
@@ -82,9 +99,8 @@ export class CaptureWiring {
         const speech = this.d.speech();
         const stt = this.d.stt();
         // While hark plays, its own voice reaches the mic: the echo gate raises (or closes) the VAD.
-        // Preemptive transcription only helps an engine that takes whole segments (Whisper first).
-        const batchFirst = stt?.engines[0]?.engine && !stt.engines[0].engine.openLive;
-        const segmenter = { ...segmenterOptions(config.vad), pauseMs: batchFirst ? config.stt.preemptiveMs : 0 };
+        const batchFirst = !!stt?.engines[0]?.engine && !stt.engines[0].engine.openLive;
+        const segmenter = segmenterFor(config, batchFirst);
         this.pipeline = new SegmentPipeline({ vad, segmenter, ...(speech ? { gate: speech.gate } : {}), ...(speech?.echo && !this.d.recording ? { echo: speech.echo } : {}) });
         this.wire(this.pipeline);
         await this.openSource();
@@ -179,6 +195,7 @@ export class CaptureWiring {
     pipeline.on('audio', (frame) => path()?.audio(frame));
     pipeline.on('pause', (e) => path()?.paused(e));
     pipeline.on('resume', (e) => path()?.resumed(e.startSample));
+    pipeline.on('long', (e) => path()?.long(e));
     pipeline.on('segment', (s) => {
       bus.emit('segment.closed', { ...segmentSummary(s), openedBy: s.openedBy, ...(s.closeReason === 'capture-lost' ? { outage: this.d.health.downReason ?? 'capture down' } : {}) });
       // A mute hold closes the mic while the button is still down: the held segment may then end

@@ -45,5 +45,5 @@ export interface SegmentPathConfig {
 /** What the capture wiring reads (capture-wiring.ts): the segmenter's settings and when a pause starts a transcript. */
 export interface CaptureConfig {
   vad: VadConfig;
-  stt: Pick<SttConfig, 'preemptiveMs'>;
+  stt: Pick<SttConfig, 'preemptiveMs' | 'opening'>;
 }

@@ -82,6 +82,26 @@ function matchesAt(words: readonly string[], start: number, phrase: readonly str
 }
 
 /**
+ * Speech (pre-roll and trailing silence not counted) past which a segment is long: checked on its
+ * opening first. Within half a second of the opening the whole costs hardly more, and no words are
+ * cut off. One measure for the open segment (the segmenter's `long`, its pauses) and the closed one.
+ */
+export function longSpeechSeconds(openingSeconds: number): number {
+  return openingSeconds + 0.5;
+}
+
+/** While a timer rings, an opening starting with one of these is transcribed whole (kitchen/timer-language's ring-stop words). */
+const RING_STOP_OPENINGS = ['stop', 'ok', 'okay', 'thanks', 'thank you', 'got it', 'alright', 'enough', 'quiet', 'dismiss', 'silence', 'turn it off', 'cheers', 'shut up'].map((p) => p.split(' '));
+
+/**
+ * The verdict on an opening's words: does it start with something the base frame acts on — one of
+ * its phrases, a ring-stop word while a timer rings, or the start of an imperative?
+ */
+export function opensForBase(text: string, phrases: readonly (readonly string[])[], ringing: boolean, language: KitchenLanguage): boolean {
+  return startsWithPhrase(text, ringing ? [...phrases, ...RING_STOP_OPENINGS] : phrases) !== null || opensImperative(text, language);
+}
+
+/**
  * Could the opening be the start of one of seed 000's imperatives ("stop", "alright, carry on",
  * "could you say that again")? The kitchen language's own reading, on the words exactly as heard
  * (an imperative is short and plain; a near miss is radio: "the old man" is not "hold on").

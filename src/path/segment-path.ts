@@ -10,12 +10,13 @@ import type { Commands } from './build-commands.js';
 import type { SegmentPathConfig } from './config.js';
 import type { Conversation } from './conversation.js';
 import { openingPhrases } from './opening.js';
+import { OpeningJudge } from './opening-check.js';
 import type { Taken } from './segment-queue.js';
 import type { SegmentRecord } from './segment-record.js';
 import type { Arbiter, PathFront } from './plugins.js';
 import { WorkLine, type QueueLoad, type Work } from './work-line.js';
 // The stages, in the order a segment goes through them:
-import { OpenSegments, release, type OpenSegment } from './open-segment.js'; // 1. open: live hearing, barge-in, pauses
+import { OpenSegments, release, type OpenSegment } from './open-segment.js'; // 1. open: live hearing, barge-in, pauses, opening check
 import { BACKLOG, WordsStage } from './words.js'; //                              2. words: backlog, opening check, transcript
 import { arbitrate, decideFate, type Fate } from './fate.js'; //                  3. fate: one per segment (and the arbiter)
 import { CommandSide } from './command-side.js'; //                               4. command side: only a dispatched fate
@@ -64,6 +65,8 @@ export class SegmentPath {
   private readonly outOfTime: Promise<void>;
   private timeUp!: () => void;
   private finishing = false;
+  /** Segments in their words stage now (speech-to-text at work for a closed segment). */
+  private hearing = 0;
 
   constructor(d: SegmentPathDeps) {
     this.d = d;
@@ -81,11 +84,13 @@ export class SegmentPath {
     /** The base frame's own phrases (wake phrase first); null: the opening check cannot be used. */
     const phrases = config.stt.opening.enabled ? openingPhrases(config.router.frames) : null;
     const wantsWhole = () => this.command.wantsWholeTranscript();
-    this.open = new OpenSegments({ conv: this.conv, stt: d.stt, speech: d.speech, bus, config, openingChecked: () => phrases !== null && !wantsWhole(), ...(d.closeEarly ? { closeEarly: d.closeEarly } : {}) });
     const core = this.conv.core;
-    this.words = d.stt
-      ? new WordsStage({ stt: d.stt, config: config.stt, bus, log, phrases, wantsWholeTranscript: wantsWhole, ringing: () => core.timers.ringing, language: () => core.language, hangoverMs: () => this.command.hangoverMs, outOfTime: this.outOfTime })
-      : null;
+    // One opening check for both ends of the path: the open segment's (issue 31) and the close's.
+    const judge = d.stt && phrases ? new OpeningJudge({ stt: d.stt, config: config.stt, log, phrases, ringing: () => core.timers.ringing, language: () => core.language }) : null;
+    // Closed segments come first: one in its words stage or waiting in the line (push-to-talk, an answer).
+    const sttBusy = () => this.hearing > 0 || this.line.waiting > 0;
+    this.open = new OpenSegments({ conv: this.conv, stt: d.stt, speech: d.speech, bus, config, openingChecked: () => phrases !== null && !wantsWhole(), judge, sttBusy, ...(d.closeEarly ? { closeEarly: d.closeEarly } : {}) });
+    this.words = d.stt ? new WordsStage({ stt: d.stt, config: config.stt, bus, log, judge, wantsWholeTranscript: wantsWhole, hangoverMs: () => this.command.hangoverMs, outOfTime: this.outOfTime }) : null;
     d.stt?.setVocabulary(this.commands.vocabulary);
   }
 
@@ -101,7 +106,7 @@ export class SegmentPath {
 
   // ---- the segmenter's events: stage 1 ----
 
-  opened(e: { startSample: number; pcm: Int16Array }): void {
+  opened(e: { startSample: number; pcm: Int16Array; prerollSamples?: number }): void {
     this.open.opened(e);
   }
   audio(frame: Int16Array): void {
@@ -110,8 +115,11 @@ export class SegmentPath {
   dropped(startSample: number): void {
     this.open.dropped(startSample);
   }
-  paused(e: { startSample: number; pcm: Int16Array }): void {
+  paused(e: { startSample: number; pcm: Int16Array; silenceSamples?: number }): void {
     this.open.paused(e);
+  }
+  long(e: { startSample: number; pcm: Int16Array; prerollSamples: number; maxProb: number }): void {
+    this.open.long(e);
   }
   resumed(startSample: number): void {
     this.open.resumed(startSample);
@@ -144,9 +152,14 @@ export class SegmentPath {
       let decided: Fate | null = null;
       if (cancelled) this.d.stt?.transcriber.cancel(seg?.live ?? null, 'push-to-talk cancelled');
       else if (this.words) {
-        const w = await this.words.hear({ segment: rec.segment, seg, waitedMs: taken.waitedMs, late: taken.late });
-        rec.transcript = w.transcript;
-        decided = w.decided;
+        this.hearing++;
+        try {
+          const w = await this.words.hear({ segment: rec.segment, seg, waitedMs: taken.waitedMs, late: taken.late });
+          rec.transcript = w.transcript;
+          decided = w.decided;
+        } finally {
+          this.hearing--;
+        }
       }
       // 3. What becomes of them, and whether another device acts instead.
       rec.fate = decided ?? decideFate(this.conv, { segment: rec.segment, transcript: rec.transcript, seg, cancelled });

@@ -71,6 +71,11 @@ export class WorkLine {
     return { depth: q.depth, audioSec: Math.round(q.audioSec * 100) / 100, bytes: q.bytes, oldestWaitMs: Math.round(q.oldestWaitMs(now)), behind: q.behind(now) };
   }
 
+  /** Jobs waiting for their turn (not the one running). */
+  get waiting(): number {
+    return this.queue.depth;
+  }
+
   /** The largest depth since the last call (for the metrics' "largest queue depth"). */
   takePeakDepth(): number {
     return this.queue.takePeakDepth();

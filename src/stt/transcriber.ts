@@ -11,6 +11,7 @@ import type { SegmentHearing, SegmentTranscript, SttAttempt } from './events.js'
 import { judge } from './fallback-policy.js';
 import { HallucinationFilter, type FilterOptions } from './hallucination-filter.js';
 import { LiveHearing } from './live-hearing.js';
+import { Speculations } from './speculation.js';
 import type { StabilizerOptions } from './stabilizer.js';
 import { EngineFailure, type AsrEvent, type SegmentAudio, type Transcript } from './types.js';
 
@@ -60,15 +61,6 @@ export interface HandOver {
   askLast?: boolean;
 }
 
-/** A speculative transcription of an open segment that may have ended (see preempt()). */
-interface Speculation {
-  key: string;
-  engine: SttEngine;
-  promise: Promise<Outcome>;
-  settled: boolean;
-  discarded: boolean;
-}
-
 /**
  * Speech-to-text for one segment at a time: the engines in order, a circuit breaker on each remote
  * one, the hallucination filter, and one result per segment — the whole transcript of the first
@@ -84,7 +76,8 @@ export class Transcriber {
   private readonly calls: EngineCalls;
   private readonly log: Logger;
   private readonly newId: () => string;
-  private speculation: Speculation | null = null;
+  /** Work started at a pause of the open segment (preempt()). */
+  private readonly specs: Speculations;
   /** The segment being transcribed: the next waits for it. */
   private turn: Promise<unknown> = Promise.resolve();
 
@@ -94,6 +87,7 @@ export class Transcriber {
     this.filter = new HallucinationFilter(o.filter);
     for (const slot of o.engines) if (!slot.engine) this.log.warn(`speech-to-text: ${slot.id} is not available`, { reason: slot.missing });
     this.calls = new EngineCalls({ engines: o.engines, breaker: o.breaker, clock: o.clock, log: o.logger, bus: o.bus });
+    this.specs = new Speculations(o.bus);
   }
 
   /** The circuit breaker of a remote engine (status pages, tests). */
@@ -130,42 +124,16 @@ export class Transcriber {
    */
   preempt(key: string, pcm: Int16Array, onReady?: (t: Transcript) => void): boolean {
     const engine = this.o.engines[0]?.engine;
-    if (!engine || engine.openLive || (this.speculation && !this.speculation.settled)) return false;
-    const spec: Speculation = { key, engine, settled: false, discarded: false, promise: Promise.resolve({ failure: new EngineFailure(engine.id, 'error', 'not started') }) };
-    spec.promise = this.attempt(engine, { id: key, pcm }, null, new LiveHearing(this.o.stabilizer)).finally(() => (spec.settled = true));
-    if (onReady) {
-      void spec.promise.then((o) => {
-        // Only news while it still stands: not after speech resumed or the segment closed.
-        if (!spec.discarded && 'transcript' in o) onReady(o.transcript);
-      });
-    }
-    this.speculation = spec;
-    this.o.bus.emit('stt.preemptive', { segmentId: key, outcome: 'started' });
+    if (!engine || engine.openLive || !this.specs.free) return false;
+    const spec = this.specs.start(key, engine, pcm.length, this.attempt(engine, { id: key, pcm }, null, new LiveHearing(this.o.stabilizer)));
+    // Only news while it still stands: not after speech resumed or the segment closed.
+    if (onReady) void spec.promise.then((o) => spec.stands() && 'transcript' in o && onReady(o.transcript));
     return true;
   }
 
   /** Speech resumed in segment `key` (or it was dropped): its speculative transcript is stale. */
   discardPreempt(key: string): void {
-    const spec = this.speculation;
-    if (!spec || spec.key !== key || spec.discarded) return;
-    spec.discarded = true;
-    this.o.bus.emit('stt.preemptive', { segmentId: key, outcome: 'discarded' });
-  }
-
-  /** A speculative transcript for this segment on `engine` is running or ready, and still good. */
-  private speculating(key: string | undefined, engine: SttEngine): boolean {
-    const spec = this.speculation;
-    return !!spec && key !== undefined && spec.key === key && !spec.discarded && spec.engine === engine;
-  }
-
-  /** The speculative outcome for this segment's first engine, when it is still good. */
-  private takeSpeculation(key: string | undefined, engine: SttEngine): Promise<Outcome> | null {
-    if (!this.speculating(key, engine)) return null;
-    const spec = this.speculation!;
-    this.speculation = spec.settled ? null : spec;
-    spec.discarded = true; // used once
-    this.o.bus.emit('stt.preemptive', { segmentId: spec.key, outcome: 'used' });
-    return spec.promise;
+    this.specs.discard(key);
   }
 
   /**
@@ -187,10 +155,13 @@ export class Transcriber {
    * blank or hallucination on clear speech, a failure, a deadline, or a local engine still busy with
    * abandoned work: `whole`, when a later engine can take it — the cloud hears the whole segment once,
    * never the opening. With no later engine the local answer stands, as it would for a whole segment.
+   * A judged opening is not announced: the caller does (announce()) when it becomes the segment's.
+   * `key`: the open segment it is the opening of; a transcript started at its pause that heard the
+   * whole opening is its check (issue 31), not another inference.
    */
-  opening(segment: SttSegment): Promise<OpeningCheck> {
+  opening(segment: SttSegment, key?: string): Promise<OpeningCheck> {
     const askedAt = this.o.clock.now();
-    return this.inTurn(() => this.openingNow(this.waited(segment, askedAt)));
+    return this.inTurn(() => this.openingNow(this.waited(segment, askedAt), key));
   }
 
   /**
@@ -210,14 +181,15 @@ export class Transcriber {
     return mine;
   }
 
-  private async openingNow(segment: SttSegment): Promise<OpeningCheck> {
+  private async openingNow(segment: SttSegment, key: string | undefined): Promise<OpeningCheck> {
     const slots = this.available();
     const local = slots[0];
     // A cloud engine first: no opening check (it would cost a request, and save no local CPU).
     if (!local || local.remote) return { kind: 'whole', handOver: null };
+    const heardAlready = this.specs.covering(key, local, segment.pcm.length);
     // It cannot answer in time (busy with abandoned work, or too much ahead of it): the whole goes to
     // the fallback now, and the local engine is asked last — on the whole — only if that fails.
-    const why = this.tooLate(local, slots.slice(1), segment);
+    const why = heardAlready ? null : this.tooLate(local, slots.slice(1), segment);
     if (why) {
       const failure = new EngineFailure(local.id, 'unavailable', why);
       const attempt = recordAttempt(local.id, { failure }, new LiveHearing(this.o.stabilizer), undefined, undefined, this.filter);
@@ -226,7 +198,7 @@ export class Transcriber {
     const startedAt = this.o.clock.now();
     const audio = toAudio(segment);
     const heard = new LiveHearing(this.o.stabilizer);
-    const outcome = await this.attempt(local, audio, null, heard);
+    const outcome = await (heardAlready ?? this.attempt(local, audio, null, heard));
     const verdict = judge(local, outcome, segment.maxProb, { filter: this.filter, clearSpeechProb: this.o.clearSpeechProb });
     if (!verdict.accept && slots.length > 1) {
       const reason = `${verdict.reason}, on its opening`;
@@ -236,7 +208,6 @@ export class Transcriber {
     const hearing: SegmentHearing =
       'transcript' in outcome ? this.hearing(segment, local.id, outcome.transcript, undefined, startedAt) : { kind: 'dropped', reason: verdict.accept ? '' : verdict.reason, rawText: '', engine: null };
     const result: SegmentTranscript = { segmentId: segment.index, attempts, hearing, sttMs: Math.round(this.o.clock.now() - startedAt), audioSec: segment.pcm.length / 16_000 };
-    this.report(result);
     return { kind: 'judged', transcript: result };
   }
 
@@ -294,7 +265,7 @@ export class Transcriber {
         // be stopped), or with too much ahead of this segment — would make it wait and then overrun
         // its own deadline: the next engine goes first, and this one is asked last, only if none answers.
         // Not when this segment's own work is already under way (the transcript started at its pause).
-        const own = attempts.length === 0 && !live && this.speculating(key, engine);
+        const own = attempts.length === 0 && !live && this.specs.standing(key, engine);
         const why = !own && !deferred.has(engine) ? this.tooLate(engine, rest, segment) : null;
         let outcome: Outcome;
         if (why) {
@@ -305,7 +276,7 @@ export class Transcriber {
           const useLive = live && !live.done && live.engine === engine.id ? live : null;
           if (live && live !== useLive && !live.done) this.cancel(live, 'another engine is transcribing the segment');
           const heardSoFar = useLive?.hearing ?? new LiveHearing(this.o.stabilizer);
-          const preempted = attempts.length === 0 && !useLive ? this.takeSpeculation(key, engine) : null;
+          const preempted = attempts.length === 0 && !useLive ? this.specs.take(key, engine) : null;
           outcome = await (preempted ?? this.attempt(engine, audio, useLive, heardSoFar));
           const verdict = judge(engine, outcome, segment.maxProb, { filter: this.filter, clearSpeechProb: this.o.clearSpeechProb });
           attempts.push(recordAttempt(engine.id, outcome, heardSoFar, fallbackReason, verdict.accept ? undefined : verdict.reason, this.filter));
@@ -333,7 +304,7 @@ export class Transcriber {
     }
     hearing ??= { kind: 'dropped', reason: reasons.join('; ') || 'no speech-to-text engine is available', rawText: '', engine: null };
     const result: SegmentTranscript = { segmentId: segment.index, attempts, hearing, sttMs: Math.round(this.o.clock.now() - startedAt), audioSec: segment.pcm.length / 16_000 };
-    this.report(result);
+    this.announce(result);
     return result;
   }
 
@@ -379,7 +350,8 @@ export class Transcriber {
     }
   }
 
-  private report(r: SegmentTranscript): void {
+  /** A segment's transcript is final: logged and told (utterance.final or .dropped, and stt.segment). */
+  announce(r: SegmentTranscript): void {
     const h = r.hearing;
     if (h.kind === 'heard') {
       const u = h.utterance;

@@ -24,6 +24,8 @@ export interface PipelineEvents {
   pause: [event: Extract<SegmenterEvent, { type: 'pause' }>];
   /** Speech came back after a pause. */
   resume: [event: Extract<SegmenterEvent, { type: 'resume' }>];
+  /** The open segment's speech ran past longSpeechMs: its audio so far, for the wake-phrase check of its opening. */
+  long: [event: Extract<SegmenterEvent, { type: 'long' }>];
   /** Every frame's VAD result; `sample` is the frame's absolute start. */
   frame: [info: { sample: number; prob: number }];
   /** The VAD failed on a frame; the frame is treated as silence and the stream goes on. */
@@ -187,6 +189,7 @@ export class SegmentPipeline extends EventEmitter<PipelineEvents> {
         this.emit('segment', e.segment);
       } else if (e.type === 'pause') this.emit('pause', e);
       else if (e.type === 'resume') this.emit('resume', e);
+      else if (e.type === 'long') this.emit('long', e);
       else this.emit('dropped', e);
     }
   }

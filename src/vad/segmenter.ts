@@ -20,6 +20,12 @@ export interface SegmenterOptions {
    * preemptive transcription (the person may have stopped); 0: never. Speech after it gives `resume`.
    */
   pauseMs?: number;
+  /**
+   * Speech in an open VAD segment (pre-roll and trailing silence not counted) past which a `long`
+   * event offers its audio so far: the wake-phrase check of its opening can run while it is still
+   * open (issue 31). 0: never.
+   */
+  longSpeechMs?: number;
 }
 
 export type SegmenterEvent =
@@ -37,6 +43,8 @@ export type SegmenterEvent =
   | { type: 'pause'; startSample: number; pcm: Int16Array; silenceSamples: number }
   /** Speech came back after a pause: whatever was done with the paused audio is stale. */
   | { type: 'resume'; startSample: number }
+  /** The open segment's speech has just run past longSpeechMs: `pcm` is all of it so far (a copy). */
+  | { type: 'long'; startSample: number; pcm: Int16Array; prerollSamples: number; maxProb: number }
   | {
       type: 'dropped';
       reason: 'too-short';
@@ -79,6 +87,7 @@ export class Segmenter {
     maxLive: number;
     minSegment: number;
     pause: number;
+    long: number;
   };
   private readonly ring: PreRollRing;
   /** Pre-roll + live for the open segment; allocated once at the largest size a segment can reach. */
@@ -106,6 +115,8 @@ export class Segmenter {
   private continued = false;
   /** A `pause` was given for the current silence (a `resume` follows if speech comes back). */
   private paused = false;
+  /** A `long` was given for this segment (once per segment). */
+  private longTold = false;
 
   /**
    * Earliest sample the next segment's pre-roll may start at: what the last delivered segment holds
@@ -126,6 +137,7 @@ export class Segmenter {
       maxLive: msToSamples(options.maxSegmentMs),
       minSegment: msToSamples(options.minSegmentMs),
       pause: msToSamples(options.pauseMs ?? 0),
+      long: msToSamples(options.longSpeechMs ?? 0),
     };
     // The ring must reach back over the pre-roll plus the opening run (live starts at the run's first
     // frame, which is already history when the run completes) plus one frame of slack.
@@ -190,6 +202,7 @@ export class Segmenter {
       if (this.paused) events.push({ type: 'resume', startSample: this.startSample });
       this.paused = false;
       this.noteSpeech(peak);
+      this.tellLong(events);
     } else this.silence += n;
 
     if (!this.held && this.silence >= this.opt.hangover) {
@@ -248,6 +261,18 @@ export class Segmenter {
     return events;
   }
 
+  /**
+   * Speech measured as the words stage measures a closed segment (from the VAD start to the last
+   * speech frame), so a segment told `long` here is one the close would check on its opening too.
+   * Only a segment the VAD opened and closes on its own: a held button's is transcribed whole.
+   */
+  private tellLong(events: SegmenterEvent[]): void {
+    if (this.longTold || this.opt.long <= 0 || this.held || this.openedBy !== 'vad') return;
+    if (this.lastSpeechEnd - this.vadStartSample <= this.opt.long) return;
+    this.longTold = true;
+    events.push({ type: 'long', startSample: this.startSample, pcm: this.live.slice(0, this.liveFill), prerollSamples: this.vadStartSample - this.startSample, maxProb: this.maxProb });
+  }
+
   private noteSpeech(prob: number): void {
     this.silence = 0;
     this.lastSpeechEnd = this.pos;
@@ -270,6 +295,7 @@ export class Segmenter {
     this.maxProb = 0;
     this.continued = false;
     this.paused = false;
+    this.longTold = false;
     this.runStart = -1;
     this.runSamples = 0;
     this.runMax = 0;

@@ -42,8 +42,10 @@ interface RunResult {
   skipped: Record<string, number>;
   /** Requests the cloud answered (each costs money): one per segment at most. */
   cloudRequests: number;
-  /** Whisper inferences started (openings and wholes). */
+  /** Whisper inferences whose answer a segment's transcript records (openings and wholes). */
   whisperRuns: number;
+  /** Whisper inferences started at a pause (stt.preemptive started): used ones are in whisperRuns too. */
+  preemptive: { started: number; used: number; discarded: number };
   /** Why segments went to the cloud: Whisper blank/failed on the opening, Whisper busy, other. */
   fallbacks: Record<string, number>;
   /** Each command's way to its words (its utterance's fallback reason, shortened). */
@@ -171,6 +173,8 @@ async function run(label: string, rec: { wav: string; commands: Command[]; pcm: 
     const cloud = attempts.find((a) => a.engine === 'deepgram');
     if (cloud?.fallbackReason) fallbacks[kind(cloud.fallbackReason)] = (fallbacks[kind(cloud.fallbackReason)] ?? 0) + 1;
   }
+  const preemptive = { started: 0, used: 0, discarded: 0 };
+  for (const x of events.filter((x) => x.e.type === 'stt.preemptive')) preemptive[x.e.outcome as keyof typeof preemptive]++;
   const commandVia = rec.commands.map((c) => {
     const u = events.find((x) => x.e.type === 'utterance.final' && String(x.e.text).toLowerCase().includes(c.text.slice('computer '.length)));
     return u ? (typeof u.e.fallbackReason === 'string' ? kind(u.e.fallbackReason) : String(u.e.engine)) : null;
@@ -187,6 +191,7 @@ async function run(label: string, rec: { wav: string; commands: Command[]; pcm: 
     skipped,
     cloudRequests,
     whisperRuns,
+    preemptive,
     fallbacks,
     commandVia,
     load: [Math.round(loadAtStart * 10) / 10, Math.round(loadavg()[0]! * 10) / 10],

@@ -95,3 +95,39 @@ describe('closing early on a whole command', () => {
     expect(seg.isOpen).toBe(true);
   });
 });
+
+describe('a long open segment (issue 31: its opening is checked while it is said)', () => {
+  // 640 ms: past it after 21 frames (672 ms) of speech span from the VAD start.
+  const LONG = { longSpeechMs: 640, pauseMs: 0 };
+
+  it.each([
+    // The span from the first speech frame to the last: pre-roll before it never counts.
+    ['speech past the length', [...rep(0, 10), ...rep(0.9, 30), ...rep(0, 25)], ['open@13', 'long@31', 'segment@59']],
+    // Exactly the length, then the hangover's silence: not long (the close measures it the same way).
+    ['speech of exactly the length, then silence', [...rep(0, 10), ...rep(0.9, 20), ...rep(0, 25)], ['open@13', 'segment@49']],
+    // A breath inside counts, as the close counts it: told on the first speech frame past the length.
+    ['a breath inside', [...rep(0, 10), ...rep(0.9, 15), ...rep(0, 5), ...rep(0.9, 10), ...rep(0, 25)], ['open@13', 'long@31', 'segment@59']],
+    // Told once per segment; the next segment is told again.
+    ['two long segments', [...rep(0.9, 30), ...rep(0, 25), ...rep(0.9, 30), ...rep(0, 25)], ['open@3', 'long@21', 'segment@49', 'open@58', 'long@76', 'segment@104']],
+  ] as const)('%s', (_name, script, expected) => {
+    expect(run([...script], LONG)).toEqual(expected);
+  });
+
+  it('off at 0, and never for a held button (push-to-talk is transcribed whole)', () => {
+    expect(run([...rep(0.9, 30), ...rep(0, 25)], { pauseMs: 0 })).toEqual(['open@3', 'segment@49']);
+    expect(run(['down', ...rep(0.9, 30), 'up'], LONG)).toEqual(['open@0', 'segment@30']);
+  });
+
+  it('carries the segment so far, its pre-roll, and its VAD peak', () => {
+    const seg = new Segmenter({ ...OPTS, ...LONG });
+    let long: Extract<SegmenterEvent, { type: 'long' }> | undefined;
+    let frames = 0;
+    for (const p of [...rep(0, 10), ...rep(0.7, 5), ...rep(0.95, 25)]) {
+      for (const e of seg.push(new Int16Array(F).fill(frames++), p)) if (e.type === 'long') long = e;
+    }
+    expect(long).toMatchObject({ startSample: 0, prerollSamples: 10 * F, maxProb: 0.95 });
+    // pre-roll (10 frames) + the 21 speech frames it took
+    expect(long!.pcm.length).toBe(31 * F);
+    expect(long!.pcm[30 * F]).toBe(30);
+  });
+});
