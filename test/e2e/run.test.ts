@@ -30,11 +30,13 @@ async function startHark(name: string, plan: string[]) {
   // The double hears what each segment holds, not the next line of a script: with Whisper first, a
   // busy Whisper passes a segment straight to the cloud, ahead of one said before it (issue 21).
   // A short word the envelope match misses (seen once for "go" under load) takes the next phrase not
-  // yet heard, in order.
+  // yet heard, in order. A long segment's opening, sent while it is still being said (the wake-phrase
+  // check), is heard as the words said so far, and the phrase stays to be heard whole.
   const match = phraseMatcher(s);
   const left = [...PHRASES];
   deepgram.hear = (pcm) => {
     const m = match(pcm);
+    if (m?.partial) return { text: m.text };
     const text = m && left.includes(m.text) ? m.text : left[0];
     if (text === undefined) return null;
     left.splice(left.indexOf(text), 1);

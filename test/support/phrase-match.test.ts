@@ -13,4 +13,18 @@ describe('phraseMatcher (the Deepgram double hearing by content)', () => {
     }
     expect(hear(new Int16Array(32000))).toBeNull();
   });
+
+  it("hears the first words of a phrase in a segment's opening that stops inside it, not another phrase", async () => {
+    const texts = ['computer, we need three cases of milk for the order list', 'start dictation'];
+    const s = await scene([1200, texts[0]!, 1800, texts[1]!, 1500]);
+    const hear = phraseMatcher(s);
+    const p = s.phrases[0]!;
+    // The pre-roll and 2.5 s of the phrase (it lasts longer): what hark sends as the opening.
+    const opening = s.pcm.slice(p.start - 8000, p.start + 40000);
+    const heard = hear(opening);
+    expect(heard?.partial).toBe(true);
+    expect(p.text.startsWith(heard!.text)).toBe(true);
+    expect(heard!.text).toMatch(/^computer, we need/);
+    expect(heard!.text.length).toBeLessThan(p.text.length);
+  });
 });

@@ -49,7 +49,41 @@ function bestCorrelation(hay: Float64Array, needle: Float64Array): number {
   return best;
 }
 
-export function phraseMatcher(scene: Scene, minCorrelation = 0.85): (pcm: Int16Array) => { text: string } | null {
+/**
+ * Best normalised correlation of the start of `needle` against the end of `hay`: `hay` holds the
+ * needle's first words and stops inside it (a segment's opening, sent before the segment closed).
+ * Returns the share of the needle heard, or 0 when under `minShare` of it or no offset correlates.
+ */
+function bestPrefix(hay: Float64Array, needle: Float64Array, minCorrelation: number, minShare: number): number {
+  let best = { c: 0, share: 0 };
+  for (let o = 0; o < hay.length; o++) {
+    const m = Math.min(needle.length, hay.length - o);
+    if (m < needle.length * minShare || m >= needle.length) continue;
+    const c = bestCorrelation(hay.subarray(o, o + m), needle.subarray(0, m));
+    if (c >= minCorrelation && c > best.c) best = { c, share: m / needle.length };
+  }
+  return best.share;
+}
+
+/** The words of `text` said within its first `share` (by characters: espeak-ng speaks at a steady rate). */
+function firstWords(text: string, share: number): string {
+  const words = text.split(' ');
+  const out: string[] = [];
+  let chars = 0;
+  for (const w of words) {
+    chars += w.length + 1;
+    if (chars > text.length * share + 1) break;
+    out.push(w);
+  }
+  return out.join(' ');
+}
+
+/**
+ * What a segment holds: a whole phrase, or (`partial`) the words at the start of one that it stops
+ * inside — hark sends a long segment's opening before it closes (the wake-phrase check, issue 31), and
+ * Deepgram hears the words said so far.
+ */
+export function phraseMatcher(scene: Scene, minCorrelation = 0.85): (pcm: Int16Array) => { text: string; partial?: true } | null {
   const phrases = scene.phrases.map((p) => ({ text: p.text, env: envelope(scene.pcm, p.start, p.end) }));
   return (pcm) => {
     const env = envelope(pcm);
@@ -58,6 +92,14 @@ export function phraseMatcher(scene: Scene, minCorrelation = 0.85): (pcm: Int16A
       const c = bestCorrelation(env, p.env);
       if (c >= minCorrelation && (!best || c > best.c)) best = { text: p.text, c };
     }
-    return best ? { text: best.text } : null;
+    if (best) return { text: best.text };
+    // An opening: at least a second of a phrase, and half of it.
+    let prefix: { text: string; share: number } | null = null;
+    for (const p of phrases) {
+      const share = bestPrefix(env, p.env, minCorrelation, Math.max(0.5, 100 / p.env.length));
+      if (share > 0 && (!prefix || share > prefix.share)) prefix = { text: p.text, share };
+    }
+    const words = prefix ? firstWords(prefix.text, prefix.share) : '';
+    return words ? { text: words, partial: true } : null;
   };
 }
