@@ -11,9 +11,10 @@ import { segmenterOptions } from '../../src/vad/options.js';
 import { segmentPcm } from '../../src/vad/pipeline.js';
 import { cpuQuota } from '../support/cpu-quota.js';
 import { DeepgramDouble } from '../support/deepgram-server.js';
-import { buildRecording, contains } from '../support/loud-room.js';
+import { buildRecording } from '../support/loud-room.js';
 import { HARK_BIN, ROOT, TINY_MODEL, outputDir } from '../support/paths.js';
 import { soakDevices } from '../support/soak-devices.js';
+import { cpuSeconds, mallinfoProbe, pct, procMemory } from '../support/soak-measure.js';
 import { unitSettings } from '../support/unit-env.js';
 
 /**
@@ -34,6 +35,8 @@ import { unitSettings } from '../support/unit-env.js';
  *   SOAK_QUOTA (none)  % of one core (cgroup v1, root)   SOAK_STEP_MIN (5)   report step
  *   SOAK_SNAPSHOTS     minutes of talk at which to write a V8 heap snapshot (e.g. "2,10"; open two in
  *                      Chrome's DevTools, Memory, "Comparison") and hark's /proc/<pid>/smaps beside it
+ *   SOAK_GC_SEC        a full garbage collection this often in each of hark's threads (a diagnostic:
+ *                      what still grows then is referenced, a leak; what does not was garbage)
  * `make capture-soak MINUTES=60 SPEED=1 QUOTA=25`. Not part of `make test`.
  */
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
@@ -41,8 +44,11 @@ const SPEED = Number(process.env.SOAK_SPEED ?? 1);
 const QUOTA = process.env.SOAK_QUOTA ? Number(process.env.SOAK_QUOTA) : null;
 const STEP = Number(process.env.SOAK_STEP_MIN ?? 5);
 const SNAPSHOTS = (process.env.SOAK_SNAPSHOTS ?? '').split(',').filter(Boolean).map(Number);
+const GC_SEC = Number(process.env.SOAK_GC_SEC ?? 0);
 const RATE = 16_000;
 const SAMPLE_MS = 2000;
+/** A segment holds a command when it has all of it but this much (a quiet edge of espeak's clip). */
+const HELD = RATE / 5;
 /** After the recording's end: the last segment's hangover, its transcription and its write. */
 const TAIL_MS = 20_000;
 
@@ -55,31 +61,6 @@ interface Sample {
 }
 
 const mb = (kb: number) => Math.round(kb / 102.4) / 10;
-
-function procMemory(pid: number): { rssKb: number; anonKb: number; threads: number } | null {
-  try {
-    const s = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const get = (k: string) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(s)?.[1] ?? NaN);
-    return { rssKb: get('VmRSS'), anonKb: get('RssAnon'), threads: get('Threads') };
-  } catch {
-    return null;
-  }
-}
-
-function cpuSeconds(pid: number): number | null {
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return null;
-  }
-}
-
-/** The value a fraction `q` of the way up the sorted samples. */
-const pct = (xs: number[], q: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.floor((s.length - 1) * q)]! : NaN;
-};
 
 /** What the recording gives, cut offline by the same VAD and segmenter hark runs with its defaults. */
 async function expectedSegments(pcm: Int16Array): Promise<number> {
@@ -101,9 +82,17 @@ describe('the capture path over a long loud room', () => {
       rmSync(rec.wav); // the fake arecord reads its own raw copy; the WAV only cost disk
       const devices = soakDevices(join(dir, 'devices'), rec.pcm, SPEED);
       const deepgram = await DeepgramDouble.start({ apiKey: 'bench-key' });
-      const windows = rec.commands.map((c) => rec.pcm.slice(c.startSample + Math.round(0.3 * RATE), c.startSample + Math.round(0.3 * RATE) + 64));
+      // The double hears a command in a segment that holds it. Not by its bytes: on this path the echo
+      // canceller rewrites the microphone while hark plays (a ringing timer says "Timer done." every
+      // 6 s), so the segment is found among those hark reported closed (same length, the latest) and
+      // its capture positions are mapped onto the recording. A command cut in two by a close is heard
+      // in neither piece, as its words would be lost to a real engine.
       deepgram.hear = (pcm) => {
-        const i = windows.findIndex((w) => contains(pcm, w));
+        const seg = events.findLast((x) => x.e.type === 'segment.closed' && x.e.samples === pcm.length)?.e;
+        if (!seg) return null;
+        const from = devices.recordingSample(Number(seg.startMs) * (RATE / 1000));
+        const to = from + pcm.length;
+        const i = rec.commands.findIndex((c) => from <= c.startSample + HELD && to >= c.endSample - HELD);
         return i >= 0 ? { text: rec.commands[i]!.text } : null;
       };
       writeFileSync(
@@ -113,9 +102,10 @@ describe('the capture path over a long loud room', () => {
       const unit = unitSettings(readFileSync(join(ROOT, 'systemd', 'hark.service'), 'utf8'));
       const probeFile = join(dir, 'probe.jsonl');
       const loadAtStart = loadavg()[0]!;
-      const child = spawn(process.execPath, ['--require', join(ROOT, 'test/support/memory-probe.cjs'), '--heapsnapshot-signal=SIGUSR2', HARK_BIN, 'run', '-c', join(dir, 'hark.yaml'), '--port', '0', '--json'], {
+      const mallinfo = mallinfoProbe(dir, SAMPLE_MS);
+      const child = spawn(process.execPath, [...(GC_SEC > 0 ? ['--expose-gc'] : []), '--require', join(ROOT, 'test/support/memory-probe.cjs'), '--heapsnapshot-signal=SIGUSR2', HARK_BIN, 'run', '-c', join(dir, 'hark.yaml'), '--port', '0', '--json'], {
         cwd: dir,
-        env: { ...process.env, ...unit.env, PATH: `${devices.dir}:${process.env.PATH}`, DEEPGRAM_API_KEY: 'bench-key', HARK_PROBE_FILE: probeFile, HARK_PROBE_MS: String(SAMPLE_MS) },
+        env: { ...process.env, ...unit.env, ...(mallinfo?.env ?? {}), PATH: `${devices.dir}:${process.env.PATH}`, DEEPGRAM_API_KEY: 'bench-key', HARK_PROBE_FILE: probeFile, HARK_PROBE_MS: String(SAMPLE_MS), HARK_PROBE_GC_MS: String(GC_SEC * 1000) },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       const quota = QUOTA === null ? null : cpuQuota(`hark-capture-soak-${process.pid}`, QUOTA);
@@ -181,10 +171,12 @@ describe('the capture path over a long loud room', () => {
       const probe = readFileSync(probeFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { t: number; thread: number; heapUsed: number; external: number; arrayBuffers: number })
         // The main thread's isolate, where the path runs (workers: aplay's feeder, the store's checkpointer).
         .filter((p) => p.thread === 0);
+      const malloc = mallinfo?.read(child.pid!) ?? [];
       const steps: Record<string, unknown>[] = [];
       for (let m = STEP; m <= MINUTES + 1e-9; m += STEP) {
         const inStep = samples.filter((s) => s.talkMin > m - STEP && s.talkMin <= m);
         const probes = probe.filter((p) => talkMinAt(p.t) > m - STEP && talkMinAt(p.t) <= m);
+        const mallocs = malloc.filter((x) => talkMinAt(x.t) > m - STEP && talkMinAt(x.t) <= m);
         if (!inStep.length) continue;
         const M = (xs: number[]) => Math.round(pct(xs, 0.5) / 1048576);
         steps.push({
@@ -199,6 +191,8 @@ describe('the capture path over a long loud room', () => {
           heapUsedMb: M(probes.map((p) => p.heapUsed)),
           externalMb: M(probes.map((p) => p.external)),
           arrayBuffersMb: M(probes.map((p) => p.arrayBuffers)),
+          // What malloc holds in use (native caches and leaks), apart from what it keeps freed.
+          ...(mallocs.length ? { mallocInUseMb: M(mallocs.map((x) => x.inUse)), mallocFreeMb: M(mallocs.map((x) => x.free)) } : {}),
         });
       }
       const db = new Database(join(dir, 'hark.db'), { readonly: true });
@@ -211,6 +205,7 @@ describe('the capture path over a long loud room', () => {
         minutesOfTalk: MINUTES,
         speed: SPEED,
         quotaPct: QUOTA,
+        forcedGcSec: GC_SEC || null,
         memory: steps,
         segments: { stored, closed, handled: events.filter((x) => x.e.type === 'segment.handled').length, expectedOffline: expected },
         commands: { count: rec.commands.length, actedOn: acted.length, within3s: acted.filter((l) => l! <= 3000).length, within6s: acted.filter((l) => l! <= 6000).length, latenciesMs: latencies },

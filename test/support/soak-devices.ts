@@ -15,16 +15,22 @@ import { join } from 'node:path';
 const ARECORD = (raw: string, origin: string, speed: number, log: string) => `import { appendFileSync, existsSync, openSync, readSync, writeFileSync, readFileSync, fstatSync } from 'node:fs';
 const PERIOD = 4000;
 const periodMs = 125 / ${speed};
-appendFileSync(${JSON.stringify(log)}, process.pid + ' ' + Date.now() + '\\n');
 if (!existsSync(${JSON.stringify(origin)})) writeFileSync(${JSON.stringify(origin)}, String(Date.now()));
 const t0 = Number(readFileSync(${JSON.stringify(origin)}, 'utf8'));
 const fd = openSync(${JSON.stringify(raw)}, 'r');
 const periods = Math.floor(fstatSync(fd).size / PERIOD);
 const buf = Buffer.alloc(PERIOD);
-// Like the real arecord: SIGTERM ends it with status 1.
-process.on('SIGTERM', () => process.exit(1));
-process.stdout.on('error', () => process.exit(1));
 let next = Math.floor((Date.now() - t0) / periodMs);
+// Where this run starts in the recording, and where it stopped: hark's capture positions run on across
+// restarts, the recording does not (see SoakDevices.recordingSample).
+const first = next;
+appendFileSync(${JSON.stringify(log)}, 'start ' + process.pid + ' ' + Date.now() + ' ' + first + '\\n');
+const stop = () => {
+  appendFileSync(${JSON.stringify(log)}, 'stop ' + process.pid + ' ' + (next - first) + '\\n');
+  process.exit(1); // like the real arecord on SIGTERM
+};
+process.on('SIGTERM', stop);
+process.stdout.on('error', stop);
 const tick = () => {
   const due = Math.floor((Date.now() - t0) / periodMs);
   for (; next <= due; next++) {
@@ -41,9 +47,14 @@ export interface SoakDevices {
   dir: string;
   /** Wall ms at which the recording's sample 0 was written (the first arecord's start), or null before. */
   origin(): number | null;
-  /** Each arecord started: pid and wall ms. */
-  starts(): { pid: number; at: number }[];
+  /** Each arecord started: pid, wall ms, the recording period it started at, and periods written (null: still running). */
+  starts(): { pid: number; at: number; firstPeriod: number; periods: number | null }[];
+  /** The recording's sample under hark's capture position `p` (which runs on across recorder restarts). */
+  recordingSample(p: number): number;
 }
+
+/** Samples in one period the fake arecord writes. */
+const PERIOD_SAMPLES = 2000;
 
 export function soakDevices(dir: string, pcm: Int16Array, speed: number, node = process.execPath): SoakDevices {
   mkdirSync(dir, { recursive: true });
@@ -55,6 +66,15 @@ export function soakDevices(dir: string, pcm: Int16Array, speed: number, node = 
   writeFileSync(join(dir, 'arecord.mjs'), ARECORD(raw, originFile, speed, log));
   script(join(dir, 'arecord'), `#!/bin/sh\nexec ${JSON.stringify(node)} ${JSON.stringify(join(dir, 'arecord.mjs'))} "$@"\n`);
   script(join(dir, 'aplay'), '#!/bin/sh\nexec cat > /dev/null\n');
+  const starts = () => {
+    const lines = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => l.split(' '));
+    return lines
+      .filter((l) => l[0] === 'start')
+      .map(([, pid, at, first]) => {
+        const stop = lines.find((l) => l[0] === 'stop' && l[1] === pid);
+        return { pid: Number(pid), at: Number(at), firstPeriod: Number(first), periods: stop ? Number(stop[2]) : null };
+      });
+  };
   return {
     dir,
     origin: () => {
@@ -64,14 +84,18 @@ export function soakDevices(dir: string, pcm: Int16Array, speed: number, node = 
         return null;
       }
     },
-    starts: () =>
-      readFileSync(log, 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => {
-          const [pid, at] = l.split(' ').map(Number);
-          return { pid: pid!, at: at! };
-        }),
+    starts,
+    recordingSample: (p) => {
+      // Each run's audio follows the last's in capture positions; in the recording it starts where the room was.
+      let before = 0;
+      const runs = starts();
+      for (const [i, r] of runs.entries()) {
+        const len = (r.periods ?? Infinity) * PERIOD_SAMPLES;
+        if (p < before + len || i === runs.length - 1) return r.firstPeriod * PERIOD_SAMPLES + (p - before);
+        before += len;
+      }
+      return p;
+    },
   };
 }
 
