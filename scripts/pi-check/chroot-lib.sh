@@ -5,9 +5,17 @@
 mount_root() {
   local r="$1"
   mountpoint -q "$r/proc" || mount -t proc proc "$r/proc"
-  # /sys as on a Pi: without it onnxruntime's cpuinfo prints "failed to parse the list of possible
-  # processors" to stderr at every start (a CLI test wants one clear line there).
-  mkdir -p "$r/sys"; mountpoint -q "$r/sys" || mount -t sysfs sysfs "$r/sys" 2>/dev/null || true
+  # /sys with a Pi's CPU lists (four cores), not the host's: without the lists onnxruntime's cpuinfo
+  # prints "failed to parse the list of possible processors" to stderr at every start (a CLI test
+  # wants one clear line there), and with the x86 host's sysfs it crashes under qemu-user: every
+  # `node hark.js` died of SIGSEGV at onnxruntime-node's import (1.30.0; a Pi has its own sysfs).
+  mkdir -p "$r/sys"
+  if ! mountpoint -q "$r/sys"; then
+    mount -t tmpfs -o size=1m,mode=0755 hark-sys "$r/sys"
+    mkdir -p "$r/sys/devices/system/cpu"
+    echo 0-3 >"$r/sys/devices/system/cpu/present"; echo 0-3 >"$r/sys/devices/system/cpu/possible"
+    for c in 0 1 2 3; do mkdir -p "$r/sys/devices/system/cpu/cpu$c"; done
+  fi
   mountpoint -q "$r/dev" || mount --bind /dev "$r/dev"
   mkdir -p "$r/dev/pts"; mountpoint -q "$r/dev/pts" || mount --bind /dev/pts "$r/dev/pts" 2>/dev/null || true
   # The host's resolver and CA bundle: apt uses http, but npm and the model fetch use https.

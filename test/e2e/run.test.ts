@@ -94,7 +94,11 @@ describe('hark run, end to end', () => {
     await run.ollama.close();
   }, 240_000);
 
-  afterAll(() => run?.hark.kill('SIGKILL'));
+  afterAll(() => {
+    run?.hark.kill('SIGKILL');
+    // Every event with its arrival time, for reading a failure afterwards.
+    if (run) writeFileSync(join(run.dir, 'events.jsonl'), run.hark.events.map((e, i) => JSON.stringify({ at: run.hark.receivedAt[i], ...e })).join('\n') + '\n');
+  });
 
   it('acts on the spoken timer command', () => {
     const timer = run.hark.of('action').find((e) => e.name === 'timer.set');

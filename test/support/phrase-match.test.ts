@@ -27,4 +27,17 @@ describe('phraseMatcher (the Deepgram double hearing by content)', () => {
     expect(heard!.text).toMatch(/^computer, we need/);
     expect(heard!.text.length).toBeLessThan(p.text.length);
   });
+
+  it('does not answer a long sentence with a short word found inside it', async () => {
+    const texts = ['computer, we are short three cases of milk for the order list', 'yes', 'go'];
+    const s = await scene([1200, texts[0]!, 1800, texts[1]!, 1800, texts[2]!, 1500]);
+    const hear = phraseMatcher(s);
+    const p = s.phrases[0]!;
+    // The sentence with its middle reshaped (a suppressor pulling 10 dB off a stretch of it): it may
+    // no longer match itself, but a word-shaped bump in it must not be taken for "yes" or "go".
+    const seg = s.pcm.slice(p.start - 8000, p.end + 9600);
+    for (let i = 8000 + 16000; i < 8000 + 32000 && i < seg.length; i++) seg[i] = Math.round(seg[i]! * 0.3);
+    const heard = hear(seg);
+    expect(heard?.text === 'yes' || heard?.text === 'go').toBe(false);
+  });
 });

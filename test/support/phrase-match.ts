@@ -22,7 +22,28 @@ function envelope(pcm: Int16Array, from = 0, to = pcm.length): Float64Array {
   return e;
 }
 
-/** Best normalised correlation of `needle` slid along `hay` (needle fully inside). */
+/** The share of `hay`'s loudness that lies in [from, from + m): how much of the segment a phrase there explains. */
+function coverage(hay: Float64Array, from: number, m: number): number {
+  let all = 0;
+  let inside = 0;
+  for (let i = 0; i < hay.length; i++) {
+    all += hay[i]!;
+    if (i >= from && i < from + m) inside += hay[i]!;
+  }
+  return all > 0 ? inside / all : 0;
+}
+
+/**
+ * Below this share of the segment's loudness a phrase that correlates is not what the segment holds:
+ * a short word ("yes") can find a word-shaped bump inside a long sentence that the echo canceller's
+ * suppressor reshaped (seen under load: the sentence's segment was answered "yes").
+ */
+const MIN_COVERAGE = 0.6;
+
+/**
+ * Best normalised correlation of `needle` slid along `hay` (needle fully inside), among the offsets
+ * where the needle holds most of `hay`'s loudness (MIN_COVERAGE).
+ */
 function bestCorrelation(hay: Float64Array, needle: Float64Array): number {
   const m = needle.length;
   if (m === 0 || hay.length < m) return 0;
@@ -44,7 +65,7 @@ function bestCorrelation(hay: Float64Array, needle: Float64Array): number {
       hVar += h * h;
     }
     const c = hVar > 0 && nVar > 0 ? cov / Math.sqrt(hVar * nVar) : 0;
-    if (c > best) best = c;
+    if (c > best && coverage(hay, o, m) >= MIN_COVERAGE) best = c;
   }
   return best;
 }
@@ -60,7 +81,7 @@ function bestPrefix(hay: Float64Array, needle: Float64Array, minCorrelation: num
     const m = Math.min(needle.length, hay.length - o);
     if (m < needle.length * minShare || m >= needle.length) continue;
     const c = bestCorrelation(hay.subarray(o, o + m), needle.subarray(0, m));
-    if (c >= minCorrelation && c > best.c) best = { c, share: m / needle.length };
+    if (c >= minCorrelation && c > best.c && coverage(hay, o, m) >= MIN_COVERAGE) best = { c, share: m / needle.length };
   }
   return best.share;
 }
