@@ -97,9 +97,13 @@ export class EchoGate {
    * A frame's speech probability as the segmenter should see it now. In cancel mode a frame whose
    * residual the canceller explains by hark's own sound (the room's ring its filter cannot reach) is
    * not speech, whatever the VAD makes of it: only someone talking over hark opens a segment.
+   * `personsSegment`: the frame falls in a segment a person opened before hark's sound began. hark's
+   * sound cannot have opened it, and the person is likely still talking (their next command, said
+   * before hark answered the last): the verdict must not cut it, as it did where the canceller was
+   * cold and took the voice for hark's (test/echo/cold-start.test.ts). The gate's threshold still holds.
    */
-  adjust(prob: number): number {
-    if (this.echo.echoMode === 'cancel' && this.canceller?.echoOnly) return 0;
+  adjust(prob: number, personsSegment = false): number {
+    if (this.echo.echoMode === 'cancel' && this.canceller?.echoOnly && !personsSegment) return 0;
     const t = this.threshold;
     if (t === this.vadThreshold) return prob;
     if (t === Infinity) return 0;

@@ -32,6 +32,14 @@ export interface PipelineEvents {
   error: [err: Error];
 }
 
+/** The echo gate as the capture path asks it, frame by frame (src/speech/echo-gate.ts). */
+export interface FrameGate {
+  /** The probability the segmenter sees; `personsSegment`: the frame is in a segment opened while hark was silent. */
+  adjust(prob: number, personsSegment?: boolean): number;
+  /** hark's sound may be in the microphone now. */
+  readonly active?: boolean;
+}
+
 /**
  * The capture-to-segment path: chunks of any size → 512-sample frames → VAD → segmenter.
  * push() calls are serialised (the VAD is async), so audio, PTT presses and end-of-stream are
@@ -47,7 +55,9 @@ export class SegmentPipeline extends EventEmitter<PipelineEvents> {
   private delivered = 0;
   private hangoverMs: number | null = null;
   private readonly vad: Vad;
-  private readonly gate: { adjust(prob: number): number } | undefined;
+  private readonly gate: FrameGate | undefined;
+  /** The open segment was opened while hark's sound was not playing: a person's (FrameGate.adjust). */
+  private personsSegment = false;
   private readonly echo: EchoCleaner | undefined;
   private tail: Promise<void> = Promise.resolve();
   private vadErrors = 0;
@@ -58,7 +68,7 @@ export class SegmentPipeline extends EventEmitter<PipelineEvents> {
    * takes hark's own sound out of each frame before anything else sees it: the pre-roll ring, the VAD,
    * the segment and speech-to-text all get the cleaned signal.
    */
-  constructor(opts: { vad: Vad; segmenter: SegmenterOptions; gate?: { adjust(prob: number): number }; echo?: EchoCleaner }) {
+  constructor(opts: { vad: Vad; segmenter: SegmenterOptions; gate?: FrameGate; echo?: EchoCleaner }) {
     super();
     this.vad = opts.vad;
     this.gate = opts.gate;
@@ -166,7 +176,7 @@ export class SegmentPipeline extends EventEmitter<PipelineEvents> {
     const sample = this.position;
     const wasOpen = this.segmenter.isOpen;
     const used = realSamples === frame.length ? frame : frame.subarray(0, realSamples);
-    const prob = this.gate ? this.gate.adjust(raw) : raw;
+    const prob = this.gate ? this.gate.adjust(raw, wasOpen && this.personsSegment) : raw;
     const events = this.segmenter.push(used, prob, raw);
     if (this.listenerCount('frame') > 0) this.emit('frame', { sample, prob });
     // A frame pushed while a segment was open belongs to that segment, even when it is the frame that
@@ -180,7 +190,10 @@ export class SegmentPipeline extends EventEmitter<PipelineEvents> {
   private dispatch(events: SegmenterEvent[]): void {
     for (const e of events) {
       if (this.base > 0) shift(e, this.base, this.indexBase);
-      if (e.type === 'open') this.emit('open', e);
+      if (e.type === 'open') {
+        this.personsSegment = !this.gate?.active;
+        this.emit('open', e);
+      }
       else if (e.type === 'segment') {
         this.delivered++;
         // Issue 20 (echopage): heard while hark played, the segment carries the raw microphone too.

@@ -42,8 +42,9 @@ beforeAll(async () => {
     played.set(words, w);
     at = Math.max(at + 2000 * S, w + words.length + 150 * S);
   }
-  // The command at three points of the ring: on the beeps, on "Timer done", between rings.
-  const starts = [6_000, 13_300, 21_700].map((ms) => ringStart + ms * S);
+  // The command begun a second before the timer goes off, then at three points of the ring: on the
+  // beeps, on "Timer done", between rings.
+  const starts = [-1_000, 6_000, 13_300, 21_700].map((ms) => ringStart + ms * S);
   program = {
     played,
     clips: [
@@ -95,6 +96,8 @@ describe('a whole command said over a ringing timer stays one segment (issue 32)
       // closed after the last.
       expect(segs[0]!.vadStart - config.vad.prerollMs * S, where).toBeLessThan(w.at);
       expect(segs[0]!.closedAt, where).toBeGreaterThan(w.at + w.pcm.length);
+      // And it closes once the cook stops, not held open by the ring after: the hangover and a little.
+      expect(segs[0]!.closedAt - (w.at + w.pcm.length), where).toBeLessThan(1500 * S);
     });
   }, 120_000);
 });
