@@ -58,3 +58,14 @@ export function float32ToInt16(samples: ArrayLike<number>): Int16Array {
   }
   return out;
 }
+
+/** Pieces of 16-bit audio, back to back in one array. */
+export function concatPcm(parts: readonly Int16Array[]): Int16Array {
+  const out = new Int16Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}

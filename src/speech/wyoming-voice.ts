@@ -1,4 +1,4 @@
-import { SAMPLE_RATE } from '../audio/pcm.js';
+import { SAMPLE_RATE, concatPcm } from '../audio/pcm.js';
 import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { describeServer, WyomingConnection, WyomingError } from '../wyoming/connection.js';
@@ -123,13 +123,7 @@ export class WyomingVoice {
   async render(text: string): Promise<Int16Array> {
     const parts: Int16Array[] = [];
     await this.synthesize(text, (p) => parts.push(p)).done;
-    const out = new Int16Array(parts.reduce((n, p) => n + p.length, 0));
-    let at = 0;
-    for (const p of parts) {
-      out.set(p, at);
-      at += p.length;
-    }
-    return out;
+    return concatPcm(parts);
   }
 }
 

@@ -5,6 +5,7 @@ import { memoryLogger } from '../../src/core/log.js';
 import { AlsaCapture } from '../../src/audio/capture-alsa.js';
 import { installFakeArecord, isAlive, type FakeArecord, type FakeMode } from './fake-arecord.js';
 import { tempDir } from './helpers.js';
+import { concatPcm } from '../../src/audio/pcm.js';
 
 /**
  * Small delays so a restart cycle takes a fraction of a second. The watchdog gets a full second:
@@ -75,13 +76,7 @@ async function waitFor(what: string, predicate: () => boolean, state: () => unkn
 /** Samples delivered between two event indexes, joined. */
 function samplesBetween(events: Event[], from: number, to = events.length): Int16Array {
   const parts = events.slice(from, to).flatMap((e) => (e.kind === 'data' ? [e.samples] : []));
-  const out = new Int16Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatPcm(parts);
 }
 
 function rawSamples(fake: FakeArecord, bytes: number): Int16Array {

@@ -6,6 +6,7 @@ import { HarkError } from '../../src/core/errors.js';
 import { WavFileSource } from '../../src/audio/capture-wav.js';
 import { JFK_WAV, outputDir } from '../support/paths.js';
 import { soxSamples } from './helpers.js';
+import { concatPcm } from '../../src/audio/pcm.js';
 
 function collect(src: WavFileSource) {
   const events: string[] = [];
@@ -16,15 +17,7 @@ function collect(src: WavFileSource) {
     chunks.push(c.slice());
   });
   src.on('end', () => events.push('end'));
-  const joined = () => {
-    const out = new Int16Array(chunks.reduce((n, c) => n + c.length, 0));
-    let at = 0;
-    for (const c of chunks) {
-      out.set(c, at);
-      at += c.length;
-    }
-    return out;
-  };
+  const joined = () => concatPcm(chunks);
   return { events, chunks, joined };
 }
 

@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import { sleep, WyomingPeer, writePeerEvent, type PeerConnection, type PeerEvent } from './wyoming-peer.js';
+import { concatPcm } from '../../src/audio/pcm.js';
 
 /**
  * A voice server as rhasspy/wyoming-piper serves one (`wyoming_piper/handler.py`,
@@ -80,13 +81,7 @@ export class PiperPeer extends WyomingPeer {
   /** The audio this voice says for `text` (16-bit, at its rate): every sentence's, back to back. */
   audioFor(text: string): Int16Array {
     const parts = sentences(text).map((s) => voiceOf(s, this.o.rate));
-    const out = new Int16Array(parts.reduce((n, p) => n + p.length, 0));
-    let at = 0;
-    for (const p of parts) {
-      out.set(p, at);
-      at += p.length;
-    }
-    return out;
+    return concatPcm(parts);
   }
 
   info(): Record<string, unknown> {

@@ -3,6 +3,7 @@ import { Segmenter, type SegmenterEvent, type SegmenterOptions } from '../../src
 import { SegmentPipeline } from '../../src/vad/pipeline.js';
 import type { Segment } from '../../src/vad/segment.js';
 import type { Vad } from '../../src/vad/vad.js';
+import { concatPcm } from '../../src/audio/pcm.js';
 
 const F = 512;
 const DEFAULTS: SegmenterOptions = {
@@ -492,12 +493,7 @@ describe('SegmentPipeline streams each segment exactly once', () => {
     pipeline.on('segment', (s) => {
       segments.push(s);
       const parts = stream ?? [];
-      const all = new Int16Array(parts.reduce((n, p) => n + p.length, 0));
-      let at = 0;
-      for (const p of parts) {
-        all.set(p, at);
-        at += p.length;
-      }
+      const all = concatPcm(parts);
       streamed.push(all);
       stream = null;
     });

@@ -1,3 +1,4 @@
+import { rng } from '../../support/prng.js';
 import type { Entry, Expect, Setup } from './entries.js';
 
 /**
@@ -310,14 +311,8 @@ const GROUPS: Group[] = [
 /** A fixed pick of `take` of the group's lines, spread over all of them. */
 function pick<T>(all: readonly T[], take: number): T[] {
   if (all.length <= take) return [...all];
-  // A seeded shuffle (mulberry32), then the first `take` in their original order.
-  let seed = 12345;
-  const rand = (): number => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  // A seeded shuffle, then the first `take` in their original order.
+  const rand = rng(12345);
   const order = all.map((_, i) => i);
   for (let i = order.length - 1; i > 0; i--) {
     const j = Math.floor(rand() * (i + 1));
