@@ -71,9 +71,14 @@ class TimedEngine implements SttEngine {
 }
 
 let dirs: string[] = [];
+let stores: Store[] = [];
 afterEach(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  // The store first: its checkpointer can still be writing the WAL when a test ends (a loaded CI run
+  // removed the directory under it: ENOTEMPTY).
+  for (const s of stores) s.close();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
   dirs = [];
+  stores = [];
 });
 
 function room(costMs: number) {
@@ -88,6 +93,7 @@ function room(costMs: number) {
   const transcriber = new Transcriber({ engines, clearSpeechProb: 0.8, breaker: { failures: 3, openMs: 30_000 }, filter: config.stt.filter, stabilizer: config.stt.stabilizer, clock, logger: log, bus });
   const stt: SttStack = { transcriber, engines, describe: 'test', setVocabulary: () => {}, close: async () => {} };
   const store = new Store({ path: join(dir, 'hark.db'), housekeeping: null });
+  stores.push(store);
   store.start();
   const pipeline = new SegmentPipeline({ vad: loudVad, segmenter: segmenterFor(config, true) });
   const path = new SegmentPath({ config, bus, clock, log, stt, speech: null, conversation: new Conversation({ config, bus, clock, log, store, speech: null }), store: () => store, source: 'mic', closeEarly: () => void pipeline.closeEarly() });
