@@ -53,13 +53,13 @@ export type TalkVerdict =
   | 'quiet';
 
 /**
- * The room's noise floor (the fan, the hum) is learnt while hark is quiet: quick to fall to a quieter
- * frame, slow to rise (1.5 dB a second), so a voice held for seconds barely lifts it. While hark
- * plays it may only fall: its residual must never become the room's floor. A frame within QUIET_DB of it is the room, not hark's residual: in a room
- * where hark's speaker does not reach the microphone (a headset, a speaker across the kitchen) the
- * fan must not be learnt as hark's residual. It was, and as the envelope swung with a ring's beeps
- * the coupling learnt on the fan rose until it explained away the quieter half of a cook's command
- * (test/echo/talk-over-ring.test.ts).
+ * The room's noise floor (the fan, the hum) is followed in every frame, hark playing or not: quick to
+ * fall to a quieter frame, slow to rise (1.5 dB a second), so a voice or hark's residual held for
+ * seconds barely lifts it and its quiet moments pull it back. A frame within QUIET_DB of it is the
+ * room, not hark's residual: in a room where hark's speaker does not reach the microphone (a headset,
+ * a speaker across the kitchen) the fan must not be learnt as hark's residual. It was, and as the
+ * envelope swung with a ring's beeps the coupling learnt on the fan rose until it explained away the
+ * quieter half of a cook's command (test/echo/talk-over-ring.test.ts).
  */
 const NOISE_FALL = 0.2;
 const NOISE_RISE = Math.pow(10, 0.05 / 10);
@@ -75,8 +75,8 @@ export class DoubleTalkDetector {
   private coupling = INITIAL_DB;
   /** Frames left of the hold after the last frame that stood clear. */
   private held = 0;
-  /** The room's noise floor (mean square); NaN before the first frame. */
-  private noise = NaN;
+  /** The room's noise floor (mean square); 0 before the first frame. */
+  private noise = 0;
 
   constructor(opts: Partial<DoubleTalkOptions> = {}) {
     this.o = { ...DOUBLE_TALK_DEFAULTS, ...opts };
@@ -88,11 +88,6 @@ export class DoubleTalkDetector {
     return this.coupling;
   }
 
-  /** The room's noise floor as followed, in dB of s16 mean square (NaN before any frame). */
-  get noiseDb(): number {
-    return 10 * Math.log10(this.noise);
-  }
-
   /**
    * One frame: `ref` the reference the canceller used for it (null: hark was silent at that instant,
    * its room may still ring), `out` what the canceller left.
@@ -102,11 +97,12 @@ export class DoubleTalkDetector {
     this.env = Math.max(pRef, this.env * this.decay);
     const pOut = power(out);
     this.follow(pOut);
-    const floor = this.noise > 0 ? Math.max(this.o.floorPower, this.noise * this.quietGain) : this.o.floorPower;
+    const floor = Math.max(this.o.floorPower, this.noise * this.quietGain);
     if (pOut <= floor) {
       // Nothing above the room while hark plays: its residual is below the room's noise (had it been
       // as loud, the frame would stand 3 dB over it). The coupling learns so much (a headset, a far
       // speaker: nothing comes back, and a person must not wait for a residual).
+      // (A floor worn to 0 by minutes of digital silence bounds nothing: the fixed floor does.)
       const bound = this.noise > 0 ? this.noise / 4 : this.o.floorPower;
       if (this.env > 0) this.coupling = Math.min(this.coupling, this.coupling + (10 * Math.log10(bound / this.env) - this.coupling) * DOWN);
       this.held = 0;
@@ -114,7 +110,7 @@ export class DoubleTalkDetector {
     }
     if (this.env <= 0) return 'near';
     // What stands above the room's own noise is what hark (or a person) adds.
-    const ratio = 10 * Math.log10(Math.max(pOut - (this.noise || 0), 1e-9) / this.env);
+    const ratio = 10 * Math.log10(Math.max(pOut - this.noise, 1e-9) / this.env);
     if (ratio > this.coupling + this.o.marginDb) this.held = Math.round(this.o.holdMs / this.o.frameMs);
     else if (this.held > 0) this.held--;
     const near = this.held > 0;
@@ -134,7 +130,8 @@ export class DoubleTalkDetector {
   }
 
   private follow(p: number): void {
-    if (!(this.noise > 0)) this.noise = Math.max(p, 1);
+    // The first frame sets it.
+    if (this.noise === 0) this.noise = Math.max(p, 1);
     else if (p < this.noise) this.noise += (p - this.noise) * NOISE_FALL;
     else this.noise = Math.min(p, this.noise * NOISE_RISE);
   }

@@ -193,8 +193,7 @@ export class SegmentPipeline extends EventEmitter<PipelineEvents> {
       if (e.type === 'open') {
         this.personsSegment = !this.gate?.active;
         this.emit('open', e);
-      }
-      else if (e.type === 'segment') {
+      } else if (e.type === 'segment') {
         this.delivered++;
         // Issue 20 (echopage): heard while hark played, the segment carries the raw microphone too.
         const track = this.echo?.rawTrack(e.segment.startSample, e.segment.endSample);
