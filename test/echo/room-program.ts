@@ -37,7 +37,7 @@ const S = 16;
  * run, the densest ring) the timer earcon at `earconVolume` then "Timer done.", each ring after the
  * last has finished.
  */
-async function ring(ms: number, everyMs: number, earconVolume: number): Promise<Int16Array> {
+export async function ring(ms: number, everyMs: number, earconVolume: number): Promise<Int16Array> {
   const beeps = synthEarcon('timer', earconVolume);
   const words = await espeakPhrase(ringText(undefined));
   const out = new Int16Array(ms * S);
@@ -50,7 +50,8 @@ async function ring(ms: number, everyMs: number, earconVolume: number): Promise<
   return out;
 }
 
-function lay(pieces: Array<Int16Array | number>): { played: Int16Array; at: number[] } {
+/** Pieces and silences (ms) back to back: the samples and where each piece starts. */
+export function lay(pieces: Array<Int16Array | number>): { played: Int16Array; at: number[] } {
   const len = pieces.reduce<number>((n, p) => n + (typeof p === 'number' ? p * S : p.length), 0);
   const played = new Int16Array(len);
   const at: number[] = [];

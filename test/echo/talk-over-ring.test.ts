@@ -1,13 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ringText } from '../../src/command/actions/timers.js';
 import { parseConfigText } from '../../src/config/load.js';
-import { synthEarcon } from '../../src/speech/earcons.js';
 import { dbfs } from '../support/room-acoustics.js';
 import { micSignal, rms, toS16 } from '../support/room-sim.js';
 import { kitchen, type RoomSpec } from '../support/room-spec.js';
 import { espeakPhrase } from '../support/speech.js';
 import { hear, type Opened } from './room-matrix-run.js';
-import type { Program } from './room-program.js';
+import { CONFIRM, lay, ring, type Program } from './room-program.js';
 
 /**
  * A cook gives a whole command while a timer rings: it must reach speech-to-text as one segment,
@@ -28,27 +26,19 @@ let program: Program;
 let command: Int16Array;
 
 beforeAll(async () => {
-  const beeps = synthEarcon('timer', config.speech.earconVolume);
-  const words = await espeakPhrase(ringText(undefined));
-  const confirm = await espeakPhrase('Timer set for forty seconds. I will ring when it is done.');
+  const confirm = await espeakPhrase(CONFIRM);
   command = await espeakPhrase(COMMAND, 'en-gb');
   // The confirmation, a second's quiet, then the timer ringing for 30 s every 2 s (the densest).
-  const ringStart = (0.5 + confirm.length / 16000 + 1) * 16000;
-  const played = new Int16Array(ringStart + 30_000 * S + 2000 * S);
-  played.set(confirm, 500 * S);
-  for (let at = ringStart; at < ringStart + 30_000 * S; ) {
-    played.set(beeps, at);
-    const w = at + beeps.length + 20 * S;
-    played.set(words, w);
-    at = Math.max(at + 2000 * S, w + words.length + 150 * S);
-  }
+  const rung = await ring(30_000, 2000, config.speech.earconVolume);
+  const { played, at } = lay([500, confirm, 1000, rung, 2000]);
+  const ringStart = at[3]!;
   // The command begun a second before the timer goes off, then at three points of the ring: on the
   // beeps, on "Timer done", between rings.
   const starts = [-1_000, 6_000, 13_300, 21_700].map((ms) => ringStart + ms * S);
   program = {
     played,
     clips: [
-      [500 * S, 500 * S + confirm.length],
+      [at[1]!, at[1]! + confirm.length],
       [ringStart, ringStart + 30_000 * S],
     ],
     parts: [{ name: 'ring', start: ringStart, end: ringStart + 30_000 * S }],
