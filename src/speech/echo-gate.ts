@@ -93,6 +93,11 @@ export class EchoGate {
     return effectiveThreshold(this.active, this.echo, this.vadThreshold, this.cancelling);
   }
 
+  /** The frame is hark's own sound alone (adjust makes it 0): the VAD need not hear it. */
+  mutes(personsSegment = false): boolean {
+    return this.echo.echoMode === 'cancel' && !!this.canceller?.echoOnly && !personsSegment;
+  }
+
   /**
    * A frame's speech probability as the segmenter should see it now. In cancel mode a frame whose
    * residual the canceller explains by hark's own sound (the room's ring its filter cannot reach) is
@@ -103,7 +108,7 @@ export class EchoGate {
    * cold and took the voice for hark's (test/echo/cold-start.test.ts). The gate's threshold still holds.
    */
   adjust(prob: number, personsSegment = false): number {
-    if (this.echo.echoMode === 'cancel' && this.canceller?.echoOnly && !personsSegment) return 0;
+    if (this.mutes(personsSegment)) return 0;
     const t = this.threshold;
     if (t === this.vadThreshold) return prob;
     if (t === Infinity) return 0;

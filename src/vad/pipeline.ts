@@ -36,6 +36,11 @@ export interface PipelineEvents {
 export interface FrameGate {
   /** The probability the segmenter sees; `personsSegment`: the frame is in a segment opened while hark was silent. */
   adjust(prob: number, personsSegment?: boolean): number;
+  /**
+   * The frame is hark's own sound and nothing more (adjust would make any probability 0): the VAD
+   * need not hear it.
+   */
+  mutes?(personsSegment?: boolean): boolean;
   /** hark's sound may be in the microphone now. */
   readonly active?: boolean;
 }
@@ -163,9 +168,15 @@ export class SegmentPipeline extends EventEmitter<PipelineEvents> {
 
   private async processFrame(input: Int16Array, realSamples: number): Promise<void> {
     const frame = this.echo ? this.echo.process(input, this.position) : input;
+    const wasOpen = this.segmenter.isOpen;
     let raw = 0;
     try {
-      raw = await this.vad.process(frame);
+      // hark's own sound alone is not given to the VAD. Silero is recurrent: seconds of hark's voice
+      // as the residual suppressor leaves it taught its state that this was not speech, and a cook's
+      // "stop" said over the answer then scored 0.1-0.7 where the same samples after the room's own
+      // noise score 0.9 (test/echo/stop-over-answer.test.ts). Unheard, those frames leave the VAD as
+      // the room left it, and cost no inference while hark talks.
+      if (!this.gate?.mutes?.(wasOpen && this.personsSegment)) raw = await this.vad.process(frame);
     } catch (err) {
       this.vadErrors++;
       // One line per burst, not per frame: a broken VAD must not flood the journal at 31 lines/s.
@@ -174,7 +185,6 @@ export class SegmentPipeline extends EventEmitter<PipelineEvents> {
       }
     }
     const sample = this.position;
-    const wasOpen = this.segmenter.isOpen;
     const used = realSamples === frame.length ? frame : frame.subarray(0, realSamples);
     const prob = this.gate ? this.gate.adjust(raw, wasOpen && this.personsSegment) : raw;
     const events = this.segmenter.push(used, prob, raw);

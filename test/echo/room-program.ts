@@ -83,31 +83,33 @@ export async function quietProgram(o: { ringMs: number; ringEveryMs: number; ear
 
 /**
  * "stop" said over the ring and over the list, `stopAfterMs` into each (the canceller warm, as it
- * is by then live); hark falls silent `reactMs` after the word, as it does when it hears it.
+ * is by then live): one ring and one list for each of those points, in turn. hark falls silent
+ * `reactMs` after the word, as it does when it hears it. Where the word falls matters: a few
+ * seconds into the list, on a loud stretch of hark's voice, is where it went unheard.
  */
-export async function stopProgram(o: { ringEveryMs: number; earconVolume: number; stopAfterMs: number; reactMs: number }): Promise<Program> {
+export async function stopProgram(o: { ringEveryMs: number; earconVolume: number; stopAfterMs: number[]; reactMs: number }): Promise<Program> {
   const confirm = await espeakPhrase(CONFIRM);
-  const cut = (o.stopAfterMs + o.reactMs) * S;
-  const rung = (await ring(o.stopAfterMs + o.reactMs, o.ringEveryMs, o.earconVolume)).subarray(0, cut);
-  const list = (await espeakPhrase(LIST)).subarray(0, cut);
+  const list = await espeakPhrase(LIST);
   const stop = await espeakPhrase('stop', STOP_VOICE);
-  const { played, at } = lay([500, confirm, 1000, rung, 1500, list, 1500]);
-  const clips: Array<[number, number]> = [
-    [at[1]!, at[1]! + confirm.length],
-    [at[3]!, at[3]! + rung.length],
-    [at[5]!, at[5]! + list.length],
-  ];
-  const stops = [
-    { over: 'ring' as const, at: at[3]! + o.stopAfterMs * S },
-    { over: 'list' as const, at: at[5]! + o.stopAfterMs * S },
-  ];
-  return {
-    played,
-    clips,
-    parts: [{ name: 'ring', ...span(clips[1]!) }, { name: 'list', ...span(clips[2]!) }],
-    stops,
-    words: stops.map((s) => ({ at: s.at, pcm: stop })),
-  };
+  const pieces: Array<Int16Array | number> = [500, confirm, 1000];
+  for (const after of o.stopAfterMs) {
+    const cut = (after + o.reactMs) * S;
+    const rung = (await ring(after + o.reactMs, o.ringEveryMs, o.earconVolume)).subarray(0, cut);
+    pieces.push(rung, 1500, list.subarray(0, cut), 1500);
+  }
+  const { played, at } = lay(pieces);
+  const clips: Array<[number, number]> = [[at[1]!, at[1]! + confirm.length]];
+  const parts: Program['parts'] = [];
+  const stops: Program['stops'] = [];
+  o.stopAfterMs.forEach((after, k) => {
+    for (const [name, i] of [['ring', 3 + 4 * k], ['list', 5 + 4 * k]] as const) {
+      const piece = pieces[i] as Int16Array;
+      clips.push([at[i]!, at[i]! + piece.length]);
+      parts.push({ name, start: at[i]!, end: at[i]! + piece.length });
+      stops.push({ over: name, at: at[i]! + after * S });
+    }
+  });
+  return { played, clips, parts, stops, words: stops.map((s) => ({ at: s.at, pcm: stop })) };
 }
 
 function span([start, end]: [number, number]): { start: number; end: number } {

@@ -90,3 +90,58 @@ describe('echo gate', () => {
     expect(gate.adjust(1)).toBe(0);
   });
 });
+
+describe('echo gate in cancel mode: what the VAD hears', () => {
+  const CANCEL = { echoMode: 'cancel' as const, echoThreshold: 0.9, echoTailMs: 300 };
+  const SEGMENTER = { threshold: 0.5, releaseThreshold: 0.35, prerollMs: 300, minSpeechMs: 96, hangoverMs: 300, maxSegmentMs: 12_000, minSegmentMs: 100 };
+
+  /**
+   * Silero is recurrent: seconds of hark's voice as the residual suppressor leaves it taught its state
+   * that this was not speech, and a cook's "stop" over hark's answer then went unheard
+   * (test/echo/room-matrix.test.ts, 3-3.5 s into the list). Frames the canceller explains as hark's
+   * own sound alone are therefore not given to the VAD at all; a person's frames are.
+   */
+  it("hark's own sound alone is not given to the VAD; a person over it, and a person's segment, are", async () => {
+    const clock = new VirtualClock();
+    const gate = new EchoGate(CANCEL, 0.5, clock);
+    const canceller = { trusted: true, echoOnly: false };
+    gate.setCanceller(canceller);
+    let heard = 0;
+    let prob = 0;
+    const vad: Vad = { name: 'silero', process: async () => (heard++, prob), reset() {}, close: async () => {} };
+    const pipeline = new SegmentPipeline({ vad, gate, segmenter: SEGMENTER });
+    const opened: number[] = [];
+    pipeline.on('open', (e) => opened.push(e.vadStartSample));
+    const frames = async (n: number) => {
+      for (let i = 0; i < n; i++) await pipeline.push(new Int16Array(512));
+    };
+    // hark talks: every frame its residual alone, and the VAD would call it speech.
+    gate.playbackStarted();
+    canceller.echoOnly = true;
+    prob = 0.9;
+    await frames(50);
+    expect(heard).toBe(0);
+    expect(opened).toEqual([]);
+    // Someone talks over it: those frames are heard, and open a segment.
+    canceller.echoOnly = false;
+    await frames(10);
+    expect(heard).toBe(10);
+    expect(opened).toHaveLength(1);
+    prob = 0;
+    await frames(20); // the hangover closes it
+    // hark quiet: a person opens a segment, then hark starts and the verdict reads a frame as hark's
+    // alone. The person's segment still hears it (the verdict does not cut a person's segment).
+    gate.playbackEnded();
+    clock.advanceBy(1000);
+    canceller.echoOnly = false;
+    prob = 0.9;
+    await frames(10);
+    expect(opened).toHaveLength(2);
+    gate.playbackStarted();
+    canceller.echoOnly = true;
+    const before = heard;
+    await frames(5);
+    expect(heard).toBe(before + 5);
+    await pipeline.end();
+  });
+});
