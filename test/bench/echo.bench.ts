@@ -2,6 +2,8 @@ import { bench, describe } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createEchoCleaner } from '../../src/echo/create.js';
+import { DelayEstimator } from '../../src/echo/delay.js';
+import { speechSection } from '../../src/speech/config.js';
 import { EchoReference } from '../../src/echo/reference.js';
 import { VirtualClock } from '../../src/core/clock.js';
 import { outputDir } from '../support/paths.js';
@@ -90,7 +92,8 @@ for (let s = moveAt; s + 8000 <= moveAt + ref.length; s += 1600) {
 
 const before = process.memoryUsage();
 const cleaners = Array.from({ length: 10 }, () => {
-  const made = createEchoCleaner({ echoFilterMs: 128, echoResidual: true, denoise: false, denoiseDb: 15 }, new EchoReference(), new VirtualClock());
+  // The settings a device runs with (the config's defaults).
+  const made = createEchoCleaner(speechSection.parse(undefined), new EchoReference(), new VirtualClock());
   if ('error' in made) throw new Error(made.error);
   return made.cleaner;
 });
@@ -122,7 +125,8 @@ process.stderr.write(`\necho canceller: ${JSON.stringify(numbers)}\n`);
 writeFileSync(join(outputDir('bench'), 'echo.json'), JSON.stringify(numbers, null, 2) + '\n');
 
 describe('echo canceller', () => {
-  const made = createEchoCleaner({ echoFilterMs: 128, echoResidual: true, denoise: false, denoiseDb: 15 }, new EchoReference(), new VirtualClock());
+  // The settings a device runs with (the config's defaults).
+  const made = createEchoCleaner(speechSection.parse(undefined), new EchoReference(), new VirtualClock());
   if ('error' in made) throw new Error(made.error);
   const { stage } = made.cleaner;
   // Drive it like the capture path: the reference sounding, frames arriving in order.
@@ -135,4 +139,14 @@ describe('echo canceller', () => {
     pos += 512;
   });
   void cleaners;
+
+  // The delay tracker's search (once a second while hark plays): both correlations over 1.5 s and
+  // 0-200 ms of lags. Summed directly it took ~10 ms; by FFT (src/echo/xcorr.ts) a fraction of it.
+  const estimator = new DelayEstimator();
+  const echo = new Int16Array(cold.mic.length);
+  for (let i = 800; i < echo.length; i++) echo[i] = Math.round(0.7 * ref[i - 800]!);
+  for (let p = 0; p + 512 <= 2 * S; p += 512) estimator.push(echo.subarray(p, p + 512), ref.subarray(p, p + 512), true);
+  bench('one delay search (1.5 s window, lags 0-200 ms, plain and whitened)', () => {
+    estimator.search();
+  });
 });
