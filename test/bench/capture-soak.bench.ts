@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
 import { bench, describe } from 'vitest';
@@ -37,6 +37,9 @@ import { unitSettings } from '../support/unit-env.js';
  *                      Chrome's DevTools, Memory, "Comparison") and hark's /proc/<pid>/smaps beside it
  *   SOAK_GC_SEC        a full garbage collection this often in each of hark's threads (a diagnostic:
  *                      what still grows then is referenced, a leak; what does not was garbage)
+ *   SOAK_HARK_BIN      another build's bin/hark.js (a worktree at another commit, its dist built) run
+ *                      instead of this one, for a before/after on the same recording and bench
+ *   SOAK_LABEL         a word added to the output directory's name (two runs side by side)
  * `make capture-soak MINUTES=60 SPEED=1 QUOTA=25`. Not part of `make test`.
  */
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
@@ -45,6 +48,8 @@ const QUOTA = process.env.SOAK_QUOTA ? Number(process.env.SOAK_QUOTA) : null;
 const STEP = Number(process.env.SOAK_STEP_MIN ?? 5);
 const SNAPSHOTS = (process.env.SOAK_SNAPSHOTS ?? '').split(',').filter(Boolean).map(Number);
 const GC_SEC = Number(process.env.SOAK_GC_SEC ?? 0);
+const BIN = process.env.SOAK_HARK_BIN ? resolve(process.env.SOAK_HARK_BIN) : HARK_BIN;
+const LABEL = process.env.SOAK_LABEL ? `-${process.env.SOAK_LABEL}` : '';
 const RATE = 16_000;
 const SAMPLE_MS = 2000;
 /** A segment holds a command when it has all of it but this much (a quiet edge of espeak's clip). */
@@ -75,7 +80,7 @@ describe('the capture path over a long loud room', () => {
   bench(
     `${MINUTES} min of talk through a fake arecord at ${SPEED}× real time${QUOTA ? `, in a ${QUOTA}% CPU quota` : ''}`,
     async () => {
-      const dir = outputDir(`bench-capture-soak-${MINUTES}m-x${SPEED}${QUOTA ? `-q${QUOTA}` : ''}`);
+      const dir = outputDir(`bench-capture-soak-${MINUTES}m-x${SPEED}${QUOTA ? `-q${QUOTA}` : ''}${LABEL}`);
       rmSync(dir, { recursive: true, force: true });
       mkdirSync(dir, { recursive: true });
       const rec = buildRecording(dir, MINUTES);
@@ -103,7 +108,7 @@ describe('the capture path over a long loud room', () => {
       const probeFile = join(dir, 'probe.jsonl');
       const loadAtStart = loadavg()[0]!;
       const mallinfo = mallinfoProbe(dir, SAMPLE_MS);
-      const child = spawn(process.execPath, [...(GC_SEC > 0 ? ['--expose-gc'] : []), '--require', join(ROOT, 'test/support/memory-probe.cjs'), '--heapsnapshot-signal=SIGUSR2', HARK_BIN, 'run', '-c', join(dir, 'hark.yaml'), '--port', '0', '--json'], {
+      const child = spawn(process.execPath, [...(GC_SEC > 0 ? ['--expose-gc'] : []), '--require', join(ROOT, 'test/support/memory-probe.cjs'), '--heapsnapshot-signal=SIGUSR2', BIN, 'run', '-c', join(dir, 'hark.yaml'), '--port', '0', '--json'], {
         cwd: dir,
         env: { ...process.env, ...unit.env, ...(mallinfo?.env ?? {}), PATH: `${devices.dir}:${process.env.PATH}`, DEEPGRAM_API_KEY: 'bench-key', HARK_PROBE_FILE: probeFile, HARK_PROBE_MS: String(SAMPLE_MS), HARK_PROBE_GC_MS: String(GC_SEC * 1000) },
         stdio: ['ignore', 'pipe', 'pipe'],
