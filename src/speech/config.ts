@@ -17,6 +17,11 @@ export const speechSection = section({
   /** Rendered phrases kept in memory (confirmations repeat all day). 0 turns the cache off. */
   cacheEntries: intBetween(0, 10_000, 128),
   /**
+   * ...and at most this much of them (MB); a phrase longer than a quarter of it (16 s at 2 MB) is not
+   * kept: confirmations repeat, long answers rarely do.
+   */
+  cacheMb: between(0.1, 256, 2),
+  /**
    * While hark plays, its own voice reaches the microphone. `cancel` takes it out of the microphone
    * with an echo canceller fed with exactly what hark plays (speexdsp, native/hark-aec), so a person
    * talking over hark is heard as if hark were silent; `raise` lifts the VAD threshold to echoThreshold

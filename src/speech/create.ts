@@ -48,7 +48,7 @@ export function createSpeech(config: { speech: SpeechConfig; vad: Pick<VadConfig
   if (deps.simulated) {
     output = new SimulatedOutput({ clock: deps.clock, ...(deps.simulated.msPerChar !== undefined ? { msPerChar: deps.simulated.msPerChar } : {}) });
   } else {
-    const espeak = new EspeakTts({ voice: s.voice, speed: s.speed, volume: s.volume, cacheEntries: s.cacheEntries });
+    const espeak = new EspeakTts({ voice: s.voice, speed: s.speed, volume: s.volume, cacheEntries: s.cacheEntries, cacheMb: s.cacheMb });
     tts = espeak;
     const reference = new EchoReference();
     if (s.echoMode === 'cancel') {

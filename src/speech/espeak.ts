@@ -14,6 +14,8 @@ export interface VoiceSettings {
 export interface EspeakOptions extends VoiceSettings {
   /** Rendered phrases kept (least recently used goes first); 0 disables the cache. */
   cacheEntries?: number;
+  /** ...and at most this many MB of them; a phrase over a quarter of it is not kept. */
+  cacheMb?: number;
   bin?: string;
   timeoutMs?: number;
 }
@@ -31,10 +33,15 @@ export class EspeakTts {
   private readonly bin: string;
   private readonly timeoutMs: number;
   private readonly cache = new Map<string, Promise<Int16Array>>();
+  /** Bytes of each rendered phrase in the cache, and their sum (what the MB bound counts). */
+  private readonly sizes = new Map<string, number>();
+  private bytes = 0;
+  private readonly cacheBytes: number;
 
   constructor(opts: EspeakOptions) {
     this.settings = { voice: opts.voice, speed: opts.speed, volume: opts.volume };
     this.cacheEntries = opts.cacheEntries ?? 128;
+    this.cacheBytes = (opts.cacheMb ?? 2) * 1024 * 1024;
     this.bin = opts.bin ?? 'espeak-ng';
     this.timeoutMs = opts.timeoutMs ?? 15_000;
   }
@@ -50,6 +57,11 @@ export class EspeakTts {
 
   get cached(): number {
     return this.cache.size;
+  }
+
+  /** Bytes of rendered audio the cache holds. */
+  get cachedBytes(): number {
+    return this.bytes;
   }
 
   render(text: string, overrides: Partial<VoiceSettings> = {}): Promise<Int16Array> {
@@ -68,9 +80,32 @@ export class EspeakTts {
     const p = this.run(said, s);
     this.cache.set(key, p);
     // A failed render is not remembered: the next request tries again.
-    p.catch(() => this.cache.delete(key));
-    while (this.cache.size > this.cacheEntries) this.cache.delete(this.cache.keys().next().value!);
+    p.then(
+      (pcm) => {
+        if (this.cache.get(key) !== p) return; // evicted before it was rendered
+        // Bounded by bytes too: a count alone let 128 long answers (a 30 s list is ~1 MB) stay, and
+        // every new timer's "Timer set for N minutes" added ~75 KB for good (the hour-long capture
+        // soak's memory crept +5 MB of ArrayBuffers, issue 31). Confirmations are what repeats.
+        if (pcm.byteLength > this.cacheBytes / 4) return this.forget(key);
+        this.sizes.set(key, pcm.byteLength);
+        this.bytes += pcm.byteLength;
+        this.evict();
+      },
+      () => this.forget(key),
+    );
+    this.evict();
     return p;
+  }
+
+  /** Least recently used first, until both bounds hold. */
+  private evict(): void {
+    while (this.cache.size > this.cacheEntries || this.bytes > this.cacheBytes) this.forget(this.cache.keys().next().value!);
+  }
+
+  private forget(key: string): void {
+    this.cache.delete(key);
+    this.bytes -= this.sizes.get(key) ?? 0;
+    this.sizes.delete(key);
   }
 
   private run(text: string, s: VoiceSettings): Promise<Int16Array> {

@@ -51,6 +51,25 @@ describe('espeak-ng text to speech', () => {
     expect(await t.render('Added.')).not.toBe(first);
   });
 
+  it('keeps the cache within its MB: a day of distinct timers does not grow it, and a long answer is not kept', async () => {
+    // Issue 31: the hour-long capture soak's memory crept with each new "Timer set for N minutes".
+    const t = new EspeakTts({ voice: 'en-us', speed: 160, volume: 100, cacheEntries: 128, cacheMb: 0.5 });
+    const confirm = await t.render('Added.');
+    for (let n = 1; n <= 20; n++) await t.render(`Timer set for ${n} minutes.`);
+    expect(t.cachedBytes).toBeLessThanOrEqual(0.5 * 1024 * 1024);
+    expect(t.cachedBytes).toBeGreaterThan(0.25 * 1024 * 1024);
+    expect(t.cached).toBeLessThan(20);
+    // the oldest went first; the newest is still there, the same audio
+    const last = await t.render('Timer set for 20 minutes.');
+    expect(await t.render('Timer set for 20 minutes.')).toBe(last);
+    expect(await t.render('Added.')).not.toBe(confirm);
+    // an answer over a quarter of the budget is said, and not kept
+    const before = t.cachedBytes;
+    const long = await t.render('Here is the prep list: two kilos of onions, three litres of stock, a bunch of parsley, four lemons and six hundred grams of butter.');
+    expect(long.byteLength).toBeGreaterThan(0.125 * 1024 * 1024);
+    expect(t.cachedBytes).toBe(before);
+  });
+
   it('says text that starts with a dash instead of reading it as an option', async () => {
     const pcm = await tts().render('-5 degrees in the freezer');
     expect(rms(pcm)).toBeGreaterThan(0.02);
