@@ -43,8 +43,13 @@ export interface RecordKeeperDeps {
 export class RecordKeeper {
   /** The segment being routed: actions fired now belong to it. */
   private current: SegmentRecord | null = null;
-  /** Recently fired actions by seq, so a later last-wins action can mark the row it superseded. */
-  private readonly fired = new Map<number, { row: ActionInput; rec: SegmentRecord | null }>();
+  /**
+   * Recently fired actions by seq, so a later last-wins action can mark the row it superseded: the
+   * segment still being handled (`pending`), or once it is written only its utterance's id. Holding
+   * the record itself kept each one's audio (up to 12 s, with the raw track twice that) for the last
+   * 16 actions: the hour-long capture soak found ~5 MB of segments held here (issue 31).
+   */
+  private readonly fired = new Map<number, { row: ActionInput; pending: SegmentRecord | null; utteranceId: string | null }>();
 
   constructor(private readonly d: RecordKeeperDeps) {}
 
@@ -61,6 +66,11 @@ export class RecordKeeper {
   /** The segment is handled: told, and written after the action (no write sits between speech and action). */
   write(rec: SegmentRecord): void {
     rec.written = true;
+    for (const f of this.fired.values()) {
+      if (f.pending !== rec) continue;
+      f.pending = null;
+      f.utteranceId = utteranceIdOf(rec);
+    }
     this.report(rec);
     this.d.store()?.recordSegment(segmentWrite(rec, this.d.source));
   }
@@ -85,7 +95,7 @@ export class RecordKeeper {
   }
 
   private remember(seq: number, row: ActionInput): void {
-    this.fired.set(seq, { row, rec: this.current });
+    this.fired.set(seq, { row, pending: this.current, utteranceId: null });
     // Only the last few can still be superseded (the conflict window is seconds).
     for (const k of this.fired.keys()) {
       if (this.fired.size <= 16) break;
@@ -100,11 +110,8 @@ export class RecordKeeper {
     this.fired.delete(seq);
     f.row.outcome = 'superseded';
     f.row.error = `by ${by}`;
-    if (!f.rec || f.rec.written) {
-      const fate = f.rec?.fate;
-      const utteranceId = fate && (fate.kind === 'dispatched' || fate.kind === 'filtered') ? fate.utterance.id : null;
-      this.d.store()?.supersedeAction(utteranceId, f.row.name, f.row.error);
-    }
+    // Still being handled: its row (changed above) is written with the segment.
+    if (!f.pending) this.d.store()?.supersedeAction(f.utteranceId, f.row.name, f.row.error);
   }
 
   private report(rec: SegmentRecord): void {
@@ -124,4 +131,9 @@ export class RecordKeeper {
       actionMs: firstActionAt === null ? null : Math.round((firstActionAt - rec.closedAt) * 1000) / 1000,
     });
   }
+}
+
+function utteranceIdOf(rec: SegmentRecord): string | null {
+  const fate = rec.fate;
+  return fate && (fate.kind === 'dispatched' || fate.kind === 'filtered') ? fate.utterance.id : null;
 }
