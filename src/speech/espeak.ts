@@ -91,7 +91,8 @@ export class EspeakTts {
         this.bytes += pcm.byteLength;
         this.evict();
       },
-      () => this.forget(key),
+      // Only this render's entry: a later request for the same phrase may have replaced it.
+      () => this.cache.get(key) === p && this.forget(key),
     );
     this.evict();
     return p;

@@ -174,7 +174,7 @@ export class SegmentPipeline extends EventEmitter<PipelineEvents> {
       // hark's own sound alone is not given to the VAD. Silero is recurrent: seconds of hark's voice
       // as the residual suppressor leaves it taught its state that this was not speech, and a cook's
       // "stop" said over the answer then scored 0.1-0.7 where the same samples after the room's own
-      // noise score 0.9 (test/echo/stop-over-answer.test.ts). Unheard, those frames leave the VAD as
+      // noise score 0.9 (test/echo/room-matrix.test.ts, test/speech/echo-gate.test.ts). Unheard, those frames leave the VAD as
       // the room left it, and cost no inference while hark talks.
       if (!this.gate?.mutes?.(wasOpen && this.personsSegment)) raw = await this.vad.process(frame);
     } catch (err) {

@@ -29,13 +29,13 @@ const dump = process.env.HARK_ECHO_DUMP ? resolve(process.env.HARK_ECHO_DUMP) : 
 
 const programs = await matrixPrograms(config);
 const results: RoomResult[] = [];
-const baselines: Array<{ room: string; stops: Awaited<ReturnType<typeof stopWithoutEcho>> }> = [];
+const baselines: Array<{ room: string; stops: Awaited<ReturnType<typeof stopWithoutEcho>>; silent: Array<number | null> }> = [];
 for (const spec of rooms) {
   const mics = roomMics(spec, programs);
   if (dump) await dumpRoom(join(dump, spec.name), mics);
-  const baseline = { room: spec.name, stops: await stopWithoutEcho(mics, programs, config) };
-  baselines.push(baseline);
-  const silent = baseline.stops.map((s) => s.openedAfterMs);
+  const stops = await stopWithoutEcho(mics, programs, config);
+  const silent = stops.map((s) => s.openedAfterMs);
+  baselines.push({ room: spec.name, stops, silent });
   for (const echoFilterMs of filters) {
     for (const echoResidual of residuals) {
       const r = await measureRoom(mics, programs, config, { echoFilterMs, echoResidual });
@@ -52,7 +52,7 @@ const summary = filters.flatMap((f) =>
     return {
       echoFilterMs: f,
       echoResidual: res,
-      roomsMissed: mine.filter((r) => misses(r, baselines.find((b) => b.room === r.room)!.stops.map((s) => s.openedAfterMs)).length > 0).map((r) => r.room),
+      roomsMissed: mine.filter((r) => misses(r, baselines.find((b) => b.room === r.room)!.silent).length > 0).map((r) => r.room),
       worstErleDb: Math.round(Math.min(...mine.flatMap((r) => [r.erle.list.erleDb, r.erle.ring.erleDb])) * 10) / 10,
       cpuMsPer32msFrame: Math.round((mine.reduce((s, r) => s + r.cpuMsPerFrame, 0) / mine.length) * 1000) / 1000,
     };

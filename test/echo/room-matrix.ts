@@ -127,12 +127,12 @@ export function score(mics: RoomMics, programs: Programs, c: { label: EchoUnderT
  * How soon "stop" opens its segment in this room with hark silent (the person and the noise only, no
  * canceller): the room's own share of the latency, the floor any canceller adds to.
  */
-export async function stopWithoutEcho(mics: RoomMics, programs: Programs, config: HarkConfig): Promise<Array<{ over: string; at: number; openedAfterMs: number | null }>> {
+export async function stopWithoutEcho(mics: RoomMics, programs: Programs, config: HarkConfig): Promise<Array<{ over: string; openedAfterMs: number | null }>> {
   const mic = toS16(mics.stop.person.map((v, i) => v + mics.stop.noise[i]!));
   const opens = await hear(mic, programs.stop, config);
   return programs.stop.stops.map((s) => {
     const o = opens.find((x) => x.vadStart >= s.at - 100 * 16 && x.openedAt >= s.at && x.openedAt - s.at <= 1000 * 16);
-    return { over: s.over, at: s.at, openedAfterMs: o ? Math.round((o.openedAt - s.at) / 16) : null };
+    return { over: s.over, openedAfterMs: o ? Math.round((o.openedAt - s.at) / 16) : null };
   });
 }
 
@@ -151,8 +151,9 @@ export function misses(r: RoomResult, silentMs: Array<number | null> = []): stri
   if (r.opened.ring > TARGETS.quietSegments) out.push(`the ring opened ${r.opened.ring} segment(s)`);
   r.stops.forEach((s, k) => {
     const where = `"stop" ${s.afterMs / 1000} s into the ${s.over}`;
-    const silent = silentMs[k] ?? null;
-    if (s.openedAfterMs === null && silentMs[k] === null) return;
+    // undefined: no baseline was given; null: the room alone did not open the word.
+    const silent = silentMs[k];
+    if (s.openedAfterMs === null && silent === null) return;
     if (s.openedAfterMs === null) out.push(`${where} opened no segment (${silent ?? '?'} ms with hark silent)${s.heldByEcho ? ", it fell into one hark's own sound had opened" : ''}`);
     else if (s.openedAfterMs > Math.max(TARGETS.stopWithinMs, (silent ?? Infinity) + 32)) out.push(`${where} opened ${s.openedAfterMs} ms after the word (${silent ?? '?'} ms with hark silent)`);
   });
