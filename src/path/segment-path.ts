@@ -1,6 +1,7 @@
 import type { Bus } from '../core/bus.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
+import { TimeUp } from '../core/time-up.js';
 import type { Speech } from '../speech/create.js';
 import type { SttStack } from '../stt/create.js';
 import type { Store } from '../store/store.js';
@@ -61,9 +62,8 @@ export class SegmentPath {
   private readonly words: WordsStage | null;
   private readonly command: CommandSide;
   private readonly records: RecordKeeper;
-  /** Resolves when hark is stopping and its speech-to-text time is up (finish()). */
-  private readonly outOfTime: Promise<void>;
-  private timeUp!: () => void;
+  /** Fires when hark is stopping and its speech-to-text time is up (finish()). */
+  private readonly outOfTime = new TimeUp();
   private finishing = false;
   /** Segments in their words stage now (speech-to-text at work for a closed segment). */
   private hearing = 0;
@@ -72,7 +72,6 @@ export class SegmentPath {
     this.d = d;
     const { config, bus, clock, log } = d;
     this.conv = d.conversation;
-    this.outOfTime = new Promise((r) => (this.timeUp = r));
     const q = config.stt.queue;
     this.line = new WorkLine({ bus, clock, log }, d.unbounded ? { maxWaitMs: Infinity, maxBytes: Infinity } : { maxWaitMs: q.maxWaitMs, maxBytes: Math.round(q.maxAudioMb * 1024 * 1024) });
     this.records = new RecordKeeper({ bus, clock, log, store: d.store, source: d.source });
@@ -235,7 +234,7 @@ export class SegmentPath {
   finish(withinMs: number): Promise<void> {
     if (!this.finishing) {
       this.finishing = true;
-      this.d.clock.setTimer(withinMs, () => this.timeUp());
+      this.d.clock.setTimer(withinMs, () => this.outOfTime.fire());
     }
     return this.line.idle();
   }

@@ -1,5 +1,6 @@
 import type { Bus } from '../core/bus.js';
 import type { Logger } from '../core/log.js';
+import type { TimeUp } from '../core/time-up.js';
 import type { SttConfig } from '../stt/config.js';
 import type { SttStack } from '../stt/create.js';
 import type { SegmentTranscript } from '../stt/events.js';
@@ -61,8 +62,8 @@ export interface WordsDeps {
   wantsWholeTranscript: () => boolean;
   /** The VAD hangover in force (a hangover close ends on that much silence). */
   hangoverMs: () => number;
-  /** Resolves when hark is stopping and speech-to-text's time is up. */
-  outOfTime: Promise<void>;
+  /** Fires when hark is stopping and speech-to-text's time is up. */
+  outOfTime: TimeUp;
 }
 
 export class WordsStage {
@@ -114,7 +115,7 @@ export class WordsStage {
       this.skipped(s.index, 'no-wake-phrase', waited);
       return { transcript: { ...head, attempts }, decided: { kind: 'dropped', reason: NO_WAKE_PHRASE } };
     }
-    const t = await Promise.race([stt.transcriber.transcribe({ index: s.index, pcm: s.pcm, maxProb: s.maxProb, waitedMs }, seg?.live ?? null, seg?.key, handOver), this.d.outOfTime.then(() => null)]);
+    const t = await this.d.outOfTime.race(stt.transcriber.transcribe({ index: s.index, pcm: s.pcm, maxProb: s.maxProb, waitedMs }, seg?.live ?? null, seg?.key, handOver), null);
     if (!t) return stopping;
     return { transcript: t, decided: null };
   }
@@ -137,7 +138,7 @@ export class WordsStage {
 
   /** `p`, or STOPPING when hark's stop leaves speech-to-text no more time. */
   private inTime<T>(p: Promise<T>): Promise<T | typeof STOPPING> {
-    return Promise.race([p, this.d.outOfTime.then((): typeof STOPPING => STOPPING)]);
+    return this.d.outOfTime.race(p, STOPPING);
   }
 }
 
