@@ -1,7 +1,7 @@
 import { DelayEstimator, type DelayEstimate, type DelayEstimatorOptions } from './delay.js';
 import type { EchoReference } from './reference.js';
 import { RawHistory } from './raw-history.js';
-import { DoubleTalkDetector } from './double-talk.js';
+import { DoubleTalkDetector, type Cancelling } from './double-talk.js';
 import { EchoTrust } from './trust.js';
 import { covered, inPlace, outsideFilter, type Alignment } from './alignment.js';
 import { SAMPLE_RATE } from '../audio/pcm.js';
@@ -41,6 +41,14 @@ export interface EchoStageOptions {
   catchUpMs: number;
   delay?: Partial<DelayEstimatorOptions>;
 }
+
+/**
+ * Smoothed cancellation (dB) under which a trusted canceller has collapsed: lost the echo, or met a
+ * person louder than it (DoubleTalkDetector tells which). "stop" 6 dB under hark's cancelled echo keeps
+ * about 7 dB; the echo moved 20-64 ms took it to 0-3 within two frames (test/echo/room-matrix.ts, the
+ * -restart rooms).
+ */
+const LOST_ERLE_DB = 3;
 
 export const ECHO_STAGE_DEFAULTS: EchoStageOptions = {
   frameSamples: 512,
@@ -122,7 +130,6 @@ export class EchoStage {
   private readonly talk = new DoubleTalkDetector();
   /** The last frame processed had hark's sound (or its room's ring) in it and nothing more. */
   private harkOnly = false;
-
   constructor(
     private readonly native: NativeCanceller,
     private readonly reference: EchoReference,
@@ -254,7 +261,7 @@ export class EchoStage {
       }
     }
     this.native.process(frame, this.ref, this.out);
-    this.harkOnly = this.talk.update(active ? this.ref : null, this.out) === 'hark';
+    this.harkOnly = this.talk.update(active ? this.ref : null, this.out, frame, this.cancelling) === 'hark';
     this.history.mark(position);
     if (active) this.trust.measure(frame, this.out);
     this.lastState = this.trust.converged ? 'cancelling' : 'converging';
@@ -308,6 +315,13 @@ export class EchoStage {
     if (outsideFilter(this.alignment, l.lagMs, this.estimator.supports(this.delayMs))) this.trust.distrust('a clear echo outside the filter');
   }
 
+  /** How the canceller is doing for the double-talk decision: a trusted canceller that now takes next to nothing out has 'collapsed'. */
+  private get cancelling(): Cancelling {
+    const t = this.trust;
+    if (t.erleDb >= this.o.convergedDb) return 'cancelling';
+    return t.converged && t.erleDb < LOST_ERLE_DB ? 'collapsed' : 'other';
+  }
+
   private get alignment(): Alignment {
     return { delayMs: this.delayMs, marginMs: this.o.marginMs, filterMs: this.o.filterSamples / this.perMs, steady: this.reference.steady };
   }
@@ -319,6 +333,7 @@ export class EchoStage {
       this.moved = true;
       this.delayMs = lagMs;
       this.native.reset();
+      this.talk.restarted();
       this.catchUp();
       this.trust.distrust('the delay moved (first estimate)');
       this.trust.restarted();
@@ -337,6 +352,7 @@ export class EchoStage {
       this.expectMove = false;
       this.fallenSearches = 0;
       this.native.reset();
+      this.talk.restarted();
       this.catchUp();
       this.trust.restarted();
       this.trust.distrust('the delay moved');

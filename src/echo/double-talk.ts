@@ -9,7 +9,18 @@
  * So each frame's residual is compared with what hark's sound explains: the reference's energy held
  * with the room's decay (a peak envelope falling 60 dB over `tailMs`), times a coupling learnt from
  * the frames that are hark's sound alone. A frame more than `marginDb` above that is the near end
- * (someone else); one within it is explained by hark. Pure: no clock, no I/O.
+ * (someone else); one within it is explained by hark.
+ *
+ * A residual can also jump because the canceller lost the echo: the card ran dry and restarted without
+ * hark hearing of it, and the echo now comes 20-60 ms later than the filter models. For the second or
+ * two until the delay tracker re-aligns, the canceller takes nothing out, and its output (hark's whole
+ * echo) stood 30 dB over the residual it had learnt: read as a person, it opened a segment in 5 of 6
+ * simulated kitchens. The echo stage says when that is so (EchoStage: trusted, then cancelling next to
+ * nothing); then a frame is held against the microphone itself: the echo return loss (microphone over
+ * the same envelope) is learnt on hark's frames, and a frame whose microphone holds no more than
+ * hark's echo (`LOST_MIC_DB` over it) is hark's sound. A person louder than that is the near end; one
+ * under hark's uncancelled echo cannot be told from it until the canceller has it again.
+ * Pure: no clock, no I/O.
  */
 export interface DoubleTalkOptions {
   frameMs: number;
@@ -42,6 +53,13 @@ const DOWN = 0.05;
  * taken for a person; it falls to the real residual within a second (DOWN).
  */
 const INITIAL_DB = 10;
+/** While the canceller has lost the echo: a frame within this (dB) of what hark's echo alone gives the microphone is hark's. */
+const LOST_MIC_DB = 2;
+/** How fast the learnt return loss (the loudest of recent frames) lets go, dB a frame: 1 dB a second. */
+const RETURN_LOSS_FALL = 0.032;
+
+/** How the echo canceller is doing, as the echo stage sees it (DoubleTalkDetector.update). */
+export type Cancelling = 'cancelling' | 'collapsed' | 'other';
 
 /** What a frame's residual is while hark's sound may be in it. */
 export type TalkVerdict =
@@ -77,6 +95,11 @@ export class DoubleTalkDetector {
   private held = 0;
   /** The room's noise floor (mean square); 0 before the first frame. */
   private noise = 0;
+  /** Microphone energy per unit of the envelope on frames of hark's sound alone, in dB (null: none yet). */
+  private returnLoss: number | null = null;
+  /** The canceller lost the echo (judgeLoss), and whether the microphone rose above the echo since it last cancelled. */
+  private lost = false;
+  private micRose = false;
 
   constructor(opts: Partial<DoubleTalkOptions> = {}) {
     this.o = { ...DOUBLE_TALK_DEFAULTS, ...opts };
@@ -88,13 +111,22 @@ export class DoubleTalkDetector {
     return this.coupling;
   }
 
+  /** The echo return loss learnt, in dB (microphone over reference), for tests; null before any. */
+  get returnLossDb(): number | null {
+    return this.returnLoss;
+  }
+
   /**
    * One frame: `ref` the reference the canceller used for it (null: hark was silent at that instant,
-   * its room may still ring), `out` what the canceller left.
+   * its room may still ring), `out` what the canceller left, `mic` what it was given, `cancelling`
+   * how the canceller is doing (EchoStage): 'cancelling' at its trusted level, 'collapsed' trusted a
+   * moment ago and now taking next to nothing out, 'other' anything between.
    */
-  update(ref: Int16Array | null, out: Int16Array): TalkVerdict {
+  update(ref: Int16Array | null, out: Int16Array, mic: Int16Array, cancelling: Cancelling = 'other'): TalkVerdict {
     const pRef = ref ? power(ref) : 0;
     this.env = Math.max(pRef, this.env * this.decay);
+    const pMic = power(mic);
+    this.judgeLoss(cancelling, pMic);
     const pOut = power(out);
     this.follow(pOut);
     const floor = Math.max(this.o.floorPower, this.noise * this.quietGain);
@@ -104,19 +136,83 @@ export class DoubleTalkDetector {
       // speaker: nothing comes back, and a person must not wait for a residual).
       // (A floor worn to 0 by minutes of digital silence bounds nothing: the fixed floor does.)
       const bound = this.noise > 0 ? this.noise / 4 : this.o.floorPower;
-      if (this.env > 0) this.coupling = Math.min(this.coupling, this.coupling + (10 * Math.log10(bound / this.env) - this.coupling) * DOWN);
+      if (this.env > 0) {
+        this.coupling = Math.min(this.coupling, this.coupling + (10 * Math.log10(bound / this.env) - this.coupling) * DOWN);
+        // The canceller took all of hark's sound out: the microphone held hark's echo and the room.
+        this.learnReturnLoss(pMic, pRef);
+      }
       this.held = 0;
       return 'quiet';
     }
     if (this.env <= 0) return 'near';
     // What stands above the room's own noise is what hark (or a person) adds.
     const ratio = 10 * Math.log10(Math.max(pOut - this.noise, 1e-9) / this.env);
-    if (ratio > this.coupling + this.o.marginDb) this.held = Math.round(this.o.holdMs / this.o.frameMs);
-    else if (this.held > 0) this.held--;
+    if (ratio > this.coupling + this.o.marginDb) {
+      // Nothing learnt from it: the canceller's residual is not what it leaves when it works, and the
+      // return loss is taken from frames the canceller explains.
+      if (this.lost && !this.micAboveEcho(pMic)) {
+        this.held = 0;
+        return 'hark';
+      }
+      this.held = Math.round(this.o.holdMs / this.o.frameMs);
+    } else if (this.held > 0) this.held--;
     const near = this.held > 0;
     // A frame read as the near end teaches nothing: a person's voice is not hark's residual.
-    if (!near) this.coupling += (ratio - this.coupling) * (ratio < this.coupling ? DOWN : UP);
+    if (!near) {
+      this.coupling += (ratio - this.coupling) * (ratio < this.coupling ? DOWN : UP);
+      this.learnReturnLoss(pMic, pRef);
+    }
     return near ? 'near' : 'hark';
+  }
+
+  /**
+   * Has the canceller lost the echo, or met a person? Both take its cancellation from trusted to next
+   * to nothing; only a person louder than hark's echo can do that, and they raise the microphone above
+   * what the echo alone gives it. So the collapse is the echo's when the microphone has not risen above
+   * the echo since the canceller last cancelled; from then on until it cancels again, a frame is hark's
+   * unless its microphone stands above the echo.
+   */
+  private judgeLoss(cancelling: Cancelling, pMic: number): void {
+    if (cancelling === 'cancelling') {
+      this.lost = false;
+      this.micRose = false;
+      return;
+    }
+    if (this.micAboveEcho(pMic)) this.micRose = true;
+    if (cancelling === 'collapsed' && !this.micRose && this.returnLoss !== null) this.lost = true;
+  }
+
+  /** The microphone holds more than hark's echo alone gives it (false before the echo's level is known). */
+  private micAboveEcho(pMic: number): boolean {
+    if (this.returnLoss === null || this.env <= 0) return false;
+    return 10 * Math.log10(Math.max(pMic - this.noise, 1e-9) / this.env) > this.returnLoss + LOST_MIC_DB;
+  }
+
+  /**
+   * A frame of hark's sound alone: how loud the microphone is for the envelope. The loudest of the
+   * last seconds, not a mean: a ring's beeps build up in a reverberant room, and the room's tail after
+   * each word is far quieter for the same envelope. Only frames where hark plays at the envelope's
+   * level (not its decay), and not a frame at the room's own noise (hark's sound not reaching it).
+   */
+  private learnReturnLoss(pMic: number, pRef: number): void {
+    if (pMic <= this.noise * this.quietGain || pRef < this.env / 2) return;
+    const r = 10 * Math.log10((pMic - this.noise) / this.env);
+    this.returnLoss = this.returnLoss === null ? r : Math.max(r, this.returnLoss - RETURN_LOSS_FALL);
+  }
+
+
+  /**
+   * The canceller's filter starts over (the echo moved and it re-aligned): what it leaves of hark's
+   * sound is for it to learn again. The coupling learnt before stood 20-30 dB under the residual of a
+   * filter still converging, and as frames read as a person teach nothing it never rose: every beep of
+   * a ring was a person, and opened a segment, for good (a card restarted with the echo 64 ms later).
+   * So it starts from uncancelled sound again, as at hark's first sound. The room's echo level stays.
+   */
+  restarted(): void {
+    this.coupling = INITIAL_DB;
+    this.held = 0;
+    this.lost = false;
+    this.micRose = false;
   }
 
   /**
@@ -126,6 +222,8 @@ export class DoubleTalkDetector {
   quiet(out?: Int16Array): void {
     this.env = 0;
     this.held = 0;
+    this.lost = false;
+    this.micRose = false;
     if (out) this.follow(power(out));
   }
 

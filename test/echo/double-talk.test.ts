@@ -132,17 +132,61 @@ describe('DoubleTalkDetector', () => {
     const r = rng(seed);
     return Int16Array.from({ length: 512 }, () => Math.round((r() - 0.5) * 2 * amp));
   };
+  /** What the microphone held: hark's echo (at the canceller's input) and what the canceller left of it. */
+  const mic = (echo: Int16Array | null, out: Int16Array) => (echo ? Int16Array.from(out, (x, i) => Math.max(-32768, Math.min(32767, x + echo[i]!))) : out);
   it('learns the residual hark leaves, then tells a voice 15 dB above it from it; quiet frames are nobody', () => {
     const d = new DoubleTalkDetector();
     // The room before hark speaks: a faint hiss.
     for (let k = 0; k < 20; k++) d.quiet(frame(5, 300 + k));
     // A second of hark's sound cancelled to about -25 dB, swinging ±5 dB frame to frame.
-    for (let k = 0; k < 31; k++) expect(d.update(frame(8000, k), frame(450 * (1 + 0.7 * Math.sin(k)), 100 + k))).toBe('hark');
+    for (let k = 0; k < 31; k++) {
+      const out = frame(450 * (1 + 0.7 * Math.sin(k)), 100 + k);
+      expect(d.update(frame(8000, k), out, mic(frame(5600, 700 + k), out))).toBe('hark');
+    }
     expect(d.couplingDb).toBeLessThan(-15);
-    expect(d.update(frame(8000, 50), frame(450 * 6, 200))).toBe('near');
+    const voice = frame(450 * 6, 200);
+    expect(d.update(frame(8000, 50), voice, mic(frame(5600, 750), voice))).toBe('near');
     // The word goes on through a quieter vowel within the margin: still the person (the hold).
-    expect(d.update(frame(8000, 51), frame(450 * 2, 201))).toBe('near');
-    expect(d.update(frame(8000, 52), frame(2, 202))).toBe('quiet');
+    const vowel = frame(450 * 2, 201);
+    expect(d.update(frame(8000, 51), vowel, mic(frame(5600, 751), vowel))).toBe('near');
+    expect(d.update(frame(8000, 52), frame(2, 202), frame(2, 202))).toBe('quiet');
+  });
+
+  it('the canceller losing the echo (the card restarted unannounced) is not a person; a person over the lost echo is', () => {
+    const d = new DoubleTalkDetector();
+    for (let k = 0; k < 20; k++) d.quiet(frame(5, 300 + k));
+    // Two seconds of hark's sound cancelled well: the microphone holds its echo about 3 dB under the reference.
+    for (let k = 0; k < 62; k++) d.update(frame(8000, k), frame(20, 100 + k), frame(5600, 700 + k), 'cancelling');
+    expect(d.returnLossDb).toBeGreaterThan(-5);
+    // The echo moves: the canceller takes nothing out, its output is the whole echo, 40 dB over what it left.
+    const verdicts = Array.from({ length: 40 }, (_, k) => {
+      const echo = frame(5600 * (0.6 + 0.4 * Math.abs(Math.sin(k))), 900 + k);
+      return d.update(frame(8000, 200 + k), echo, echo, k < 2 ? 'other' : 'collapsed');
+    });
+    // Its first frames, while the cancellation is still falling, may pass for a person; none after.
+    expect(verdicts.slice(2).filter((v) => v !== 'hark')).toEqual([]);
+    // A cook close to the microphone, 6 dB over hark's echo, while it is still lost: the near end.
+    const cook = mic(frame(11000, 990), frame(5600, 991));
+    expect(d.update(frame(8000, 300), cook, cook, 'collapsed')).toBe('near');
+    // With the echo cancelled again, a cook 6 dB under it keeps its own frame: the near end.
+    for (let k = 0; k < 31; k++) d.update(frame(8000, 400 + k), frame(20, 500 + k), frame(5600, 600 + k), 'cancelling');
+    const under = frame(2800, 992);
+    expect(d.update(frame(8000, 450), under, mic(frame(5600, 993), under), 'other')).toBe('near');
+  });
+
+  it('a cook louder than hark collapses the cancellation too: that is a person, to the end of their words', () => {
+    const d = new DoubleTalkDetector();
+    for (let k = 0; k < 20; k++) d.quiet(frame(5, 300 + k));
+    for (let k = 0; k < 62; k++) d.update(frame(8000, k), frame(20, 100 + k), frame(5600, 700 + k), 'cancelling');
+    // Their first loud syllable lifts the microphone over hark's echo as the cancellation falls.
+    const loud = mic(frame(11000, 800), frame(5600, 801));
+    expect(d.update(frame(8000, 100), loud, loud, 'other')).toBe('near');
+    // Then quieter syllables, as loud as the echo, while the cancellation is still down: still the cook.
+    const verdicts = Array.from({ length: 20 }, (_, k) => {
+      const m = mic(frame(3000, 820 + k), frame(5600, 850 + k));
+      return d.update(frame(8000, 120 + k), m, m, 'collapsed');
+    });
+    expect(verdicts.filter((v) => v === 'hark')).toEqual([]);
   });
 
   it("where hark's sound does not reach the microphone, a fan is the room, not hark: a ring's beeps never teach it to explain a voice away", () => {
@@ -153,14 +197,20 @@ describe('DoubleTalkDetector', () => {
     // A minute of ringing: 0.5 s of loud beeps, then 1.5 s of nothing played (the room's tail allowed for).
     for (let k = 0; k < 1875; k++) {
       const beep = k % 62 < 16;
-      const v = d.update(beep ? frame(12000, k) : null, frame(fan, 1000 + k));
+      const room = frame(fan, 1000 + k);
+      const v = d.update(beep ? frame(12000, k) : null, room, room);
       if (v === 'hark') verdicts.push(`frame ${k}`);
     }
     // The fan alone is never hark's residual.
     expect(verdicts).toEqual([]);
     // A cook 8 dB over the fan, on a beep and between beeps: the near end.
-    expect(d.update(frame(12000, 5000), frame(fan * 2.5, 5001))).toBe('near');
-    for (let k = 0; k < 20; k++) d.update(null, frame(fan, 6000 + k));
-    expect(d.update(null, frame(fan * 2.5, 5002))).toBe('near');
+    const cook = frame(fan * 2.5, 5001);
+    expect(d.update(frame(12000, 5000), cook, cook)).toBe('near');
+    for (let k = 0; k < 20; k++) {
+      const room = frame(fan, 6000 + k);
+      d.update(null, room, room);
+    }
+    const again = frame(fan * 2.5, 5002);
+    expect(d.update(null, again, again)).toBe('near');
   });
 });
