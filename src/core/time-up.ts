@@ -17,11 +17,7 @@ export class TimeUp {
     this.waiting.clear();
   }
 
-  get isUp(): boolean {
-    return this.up;
-  }
-
-  /** Waits still running (for tests and the memory probe: it returns to 0 when they finish). */
+  /** Waits still running (0 once they have all finished: nothing is kept for a finished one). */
   get pending(): number {
     return this.waiting.size;
   }

@@ -130,6 +130,7 @@ export class EchoStage {
   private readonly talk = new DoubleTalkDetector();
   /** The last frame processed had hark's sound (or its room's ring) in it and nothing more. */
   private harkOnly = false;
+
   constructor(
     private readonly native: NativeCanceller,
     private readonly reference: EchoReference,

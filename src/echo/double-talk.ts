@@ -200,7 +200,6 @@ export class DoubleTalkDetector {
     this.returnLoss = this.returnLoss === null ? r : Math.max(r, this.returnLoss - RETURN_LOSS_FALL);
   }
 
-
   /**
    * The canceller's filter starts over (the echo moved and it re-aligned): what it leaves of hark's
    * sound is for it to learn again. The coupling learnt before stood 20-30 dB under the residual of a
