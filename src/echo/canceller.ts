@@ -333,11 +333,7 @@ export class EchoStage {
       // of no use, and starting over converges faster than unlearning it.
       this.moved = true;
       this.delayMs = lagMs;
-      this.native.reset();
-      this.talk.restarted();
-      this.catchUp();
-      this.trust.distrust('the delay moved (first estimate)');
-      this.trust.restarted();
+      this.startOver('the delay moved (first estimate)');
       return;
     }
     if (this.reference.steady) {
@@ -352,11 +348,7 @@ export class EchoStage {
       this.clipShiftMs = 0;
       this.expectMove = false;
       this.fallenSearches = 0;
-      this.native.reset();
-      this.talk.restarted();
-      this.catchUp();
-      this.trust.restarted();
-      this.trust.distrust('the delay moved');
+      this.startOver('the delay moved');
       return;
     }
     // Later moves are the clip's own: each clip is a new aplay process that starts sounding with its
@@ -366,6 +358,19 @@ export class EchoStage {
     this.clipShiftMs += lagMs - this.delayMs;
     this.estimator.reset();
     this.trust.distrust('the delay moved (clip shifted)');
+  }
+
+  /**
+   * The filter starts over at the alignment now in use: it relearns the room from what it has already
+   * heard (catchUp), and what it cancelled and left before says nothing of what it will (the trust's
+   * ERLE, the double-talk decision's coupling); it is distrusted until it shows it again.
+   */
+  private startOver(why: string): void {
+    this.native.reset();
+    this.talk.restarted();
+    this.catchUp();
+    this.trust.restarted();
+    this.trust.distrust(why);
   }
 
   /**

@@ -122,7 +122,7 @@ export class DoubleTalkDetector {
    * how the canceller is doing (EchoStage): 'cancelling' at its trusted level, 'collapsed' trusted a
    * moment ago and now taking next to nothing out, 'other' anything between.
    */
-  update(ref: Int16Array | null, out: Int16Array, mic: Int16Array, cancelling: Cancelling = 'other'): TalkVerdict {
+  update(ref: Int16Array | null, out: Int16Array, mic: Int16Array, cancelling: Cancelling): TalkVerdict {
     const pRef = ref ? power(ref) : 0;
     this.env = Math.max(pRef, this.env * this.decay);
     const pMic = power(mic);
@@ -185,7 +185,12 @@ export class DoubleTalkDetector {
   /** The microphone holds more than hark's echo alone gives it (false before the echo's level is known). */
   private micAboveEcho(pMic: number): boolean {
     if (this.returnLoss === null || this.env <= 0) return false;
-    return 10 * Math.log10(Math.max(pMic - this.noise, 1e-9) / this.env) > this.returnLoss + LOST_MIC_DB;
+    return this.micOverEnvelopeDb(pMic) > this.returnLoss + LOST_MIC_DB;
+  }
+
+  /** The microphone above the room's noise, over the envelope of what hark played (dB; env > 0). */
+  private micOverEnvelopeDb(pMic: number): number {
+    return 10 * Math.log10(Math.max(pMic - this.noise, 1e-9) / this.env);
   }
 
   /**
@@ -196,7 +201,7 @@ export class DoubleTalkDetector {
    */
   private learnReturnLoss(pMic: number, pRef: number): void {
     if (pMic <= this.noise * this.quietGain || pRef < this.env / 2) return;
-    const r = 10 * Math.log10((pMic - this.noise) / this.env);
+    const r = this.micOverEnvelopeDb(pMic);
     this.returnLoss = this.returnLoss === null ? r : Math.max(r, this.returnLoss - RETURN_LOSS_FALL);
   }
 

@@ -141,15 +141,15 @@ describe('DoubleTalkDetector', () => {
     // A second of hark's sound cancelled to about -25 dB, swinging ±5 dB frame to frame.
     for (let k = 0; k < 31; k++) {
       const out = frame(450 * (1 + 0.7 * Math.sin(k)), 100 + k);
-      expect(d.update(frame(8000, k), out, mic(frame(5600, 700 + k), out))).toBe('hark');
+      expect(d.update(frame(8000, k), out, mic(frame(5600, 700 + k), out), 'other')).toBe('hark');
     }
     expect(d.couplingDb).toBeLessThan(-15);
     const voice = frame(450 * 6, 200);
-    expect(d.update(frame(8000, 50), voice, mic(frame(5600, 750), voice))).toBe('near');
+    expect(d.update(frame(8000, 50), voice, mic(frame(5600, 750), voice), 'other')).toBe('near');
     // The word goes on through a quieter vowel within the margin: still the person (the hold).
     const vowel = frame(450 * 2, 201);
-    expect(d.update(frame(8000, 51), vowel, mic(frame(5600, 751), vowel))).toBe('near');
-    expect(d.update(frame(8000, 52), frame(2, 202), frame(2, 202))).toBe('quiet');
+    expect(d.update(frame(8000, 51), vowel, mic(frame(5600, 751), vowel), 'other')).toBe('near');
+    expect(d.update(frame(8000, 52), frame(2, 202), frame(2, 202), 'other')).toBe('quiet');
   });
 
   it('the canceller losing the echo (the card restarted unannounced) is not a person; a person over the lost echo is', () => {
@@ -198,19 +198,19 @@ describe('DoubleTalkDetector', () => {
     for (let k = 0; k < 1875; k++) {
       const beep = k % 62 < 16;
       const room = frame(fan, 1000 + k);
-      const v = d.update(beep ? frame(12000, k) : null, room, room);
+      const v = d.update(beep ? frame(12000, k) : null, room, room, 'other');
       if (v === 'hark') verdicts.push(`frame ${k}`);
     }
     // The fan alone is never hark's residual.
     expect(verdicts).toEqual([]);
     // A cook 8 dB over the fan, on a beep and between beeps: the near end.
     const cook = frame(fan * 2.5, 5001);
-    expect(d.update(frame(12000, 5000), cook, cook)).toBe('near');
+    expect(d.update(frame(12000, 5000), cook, cook, 'other')).toBe('near');
     for (let k = 0; k < 20; k++) {
       const room = frame(fan, 6000 + k);
-      d.update(null, room, room);
+      d.update(null, room, room, 'other');
     }
     const again = frame(fan * 2.5, 5002);
-    expect(d.update(null, again, again)).toBe('near');
+    expect(d.update(null, again, again, 'other')).toBe('near');
   });
 });
