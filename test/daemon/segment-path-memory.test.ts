@@ -33,7 +33,7 @@ class Whisper implements SttEngine {
   readonly id = 'whisper';
   readonly remote = false;
   readonly trustBlank = false;
-  constructor(private readonly said = 'add milk to the shopping list') {}
+  constructor(private readonly said: string) {}
   async transcribe(): Promise<Transcript> {
     return { engine: 'whisper', rawText: this.said, text: this.said, ms: 5 };
   }
@@ -47,16 +47,47 @@ const speech = {
   close: () => {},
 } as unknown as Speech;
 
+/** The real segment path in always-listen mode, Whisper's double hearing `said` each time, on a virtual clock. */
+function rig(dir: string, said: string, store: Store | null) {
+  const clock = new VirtualClock(100_000);
+  const bus = new Bus();
+  const log = memoryLogger();
+  const config = validateConfig({ router: { mode: 'always-listen' }, speech: { device: 'null' }, actions: { dataDir: dir } }, 'test');
+  const engines = [{ id: 'whisper' as const, engine: new Whisper(said) }];
+  const transcriber = new Transcriber({ engines, clearSpeechProb: 0.8, breaker: { failures: 3, openMs: 30_000 }, filter: config.stt.filter, stabilizer: config.stt.stabilizer, clock, logger: log, bus });
+  const stt: SttStack = { transcriber, engines, describe: 'test', setVocabulary: () => {}, close: async () => {} };
+  const conversation = new Conversation({ config, bus, clock, log, store, speech });
+  const path = new SegmentPath({ config, bus, clock, log, stt, speech, conversation, store: () => store, source: 'mic' });
+  /** `count` segments of `samples` each, one after another, each handled before the next opens. */
+  const hear = async (count: number, samples: number, eachPcm: (pcm: Int16Array) => void = () => {}) => {
+    for (let i = 0; i < count; i++) {
+      const startSample = i * 32_000;
+      path.opened({ startSample, pcm: new Int16Array(8000) });
+      const pcm = new Int16Array(samples);
+      eachPcm(pcm);
+      const seg: Segment = { index: i, pcm, prerollSamples: 8000, startSample, vadStartSample: startSample + 8000, endSample: startSample + samples, closeReason: 'hangover', maxProb: 0.95, openedBy: 'vad' };
+      await path.closed(seg);
+      clock.advanceBy(5_000);
+    }
+    await path.idle();
+  };
+  return { path, transcriber, hear };
+}
+
+/** How many of `refs` a full collection leaves alive. */
+async function stillHeld(refs: Iterable<WeakRef<object>>): Promise<number> {
+  for (let i = 0; i < 3; i++) {
+    await new Promise((r) => setImmediate(r));
+    gc();
+  }
+  return [...refs].filter((w) => w.deref() !== undefined).length;
+}
+
 describe('a day of segments leaves nothing behind', () => {
   it('the transcripts of handled segments are let go (the stop deadline keeps no finished wait)', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'hark-path-mem-'));
     try {
-      const clock = new VirtualClock(100_000);
-      const bus = new Bus();
-      const log = memoryLogger();
-      const config = validateConfig({ router: { mode: 'always-listen' }, speech: { device: 'null' }, actions: { dataDir } }, 'test');
-      const engines = [{ id: 'whisper' as const, engine: new Whisper() }];
-      const transcriber = new Transcriber({ engines, clearSpeechProb: 0.8, breaker: { failures: 3, openMs: 30_000 }, filter: config.stt.filter, stabilizer: config.stt.stabilizer, clock, logger: log, bus });
+      const { path, transcriber, hear } = rig(dataDir, 'add milk to the shopping list', null);
       // Every transcript the path is given, watched without being held.
       const alive = new Set<WeakRef<SegmentTranscript>>();
       const transcribe = transcriber.transcribe.bind(transcriber);
@@ -65,26 +96,11 @@ describe('a day of segments leaves nothing behind', () => {
         alive.add(new WeakRef(t));
         return t;
       };
-      const stt: SttStack = { transcriber, engines, describe: 'test', setVocabulary: () => {}, close: async () => {} };
-      const conversation = new Conversation({ config, bus, clock, log, store: null, speech });
-      const path = new SegmentPath({ config, bus, clock, log, stt, speech, conversation, store: () => null, source: 'mic' });
       const handled = 40;
-      for (let i = 0; i < handled; i++) {
-        const startSample = i * 32_000;
-        path.opened({ startSample, pcm: new Int16Array(8000) });
-        const seg: Segment = { index: i, pcm: new Int16Array(16_000), prerollSamples: 8000, startSample, vadStartSample: startSample + 8000, endSample: startSample + 16_000, closeReason: 'hangover', maxProb: 0.95, openedBy: 'vad' };
-        await path.closed(seg);
-        clock.advanceBy(5_000);
-      }
-      await path.idle();
+      await hear(handled, 16_000);
       expect(alive.size).toBe(handled);
-      for (let i = 0; i < 3; i++) {
-        await new Promise((r) => setImmediate(r));
-        gc();
-      }
-      const kept = [...alive].filter((w) => w.deref() !== undefined).length;
       // The list's last few entries may still be named by the conversation (what was just added); a day's worth may not.
-      expect(kept).toBeLessThan(5);
+      expect(await stillHeld(alive)).toBeLessThan(5);
       path.dispose();
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
@@ -96,38 +112,18 @@ describe('a day of segments leaves nothing behind', () => {
     const store = new Store({ path: join(dir, 'hark.db'), housekeeping: null });
     store.start();
     try {
-      const clock = new VirtualClock(100_000);
-      const bus = new Bus();
-      const log = memoryLogger();
-      const config = validateConfig({ router: { mode: 'always-listen' }, speech: { device: 'null' }, actions: { dataDir: dir } }, 'test');
-      const engines = [{ id: 'whisper' as const, engine: new Whisper('set a timer for five minutes') }];
-      const transcriber = new Transcriber({ engines, clearSpeechProb: 0.8, breaker: { failures: 3, openMs: 30_000 }, filter: config.stt.filter, stabilizer: config.stt.stabilizer, clock, logger: log, bus });
-      const stt: SttStack = { transcriber, engines, describe: 'test', setVocabulary: () => {}, close: async () => {} };
-      const conversation = new Conversation({ config, bus, clock, log, store, speech });
-      const path = new SegmentPath({ config, bus, clock, log, stt, speech, conversation, store: () => store, source: 'mic' });
+      const { path, hear } = rig(dir, 'set a timer for five minutes', store);
       // Each segment's audio, watched without being held.
       const audio: Array<WeakRef<Int16Array>> = [];
       const handled = 24;
-      for (let i = 0; i < handled; i++) {
-        const startSample = i * 32_000;
-        path.opened({ startSample, pcm: new Int16Array(8000) });
-        const pcm = new Int16Array(48_000);
-        audio.push(new WeakRef(pcm));
-        await path.closed({ index: i, pcm, prerollSamples: 8000, startSample, vadStartSample: startSample + 8000, endSample: startSample + 48_000, closeReason: 'hangover', maxProb: 0.95, openedBy: 'vad' });
-        clock.advanceBy(5_000);
-      }
-      await path.idle();
+      await hear(handled, 48_000, (pcm) => audio.push(new WeakRef(pcm)));
       await path.drain();
       // Every one fired its action and was stored.
       const db = new Database(join(dir, 'hark.db'), { readonly: true });
       expect(db.prepare("SELECT count(*) FROM actions WHERE name = 'timer.set'").pluck().get()).toBe(handled);
       db.close();
-      for (let i = 0; i < 3; i++) {
-        await new Promise((r) => setImmediate(r));
-        gc();
-      }
       // Kept for a later last-wins action, each used to hold its whole segment: the last 16 stayed.
-      expect(audio.filter((w) => w.deref() !== undefined).length).toBeLessThan(5);
+      expect(await stillHeld(audio)).toBeLessThan(5);
       path.dispose();
     } finally {
       store.close();
