@@ -37,3 +37,9 @@ export class Canceller {
   /** Free the native state now (also done by the garbage collector). */
   close(): void;
 }
+
+/**
+ * Give malloc's free pages back to the kernel (glibc's malloc_trim(0)). True when some came back;
+ * false when none did, or off glibc.
+ */
+export function trimHeap(): boolean;

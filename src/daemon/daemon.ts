@@ -30,6 +30,8 @@ import { satelliteComponent } from '../ha/satellite/component.js';
 import { Lifecycle, type Component } from '../path/lifecycle.js';
 import { audioLoopAlive, type AudioHealth } from '../path/capture-health.js';
 import type { Notifier } from './sd-notify.js';
+import { heapTrimComponent } from './heap-trim.js';
+import { nativeHeapTrim } from '../echo/addon.js';
 
 export interface DaemonOptions {
   config: HarkConfig;
@@ -131,6 +133,7 @@ export class Daemon {
       this.sttComponent(),
       this.routerComponent(),
       this.capture.component(),
+      heapTrimComponent({ clock: this.clock, log: this.log.child({ component: 'heap-trim' }), trim: nativeHeapTrim() }),
     ]);
     this.bus.emit('daemon.ready', { components: this.lifecycle.names() });
   }

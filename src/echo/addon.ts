@@ -17,7 +17,11 @@ export interface NativeCancellerOptions {
 /** The addon's canceller: `latency` is the samples its output lags the microphone by, on every frame. */
 export type AddonCanceller = NativeCanceller & { readonly latency: number };
 
-type AddonModule = { Canceller: new (opts: NativeCancellerOptions) => AddonCanceller };
+type AddonModule = {
+  Canceller: new (opts: NativeCancellerOptions) => AddonCanceller;
+  /** glibc's malloc_trim(0): true when pages went back (see src/daemon/heap-trim.ts). */
+  trimHeap?: () => boolean;
+};
 
 let cached: { addon: AddonModule } | { error: string } | null = null;
 
@@ -49,4 +53,10 @@ export function createNativeCanceller(opts: NativeCancellerOptions): { canceller
   } catch (err) {
     return { error: `the echo canceller could not start: ${errorMessage(err)}` };
   }
+}
+
+/** hark-aec's heap trim, or null where the addon did not load (or predates it). */
+export function nativeHeapTrim(): (() => boolean) | null {
+  const loaded = loadEchoAddon();
+  return 'addon' in loaded && typeof loaded.addon.trimHeap === 'function' ? loaded.addon.trimHeap : null;
 }

@@ -5,6 +5,9 @@
 #include <speex/speex_preprocess.h>
 #include <cstring>
 #include <vector>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 class Canceller : public Napi::ObjectWrap<Canceller> {
  public:
@@ -184,6 +187,21 @@ class Canceller : public Napi::ObjectWrap<Canceller> {
   SpeexPreprocessState* pre_ = nullptr;
 };
 
-Napi::Object InitAll(Napi::Env env, Napi::Object exports) { return Canceller::Init(env, exports); }
+// Give the pages malloc holds free back to the kernel (glibc's malloc_trim(0), which walks every
+// arena). glibc only returns the top of each heap on its own, so a long-running hark's RSS kept the
+// free space left between live blocks by each segment's transient buffers (issue 31). It lives here
+// because this is hark's one native addon; off glibc it does nothing and says so (false).
+Napi::Value TrimHeap(const Napi::CallbackInfo& info) {
+#if defined(__GLIBC__)
+  return Napi::Boolean::New(info.Env(), malloc_trim(0) != 0);
+#else
+  return Napi::Boolean::New(info.Env(), false);
+#endif
+}
+
+Napi::Object InitAll(Napi::Env env, Napi::Object exports) {
+  exports.Set("trimHeap", Napi::Function::New(env, TrimHeap, "trimHeap"));
+  return Canceller::Init(env, exports);
+}
 
 NODE_API_MODULE(hark_aec, InitAll)

@@ -1,0 +1,57 @@
+import type { Clock, TimerHandle } from '../core/clock.js';
+import type { Logger } from '../core/log.js';
+import type { Component } from '../path/lifecycle.js';
+
+/**
+ * How often hark hands malloc's free pages back to the kernel. Each segment leaves transient native
+ * buffers (Whisper's and onnxruntime's per-inference memory, the echo stage's) freed between blocks
+ * that live on; glibc returns only the top of each heap by itself, so RSS crept about 1 MB per 10
+ * minutes of talk with nothing live growing (issue 31). malloc_trim(0) took ~1 ms here on hark's
+ * ~40 MB heap, so once a minute costs nothing a cook could notice.
+ */
+export const HEAP_TRIM_EVERY_MS = 60_000;
+
+export interface HeapTrimOptions {
+  clock: Clock;
+  log: Logger;
+  /** glibc's malloc_trim(0) (hark-aec's trimHeap); null where it could not load: then nothing runs. */
+  trim: (() => boolean) | null;
+  everyMs?: number;
+}
+
+/** A daemon component that trims the heap every `everyMs` while hark runs. */
+export function heapTrimComponent(opts: HeapTrimOptions): Component {
+  const every = opts.everyMs ?? HEAP_TRIM_EVERY_MS;
+  let timer: TimerHandle | null = null;
+  let stopped = false;
+  const tick = () => {
+    timer = null;
+    if (stopped || !opts.trim) return;
+    const at = opts.clock.now();
+    try {
+      const released = opts.trim();
+      opts.log.debug('heap trimmed', { released, ms: Math.round((opts.clock.now() - at) * 10) / 10 });
+    } catch (err) {
+      // Never happens with glibc; if the addon misbehaves, stop asking rather than log every minute.
+      opts.log.warn('cannot trim the heap; memory freed by native code stays with hark', { error: String(err) });
+      return;
+    }
+    timer = opts.clock.setTimer(every, tick);
+  };
+  return {
+    name: 'heap-trim',
+    start: () => {
+      stopped = false;
+      if (!opts.trim) {
+        opts.log.debug('no heap trim: hark-aec did not load');
+        return;
+      }
+      timer = opts.clock.setTimer(every, tick);
+    },
+    stop: () => {
+      stopped = true;
+      opts.clock.clearTimer(timer);
+      timer = null;
+    },
+  };
+}
