@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(alsa-utils sox libsox-fmt-all espeak-ng pocketsphinx-testdata build-essential python3 pkg-config libspeexdsp-dev chromium mosquitto mosquitto-clients)
+APT_PACKAGES=(alsa-utils sox libsox-fmt-all espeak-ng pocketsphinx-testdata build-essential python3 chromium mosquitto mosquitto-clients)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

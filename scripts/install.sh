@@ -22,7 +22,7 @@ ROOT=""
 DRY=0
 WITH_NPM=auto
 MODEL="${HARK_MODEL:-base.en-q5_1}"
-APT_PACKAGES=(nodejs npm alsa-utils sox libsox-fmt-mp3 espeak-ng build-essential python3 pkg-config libspeexdsp-dev)
+APT_PACKAGES=(nodejs npm alsa-utils sox libsox-fmt-mp3 espeak-ng build-essential python3)
 
 usage() {
   sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'

@@ -2,13 +2,39 @@
   "targets": [
     {
       "target_name": "hark_aec",
-      "sources": ["src/addon.cc"],
-      "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")"],
-      "defines": ["NAPI_VERSION=8", "NAPI_DISABLE_CPP_EXCEPTIONS"],
-      "cflags": ["-O2"],
-      "cflags_cc": ["-O2", "-std=c++17"],
-      "libraries": ["<!@(pkg-config --libs speexdsp)"],
-      "cflags_cc+": ["<!@(pkg-config --cflags speexdsp)"]
+      "sources": [
+        "src/addon.cc",
+        "speexdsp/libspeexdsp/mdf.c",
+        "speexdsp/libspeexdsp/preprocess.c",
+        "speexdsp/libspeexdsp/fftwrap.c",
+        "speexdsp/libspeexdsp/smallft.c",
+        "speexdsp/libspeexdsp/filterbank.c"
+      ],
+      "include_dirs": [
+        "<!(node -p \"require('node-addon-api').include_dir\")",
+        "speexdsp-config",
+        "speexdsp/include"
+      ],
+      "defines": [
+        "NAPI_VERSION=8",
+        "NAPI_DISABLE_CPP_EXCEPTIONS",
+        "HAVE_CONFIG_H"
+      ],
+      "cflags": [
+        "-fvisibility=hidden"
+      ],
+      "cflags_c": [
+        "-O3",
+        "-fno-math-errno",
+        "-fassociative-math",
+        "-fno-signed-zeros",
+        "-fno-trapping-math",
+        "-w"
+      ],
+      "cflags_cc": [
+        "-O2",
+        "-std=c++17"
+      ]
     }
   ]
 }

@@ -1,3 +1,3 @@
 'use strict';
-// Built by `npm ci` (node-gyp, against the system's libspeexdsp): see binding.gyp.
+// Built by `npm ci` (node-gyp; speexdsp from its source in speexdsp/): see binding.gyp and README.md.
 module.exports = require('./build/Release/hark_aec.node');

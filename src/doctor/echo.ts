@@ -20,14 +20,14 @@ export const echoCheck: Check = {
       return {
         status: 'warn',
         detail: `speech.echoMode is cancel, but ${made.error}. In force instead: the echo gate (${s.echoFallback}): ${gate(s.echoFallback)}`,
-        fix: 'sudo apt-get install libspeexdsp-dev && (cd /opt/hark && npm rebuild hark-aec), then restart hark',
+        fix: 'sudo apt-get install build-essential python3 && (cd /opt/hark && npm rebuild hark-aec), then restart hark',
         data: { inForce: s.echoFallback, error: made.error },
       };
     }
     const erle = selfTest(made.canceller);
     made.canceller.close();
     const detail = `echo canceller in force (speexdsp, native/hark-aec): self-test removed ${erle.toFixed(0)} dB of a simulated echo; until it has converged on the room, the echo gate stands in (speech.echoFallback: ${s.echoFallback}: ${gate(s.echoFallback)})${s.denoise ? '; noise suppression on' : ''}`;
-    if (erle < 10) return { status: 'fail', detail, fix: 'the canceller loaded but does not cancel: rebuild it (npm rebuild hark-aec) and report the versions of libspeexdsp1', data: { inForce: s.echoFallback, erleDb: erle } };
+    if (erle < 10) return { status: 'fail', detail, fix: 'the canceller loaded but does not cancel: rebuild it (npm rebuild hark-aec) and report the compiler (cc --version) it was built with', data: { inForce: s.echoFallback, erleDb: erle } };
     return { status: 'ok', detail, data: { inForce: 'cancel', fallback: s.echoFallback, erleDb: Math.round(erle) } };
   },
 };

@@ -26,8 +26,8 @@ type AddonModule = {
 let cached: { addon: AddonModule } | { error: string } | null = null;
 
 /**
- * Load hark-aec (native/hark-aec: speexdsp through Node-API, built by `npm ci`). A missing build or
- * a missing libspeexdsp is a reason, not a crash: the daemon then keeps the echo gate.
+ * Load hark-aec (native/hark-aec: speexdsp, built from its source with the addon by `npm ci`). A
+ * missing build is a reason, not a crash: the daemon then keeps the echo gate.
  */
 export function loadEchoAddon(): { addon: AddonModule } | { error: string } {
   if (cached) return cached;
@@ -36,9 +36,7 @@ export function loadEchoAddon(): { addon: AddonModule } | { error: string } {
     cached = { addon: require('hark-aec') as AddonModule };
   } catch (err) {
     const why = errorMessage(err);
-    const hint = /libspeexdsp/.test(why)
-      ? 'install libspeexdsp1 (sudo apt-get install libspeexdsp1)'
-      : 'build it: sudo apt-get install libspeexdsp-dev && npm rebuild hark-aec';
+    const hint = 'build it: sudo apt-get install build-essential python3 && npm rebuild hark-aec';
     cached = { error: `the echo canceller (hark-aec) did not load: ${why.split('\n')[0]} — ${hint}` };
   }
   return cached;
