@@ -1,4 +1,4 @@
-import { createNativeCanceller } from '../echo/addon.js';
+import { createNativeCanceller, rebuildAddon } from '../echo/addon.js';
 import type { Check, CheckResult } from './check.js';
 
 /**
@@ -20,7 +20,7 @@ export const echoCheck: Check = {
       return {
         status: 'warn',
         detail: `speech.echoMode is cancel, but ${made.error}. In force instead: the echo gate (${s.echoFallback}): ${gate(s.echoFallback)}`,
-        fix: 'sudo apt-get install build-essential python3 && (cd /opt/hark && npm rebuild hark-aec), then restart hark',
+        fix: `${rebuildAddon('/opt/hark')}, then restart hark`,
         data: { inForce: s.echoFallback, error: made.error },
       };
     }

@@ -23,6 +23,12 @@ type AddonModule = {
   trimHeap?: () => boolean;
 };
 
+/** How to build hark-aec (speexdsp comes with it; a C/C++ compiler and node-gyp's Python are all it needs), from `dir`. */
+export function rebuildAddon(dir?: string): string {
+  const rebuild = 'npm rebuild hark-aec';
+  return `sudo apt-get install build-essential python3 && ${dir ? `(cd ${dir} && ${rebuild})` : rebuild}`;
+}
+
 let cached: { addon: AddonModule } | { error: string } | null = null;
 
 /**
@@ -36,7 +42,7 @@ export function loadEchoAddon(): { addon: AddonModule } | { error: string } {
     cached = { addon: require('hark-aec') as AddonModule };
   } catch (err) {
     const why = errorMessage(err);
-    const hint = 'build it: sudo apt-get install build-essential python3 && npm rebuild hark-aec';
+    const hint = `build it: ${rebuildAddon()}`;
     cached = { error: `the echo canceller (hark-aec) did not load: ${why.split('\n')[0]} — ${hint}` };
   }
   return cached;
