@@ -6,19 +6,24 @@
         "src/addon.cc",
         "speexdsp/libspeexdsp/mdf.c",
         "speexdsp/libspeexdsp/preprocess.c",
-        "speexdsp/libspeexdsp/fftwrap.c",
+        "src/fftwrap-pffft.c",
+        "pffft/pffft.c",
+        "pffft/pffft_common.c",
         "speexdsp/libspeexdsp/smallft.c",
         "speexdsp/libspeexdsp/filterbank.c"
       ],
       "include_dirs": [
         "<!(node -p \"require('node-addon-api').include_dir\")",
         "speexdsp-config",
-        "speexdsp/include"
+        "speexdsp/include",
+        "speexdsp/libspeexdsp",
+        "pffft"
       ],
       "defines": [
         "NAPI_VERSION=8",
         "NAPI_DISABLE_CPP_EXCEPTIONS",
-        "HAVE_CONFIG_H"
+        "HAVE_CONFIG_H",
+        "PFFFT_ENABLE_NEON"
       ],
       "cflags": [
         "-fvisibility=hidden"
