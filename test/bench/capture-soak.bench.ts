@@ -15,6 +15,7 @@ import { buildRecording } from '../support/loud-room.js';
 import { HARK_BIN, ROOT, TINY_MODEL, outputDir } from '../support/paths.js';
 import { soakDevices } from '../support/soak-devices.js';
 import { cpuSeconds, mallinfoProbe, pct, procMemory } from '../support/soak-measure.js';
+import { allocSitesProbe, siteSeries, symbolize, type SiteDump } from '../support/alloc-sites.js';
 import { unitSettings } from '../support/unit-env.js';
 
 /**
@@ -40,6 +41,9 @@ import { unitSettings } from '../support/unit-env.js';
  *   SOAK_HARK_BIN      another build's bin/hark.js (a worktree at another commit, its dist built) run
  *                      instead of this one, for a before/after on the same recording and bench
  *   SOAK_LABEL         a word added to the output directory's name (two runs side by side)
+ *   SOAK_SITES=1       preload test/support/alloc-sites.c, a sampling heap profiler: every SOAK_STEP_MIN
+ *                      the live native memory by call stack; the report gives ArrayBuffer backing
+ *                      stores apart from the rest, and the stacks that grew most after the first step
  * `make capture-soak MINUTES=60 SPEED=1 QUOTA=25`. Not part of `make test`.
  */
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
@@ -50,6 +54,7 @@ const SNAPSHOTS = (process.env.SOAK_SNAPSHOTS ?? '').split(',').filter(Boolean).
 const GC_SEC = Number(process.env.SOAK_GC_SEC ?? 0);
 const BIN = process.env.SOAK_HARK_BIN ? resolve(process.env.SOAK_HARK_BIN) : HARK_BIN;
 const LABEL = process.env.SOAK_LABEL ? `-${process.env.SOAK_LABEL}` : '';
+const SITES = process.env.SOAK_SITES === '1';
 const RATE = 16_000;
 const SAMPLE_MS = 2000;
 /** A segment holds a command when it has all of it but this much (a quiet edge of espeak's clip). */
@@ -76,6 +81,23 @@ async function expectedSegments(pcm: Int16Array): Promise<number> {
   return segments.length;
 }
 
+/**
+ * The profiler's dumps as the report gives them: per step of talk, the estimated live MB in
+ * ArrayBuffer backing stores and in the rest of malloc; and the stacks outside ArrayBuffers that grew
+ * most from the first step to the last, named by addr2line.
+ */
+function allocSitesReport(dumps: SiteDump[], talkMinAt: (t: number) => number) {
+  const last = dumps[dumps.length - 1];
+  if (!last) return null;
+  const firstFrames = symbolize(dumps.flatMap((d) => d.sites.map((s) => s.frames[0] ?? '')), last.maps);
+  const backing = (frame: string) => (firstFrames.get(frame) ?? '').includes('NodeArrayBufferAllocator');
+  const { series, growth } = siteSeries(dumps, backing, 1);
+  const names = symbolize(growth.flatMap((g) => g.frames), last.maps);
+  return {
+    perStep: series.map((x) => ({ talkMin: Math.round(talkMinAt(x.t) * 10) / 10, arrayBufferMb: x.arrayBufferMb, otherMb: x.otherMb })),
+    grewMostAfterFirstStep: growth.map((g) => ({ mb: g.mb, frames: g.frames.map((f) => names.get(f) ?? f) })),
+  };
+}
 describe('the capture path over a long loud room', () => {
   bench(
     `${MINUTES} min of talk through a fake arecord at ${SPEED}× real time${QUOTA ? `, in a ${QUOTA}% CPU quota` : ''}`,
@@ -108,9 +130,11 @@ describe('the capture path over a long loud room', () => {
       const probeFile = join(dir, 'probe.jsonl');
       const loadAtStart = loadavg()[0]!;
       const mallinfo = mallinfoProbe(dir, SAMPLE_MS);
+      const sites = SITES ? allocSitesProbe(dir, (STEP * 60_000) / SPEED) : null;
+      const preload = [mallinfo?.env.LD_PRELOAD, sites?.so].filter(Boolean).join(' ');
       const child = spawn(process.execPath, [...(GC_SEC > 0 ? ['--expose-gc'] : []), '--require', join(ROOT, 'test/support/memory-probe.cjs'), '--heapsnapshot-signal=SIGUSR2', BIN, 'run', '-c', join(dir, 'hark.yaml'), '--port', '0', '--json'], {
         cwd: dir,
-        env: { ...process.env, ...unit.env, ...(mallinfo?.env ?? {}), PATH: `${devices.dir}:${process.env.PATH}`, DEEPGRAM_API_KEY: 'bench-key', HARK_PROBE_FILE: probeFile, HARK_PROBE_MS: String(SAMPLE_MS), HARK_PROBE_GC_MS: String(GC_SEC * 1000) },
+        env: { ...process.env, ...unit.env, ...(mallinfo?.env ?? {}), ...(sites?.env ?? {}), ...(preload ? { LD_PRELOAD: preload } : {}), PATH: `${devices.dir}:${process.env.PATH}`, DEEPGRAM_API_KEY: 'bench-key', HARK_PROBE_FILE: probeFile, HARK_PROBE_MS: String(SAMPLE_MS), HARK_PROBE_GC_MS: String(GC_SEC * 1000) },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       const quota = QUOTA === null ? null : cpuQuota(`hark-capture-soak-${process.pid}`, QUOTA);
@@ -200,6 +224,7 @@ describe('the capture path over a long loud room', () => {
           ...(mallocs.length ? { mallocInUseMb: M(mallocs.map((x) => x.inUse)), mallocFreeMb: M(mallocs.map((x) => x.free)) } : {}),
         });
       }
+      const allocSites = sites ? allocSitesReport(sites.read(child.pid!), talkMinAt) : null;
       const db = new Database(join(dir, 'hark.db'), { readonly: true });
       const stored = db.prepare('SELECT COUNT(*) FROM segments').pluck().get() as number;
       db.close();
@@ -218,6 +243,7 @@ describe('the capture path over a long loud room', () => {
         recorderStarts: devices.starts().length,
         captureDowns: events.filter((x) => x.e.type === 'capture.down').map((x) => x.e.reason),
         heapSnapshots: readdirSync(dir).filter((f) => f.endsWith('.heapsnapshot')),
+        ...(allocSites ? { allocSites } : {}),
         pid: child.pid,
         load: [Math.round(loadAtStart * 10) / 10, Math.round(loadAtEnd * 10) / 10],
         note: 'memory per step of talk: floor (10th percentile: between inferences), median and peak of /proc samples every 2 s; heap figures: the main thread, median; load: 1-minute load average at start and end',

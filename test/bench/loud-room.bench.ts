@@ -6,7 +6,8 @@ import Database from 'better-sqlite3';
 import { bench, describe } from 'vitest';
 import { DeepgramDouble } from '../support/deepgram-server.js';
 import { buildRecording, contains, type Command } from '../support/loud-room.js';
-import { TINY_MODEL, outputDir } from '../support/paths.js';
+import { ROOT, TINY_MODEL, outputDir } from '../support/paths.js';
+import { unitSettings } from '../support/unit-env.js';
 
 /**
  * Issue 21: a loud room. A recording of continuous talk (pocketsphinx-testdata's librivox readings,
@@ -98,8 +99,8 @@ async function run(label: string, rec: { wav: string; commands: Command[]; pcm: 
     `store:\n  path: ${JSON.stringify(join(dir, 'hark.db'))}\nstt:\n  mode: local-first\n  whisper:\n    model: ${JSON.stringify(TINY_MODEL)}\n  deepgram:\n    url: ${JSON.stringify(deepgram.url)}\nspeech:\n  device: "null"\ndebug:\n  port: ${port}\nactions:\n  dataDir: ${JSON.stringify(dir)}\n`,
   );
   const child = spawn(process.execPath, [HARK, 'run', '-c', join(dir, 'hark.yaml'), '--input', rec.wav, '--json', '--exit-at-end'], {
-    // The environment systemd/hark.service gives hark (Whisper's per-inference buffers given back).
-    env: { ...process.env, DEEPGRAM_API_KEY: 'bench-key', MALLOC_MMAP_THRESHOLD_: '65536', MALLOC_ARENA_MAX: '2', MALLOC_TRIM_THRESHOLD_: '131072' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // The environment systemd/hark.service gives hark (its malloc settings), read from the unit so it cannot fall behind it.
+    env: { ...process.env, ...unitSettings(readFileSync(join(ROOT, 'systemd', 'hark.service'), 'utf8')).env, DEEPGRAM_API_KEY: 'bench-key' }, stdio: ['ignore', 'pipe', 'pipe'] });
   if (group) writeFileSync(join(group, 'cgroup.procs'), String(child.pid));
   const events: { t: number; e: Record<string, unknown> }[] = [];
   let buf = '';
