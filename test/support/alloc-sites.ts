@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { ROOT } from './paths.js';
 
@@ -62,6 +62,19 @@ export function siteSeries(dumps: SiteDump[], isBackingStore: (frame: string) =>
   return { series, growth };
 }
 
+/** The ELF file is an executable loaded at its own addresses (e_type ET_EXEC), not position-independent. */
+function fixedAddress(path: string): boolean {
+  const head = Buffer.alloc(18);
+  try {
+    const fd = openSync(path, 'r');
+    readSync(fd, head, 0, 18, 0);
+    closeSync(fd);
+  } catch {
+    return false;
+  }
+  return head.readUInt16LE(16) === 2;
+}
+
 const mbOf = (bytes: number) => Math.round(bytes / 104857.6) / 10;
 
 /** The profiler built into `dir` (where a C compiler is at hand; else null), its environment, and its dumps of one process. */
@@ -86,9 +99,10 @@ export function allocSitesProbe(dir: string, everyMs: number): { so: string; env
 }
 
 /**
- * Function names for return addresses, by addr2line, one call per file. The executable's own
- * addresses are absolute (Debian's node is not position-independent); a library's are its mapping's
- * offset. An address addr2line cannot name keeps its file's name.
+ * Function names for return addresses, by addr2line, one call per file. A file that is not
+ * position-independent (ELF type EXEC: Debian's x86-64 node) is named by the address itself; a
+ * library or a PIE executable by the offset into its file. An address addr2line cannot name keeps its
+ * file's name.
  */
 export function symbolize(frames: string[], maps: SiteDump['maps']): Map<string, string> {
   const names = new Map<string, string>();
@@ -97,7 +111,7 @@ export function symbolize(frames: string[], maps: SiteDump['maps']): Map<string,
     const x = parseInt(frame, 16);
     const m = maps.find((m) => x >= m.lo && x < m.hi);
     if (!m) continue;
-    const at = m.path.endsWith('/node') ? x : x - m.lo + m.offset;
+    const at = fixedAddress(m.path) ? x : x - m.lo + m.offset;
     byFile.set(m.path, [...(byFile.get(m.path) ?? []), { frame, at }]);
   }
   for (const [path, list] of byFile) {
