@@ -16,7 +16,7 @@ import { HARK_BIN, ROOT, TINY_MODEL, outputDir } from '../support/paths.js';
 import { soakDevices } from '../support/soak-devices.js';
 import { cpuSeconds, mallinfoProbe, pct, procMemory } from '../support/soak-measure.js';
 import { allocSitesProbe, siteSeries, symbolize, type SiteDump } from '../support/alloc-sites.js';
-import { unitSettings } from '../support/unit-env.js';
+import { harkUnit } from '../support/unit-env.js';
 
 /**
  * Issue 31: the loud room (test/support/loud-room.ts: librivox talk over brown noise, "computer set a
@@ -126,12 +126,12 @@ describe('the capture path over a long loud room', () => {
         join(dir, 'hark.yaml'),
         `store:\n  path: ${JSON.stringify(join(dir, 'hark.db'))}\nstt:\n  mode: local-first\n  whisper:\n    model: ${JSON.stringify(TINY_MODEL)}\n  deepgram:\n    url: ${JSON.stringify(deepgram.url)}\nactions:\n  dataDir: ${JSON.stringify(dir)}\n`,
       );
-      const unit = unitSettings(readFileSync(join(ROOT, 'systemd', 'hark.service'), 'utf8'));
+      const unit = harkUnit();
       const probeFile = join(dir, 'probe.jsonl');
       const loadAtStart = loadavg()[0]!;
       const mallinfo = mallinfoProbe(dir, SAMPLE_MS);
       const sites = SITES ? allocSitesProbe(dir, (STEP * 60_000) / SPEED) : null;
-      const preload = [mallinfo?.env.LD_PRELOAD, sites?.so].filter(Boolean).join(' ');
+      const preload = [mallinfo?.so, sites?.so].filter(Boolean).join(' ');
       const child = spawn(process.execPath, [...(GC_SEC > 0 ? ['--expose-gc'] : []), '--require', join(ROOT, 'test/support/memory-probe.cjs'), '--heapsnapshot-signal=SIGUSR2', BIN, 'run', '-c', join(dir, 'hark.yaml'), '--port', '0', '--json'], {
         cwd: dir,
         env: { ...process.env, ...unit.env, ...(mallinfo?.env ?? {}), ...(sites?.env ?? {}), ...(preload ? { LD_PRELOAD: preload } : {}), PATH: `${devices.dir}:${process.env.PATH}`, DEEPGRAM_API_KEY: 'bench-key', HARK_PROBE_FILE: probeFile, HARK_PROBE_MS: String(SAMPLE_MS), HARK_PROBE_GC_MS: String(GC_SEC * 1000) },

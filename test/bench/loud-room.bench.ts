@@ -6,8 +6,8 @@ import Database from 'better-sqlite3';
 import { bench, describe } from 'vitest';
 import { DeepgramDouble } from '../support/deepgram-server.js';
 import { buildRecording, contains, type Command } from '../support/loud-room.js';
-import { ROOT, TINY_MODEL, outputDir } from '../support/paths.js';
-import { unitSettings } from '../support/unit-env.js';
+import { TINY_MODEL, outputDir } from '../support/paths.js';
+import { harkUnit } from '../support/unit-env.js';
 
 /**
  * Issue 21: a loud room. A recording of continuous talk (pocketsphinx-testdata's librivox readings,
@@ -100,7 +100,7 @@ async function run(label: string, rec: { wav: string; commands: Command[]; pcm: 
   );
   const child = spawn(process.execPath, [HARK, 'run', '-c', join(dir, 'hark.yaml'), '--input', rec.wav, '--json', '--exit-at-end'], {
     // The environment systemd/hark.service gives hark (its malloc settings), read from the unit so it cannot fall behind it.
-    env: { ...process.env, ...unitSettings(readFileSync(join(ROOT, 'systemd', 'hark.service'), 'utf8')).env, DEEPGRAM_API_KEY: 'bench-key' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    env: { ...process.env, ...harkUnit().env, DEEPGRAM_API_KEY: 'bench-key' }, stdio: ['ignore', 'pipe', 'pipe'] });
   if (group) writeFileSync(join(group, 'cgroup.procs'), String(child.pid));
   const events: { t: number; e: Record<string, unknown> }[] = [];
   let buf = '';

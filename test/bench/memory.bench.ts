@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { bench, describe } from 'vitest';
 import { HarkProcess } from '../support/hark-process.js';
 import { JFK_WAV, ROOT, TINY_MODEL, outputDir } from '../support/paths.js';
-import { unitSettings } from '../support/unit-env.js';
+import { harkUnit } from '../support/unit-env.js';
 
 /**
  * Memory of a real `hark run` over a long recording of speech and silence (issue 15, item 1): jfk.wav
@@ -18,7 +18,6 @@ import { unitSettings } from '../support/unit-env.js';
  */
 const MINUTES = Number(process.env.HARK_MEMORY_BENCH_MIN ?? 10);
 const MODEL = process.env.HARK_MEMORY_MODEL ?? TINY_MODEL;
-const UNIT = join(ROOT, 'systemd', 'hark.service');
 
 function rssMb(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -46,7 +45,7 @@ describe('daemon memory', () => {
       const reps = Math.max(1, Math.round((MINUTES * 60) / 12.5));
       const input = join(dir, 'input.wav');
       execFileSync('sox', [...Array.from({ length: reps }, () => [JFK_WAV, silence]).flat(), input]);
-      const unit = unitSettings(readFileSync(UNIT, 'utf8'));
+      const unit = harkUnit();
       writeFileSync(join(dir, 'hark.yaml'), `speech:\n  device: "null"\nactions:\n  dataDir: ${JSON.stringify(dir)}\n`);
       const t0 = Date.now();
       const hark = new HarkProcess(
@@ -107,7 +106,7 @@ describe('daemon memory', () => {
           after.push(rss());
         }
         console.log(JSON.stringify({ loaded, after }));`;
-      const unit = unitSettings(readFileSync(UNIT, 'utf8'));
+      const unit = harkUnit();
       const run = (env: NodeJS.ProcessEnv) => JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { env, encoding: 'utf8' }).trim().split('\n').pop()!) as { loaded: number; after: number[] };
       const plain = run({ PATH: process.env.PATH });
       const tuned = run({ PATH: process.env.PATH, ...unit.env });

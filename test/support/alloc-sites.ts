@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { ROOT } from './paths.js';
+import { buildPreload } from './soak-measure.js';
 
 /*
  * test/support/alloc-sites.c built for a soak (SOAK_SITES=1) and read back: which call stacks hold
@@ -79,13 +79,8 @@ const mbOf = (bytes: number) => Math.round(bytes / 104857.6) / 10;
 
 /** The profiler built into `dir` (where a C compiler is at hand; else null), its environment, and its dumps of one process. */
 export function allocSitesProbe(dir: string, everyMs: number): { so: string; env: Record<string, string>; read(pid: number): SiteDump[] } | null {
-  const so = join(dir, 'alloc-sites.so');
-  try {
-    execFileSync('cc', ['-O2', '-shared', '-fPIC', '-o', so, join(ROOT, 'test/support/alloc-sites.c'), '-lpthread'], { stdio: 'pipe' });
-  } catch (err) {
-    console.warn(`no allocation sites: cannot build the profiler (${(err as Error).message.split('\n')[0]})`);
-    return null;
-  }
+  const so = buildPreload(dir, 'alloc-sites', 'allocation sites');
+  if (!so) return null;
   const file = join(dir, 'alloc-sites');
   return {
     so,
@@ -107,11 +102,13 @@ export function allocSitesProbe(dir: string, everyMs: number): { so: string; env
 export function symbolize(frames: string[], maps: SiteDump['maps']): Map<string, string> {
   const names = new Map<string, string>();
   const byFile = new Map<string, { frame: string; at: number }[]>();
+  const fixed = new Map<string, boolean>();
   for (const frame of new Set(frames)) {
     const x = parseInt(frame, 16);
     const m = maps.find((m) => x >= m.lo && x < m.hi);
     if (!m) continue;
-    const at = fixedAddress(m.path) ? x : x - m.lo + m.offset;
+    if (!fixed.has(m.path)) fixed.set(m.path, fixedAddress(m.path));
+    const at = fixed.get(m.path) ? x : x - m.lo + m.offset;
     byFile.set(m.path, [...(byFile.get(m.path) ?? []), { frame, at }]);
   }
   for (const [path, list] of byFile) {

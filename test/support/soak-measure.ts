@@ -31,21 +31,32 @@ export const pct = (xs: number[], q: number) => {
 };
 
 /**
- * test/support/mallinfo-probe.c built for this run (where a C compiler is at hand; else null and the
- * report goes without malloc's figures): the environment that preloads it into hark, and its samples.
+ * test/support/<name>.c built into `dir` as a library to preload (LD_PRELOAD) into hark, or null
+ * (with a warning naming what the report goes without) where no C compiler is at hand.
  */
-export function mallinfoProbe(dir: string, sampleMs: number): { env: Record<string, string>; read(pid: number): { t: number; inUse: number; free: number }[] } | null {
-  const so = join(dir, 'mallinfo-probe.so');
+export function buildPreload(dir: string, name: string, without: string): string | null {
+  const so = join(dir, `${name}.so`);
   try {
-    execFileSync('cc', ['-O2', '-shared', '-fPIC', '-o', so, join(ROOT, 'test/support/mallinfo-probe.c'), '-lpthread'], { stdio: 'pipe' });
+    execFileSync('cc', ['-O2', '-shared', '-fPIC', '-o', so, join(ROOT, 'test/support', `${name}.c`), '-lpthread'], { stdio: 'pipe' });
+    return so;
   } catch (err) {
-    console.warn(`no malloc figures: cannot build the mallinfo probe (${(err as Error).message.split('\n')[0]})`);
+    console.warn(`no ${without}: cannot build test/support/${name}.c (${(err as Error).message.split('\n')[0]})`);
     return null;
   }
+}
+
+/**
+ * test/support/mallinfo-probe.c built for this run (else null and the report goes without malloc's
+ * figures): the library to preload into hark, the environment it reads, and its samples.
+ */
+export function mallinfoProbe(dir: string, sampleMs: number): { so: string; env: Record<string, string>; read(pid: number): { t: number; inUse: number; free: number }[] } | null {
+  const so = buildPreload(dir, 'mallinfo-probe', 'malloc figures');
+  if (!so) return null;
   const file = join(dir, 'mallinfo');
   return {
+    so,
     // Children (arecord, espeak-ng, aplay) inherit it too and write files of their own, unread.
-    env: { LD_PRELOAD: so, MALLINFO_FILE: file, MALLINFO_MS: String(sampleMs) },
+    env: { MALLINFO_FILE: file, MALLINFO_MS: String(sampleMs) },
     read: (pid) => {
       try {
         return readFileSync(`${file}.${pid}`, 'utf8')

@@ -1,4 +1,8 @@
 // The environment systemd/hark.service gives hark (its Environment= lines): benchmarks run hark in it so their figures are the unit's.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from './paths.js';
+
 /** Environment=K=V lines of the unit (quoted values unquoted), and its MemoryMax. */
 export function unitSettings(text: string): { env: Record<string, string>; memoryMax: string | null } {
   const env: Record<string, string> = {};
@@ -10,4 +14,9 @@ export function unitSettings(text: string): { env: Record<string, string>; memor
     }
   }
   return { env, memoryMax: /^MemoryMax=(\S+)$/m.exec(text)?.[1] ?? null };
+}
+
+/** unitSettings of the project's own systemd/hark.service. */
+export function harkUnit(): ReturnType<typeof unitSettings> {
+  return unitSettings(readFileSync(join(ROOT, 'systemd', 'hark.service'), 'utf8'));
 }
