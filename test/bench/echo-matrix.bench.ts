@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { writeWavFile } from '../../src/audio/wav.js';
 import { parseConfigText } from '../../src/config/load.js';
 import { outputDir } from '../support/paths.js';
+import { SHORT_ANSWER } from '../echo/room-program.js';
 import { toS16 } from '../support/room-sim.js';
 import { roomMatrix, roomsByName } from '../support/room-spec.js';
 import { matrixPrograms, measureRoom, misses, roomMics, stopWithoutEcho, table, type RoomMics, type RoomResult } from '../echo/room-matrix.js';
@@ -16,6 +17,8 @@ import { matrixPrograms, measureRoom, misses, roomMics, stopWithoutEcho, table, 
  *                       room, and a tiled kitchen whose card runs dry 50 s in (the echo moves 20 ms)
  *   HARK_ECHO_FILTERS   filter lengths, ms (default 128,256,384,512)
  *   HARK_ECHO_RESIDUAL  on,off (default both)
+ *   HARK_ECHO_STOP_AT   where each "stop" falls, ms into the ring and the answer (default room-matrix.ts's STOP_AFTER_MS)
+ *   HARK_ECHO_ANSWER    short: the "stop" comes over the live run's short answer, not the list
  *   HARK_ECHO_DUMP      a directory: each room's microphones and what hark played as WAV, with the
  *                       true delay in meta.json, for another canceller (scripts/echo-lab/aec3-compare.sh)
  * The table (segments, "stop" latency, ERLE 2 s in, residual dBFS, CPU per 32 ms frame in process
@@ -27,7 +30,10 @@ const filters = (process.env.HARK_ECHO_FILTERS ?? '128,256,384,512').split(',').
 const residuals = (process.env.HARK_ECHO_RESIDUAL ?? 'on,off').split(',').map((s) => s.trim() === 'on');
 const dump = process.env.HARK_ECHO_DUMP ? resolve(process.env.HARK_ECHO_DUMP) : null;
 
-const programs = await matrixPrograms(config);
+const programs = await matrixPrograms(config, 60_000, {
+  stopAfterMs: process.env.HARK_ECHO_STOP_AT?.split(',').map(Number),
+  answer: process.env.HARK_ECHO_ANSWER === 'short' ? SHORT_ANSWER : undefined,
+});
 const results: RoomResult[] = [];
 const baselines: Array<{ room: string; stops: Awaited<ReturnType<typeof stopWithoutEcho>>; silent: Array<number | null> }> = [];
 for (const spec of rooms) {

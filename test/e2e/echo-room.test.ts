@@ -8,6 +8,7 @@ import { Room, startHarkInRoom } from '../support/room-devices.js';
 import { rms } from '../support/room-sim.js';
 import { roomsByName, type RoomSpec } from '../support/room-spec.js';
 import { espeakPhrase } from '../support/speech.js';
+import { SHORT_ANSWER } from '../echo/room-program.js';
 
 /**
  * hark in simulated kitchens (test/support/room-devices.ts, rooms from test/support/room-spec.ts):
@@ -25,7 +26,6 @@ const RECIPE =
   'Here is the recipe for the sponge. Preheat the oven to one hundred and eighty degrees and line two tins. Beat the butter and the sugar together until pale and fluffy, which takes about five minutes by hand. ' +
   'Add the eggs one at a time, beating well after each, then fold in the flour and the baking powder with a large metal spoon. Divide the mixture between the tins, level the tops, and bake for twenty five minutes, ' +
   'until golden and springy to the touch. Leave them to cool for ten minutes before turning them out onto a wire rack.';
-const SHORT = 'Preheat the oven to one hundred and eighty degrees, beat the butter with the sugar, add the eggs, fold in the flour, and bake for twenty five minutes until golden and springy.';
 
 const quiet = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -95,7 +95,7 @@ describe.skipIf(!process.env.HARK_ECHO_E2E).each(ROOMS.map((spec) => ({ name: sp
     const rules = [
       { prefix: ['computer'], do: { push: 'query' } },
       { exact: ['tell me the recipe'], do: { say: RECIPE } },
-      { exact: ['tell me briefly'], do: { say: SHORT } },
+      { exact: ['tell me briefly'], do: { say: SHORT_ANSWER } },
       { exact: ['stop', 'stop talking'], do: { action: 'stop' } },
     ];
     hark = await startHarkInRoom(room, dir, deepgram.url, `actions:\n  dataDir: ${JSON.stringify(dir)}\n  timers:\n    ringEveryMs: 2000\n    giveUpMs: ${QUICK ? 15000 : 60000}\nspeech:\n  echoMode: cancel\n  echoFallback: ${process.env.ECHO_FALLBACK ?? 'off'}\n${process.env.ECHO_LEAD_MS ? `  playerLeadMs: ${process.env.ECHO_LEAD_MS}\n` : ''}${process.env.ECHO_FILTER_MS ? `  echoFilterMs: ${process.env.ECHO_FILTER_MS}\n` : ''}router:\n  frames:\n    base:\n      rules: ${JSON.stringify(rules)}\n`);

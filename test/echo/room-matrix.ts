@@ -50,9 +50,9 @@ export const TARGETS = { quietSegments: 0, stopWithinMs: 300 };
  */
 export const STOP_AFTER_MS = [3000, 3500, 6000];
 
-export async function matrixPrograms(config: HarkConfig, ringMs = 60_000): Promise<Programs> {
+export async function matrixPrograms(config: HarkConfig, ringMs = 60_000, stop: { stopAfterMs?: number[]; answer?: string } = {}): Promise<Programs> {
   const ring = { ringEveryMs: 2000, earconVolume: config.speech.earconVolume };
-  return { quiet: await quietProgram({ ringMs, ...ring }), stop: await stopProgram({ ...ring, stopAfterMs: STOP_AFTER_MS, reactMs: 800 }) };
+  return { quiet: await quietProgram({ ringMs, ...ring }), stop: await stopProgram({ ...ring, stopAfterMs: stop.stopAfterMs ?? STOP_AFTER_MS, reactMs: 800, answer: stop.answer }) };
 }
 
 /** A room's microphones for both programs (they do not depend on the canceller: made once a room). */

@@ -25,6 +25,9 @@ export const LIST =
   'Four lemons, zested and juiced. Six hundred grams of butter, cubed and chilled. Two trays of cherry tomatoes, halved. A tub of creme fraiche. ' +
   'Twelve eggs, separated. Five hundred grams of caster sugar. Two vanilla pods. A kilo of plain flour, sifted. Three heads of garlic, peeled. ' +
   'Half a litre of double cream. And the salmon, portioned into eight. That is everything on the list.';
+/** The live echo-room run's short answer ("tell me briefly"): the "stop" over it is said about 3 s in. */
+export const SHORT_ANSWER =
+  'Preheat the oven to one hundred and eighty degrees, beat the butter with the sugar, add the eggs, fold in the flour, and bake for twenty five minutes until golden and springy.';
 /** hark's confirmation before either: the canceller learns the room on it, as it would live. */
 export const CONFIRM = 'Timer set for forty seconds. I will ring when it is done.';
 /** The person: another voice than hark's. */
@@ -87,9 +90,10 @@ export async function quietProgram(o: { ringMs: number; ringEveryMs: number; ear
  * `reactMs` after the word, as it does when it hears it. Where the word falls matters: a few
  * seconds into the list, on a loud stretch of hark's voice, is where it went unheard.
  */
-export async function stopProgram(o: { ringEveryMs: number; earconVolume: number; stopAfterMs: number[]; reactMs: number }): Promise<Program> {
+export async function stopProgram(o: { ringEveryMs: number; earconVolume: number; stopAfterMs: number[]; reactMs: number; answer?: string }): Promise<Program> {
   const confirm = await espeakPhrase(CONFIRM);
-  const list = await espeakPhrase(LIST);
+  // What hark reads when the "stop" comes: the list by default, or another answer (the live run's).
+  const list = await espeakPhrase(o.answer ?? LIST);
   const stop = await espeakPhrase('stop', STOP_VOICE);
   const pieces: Array<Int16Array | number> = [500, confirm, 1000];
   for (const after of o.stopAfterMs) {
