@@ -1,7 +1,7 @@
 import { DelayEstimator, type DelayEstimate, type DelayEstimatorOptions } from './delay.js';
 import type { EchoReference } from './reference.js';
 import { RawHistory } from './raw-history.js';
-import { DoubleTalkDetector, type Cancelling } from './double-talk.js';
+import { DoubleTalkDetector, power, type Cancelling } from './double-talk.js';
 import { EchoTrust } from './trust.js';
 import { covered, inPlace, outsideFilter, type Alignment } from './alignment.js';
 import { SAMPLE_RATE } from '../audio/pcm.js';
@@ -9,6 +9,8 @@ import { SAMPLE_RATE } from '../audio/pcm.js';
 /** The native canceller's surface (hark-aec's Canceller): speexdsp behind it. */
 export interface NativeCanceller {
   process(mic: Int16Array, ref: Int16Array | null, out: Int16Array): void;
+  /** Samples its output lags the microphone by (hark-aec: 256 with the residual suppressor); absent: 0. */
+  readonly latency?: number;
   reset(): void;
   close(): void;
 }
@@ -49,6 +51,21 @@ export interface EchoStageOptions {
  * -restart rooms).
  */
 const LOST_ERLE_DB = 3;
+
+/**
+ * Ms of hark's sound the filter must have learnt from since it last started over before its near-end
+ * verdicts may lift the VAD (talkOver). A young filter leaves hark's sound it has not met yet: a ring's
+ * "Timer done" after the beeps, with ~5 s learnt, came through 18 dB louder than the filter's
+ * residual had been (ERLE 33 -> 19 dB), was read as a person, and Silero scored it 0.46-0.68; lifted,
+ * it opened a segment in 2 of 6 kitchens. With 15 s learnt, none (docs/echo.md).
+ */
+const TALK_OVER_LEARNT_MS = 15_000;
+/**
+ * A frame the canceller left louder than the microphone it was given (by more than this, dB) holds its
+ * own estimate of hark's sound where that sound no longer is (the echo moved: the card restarted), not
+ * a person: a voice adds to the microphone as much as to what is left of it.
+ */
+const LOUDER_DB = 1;
 
 export const ECHO_STAGE_DEFAULTS: EchoStageOptions = {
   frameSamples: 512,
@@ -130,6 +147,11 @@ export class EchoStage {
   private readonly talk = new DoubleTalkDetector();
   /** The last frame processed had hark's sound (or its room's ring) in it and nothing more. */
   private harkOnly = false;
+  /** The last frame processed had someone talking over hark, as a trained canceller can vouch (talkOver). */
+  private overTalk = false;
+  /** Samples the native output lags the microphone by, and the energy of the last frame's last that-many. */
+  private readonly lag: number;
+  private lastTail = 0;
 
   constructor(
     private readonly native: NativeCanceller,
@@ -142,6 +164,7 @@ export class EchoStage {
     this.refZero = new Int16Array(this.o.frameSamples);
     this.out = new Int16Array(this.o.frameSamples);
     this.delayMs = this.o.initialDelayMs;
+    this.lag = Math.min(native.latency ?? 0, this.o.frameSamples);
     this.history = new RawHistory(this.o.frameSamples, this.o.historyMs * this.perMs);
     this.trust = new EchoTrust(this.o);
   }
@@ -191,6 +214,19 @@ export class EchoStage {
     return this.harkOnly;
   }
 
+  /**
+   * Someone is talking over hark in the frame just processed, and the canceller is in a state to vouch
+   * for it: what it left stands clear of hark's residual (DoubleTalkDetector: the near end), it is
+   * trusted, its filter has learnt TALK_OVER_LEARNT_MS of hark's sound, it has not collapsed (the echo
+   * lost) and it did not leave more than the microphone held. The gate then lets the VAD hear the frame
+   * more readily (speech.echoTalkOverThreshold): a word 6 dB under a reverberant answer keeps its level
+   * through the canceller but not its shape, and Silero scored it 0.3-0.6 where the same word with hark
+   * silent reached its threshold (docs/echo.md).
+   */
+  get talkOver(): boolean {
+    return this.overTalk;
+  }
+
   get erleDb(): number {
     return this.trust.erleDb;
   }
@@ -205,7 +241,7 @@ export class EchoStage {
     if (n !== this.o.frameSamples || !Number.isFinite(this.anchorMs)) {
       this.processed += n;
       this.lastState = 'idle';
-      this.harkOnly = false;
+      this.harkOnly = this.overTalk = false;
       return frame;
     }
     const atMs = this.anchorMs + this.processed / this.perMs;
@@ -239,9 +275,10 @@ export class EchoStage {
     }
     // Kept long enough for a catch-up (catchUpMs) as well as the filter's own reach.
     this.reference.prune(refPos - Math.max(5 * this.o.filterSamples, (this.o.catchUpMs + 500) * this.perMs));
+    const micAligned = this.alignedMicPower(frame);
     if (!active && !inTail) {
       this.lastState = 'idle';
-      this.harkOnly = false;
+      this.harkOnly = this.overTalk = false;
       this.native.process(frame, null, this.out);
       this.talk.quiet(this.out);
       return this.out;
@@ -262,7 +299,11 @@ export class EchoStage {
       }
     }
     this.native.process(frame, this.ref, this.out);
-    this.harkOnly = this.talk.update(active ? this.ref : null, this.out, frame, this.cancelling) === 'hark';
+    const cancelling = this.cancelling;
+    const verdict = this.talk.update(active ? this.ref : null, this.out, frame, cancelling);
+    this.harkOnly = verdict === 'hark';
+    this.overTalk =
+      verdict === 'near' && this.trust.converged && this.trust.learntMs >= TALK_OVER_LEARNT_MS && cancelling !== 'collapsed' && power(this.out) <= micAligned * Math.pow(10, LOUDER_DB / 10);
     this.history.mark(position);
     if (active) this.trust.measure(frame, this.out);
     this.lastState = this.trust.converged ? 'cancelling' : 'converging';
@@ -316,6 +357,21 @@ export class EchoStage {
     if (outsideFilter(this.alignment, l.lagMs, this.estimator.supports(this.delayMs))) this.trust.distrust('a clear echo outside the filter');
   }
 
+  /**
+   * Mean square of the microphone as it lines up with this frame's output: the native output lags by
+   * `lag` samples, so the last `lag` of the previous frame and all but the last `lag` of this one.
+   */
+  private alignedMicPower(frame: Int16Array): number {
+    const n = frame.length;
+    let head = 0;
+    let tail = 0;
+    for (let i = 0; i < n - this.lag; i++) head += frame[i]! * frame[i]!;
+    for (let i = n - this.lag; i < n; i++) tail += frame[i]! * frame[i]!;
+    const aligned = (this.lastTail + head) / n;
+    this.lastTail = tail;
+    return aligned;
+  }
+
   /** How the canceller is doing for the double-talk decision: a trusted canceller that now takes next to nothing out has 'collapsed'. */
   private get cancelling(): Cancelling {
     const t = this.trust;
@@ -358,6 +414,8 @@ export class EchoStage {
     this.clipShiftMs += lagMs - this.delayMs;
     this.estimator.reset();
     this.trust.distrust('the delay moved (clip shifted)');
+    // What the filter leaves at the clip's new place is to be seen again before it vouches for a person.
+    this.trust.learntMs = 0;
   }
 
   /**

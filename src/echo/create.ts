@@ -32,6 +32,8 @@ export interface EchoCleaner {
   readonly trusted: boolean;
   /** The frame just cleaned held hark's own sound and nothing more (EchoStage.echoOnly). */
   readonly echoOnly: boolean;
+  /** Someone is talking over hark in the frame just cleaned, as the canceller can vouch (EchoStage.talkOver). */
+  readonly talkOver: boolean;
   readonly stage: EchoStage;
 }
 
@@ -109,6 +111,9 @@ export function createEchoCleaner(
       },
       get echoOnly() {
         return stage.echoOnly;
+      },
+      get talkOver() {
+        return stage.talkOver;
       },
       stage,
     },

@@ -239,7 +239,8 @@ export class DoubleTalkDetector {
   }
 }
 
-function power(x: Int16Array): number {
+/** Mean square of s16 samples. */
+export function power(x: Int16Array): number {
   let e = 0;
   for (let i = 0; i < x.length; i++) e += x[i]! * x[i]!;
   return e / Math.max(1, x.length);

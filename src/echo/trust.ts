@@ -38,6 +38,8 @@ export class EchoTrust {
   /** Whether any search found hark's sound in the mic, and how many did not. */
   private echoHeard = false;
   private quietSearches = 0;
+  /** Ms of hark's sound the filter has learnt from since it last started over. */
+  learntMs = 0;
 
   constructor(private readonly o: { convergedDb: number; convergedMs: number }) {}
 
@@ -65,6 +67,7 @@ export class EchoTrust {
 
   /** The filter starts over: what it cancelled before says nothing of what it will. */
   restarted(): void {
+    this.learntMs = 0;
     this.erle = { mic: 0, out: 0 };
     this.window = { mic: 0, out: 0 };
     this.settled = null;
@@ -112,6 +115,7 @@ export class EchoTrust {
     this.erle.mic = this.erle.mic * (1 - a) + em * a;
     this.erle.out = this.erle.out * (1 - a) + eo * a + 1e-3;
     const ms = (mic.length * 1000) / SAMPLE_RATE;
+    this.learntMs += ms;
     if (this.erleDb >= this.o.convergedDb) {
       this.convergedFor += ms;
       this.lowFor = 0;

@@ -51,6 +51,13 @@ export const speechSection = section({
   denoise: flag(false),
   /** The most noise suppression may take off, in dB. */
   denoiseDb: intBetween(1, 60, 15),
+  /**
+   * In `cancel` mode, the VAD threshold for a frame the trained canceller says is someone talking over
+   * hark (it stands clear of hark's residual). A "stop" 6 dB under a reverberant answer keeps its level
+   * through the canceller but Silero scores it 0.3-0.6; at 0.25 it was heard at every point tried in
+   * six kitchens, with no segment from hark's own sound (docs/echo.md). 0.5 (vad.threshold): off.
+   */
+  echoTalkOverThreshold: between(0, 1, 0.25),
   /** The VAD threshold while hark plays, in `raise` mode. */
   echoThreshold: between(0, 1, 0.9),
   /** Room echo and the sound card's buffer outlast the last sample written: keep the gate this long after. */

@@ -17,6 +17,11 @@ export interface EchoSettings {
   echoThreshold: number;
   /** How long after the last sample the gate stays up (room echo, the sound card's buffer). */
   echoTailMs: number;
+  /**
+   * In `cancel` mode, the VAD threshold for a frame the trusted canceller says is someone talking over
+   * hark (EchoCanceller.talkOver); absent, or not below the VAD's own: the VAD's own.
+   */
+  echoTalkOverThreshold?: number;
 }
 
 /** The gate in force: in cancel mode none while the canceller is trusted, else the fallback. */
@@ -39,6 +44,8 @@ export interface EchoCanceller {
   readonly trusted: boolean;
   /** The frame it just cleaned held hark's own sound and nothing more (no one talking over it). */
   readonly echoOnly?: boolean;
+  /** Someone is talking over hark in the frame it just cleaned, and it is trained enough to say so. */
+  readonly talkOver?: boolean;
 }
 
 /**
@@ -109,6 +116,9 @@ export class EchoGate {
    */
   adjust(prob: number, personsSegment = false): number {
     if (this.mutes(personsSegment)) return 0;
+    // Someone talking over hark, as the trained canceller vouches: heard at echoTalkOverThreshold.
+    const over = this.echo.echoTalkOverThreshold;
+    if (over !== undefined && over < this.vadThreshold && this.cancelling && this.canceller?.talkOver) return Math.min(1, (prob * this.vadThreshold) / over);
     const t = this.threshold;
     if (t === this.vadThreshold) return prob;
     if (t === Infinity) return 0;

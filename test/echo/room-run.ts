@@ -19,6 +19,8 @@ export interface RoomRun {
   out: Int16Array;
   /** Per 32 ms frame: was the canceller trusted after it. */
   trusted: boolean[];
+  /** Per 32 ms frame: did the canceller vouch that someone talked over hark in it (EchoStage.talkOver); runRoom fills it. */
+  talkOver?: boolean[];
   /** Per 32 ms frame: the bulk delay in use after it (ms); only runStreamRoom fills it. */
   delays?: number[];
   cpuMsPerFrame: number;
@@ -60,6 +62,7 @@ export function runRoom(opts: {
   reference.played(ref, t0);
   const out = new Int16Array(n);
   const trusted: boolean[] = [];
+  const talkOver: boolean[] = [];
   const rand = rng(3);
   const F = 512;
   const PERIOD = 2000;
@@ -78,10 +81,11 @@ export function runRoom(opts: {
       frames++;
       out.set(o, pos);
       trusted.push(stage.trusted);
+      talkOver.push(stage.talkOver);
       pos += F;
     }
   }
-  return { mic, echo, out, trusted, cpuMsPerFrame: cpu / frames, frames, stage };
+  return { mic, echo, out, trusted, talkOver, cpuMsPerFrame: cpu / frames, frames, stage };
 }
 
 /** ERLE (dB) over [from, to) samples: echo power in the mic over what is left of it in the output. */

@@ -144,4 +144,39 @@ describe('echo gate in cancel mode: what the VAD hears', () => {
     expect(heard).toBe(before + 5);
     await pipeline.end();
   });
+
+  /**
+   * A "stop" 6 dB under a reverberant answer keeps its level through the canceller, but Silero scored
+   * it 0.3-0.6: never three frames in a row at 0.5, so it went unheard (test/echo/talk-over-answer.test.ts).
+   * Frames the trained canceller vouches are someone talking over hark are heard at
+   * echoTalkOverThreshold; nothing else is: not while the canceller is untrusted (the gate stands in),
+   * not a frame it does not vouch for, not with the setting at the VAD's own threshold.
+   */
+  it('a frame the canceller vouches is someone talking over hark is heard at echoTalkOverThreshold, and only that', async () => {
+    const clock = new VirtualClock();
+    const opened = async (settings: Partial<typeof CANCEL & { echoTalkOverThreshold: number }>, canceller: { trusted: boolean; talkOver: boolean }) => {
+      const gate = new EchoGate({ ...CANCEL, ...settings }, 0.5, clock);
+      gate.setCanceller(canceller);
+      gate.playbackStarted();
+      const pipeline = new SegmentPipeline({ vad: { name: 'silero', process: async () => 0.4, reset() {}, close: async () => {} }, gate, segmenter: SEGMENTER });
+      let n = 0;
+      pipeline.on('open', () => n++);
+      for (let i = 0; i < 10; i++) await pipeline.push(new Int16Array(512));
+      await pipeline.end();
+      return n;
+    };
+    // Silero at 0.4 on every frame: under the VAD's 0.5.
+    expect(await opened({ echoTalkOverThreshold: 0.25 }, { trusted: true, talkOver: true })).toBe(1);
+    expect(await opened({ echoTalkOverThreshold: 0.25 }, { trusted: true, talkOver: false })).toBe(0);
+    expect(await opened({ echoTalkOverThreshold: 0.25 }, { trusted: false, talkOver: true })).toBe(0);
+    expect(await opened({ echoTalkOverThreshold: 0.5 }, { trusted: true, talkOver: true })).toBe(0);
+    expect(await opened({}, { trusted: true, talkOver: true })).toBe(0);
+    // Lifted, not replaced: a frame Silero calls silence stays silence.
+    const gate = new EchoGate({ ...CANCEL, echoTalkOverThreshold: 0.25 }, 0.5, clock);
+    gate.setCanceller({ trusted: true, talkOver: true });
+    gate.playbackStarted();
+    expect(gate.adjust(0.05)).toBeCloseTo(0.1);
+    expect(gate.adjust(0.4)).toBeCloseTo(0.8);
+    expect(gate.adjust(0.9)).toBe(1);
+  });
 });
