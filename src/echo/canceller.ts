@@ -53,11 +53,11 @@ export interface EchoStageOptions {
 const LOST_ERLE_DB = 3;
 
 /**
- * Ms of hark's sound the filter must have learnt from since it last started over before its near-end
- * verdicts may lift the VAD (talkOver). A young filter leaves hark's sound it has not met yet: a ring's
- * "Timer done" after the beeps, with ~5 s learnt, came through 18 dB louder than the filter's
- * residual had been (ERLE 33 -> 19 dB), was read as a person, and Silero scored it 0.46-0.68; lifted,
- * it opened a segment in 2 of 6 kitchens. With 15 s learnt, none (docs/echo.md).
+ * Ms of hark's sound the filter must have learnt from since it last started over (or its clip moved)
+ * before its near-end verdicts may lift the VAD (talkOver). A young filter leaves hark's sound it has
+ * not met yet: a ring's "Timer done" after the beeps, with ~5 s learnt, came through 18 dB louder than
+ * the filter's residual had been (ERLE 33 -> 19 dB), was read as a person, and Silero scored it
+ * 0.46-0.68; lifted, it opened a segment in 2 of 6 kitchens. With 15 s learnt, none (docs/echo.md).
  */
 const TALK_OVER_LEARNT_MS = 15_000;
 /**
@@ -66,6 +66,7 @@ const TALK_OVER_LEARNT_MS = 15_000;
  * a person: a voice adds to the microphone as much as to what is left of it.
  */
 const LOUDER_DB = 1;
+const LOUDER = Math.pow(10, LOUDER_DB / 10);
 
 export const ECHO_STAGE_DEFAULTS: EchoStageOptions = {
   frameSamples: 512,
@@ -303,7 +304,7 @@ export class EchoStage {
     const verdict = this.talk.update(active ? this.ref : null, this.out, frame, cancelling);
     this.harkOnly = verdict === 'hark';
     this.overTalk =
-      verdict === 'near' && this.trust.converged && this.trust.learntMs >= TALK_OVER_LEARNT_MS && cancelling !== 'collapsed' && power(this.out) <= micAligned * Math.pow(10, LOUDER_DB / 10);
+      verdict === 'near' && this.trust.converged && this.trust.learntMs >= TALK_OVER_LEARNT_MS && cancelling !== 'collapsed' && power(this.out) <= micAligned * LOUDER;
     this.history.mark(position);
     if (active) this.trust.measure(frame, this.out);
     this.lastState = this.trust.converged ? 'cancelling' : 'converging';
@@ -414,8 +415,7 @@ export class EchoStage {
     this.clipShiftMs += lagMs - this.delayMs;
     this.estimator.reset();
     this.trust.distrust('the delay moved (clip shifted)');
-    // What the filter leaves at the clip's new place is to be seen again before it vouches for a person.
-    this.trust.learntMs = 0;
+    this.trust.clipMoved();
   }
 
   /**

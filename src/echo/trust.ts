@@ -38,8 +38,8 @@ export class EchoTrust {
   /** Whether any search found hark's sound in the mic, and how many did not. */
   private echoHeard = false;
   private quietSearches = 0;
-  /** Ms of hark's sound the filter has learnt from since it last started over. */
-  learntMs = 0;
+  /** Ms of hark's sound the filter has learnt from at its alignment (see learntMs). */
+  private learnt = 0;
 
   constructor(private readonly o: { convergedDb: number; convergedMs: number }) {}
 
@@ -65,9 +65,19 @@ export class EchoTrust {
     this.distrustedFor = why;
   }
 
+  /** Ms of hark's sound the filter has learnt from since it last started over or its clip moved. */
+  get learntMs(): number {
+    return this.learnt;
+  }
+
+  /** The clip moved under the filter (the filter kept): what it leaves there is to be seen again. */
+  clipMoved(): void {
+    this.learnt = 0;
+  }
+
   /** The filter starts over: what it cancelled before says nothing of what it will. */
   restarted(): void {
-    this.learntMs = 0;
+    this.learnt = 0;
     this.erle = { mic: 0, out: 0 };
     this.window = { mic: 0, out: 0 };
     this.settled = null;
@@ -115,7 +125,7 @@ export class EchoTrust {
     this.erle.mic = this.erle.mic * (1 - a) + em * a;
     this.erle.out = this.erle.out * (1 - a) + eo * a + 1e-3;
     const ms = (mic.length * 1000) / SAMPLE_RATE;
-    this.learntMs += ms;
+    this.learnt += ms;
     if (this.erleDb >= this.o.convergedDb) {
       this.convergedFor += ms;
       this.lowFor = 0;

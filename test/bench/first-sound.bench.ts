@@ -1,9 +1,10 @@
 import { bench, describe } from 'vitest';
-import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { EchoReference } from '../../src/echo/reference.js';
 import { AplayPlayer } from '../../src/speech/aplay.js';
+import { standInAplay, tone, until } from '../support/aplay-stand-in.js';
 import { outputDir } from '../support/paths.js';
 
 /**
@@ -19,18 +20,6 @@ import { outputDir } from '../support/paths.js';
  */
 const N = Number(process.env.FIRST_SOUND_N ?? 20);
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const tone = (ms: number) => new Int16Array(Math.round(ms * 16)).map((_, i) => Math.round(Math.sin((2 * Math.PI * 440 * i) / 16_000 + 1) * 8000));
-const lines = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8').trim().split('\n').filter(Boolean) : []);
-
-async function until<T>(get: () => T | undefined, ms = 5000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = get();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error('timed out');
-    await wait(5);
-  }
-}
 
 function summary(name: string, ms: number[]): string {
   const s = [...ms].sort((a, b) => a - b);
@@ -38,17 +27,10 @@ function summary(name: string, ms: number[]): string {
   return `${name}: n ${s.length}, p50 ${at(0.5)} ms, p90 ${at(0.9)}, max ${s[s.length - 1]!.toFixed(1)} (${ms.map((x) => x.toFixed(0)).join(' ')})`;
 }
 
-const dir = outputDir('bench-first-sound');
-rmSync(dir, { recursive: true, force: true });
-outputDir('bench-first-sound');
 const load0 = loadavg()[0]!;
 
 // The stand-in aplay: the first byte's wall time.
-const firsts = join(dir, 'first-bytes');
-const exits = join(dir, 'exits');
-const bin = join(dir, 'aplay');
-writeFileSync(bin, `#!/bin/bash\nhead -c 1 > /dev/null\nprintf '%s\\n' "$EPOCHREALTIME" >> ${JSON.stringify(firsts)}\ncat > /dev/null\nprintf 'x\\n' >> ${JSON.stringify(exits)}\n`);
-chmodSync(bin, 0o755);
+const { bin, firstBytes, exits } = standInAplay('bench-first-sound');
 const standIn: number[] = [];
 {
   const player = new AplayPlayer({ device: 'null', bin, tap: new EchoReference(), idleCloseMs: 150 });
@@ -57,9 +39,9 @@ const standIn: number[] = [];
   for (let k = 0; k < N; k++) {
     const asked = performance.timeOrigin + performance.now();
     await player.play(tone(100)).done;
-    const first = await until(() => lines(firsts)[k]);
+    const first = await until(`aplay ${k + 1}'s first byte`, () => firstBytes()[k], 5000, 5);
     standIn.push(Number(first) * 1000 - asked);
-    await until(() => (lines(exits).length > k ? true : undefined));
+    await until(`aplay ${k + 1} to be closed`, () => (exits() > k ? true : undefined), 5000, 5);
     await wait(50);
   }
   player.close();
@@ -78,7 +60,7 @@ const real: number[] = [];
     real.push(performance.now() - asked);
     const pid = pb.pid;
     await pb.done;
-    await until(() => (pid === undefined || !existsSync(`/proc/${pid}`) ? true : undefined));
+    await until(`aplay ${pid} to exit`, () => (pid === undefined || !existsSync(`/proc/${pid}`) ? true : undefined), 5000, 5);
     await wait(50);
   }
   player.close();

@@ -130,10 +130,16 @@ export function score(mics: RoomMics, programs: Programs, c: { label: EchoUnderT
 export async function stopWithoutEcho(mics: RoomMics, programs: Programs, config: HarkConfig): Promise<Array<{ over: string; openedAfterMs: number | null }>> {
   const mic = toS16(mics.stop.person.map((v, i) => v + mics.stop.noise[i]!));
   const opens = await hear(mic, programs.stop, config);
-  return programs.stop.stops.map((s) => {
-    const o = opens.find((x) => x.vadStart >= s.at - 100 * 16 && x.openedAt >= s.at && x.openedAt - s.at <= 1000 * 16);
-    return { over: s.over, openedAfterMs: o ? Math.round((o.openedAt - s.at) / 16) : null };
-  });
+  return programs.stop.stops.map((s) => ({ over: s.over, openedAfterMs: openedAfterMs(opens, s.at) }));
+}
+
+/**
+ * Ms from a word said at sample `at` to the segment it opened: one whose speech starts no more than
+ * 100 ms before the word and which opened within a second of it (null: none did).
+ */
+export function openedAfterMs(opens: Opened[], at: number): number | null {
+  const o = opens.find((x) => x.vadStart >= at - 100 * 16 && x.openedAt >= at && x.openedAt - at <= 1000 * 16);
+  return o ? Math.round((o.openedAt - at) / 16) : null;
 }
 
 /**

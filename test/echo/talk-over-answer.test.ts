@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseConfigText } from '../../src/config/load.js';
 import { roomsByName } from '../support/room-spec.js';
 import { hear } from './room-matrix-run.js';
-import { matrixPrograms, roomMics, type Programs } from './room-matrix.js';
+import { matrixPrograms, openedAfterMs, roomMics, type Programs } from './room-matrix.js';
 import { SHORT_ANSWER } from './room-program.js';
 
 /**
@@ -37,8 +37,8 @@ describe('"stop" 6 dB under a reverberant answer, where it went unheard (issue 3
       const mics = roomMics(spec, programs);
       const opens = await hear(mics.stop.mic, programs.stop, config, settings);
       const heard = programs.stop.stops.map((s) => {
-        const o = opens.find((x) => x.vadStart >= s.at - 100 * 16 && x.openedAt >= s.at && x.openedAt - s.at <= 1000 * 16);
-        return `${s.over === "list" ? "answer" : s.over} ${Math.round((s.at - programs.stop.parts.find((p) => p.start <= s.at && s.at < p.end)!.start) / 16)} ms in: ${o ? `${Math.round((o.openedAt - s.at) / 16)} ms` : 'unheard'}`;
+        const ms = openedAfterMs(opens, s.at);
+        return `${s.over === 'list' ? 'answer' : s.over} ${Math.round((s.at - programs.stop.parts.find((p) => p.start <= s.at && s.at < p.end)!.start) / 16)} ms in: ${ms === null ? 'unheard' : `${ms} ms`}`;
       });
       const late = heard.filter((h) => h.endsWith('unheard') || Number(/(\d+) ms$/.exec(h)![1]) > 400);
       expect(late, heard.join('; ')).toEqual([]);

@@ -1,9 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readlinkSync } from 'node:fs';
 import { EchoReference } from '../../src/echo/reference.js';
 import { AplayPlayer } from '../../src/speech/aplay.js';
-import { outputDir } from '../support/paths.js';
+import { standInAplay, tone, until } from '../support/aplay-stand-in.js';
 
 /**
  * Issue 32 item 1: the first sound after quiet. With the echo canceller in force hark plays through one
@@ -19,24 +18,7 @@ import { outputDir } from '../support/paths.js';
  * from the 1 s timeout, which counts from aplay's start and so is never beaten.
  */
 const boundMs = (k: number) => (k === 0 ? 700 : 300);
-function tone(ms: number): Int16Array {
-  // A phase of 1 rad: the first sample is not zero.
-  return new Int16Array(Math.round(ms * 16)).map((_, i) => Math.round(Math.sin((2 * Math.PI * 440 * i) / 16_000 + 1) * 8000));
-}
-
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, get: () => T | undefined, ms = 5000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = get();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await wait(10);
-  }
-}
-
-const lines = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8').trim().split('\n').filter(Boolean) : []);
 
 let player: AplayPlayer | null = null;
 afterEach(() => {
@@ -46,36 +28,20 @@ afterEach(() => {
 
 describe('the first sound after quiet reaches aplay at once (issue 32)', () => {
   it('a stand-in aplay, blocked reading its stdin as aplay is, gets the first bytes within tens of ms: at start and after each idle close', async () => {
-    const dir = outputDir('aplay-first-sound');
-    rmSync(dir, { recursive: true, force: true });
-    outputDir('aplay-first-sound');
-    const firsts = join(dir, 'first-bytes');
-    const exits = join(dir, 'exits');
-    const bin = join(dir, 'aplay');
-    // A wrapper script, as the room's aplay is: its child (head) sits in read(2) on the stdin hark gave
-    // (a Unix socket) until the first byte comes; the wall-clock time of that byte is logged.
-    writeFileSync(
-      bin,
-      `#!/bin/bash
-head -c 1 > /dev/null
-printf '%s\\n' "$EPOCHREALTIME" >> ${JSON.stringify(firsts)}
-cat > /dev/null
-printf 'x\\n' >> ${JSON.stringify(exits)}
-`,
-    );
-    chmodSync(bin, 0o755);
+    // A stand-in aplay blocked in read(2) on the stdin hark gave it; it logs when its first byte came.
+    const { bin, firstBytes, exits } = standInAplay('aplay-first-sound');
     player = new AplayPlayer({ device: 'null', bin, tap: new EchoReference(), idleCloseMs: 150 });
     const delays: number[] = [];
     for (let k = 0; k < 3; k++) {
       const asked = performance.timeOrigin + performance.now();
       const r = await player.play(tone(100)).done;
       expect(r.outcome).toBe('ended');
-      const first = await until(`aplay ${k + 1}'s first byte`, () => lines(firsts)[k]);
+      const first = await until(`aplay ${k + 1}'s first byte`, () => firstBytes()[k]);
       delays.push(Number(first) * 1000 - asked);
       // Quiet: the player closes aplay; the next sound starts a new one.
-      await until(`aplay ${k + 1} to be closed`, () => (lines(exits).length > k ? true : undefined));
+      await until(`aplay ${k + 1} to be closed`, () => (exits() > k ? true : undefined));
     }
-    expect(lines(firsts)).toHaveLength(3);
+    expect(firstBytes()).toHaveLength(3);
     delays.forEach((d, k) => expect(d, `play() to aplay's first byte: ${delays.map((x) => x.toFixed(0)).join(', ')} ms`).toBeLessThan(boundMs(k)));
   }, 30_000);
 
