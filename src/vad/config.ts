@@ -13,6 +13,13 @@ export const vadSection = section({
   prerollMs: ms(500, 0, 5000),
   /** Speech needed before a segment opens. */
   minSpeechMs: ms(96, 0, 5000),
+  /**
+   * Silero's recurrent state starts afresh after this long with no segment open, no speech and hark
+   * silent (0: never). Carried over minutes of a fan it settles on "not speech" and scores the first
+   * frames of the next word low (snakers4/silero-vad#725): a "stop" in six simulated kitchens was heard
+   * at 154 of 180 points, p50 275 ms, without it; 180, p50 211 ms, with 2 s (docs/hearing.md).
+   */
+  stateResetMs: ms(2000, 0, 600_000),
   /** Silence after speech before a segment closes. */
   hangoverMs: ms(600, 0, 10_000),
   /**

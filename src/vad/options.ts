@@ -8,6 +8,7 @@ export function segmenterOptions(vad: VadConfig): SegmenterOptions {
     releaseThreshold: vad.releaseThreshold,
     prerollMs: vad.prerollMs,
     minSpeechMs: vad.minSpeechMs,
+    stateResetMs: vad.stateResetMs,
     hangoverMs: vad.hangoverMs,
     maxSegmentMs: vad.maxSegmentMs,
     minSegmentMs: vad.minSegmentMs,

@@ -66,6 +66,9 @@ export class SegmentPipeline extends EventEmitter<PipelineEvents> {
   private readonly echo: EchoCleaner | undefined;
   private tail: Promise<void> = Promise.resolve();
   private vadErrors = 0;
+  /** Frames the VAD has heard since its state was last started afresh, all of them waiting with hark silent. */
+  private heardWaiting = 0;
+  private readonly resetFrames: number;
 
   /**
    * `gate` (the echo gate) scales each frame's probability while hark's own voice may be in the
@@ -80,6 +83,7 @@ export class SegmentPipeline extends EventEmitter<PipelineEvents> {
     this.echo = opts.echo;
     this.segmenterOptions = opts.segmenter;
     this.segmenter = new Segmenter(opts.segmenter);
+    this.resetFrames = opts.segmenter.stateResetMs ? Math.round((opts.segmenter.stateResetMs * 16) / FRAME_SAMPLES) : 0;
   }
 
   get isOpen(): boolean {
@@ -176,7 +180,10 @@ export class SegmentPipeline extends EventEmitter<PipelineEvents> {
       // "stop" said over the answer then scored 0.1-0.7 where the same samples after the room's own
       // noise score 0.9 (test/echo/room-matrix.test.ts, test/speech/echo-gate.test.ts). Unheard, those frames leave the VAD as
       // the room left it, and cost no inference while hark talks.
-      if (!this.gate?.mutes?.(wasOpen && this.personsSegment)) raw = await this.vad.process(frame);
+      if (!this.gate?.mutes?.(wasOpen && this.personsSegment)) {
+        this.freshen();
+        raw = await this.vad.process(frame);
+      }
     } catch (err) {
       this.vadErrors++;
       // One line per burst, not per frame: a broken VAD must not flood the journal at 31 lines/s.
@@ -195,6 +202,26 @@ export class SegmentPipeline extends EventEmitter<PipelineEvents> {
     // open event carries none of it and nothing is streamed twice.
     if (wasOpen && this.listenerCount('audio') > 0) this.emit('audio', used);
     this.dispatch(events);
+  }
+
+  /**
+   * Silero is recurrent, and over seconds of a room with nobody speaking its state settles on "not
+   * speech": the next word's first frames then score 0.0-0.2 where the same samples after 2 s of that
+   * room score 0.7, and a "stop" said in a kitchen's fan opened 30-120 ms later or not at all
+   * (snakers4/silero-vad#725; pipecat resets every 5 s). So, while nothing is open and no run of speech
+   * has begun, the state starts afresh after stateResetMs of frames heard with hark silent. Not while
+   * hark's sound may be in the microphone: the state settled on hark's residual is what keeps it from
+   * opening segments where the card restarted unannounced (reset there, 27-42 segments in 24 such rooms
+   * instead of 6; docs/echo.md).
+   */
+  private freshen(): void {
+    if (!this.resetFrames || !this.segmenter.waiting || this.gate?.active) {
+      this.heardWaiting = 0;
+      return;
+    }
+    if (++this.heardWaiting <= this.resetFrames) return;
+    this.vad.reset();
+    this.heardWaiting = 1;
   }
 
   private dispatch(events: SegmenterEvent[]): void {

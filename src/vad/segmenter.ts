@@ -12,6 +12,11 @@ export interface SegmenterOptions {
   releaseThreshold: number;
   prerollMs: number;
   minSpeechMs: number;
+  /**
+   * Not the segmenter's own: SegmentPipeline starts the VAD's state afresh after this long waiting
+   * (no segment open, no run of speech begun) on frames the VAD heard; 0 or absent: never.
+   */
+  stateResetMs?: number;
   hangoverMs: number;
   maxSegmentMs: number;
   minSegmentMs: number;
@@ -153,6 +158,11 @@ export class Segmenter {
 
   get isOpen(): boolean {
     return this.open;
+  }
+
+  /** No segment is open and no run of speech frames has begun that may open one. */
+  get waiting(): boolean {
+    return !this.open && this.runStart < 0;
   }
 
   /**

@@ -19,12 +19,14 @@ import { matrixPrograms, measureRoom, misses, roomMics, stopWithoutEcho, table, 
  *   HARK_ECHO_RESIDUAL  on,off (default both)
  *   HARK_ECHO_STOP_AT   where each "stop" falls, ms into the ring and the answer (default room-matrix.ts's STOP_AFTER_MS)
  *   HARK_ECHO_ANSWER    short: the "stop" comes over the live run's short answer, not the list
+ *   HARK_ECHO_CONFIG    hark.yaml text the run starts from (default hark's defaults), e.g.
+ *                       $'vad:\n  minSpeechMs: 64' to try a setting outside the echo stage
  *   HARK_ECHO_DUMP      a directory: each room's microphones and what hark played as WAV, with the
  *                       true delay in meta.json, for another canceller (scripts/echo-lab/aec3-compare.sh)
  * The table (segments, "stop" latency, ERLE 2 s in, residual dBFS, CPU per 32 ms frame in process
  * CPU time) goes to stderr and test-output/bench/echo-matrix.{md,json}. Slow (minutes): run it alone.
  */
-const config = parseConfigText('', 'hark.yaml');
+const config = parseConfigText(process.env.HARK_ECHO_CONFIG ?? '', 'HARK_ECHO_CONFIG');
 const rooms = process.env.HARK_ECHO_ROOMS ? roomsByName(process.env.HARK_ECHO_ROOMS) : [...roomMatrix(), ...roomsByName('tuned,tiled-kitchen-restart20at50')];
 const filters = (process.env.HARK_ECHO_FILTERS ?? '128,256,384,512').split(',').map(Number);
 const residuals = (process.env.HARK_ECHO_RESIDUAL ?? 'on,off').split(',').map((s) => s.trim() === 'on');

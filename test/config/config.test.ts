@@ -25,7 +25,7 @@ function problems(text: string): string[] {
 describe('config schema', () => {
   it('an empty file is a working config with every default filled in', () => {
     const c = parseConfigText('', 'hark.yaml');
-    expect(c.vad).toMatchObject({ engine: 'silero', threshold: 0.5, prerollMs: 500, minSpeechMs: 96, hangoverMs: 600, maxSegmentMs: 12000, minSegmentMs: 120 });
+    expect(c.vad).toMatchObject({ engine: 'silero', threshold: 0.5, prerollMs: 500, minSpeechMs: 96, stateResetMs: 2000, hangoverMs: 600, maxSegmentMs: 12000, minSegmentMs: 120 });
     expect(c.capture).toMatchObject({ device: 'default', restartInitialMs: 1000, restartMaxMs: 30000, watchdogMs: 2000 });
   });
 

@@ -9,6 +9,11 @@ import { rms } from '../support/room-sim.js';
 import { roomsByName, type RoomSpec } from '../support/room-spec.js';
 import { espeakPhrase } from '../support/speech.js';
 import { SHORT_ANSWER } from '../echo/room-program.js';
+import { stopAllowedMs } from '../echo/room-matrix.js';
+import { validateConfig } from '../../src/config/load.js';
+import { createVad } from '../../src/vad/create.js';
+import { segmenterOptions } from '../../src/vad/options.js';
+import { segmentPcm } from '../../src/vad/pipeline.js';
 
 /**
  * hark in simulated kitchens (test/support/room-devices.ts, rooms from test/support/room-spec.ts):
@@ -28,6 +33,29 @@ const RECIPE =
   'until golden and springy to the touch. Leave them to cool for ten minutes before turning them out onto a wire rack.';
 
 const quiet = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const VAD = validateConfig({}, 'defaults').vad;
+
+/**
+ * How soon the word said at room sample `at` opens a segment in this room with hark silent: the room's
+ * microphone less hark's echo (the person through their path, the fan, the hum), over the same VAD and
+ * segmenter settings, from 2 s before the word. Ms after the word on the rule hark's own opening is
+ * timed by (the run's start + vad.minSpeechMs); null: none within a second. The 600 ms tail takes over
+ * 300 ms on its own at some points, and the target cannot be below what the room allows (stopAllowedMs).
+ */
+async function roomAloneMs(room: Room, at: number): Promise<number | null> {
+  const from = Math.max(0, at - 32_000);
+  const to = Math.min(room.now(), room.mic.length, at + 24_000);
+  const pcm = new Int16Array(to - from);
+  for (let i = 0; i < pcm.length; i++) pcm[i] = Math.max(-32768, Math.min(32767, Math.round(room.mic[from + i]! - room.echo[from + i]!)));
+  const vad = await createVad(VAD);
+  try {
+    const { segments, dropped } = await segmentPcm(pcm, { vad, segmenter: segmenterOptions(VAD) });
+    const opened = [...segments, ...dropped].map((g) => from + g.vadStartSample + VAD.minSpeechMs * 16).filter((o) => o - VAD.minSpeechMs * 16 >= at - 1600 && o >= at && o - at <= 16_000);
+    return opened.length ? Math.round((Math.min(...opened) - at) / 16) : null;
+  } finally {
+    await vad.close();
+  }
+}
 
 // The rooms: HARK_ECHO_ROOMS (names as room-spec.ts reads them), by default the three RT60s of the
 // offline matrix at the USB card's 80 ms. HARK_ECHO_QUICK=1 reads the short answer and rings 15 s (a
@@ -49,7 +77,7 @@ describe.skipIf(!process.env.HARK_ECHO_E2E).each(ROOMS.map((spec) => ({ name: sp
   let room: Room;
   const wallT0 = { room: 0 };
   const quietSegments: number[] = [];
-  const stops: Array<{ over: string; wordCaptureMs: number; wordWall: number; openVadMs: number | null; openWall: number | null; stopped: boolean }> = [];
+  const stops: Array<{ over: string; wordCaptureMs: number; wordWall: number; openVadMs: number | null; openWall: number | null; roomAloneMs: number | null; stopped: boolean }> = [];
   let answerMs = 0;
   let ringMs = 0;
 
@@ -147,6 +175,7 @@ describe.skipIf(!process.env.HARK_ECHO_E2E).each(ROOMS.map((spec) => ({ name: sp
       wordWall: word.wall,
       openVadMs: open ? Number(open.vadStartMs) : null,
       openWall: i >= 0 ? hark.receivedAt[i]! : null,
+      roomAloneMs: await roomAloneMs(room, word.start),
       stopped: stopped(),
     };
   }
@@ -168,12 +197,13 @@ describe.skipIf(!process.env.HARK_ECHO_E2E).each(ROOMS.map((spec) => ({ name: sp
     expect(quietSegments).toEqual([0, 0]);
   });
 
-  it.each(['ring', 'answer'])('"stop" 6 dB below the echo over the %s: its segment opens within 300 ms of the word, and it stops', (over) => {
+  it.each(['ring', 'answer'])('"stop" 6 dB below the echo over the %s: its segment opens within 300 ms of the word (or a frame after the room alone), and it stops', (over) => {
     const s = stops.find((x) => x.over === over)!;
     expect(s.openVadMs).not.toBeNull();
     // On the capture timeline (the machine's load does not move it): the VAD's start of speech, plus
-    // the speech it needs before opening (vad.minSpeechMs, 96 ms), is within 300 ms of the word.
-    expect(s.openVadMs! + 96 - s.wordCaptureMs).toBeLessThanOrEqual(300);
+    // the speech it needs before opening (vad.minSpeechMs, 96 ms), is within 300 ms of the word, or
+    // within one 32 ms frame of the same word in the room with hark silent where that takes longer.
+    expect(s.openVadMs! + VAD.minSpeechMs - s.wordCaptureMs).toBeLessThanOrEqual(stopAllowedMs(s.roomAloneMs));
     expect(s.openVadMs!).toBeGreaterThanOrEqual(s.wordCaptureMs - 100);
     expect(s.stopped).toBe(true);
   });

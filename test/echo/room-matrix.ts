@@ -143,13 +143,22 @@ export function openedAfterMs(opens: Opened[], at: number): number | null {
 }
 
 /**
+ * How soon a "stop" must open its segment, given how soon the same word opens one in the same room
+ * with hark silent (null: it does not): 300 ms, or one 32 ms frame after the room alone where the room
+ * alone takes longer; no bound where the room alone does not open it at all (it must still be heard).
+ */
+export function stopAllowedMs(silentMs: number | null): number {
+  return silentMs === null ? Infinity : Math.max(TARGETS.stopWithinMs, silentMs + 32);
+}
+
+/**
  * What a cook would notice go wrong in this room (empty: the targets are met). `silentMs`: how long
  * each "stop" (in the order of r.stops) takes to open its segment in this room with hark silent
- * (stopWithoutEcho). Where the
- * room alone takes most of the 300 ms (the cook 2 m off in a 600 ms tail: 281 ms), the canceller is
- * held to that floor plus one 32 ms frame instead: the target cannot be below what the room allows.
- * A word the room alone does not let open (null there: the 600 ms kitchen with a 30 ms card, 3.5 s
- * into the second list) is not held against the canceller; the table still shows it unheard.
+ * (stopWithoutEcho), for stopAllowedMs: where the room alone takes most of the 300 ms (the cook 2 m
+ * off in a 600 ms tail: 281 ms), the canceller is held to that floor plus one frame instead; the target
+ * cannot be below what the room allows. A word the room alone does not let open (null there: the
+ * 600 ms kitchen with a 30 ms card, 3.5 s into the second list) is not held against the canceller;
+ * the table still shows it unheard.
  */
 export function misses(r: RoomResult, silentMs: Array<number | null> = []): string[] {
   const out: string[] = [];
@@ -161,7 +170,7 @@ export function misses(r: RoomResult, silentMs: Array<number | null> = []): stri
     const silent = silentMs[k];
     if (s.openedAfterMs === null && silent === null) return;
     if (s.openedAfterMs === null) out.push(`${where} opened no segment (${silent ?? '?'} ms with hark silent)${s.heldByEcho ? ", it fell into one hark's own sound had opened" : ''}`);
-    else if (s.openedAfterMs > Math.max(TARGETS.stopWithinMs, (silent ?? Infinity) + 32)) out.push(`${where} opened ${s.openedAfterMs} ms after the word (${silent ?? '?'} ms with hark silent)`);
+    else if (s.openedAfterMs > stopAllowedMs(silent ?? null)) out.push(`${where} opened ${s.openedAfterMs} ms after the word (${silent ?? '?'} ms with hark silent)`);
   });
   return out;
 }

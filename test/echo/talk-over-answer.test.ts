@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseConfigText } from '../../src/config/load.js';
 import { roomsByName } from '../support/room-spec.js';
 import { hear } from './room-matrix-run.js';
-import { matrixPrograms, openedAfterMs, roomMics, type Programs } from './room-matrix.js';
+import { TARGETS, matrixPrograms, openedAfterMs, roomMics, type Programs } from './room-matrix.js';
 import { SHORT_ANSWER } from './room-program.js';
 
 /**
@@ -15,9 +15,12 @@ import { SHORT_ANSWER } from './room-program.js';
  * speech.echoTalkOverThreshold (the gate, with the trained canceller vouching for them).
  *
  * Held here at all 15 points in the two kitchens where most went unheard: every "stop" opens its
- * segment, within 400 ms of the word (the room alone takes 273-309 ms there; the 300 ms target is held
- * at the matrix's points by room-matrix.test.ts). The rooms' list and ring with nobody speaking, and the
- * cards that restart, are room-matrix.test.ts's: the same settings open no segment there.
+ * segment, within one 32 ms frame of the 300 ms target. At 0.25 the 600 ms tail took 373 ms 3.5 s in;
+ * at 0.2 every point is within 305 ms, and 3 of these 30 are over 300 (301-305: Silero's state, settled
+ * on hark's residual through the answer, scores the word's first frames 0.02; docs/echo.md). The room
+ * alone opens all 30 within 265 ms (test/vad/state-reset.test.ts). The rooms' list and ring with
+ * nobody speaking, and the cards that restart, are room-matrix.test.ts's: the same settings open no
+ * segment there.
  */
 const config = parseConfigText(process.env.HARK_ECHO_MATRIX_YAML ?? '', 'hark.yaml');
 const settings = { echoFilterMs: config.speech.echoFilterMs, echoResidual: config.speech.echoResidual };
@@ -32,16 +35,17 @@ beforeAll(async () => {
 
 describe('"stop" 6 dB under a reverberant answer, where it went unheard (issue 32)', () => {
   it.each(roomsByName('kitchen-rt400-lat80,kitchen-rt600-lat30').map((spec) => ({ name: spec.name, spec })))(
-    '$name: every "stop" over the answer opens its segment within 400 ms',
+    '$name: every "stop" over the answer opens its segment within one frame of 300 ms',
     async ({ spec }) => {
       const mics = roomMics(spec, programs);
       const opens = await hear(mics.stop.mic, programs.stop, config, settings);
       const heard = programs.stop.stops.map((s) => {
         const ms = openedAfterMs(opens, s.at);
-        return `${s.over === 'list' ? 'answer' : s.over} ${Math.round((s.at - programs.stop.parts.find((p) => p.start <= s.at && s.at < p.end)!.start) / 16)} ms in: ${ms === null ? 'unheard' : `${ms} ms`}`;
+        const allowed = TARGETS.stopWithinMs + 32;
+        const where = `${s.over === 'list' ? 'answer' : s.over} ${Math.round((s.at - programs.stop.parts.find((p) => p.start <= s.at && s.at < p.end)!.start) / 16)} ms in`;
+        return { text: `${where}: ${ms === null ? 'unheard' : `${ms} ms`} (allowed ${allowed})`, late: ms === null || ms > allowed };
       });
-      const late = heard.filter((h) => h.endsWith('unheard') || Number(/(\d+) ms$/.exec(h)![1]) > 400);
-      expect(late, heard.join('; ')).toEqual([]);
+      expect(heard.filter((h) => h.late).map((h) => h.text), heard.map((h) => h.text).join('; ')).toEqual([]);
     },
     120_000,
   );
