@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { EchoCleaner } from '../echo/create.js';
 import { Framer } from '../audio/framer.js';
-import { FRAME_SAMPLES } from '../audio/pcm.js';
+import { FRAME_SAMPLES, msToSamples } from '../audio/pcm.js';
 import { errorMessage } from '../core/errors.js';
 import type { Vad } from './vad.js';
 import { Segmenter, type SegmenterEvent, type SegmenterOptions } from './segmenter.js';
@@ -83,7 +83,7 @@ export class SegmentPipeline extends EventEmitter<PipelineEvents> {
     this.echo = opts.echo;
     this.segmenterOptions = opts.segmenter;
     this.segmenter = new Segmenter(opts.segmenter);
-    this.resetFrames = opts.segmenter.stateResetMs ? Math.round((opts.segmenter.stateResetMs * 16) / FRAME_SAMPLES) : 0;
+    this.resetFrames = Math.round(msToSamples(opts.segmenter.stateResetMs ?? 0) / FRAME_SAMPLES);
   }
 
   get isOpen(): boolean {

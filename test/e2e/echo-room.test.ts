@@ -9,7 +9,8 @@ import { rms } from '../support/room-sim.js';
 import { roomsByName, type RoomSpec } from '../support/room-spec.js';
 import { espeakPhrase } from '../support/speech.js';
 import { SHORT_ANSWER } from '../echo/room-program.js';
-import { stopAllowedMs } from '../echo/room-matrix.js';
+import { openedAfterMs, stopAllowedMs } from '../echo/room-matrix.js';
+import { msToSamples } from '../../src/audio/pcm.js';
 import { validateConfig } from '../../src/config/load.js';
 import { createVad } from '../../src/vad/create.js';
 import { segmenterOptions } from '../../src/vad/options.js';
@@ -38,8 +39,8 @@ const VAD = validateConfig({}, 'defaults').vad;
 /**
  * How soon the word said at room sample `at` opens a segment in this room with hark silent: the room's
  * microphone less hark's echo (the person through their path, the fan, the hum), over the same VAD and
- * segmenter settings, from 2 s before the word. Ms after the word on the rule hark's own opening is
- * timed by (the run's start + vad.minSpeechMs); null: none within a second. The 600 ms tail takes over
+ * segmenter settings, from 2 s before the word. Ms after the word, by the offline matrix's rule
+ * (openedAfterMs); null: none within a second. The 600 ms tail takes over
  * 300 ms on its own at some points, and the target cannot be below what the room allows (stopAllowedMs).
  */
 async function roomAloneMs(room: Room, at: number): Promise<number | null> {
@@ -50,8 +51,9 @@ async function roomAloneMs(room: Room, at: number): Promise<number | null> {
   const vad = await createVad(VAD);
   try {
     const { segments, dropped } = await segmentPcm(pcm, { vad, segmenter: segmenterOptions(VAD) });
-    const opened = [...segments, ...dropped].map((g) => from + g.vadStartSample + VAD.minSpeechMs * 16).filter((o) => o - VAD.minSpeechMs * 16 >= at - 1600 && o >= at && o - at <= 16_000);
-    return opened.length ? Math.round((Math.min(...opened) - at) / 16) : null;
+    // A VAD-opened segment opens at the end of its opening run: its speech start plus minSpeechMs.
+    const opens = [...segments, ...dropped].map((g) => ({ vadStart: from + g.vadStartSample, openedAt: from + g.vadStartSample + msToSamples(VAD.minSpeechMs), closedAt: from + g.endSample }));
+    return openedAfterMs(opens.sort((a, b) => a.vadStart - b.vadStart), at);
   } finally {
     await vad.close();
   }

@@ -39,9 +39,9 @@ describe('"stop" 6 dB under a reverberant answer, where it went unheard (issue 3
     async ({ spec }) => {
       const mics = roomMics(spec, programs);
       const opens = await hear(mics.stop.mic, programs.stop, config, settings);
+      const allowed = TARGETS.stopWithinMs + 32;
       const heard = programs.stop.stops.map((s) => {
         const ms = openedAfterMs(opens, s.at);
-        const allowed = TARGETS.stopWithinMs + 32;
         const where = `${s.over === 'list' ? 'answer' : s.over} ${Math.round((s.at - programs.stop.parts.find((p) => p.start <= s.at && s.at < p.end)!.start) / 16)} ms in`;
         return { text: `${where}: ${ms === null ? 'unheard' : `${ms} ms`} (allowed ${allowed})`, late: ms === null || ms > allowed };
       });
