@@ -23,6 +23,8 @@ interface SimulateOpts {
   ollama?: string;
   ha?: string | true;
   assignment?: string[];
+  liveWms?: boolean;
+  wmsDrainMs?: string;
 }
 
 /** Effects only shown with --trace: which rule took what, and classifier answers. */
@@ -39,6 +41,8 @@ export function register(program: Command): void {
     .option('--drain-ms <ms>', 'at end of input, run pending timers for at most this much virtual time', '3600000')
     .option('--ollama <url>', 'run the intent pass against this Ollama (e.g. http://127.0.0.1:11434); each model call is real and waited for')
     .option('--assignment <file>', 'voice picking (picking.enabled): offer this assignment (JSON, docs/picking.md) at start; repeatable', (v: string, all: string[] = []) => [...all, v])
+    .option('--live-wms', 'really send confirmed picks to picking.wms.url (by default they stay in the outbox, picking.db in the out dir)')
+    .option('--wms-drain-ms <ms>', 'with --live-wms, at end of input wait at most this long (real time) for the outbox to empty', '10000')
     .option('--ha [url]', "really ask Home Assistant's conversation agent (ha.conversation, or at this URL; token from HARK_HA_TOKEN); by default it is reported, not called")
     .addHelpText(
       'after',
@@ -117,7 +121,7 @@ async function simulate(opts: SimulateOpts): Promise<void> {
   // Voice picking: its frame on top from the start, its ledger in the out dir (a second run resumes).
   let picking: SimulatedPicking | null = null;
   if (config.picking.enabled) {
-    picking = simulatePicking({ config: config.picking, device: config.mqtt.device, router: core.router, clock, log, outDir, print: (e) => out(JSON.stringify({ ...e, atMs: clock.now() })) });
+    picking = simulatePicking({ config: config.picking, device: config.mqtt.device, router: core.router, clock, log, outDir, print: (e) => out(JSON.stringify({ ...e, atMs: clock.now() })), liveWms: opts.liveWms === true, wmsToken: process.env.HARK_WMS_TOKEN });
     for (const file of opts.assignment ?? []) offerFile(picking.runtime, file);
   } else if (opts.assignment?.length) throw new HarkError('--assignment needs picking.enabled: true in the config', { exitCode: 2 });
   // As the daemon does: load the model first, so the first line does not pay for it. A failure is
@@ -198,6 +202,10 @@ async function simulate(opts: SimulateOpts): Promise<void> {
     if (due === undefined || due > limit) break;
     clock.advanceTo(due);
     await settle();
+  }
+  if (picking) {
+    await picking.drain(Number(opts.wmsDrainMs) || 0);
+    out(JSON.stringify({ type: 'picking-outbox', ...picking.outbox.state(), atMs: clock.now() }));
   }
   out(JSON.stringify({ type: 'end', atMs: clock.now(), stack: core.router.stack, pendingTimers: clock.pending(), rejectedLines: rejected }));
   conversation.dispose();

@@ -8,9 +8,18 @@ import { openDatabase } from '../store/open.js';
 import type { PickingConfig } from './config.js';
 import { PickingRuntime } from './runtime.js';
 import { SqliteLedger } from './sqlite-ledger.js';
+import { SystemClock } from '../core/clock.js';
+import { Outbox } from './outbox.js';
+import { OutboxSender } from './sender.js';
+import { httpChannel } from './http-channel.js';
 
 export interface SimulatedPicking {
   runtime: PickingRuntime;
+  outbox: Outbox;
+  /** Sending to picking.wms.url, with --live-wms only. */
+  sender: OutboxSender | null;
+  /** At the end of input: wait (real time, at most `ms`) until the outbox is empty. */
+  drain(ms: number): Promise<void>;
   /** The picking file in the out dir: run simulate again on the same dir and the picker resumes. */
   dbPath: string;
   close(): void;
@@ -30,19 +39,54 @@ export function simulatePicking(o: {
   log: Logger;
   outDir: string;
   print: (e: Record<string, unknown>) => void;
+  /** Really send results to picking.wms.url (by default they are kept in the outbox, not sent). */
+  liveWms?: boolean;
+  wmsToken?: string | undefined;
 }): SimulatedPicking {
   const dbPath = join(o.outDir, 'picking.db');
   const { db } = openDatabase(dbPath, { recoverCorrupt: false, logger: o.log });
   const ledger = new SqliteLedger(db, o.device);
+  const outbox = new Outbox(db);
+  const w = o.config.wms;
+  // The warehouse system is a real peer on real time, whatever the dialogue's virtual clock says.
+  const sender =
+    o.liveWms && w.url
+      ? new OutboxSender({
+          outbox,
+          channel: httpChannel({ url: w.url, timeoutMs: w.timeoutMs, token: o.wmsToken }),
+          clock: new SystemClock(),
+          wallNow: Date.now,
+          log: o.log,
+          holdMs: w.holdMs,
+          retryFirstMs: w.retryFirstMs,
+          retryMaxMs: w.retryMaxMs,
+          onSent: (r) => o.print({ type: 'picking', event: 'sent', id: r.id, seq: r.seq }),
+        })
+      : null;
   const runtime = new PickingRuntime({
     config: o.config,
     router: o.router,
     ledger,
     clock: o.clock,
     log: o.log,
-    onEvent: (e) => o.print({ type: 'picking', ...e }),
+    onEvent: (e) => {
+      o.print({ type: 'picking', ...e });
+      if (e.event === 'confirmed') sender?.kick();
+    },
   });
-  return { runtime, dbPath, close: () => db.close() };
+  // Results kept from an earlier run go first.
+  sender?.kick();
+  const drain = async (ms: number): Promise<void> => {
+    if (!sender) return;
+    const until = Date.now() + ms;
+    while (outbox.state().pending > 0 && Date.now() < until) {
+      sender.kick();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    sender.stop();
+    await sender.idle();
+  };
+  return { runtime, outbox, sender, drain, dbPath, close: () => db.close() };
 }
 
 /** Read and offer an assignment file; its problems, each by field, stop simulate (exit 2). */
