@@ -80,6 +80,13 @@ export class PickDialogue {
   get current(): Pick | null {
     return this.progress?.todo[0] ?? null;
   }
+  get assignmentId(): string | null {
+    return this.progress?.assignment.id ?? null;
+  }
+  /** Picks not yet confirmed in the assignment under way. */
+  get left(): number {
+    return this.progress?.todo.length ?? 0;
+  }
 
   /** At start: an operator signed on before a restart goes on at the first unconfirmed pick. */
   start(): void {
