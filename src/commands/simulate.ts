@@ -41,7 +41,7 @@ export function register(program: Command): void {
     .option('--drain-ms <ms>', 'at end of input, run pending timers for at most this much virtual time', '3600000')
     .option('--ollama <url>', 'run the intent pass against this Ollama (e.g. http://127.0.0.1:11434); each model call is real and waited for')
     .option('--assignment <file>', 'voice picking (picking.enabled): offer this assignment (JSON, docs/picking.md) at start; repeatable', (v: string, all: string[] = []) => [...all, v])
-    .option('--live-wms', 'really send confirmed picks to picking.wms.url (by default they stay in the outbox, picking.db in the out dir)')
+    .option('--live-wms', 'really talk to the warehouse system (picking.wms.url, or the broker with picking.wms.mqtt): assignments in, results out (by default results stay in the outbox, picking.db in the out dir)')
     .option('--wms-drain-ms <ms>', 'with --live-wms, at end of input wait at most this long (real time) for the outbox to empty', '10000')
     .option('--ha [url]', "really ask Home Assistant's conversation agent (ha.conversation, or at this URL; token from HARK_HA_TOKEN); by default it is reported, not called")
     .addHelpText(
@@ -121,7 +121,7 @@ async function simulate(opts: SimulateOpts): Promise<void> {
   // Voice picking: its frame on top from the start, its ledger in the out dir (a second run resumes).
   let picking: SimulatedPicking | null = null;
   if (config.picking.enabled) {
-    picking = simulatePicking({ config: config.picking, device: config.mqtt.device, router: core.router, clock, log, outDir, print: (e) => out(JSON.stringify({ ...e, atMs: clock.now() })), liveWms: opts.liveWms === true, wmsToken: process.env.HARK_WMS_TOKEN });
+    picking = simulatePicking({ config: config.picking, device: config.mqtt.device, router: core.router, clock, log, outDir, print: (e) => out(JSON.stringify({ ...e, atMs: clock.now() })), liveWms: opts.liveWms === true, mqtt: config.mqtt, secrets });
     for (const file of opts.assignment ?? []) offerFile(picking.runtime, file);
   } else if (opts.assignment?.length) throw new HarkError('--assignment needs picking.enabled: true in the config', { exitCode: 2 });
   // As the daemon does: load the model first, so the first line does not pay for it. A failure is

@@ -18,7 +18,7 @@ import { haSatelliteSection } from '../ha/satellite/config.js';
 import { section } from '../core/config-fields.js';
 import { deviceSection } from '../core/device-config.js';
 import { languageSection } from '../language/config.js';
-import { pickingSection } from '../picking/config.js';
+import { pickingSection, checkPickingConfig } from '../picking/config.js';
 
 /**
  * The whole config, composed of the sections the modules own (each in its own `config.ts`, beside
@@ -51,6 +51,7 @@ export const configSchema = z
     checkRouterTargets(cfg, ctx);
     checkIntentConfig(cfg, ctx);
     checkHaConversationConfig(cfg, ctx);
+    checkPickingConfig(cfg, ctx);
   });
 
 export type HarkConfig = z.infer<typeof configSchema>;

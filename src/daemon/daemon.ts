@@ -130,7 +130,8 @@ export class Daemon {
       router: () => this.conversation?.core.router ?? null,
       clock: this.clock,
       log: this.log.child({ component: 'picking' }),
-      wmsToken: this.opts.secrets.wmsToken,
+      mqtt: config.mqtt,
+      secrets: this.opts.secrets,
     });
     this.picking = () => picking.api();
     await this.lifecycle.start([

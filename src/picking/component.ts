@@ -4,7 +4,7 @@ import type { Logger } from '../core/log.js';
 import type { CommandRouter } from '../command/router.js';
 import type { Component } from '../path/lifecycle.js';
 import type { PickingConfig } from './config.js';
-import { httpChannel } from './http-channel.js';
+import { wmsLink, type WmsLink } from './wms-link.js';
 import { Outbox, type OutboxState } from './outbox.js';
 import { PickingRuntime } from './runtime.js';
 import { OutboxSender } from './sender.js';
@@ -26,8 +26,10 @@ export interface PickingComponentOptions {
   router: () => CommandRouter | null;
   clock: Clock;
   log: Logger;
-  /** A bearer token for the warehouse system (HARK_WMS_TOKEN), if it asks for one. */
-  wmsToken?: string | undefined;
+  /** The fleet's broker (picking.wms.mqtt uses it, on a connection of its own). */
+  mqtt: { url: string; device: string; topicPrefix: string; reconnectInitialMs: number };
+  /** HARK_WMS_TOKEN for HTTP; the broker's credentials for MQTT. */
+  secrets: { wmsToken?: string | undefined; mqttUsername?: string | undefined; mqttPassword?: string | undefined };
 }
 
 /**
@@ -38,6 +40,7 @@ export interface PickingComponentOptions {
 export function pickingComponent(o: PickingComponentOptions): Component & { api(): PickingApi | null } {
   let runtime: PickingRuntime | null = null;
   let sender: OutboxSender | null = null;
+  let link: WmsLink | null = null;
   let api: PickingApi | null = null;
   return {
     name: 'picking',
@@ -50,10 +53,18 @@ export function pickingComponent(o: PickingComponentOptions): Component & { api(
       const ledger = new SqliteLedger(db, o.device);
       const outbox = new Outbox(db);
       const w = o.config.wms;
-      sender = w.url
+      link = wmsLink({
+        picking: o.config,
+        mqtt: o.mqtt,
+        secrets: o.secrets,
+        log: o.log,
+        offer: (raw) => runtime!.offer(raw),
+        onConnected: () => sender?.kick(),
+      });
+      sender = link
         ? new OutboxSender({
             outbox,
-            channel: httpChannel({ url: w.url, timeoutMs: w.timeoutMs, token: o.wmsToken }),
+            channel: link.channel,
             clock: new SystemClock(),
             wallNow: Date.now,
             log: o.log,
@@ -74,6 +85,7 @@ export function pickingComponent(o: PickingComponentOptions): Component & { api(
         },
       });
       runtime = rt;
+      link?.start();
       sender?.kick();
       api = {
         offer: (body) => {
@@ -100,6 +112,8 @@ export function pickingComponent(o: PickingComponentOptions): Component & { api(
     stop: async () => {
       sender?.stop();
       await sender?.idle();
+      await link?.stop();
+      link = null;
       sender = null;
       runtime = null;
       api = null;

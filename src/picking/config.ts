@@ -34,6 +34,8 @@ export const pickingSection = section({
     /** Retries back off from the first delay to the last, doubling. */
     retryFirstMs: ms(1000, 10, 600_000),
     retryMaxMs: ms(30_000, 10, 3_600_000),
+    /** Assignments and results over the fleet's broker (mqtt.url) instead of HTTP. */
+    mqtt: flag(false),
     /** Results kept while the warehouse system is away; past this, new picks are refused aloud (none is dropped). */
     queueMax: intBetween(10, 1_000_000, 10_000),
   }),
@@ -45,7 +47,13 @@ export const pickingSection = section({
     if (seen.has(o.id)) ctx.addIssue({ code: 'custom', path: ['operators', i, 'id'], message: `operator ${o.id} is listed twice` });
     seen.add(o.id);
   });
+  if (c.wms.mqtt && c.wms.url) ctx.addIssue({ code: 'custom', path: ['wms', 'mqtt'], message: 'results go over HTTP (picking.wms.url) or MQTT, not both: empty one' });
   if (c.wms.retryMaxMs < c.wms.retryFirstMs) ctx.addIssue({ code: 'custom', path: ['wms', 'retryMaxMs'], message: 'must not be below picking.wms.retryFirstMs' });
 });
 
 export type PickingConfig = z.infer<typeof pickingSection>;
+
+/** Across sections: results over MQTT need the fleet's broker. */
+export function checkPickingConfig(cfg: { picking: PickingConfig; mqtt: { url: string } }, ctx: z.RefinementCtx): void {
+  if (cfg.picking.wms.mqtt && !cfg.mqtt.url) ctx.addIssue({ code: 'custom', path: ['picking', 'wms', 'mqtt'], message: 'needs the site broker in mqtt.url' });
+}

@@ -11,7 +11,7 @@ import { SqliteLedger } from './sqlite-ledger.js';
 import { SystemClock } from '../core/clock.js';
 import { Outbox } from './outbox.js';
 import { OutboxSender } from './sender.js';
-import { httpChannel } from './http-channel.js';
+import { wmsLink } from './wms-link.js';
 
 export interface SimulatedPicking {
   runtime: PickingRuntime;
@@ -41,7 +41,8 @@ export function simulatePicking(o: {
   print: (e: Record<string, unknown>) => void;
   /** Really send results to picking.wms.url (by default they are kept in the outbox, not sent). */
   liveWms?: boolean;
-  wmsToken?: string | undefined;
+  mqtt: { url: string; device: string; topicPrefix: string; reconnectInitialMs: number };
+  secrets: { wmsToken?: string | undefined; mqttUsername?: string | undefined; mqttPassword?: string | undefined };
 }): SimulatedPicking {
   const dbPath = join(o.outDir, 'picking.db');
   const { db } = openDatabase(dbPath, { recoverCorrupt: false, logger: o.log });
@@ -49,21 +50,38 @@ export function simulatePicking(o: {
   const outbox = new Outbox(db);
   const w = o.config.wms;
   // The warehouse system is a real peer on real time, whatever the dialogue's virtual clock says.
-  const sender =
-    o.liveWms && w.url
-      ? new OutboxSender({
-          outbox,
-          channel: httpChannel({ url: w.url, timeoutMs: w.timeoutMs, token: o.wmsToken }),
-          clock: new SystemClock(),
-          wallNow: Date.now,
-          log: o.log,
-          holdMs: w.holdMs,
-          retryFirstMs: w.retryFirstMs,
-          retryMaxMs: w.retryMaxMs,
-          onSent: (r) => o.print({ type: 'picking', event: 'sent', id: r.id, seq: r.seq }),
-        })
-      : null;
-  const runtime = new PickingRuntime({
+  let runtime: PickingRuntime | null = null;
+  const link = o.liveWms
+    ? wmsLink({
+        picking: o.config,
+        mqtt: o.mqtt,
+        secrets: o.secrets,
+        log: o.log,
+        offer: (raw) => {
+          const r = runtime!.offer(raw);
+          o.print({ type: 'picking', event: r.ok ? 'assignment-received' : 'assignment-refused', ...(r.ok ? { assignment: r.assignment.id, duplicate: r.duplicate } : { problems: r.problems }) });
+          return r;
+        },
+        onConnected: () => {
+          o.print({ type: 'picking', event: 'wms-connected' });
+          sender?.kick();
+        },
+      })
+    : null;
+  const sender = link
+    ? new OutboxSender({
+        outbox,
+        channel: link.channel,
+        clock: new SystemClock(),
+        wallNow: Date.now,
+        log: o.log,
+        holdMs: w.holdMs,
+        retryFirstMs: w.retryFirstMs,
+        retryMaxMs: w.retryMaxMs,
+        onSent: (r) => o.print({ type: 'picking', event: 'sent', id: r.id, seq: r.seq }),
+      })
+    : null;
+  runtime = new PickingRuntime({
     config: o.config,
     router: o.router,
     ledger,
@@ -74,6 +92,7 @@ export function simulatePicking(o: {
       if (e.event === 'confirmed') sender?.kick();
     },
   });
+  link?.start();
   // Results kept from an earlier run go first.
   sender?.kick();
   const drain = async (ms: number): Promise<void> => {
@@ -85,6 +104,7 @@ export function simulatePicking(o: {
     }
     sender.stop();
     await sender.idle();
+    await link?.stop();
   };
   return { runtime, outbox, sender, drain, dbPath, close: () => db.close() };
 }
