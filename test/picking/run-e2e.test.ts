@@ -1,7 +1,9 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
 import { writeWavFile } from '../../src/audio/wav.js';
+import { pickingDay } from '../../src/picking/stats.js';
 import { DeepgramDouble } from '../support/deepgram-server.js';
 import { HarkProcess } from '../support/hark-process.js';
 import { outputDir } from '../support/paths.js';
@@ -25,6 +27,7 @@ describe('hark run: a 10-pick assignment spoken by a picker', () => {
   let deepgram: DeepgramDouble;
   let hark: HarkProcess;
   let refused: { status: number; body: Record<string, unknown> };
+  let view: { operator: string | null; today: { picks: number; recent: { id: string; segmentId: number | null; utteranceId: string | null }[] } } | null = null;
   const replies: string[] = ['sign on', 'one two'];
   for (let i = 1; i <= N; i++) replies.push(spell(pickOf(i).check), DIGIT[pickOf(i).quantity]!);
 
@@ -60,6 +63,20 @@ describe('hark run: a 10-pick assignment spoken by a picker', () => {
     bad.picks[1]!.quantity = 0;
     refused = await post(bad);
     expect((await post(assignment('A10', N))).status).toBe(201);
+    // The supervisor's view while the picker works (the last one read before hark ends).
+    let done = false;
+    void hark.exited.then(() => (done = true));
+    void (async () => {
+      while (!done) {
+        try {
+          const res = await fetch(`${base}api/picking`);
+          if (res.ok) view = (await res.json()) as typeof view;
+        } catch {
+          /* hark is ending */
+        }
+        await new Promise((r) => setTimeout(r, 1500));
+      }
+    })();
     const exit = await Promise.race([hark.exited, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`hark did not finish; stderr:\n${hark.stderr.slice(-20).join('\n')}`)), 150_000))]);
     expect(exit.code).toBe(0);
   }, 200_000);
@@ -81,5 +98,19 @@ describe('hark run: a 10-pick assignment spoken by a picker', () => {
     expect(wms.kept.map((d) => [d.id, d.body.picked])).toEqual(Array.from({ length: N }, (_, k) => [`A10/P${k + 1}`, pickOf(k + 1).quantity]));
     const said = hark.of('speak').map((e) => String(e.text));
     expect(said.some((t) => t.startsWith('Assignment complete'))).toBe(true);
+  });
+
+  it("the debug API shows the operator's day, each pick beside the segment that confirmed it", () => {
+    expect(view?.operator).toBe('12');
+    expect(view!.today.picks).toBeGreaterThan(0);
+    for (const p of view!.today.recent) expect(p.segmentId, JSON.stringify(p)).toEqual(expect.any(Number));
+    const db = new Database(join(root, 'hark.db'), { readonly: true });
+    try {
+      const day = pickingDay(db, 0);
+      expect(day.picks).toBe(N);
+      expect(day.recent.map((p) => p.segmentId).every((id) => typeof id === 'number')).toBe(true);
+    } finally {
+      db.close();
+    }
   });
 });
