@@ -92,7 +92,7 @@ export class PickDialogue {
   start(): void {
     this.operator = this.o.ledger.operator();
     if (!this.operator) return;
-    this.progress = this.o.ledger.current();
+    this.progress = this.o.ledger.current(this.operator!);
     if (this.progress) {
       this.step = { k: 'location' };
       this.o.out.event({ event: 'resumed', operator: this.operator });
@@ -185,7 +185,7 @@ export class PickDialogue {
 
   /** Start the current (or next waiting) assignment, or say there is none. */
   private begin(lead?: string): void {
-    this.progress = this.o.ledger.current();
+    this.progress = this.o.ledger.current(this.operator!);
     const lines = lead ? [lead] : [];
     if (!this.progress) {
       lines.push(this.o.words.say('noAssignment'));
@@ -310,7 +310,7 @@ export class PickDialogue {
     this.o.out.event({ event: 'undone', assignment: l.assignment.id, pick: l.pick.id });
     this.last = null;
     // The assignment may have been finished by that pick: it is under way again.
-    this.progress = this.o.ledger.current();
+    this.progress = this.o.ledger.current(this.operator!);
     this.ask(`${w.say('undone')} ${this.locationText(this.current!)}`, { k: 'location' });
   }
 

@@ -30,8 +30,11 @@ export type PickNote = 'wrong-check' | 'skip' | 'short' | 'undo' | 'sign-on' | '
 export interface PickLedger {
   /** Keep an assignment; false when one with this id is already kept (a repeat delivery: nothing changes). */
   add(assignment: Assignment): boolean;
-  /** The assignment under way, or the oldest waiting one, with its progress; null when none. */
-  current(): Progress | null;
+  /**
+   * The assignment under way, or the oldest waiting one, with its progress; null when none. Only
+   * assignments for this operator or for anyone (no `operator` in the message).
+   */
+  current(operator: string): Progress | null;
   /** How many assignments wait behind the current one. */
   waiting(): number;
   operator(): string | null;

@@ -20,8 +20,10 @@ export class SqliteLedger implements PickLedger {
       next: db.prepare<[], { n: number }>('SELECT COALESCE(MAX(arrived), 0) + 1 AS n FROM pick_assignments'),
       insert: db.prepare('INSERT INTO pick_assignments (id, arrived, received_at, body_json, state) VALUES (?, ?, ?, ?, ?)'),
       line: db.prepare('INSERT INTO pick_lines (assignment_id, pick_id, turn) VALUES (?, ?, ?)'),
-      current: db.prepare<[], { id: string; body_json: string }>(
-        "SELECT id, body_json FROM pick_assignments WHERE state != 'done' ORDER BY state = 'active' DESC, arrived LIMIT 1",
+      current: db.prepare<[{ op: string }], { id: string; body_json: string }>(
+        `SELECT id, body_json FROM pick_assignments
+          WHERE state != 'done' AND coalesce(json_extract(body_json, '$.operator'), @op) = @op
+          ORDER BY state = 'active' DESC, arrived LIMIT 1`,
       ),
       waiting: db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM pick_assignments WHERE state = 'waiting'"),
       lines: db.prepare<[string], { pick_id: string; turn: number; picked: number | null }>(
@@ -54,8 +56,8 @@ export class SqliteLedger implements PickLedger {
     })();
   }
 
-  current(): Progress | null {
-    const row = this.q.current.get();
+  current(operator: string): Progress | null {
+    const row = this.q.current.get({ op: operator });
     if (!row) return null;
     // Written by add() after the same check: a row that no longer reads is a damaged file, said loudly.
     const checked = checkAssignment(JSON.parse(row.body_json));

@@ -59,6 +59,19 @@ describe('sign-on and one pick after another', () => {
   });
 });
 
+describe('assignments for one operator', () => {
+  it('an assignment naming another operator waits for them; the one for anyone is started', async () => {
+    const forSeven = { ...assignment('FOR7', 2), operator: '7' };
+    const dir = scratch('operator');
+    const run = await simulate(dir, [...SIGN_ON, '47', '3', 'alpha one two', '1', '08', '2'], { assignments: [forSeven, A1] });
+    expect(events(run.lines, 'assignment-started')).toMatchObject([{ assignment: 'A1' }]);
+    // Operator 12's work done, the one for 7 is not theirs.
+    expect(replies(run.lines).at(-1)).toEqual(['Assignment complete. No assignment yet. Stand by.']);
+    const seven = await simulate(dir, ['sign off', 'sign on', 'seven']);
+    expect(replies(seven.lines).at(-1)).toEqual(['Operator 7 signed on. New assignment, 2 picks. Aisle 1, slot 11.']);
+  });
+});
+
 describe('wrong check digits', () => {
   it('twice in a row: "wrong" and the location again each time, never the digits; the right ones go on', async () => {
     const run = await simulate(scratch('wrong'), [...SIGN_ON, 'four eight', 'seventy four', '47'], { assignments: [A1] });

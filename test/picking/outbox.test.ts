@@ -28,7 +28,7 @@ async function rig(n: number, timeoutMs = 2000) {
   const ledger = new SqliteLedger(db, 'dock-1');
   const a = (checkAssignment(assignment('A', n)) as { value: Assignment }).value;
   ledger.add(a);
-  const progress = ledger.current()!;
+  const progress = ledger.current('12')!;
   const sender = new OutboxSender({
     outbox: new Outbox(db),
     channel: httpChannel({ url: wms.url, timeoutMs }),
@@ -107,7 +107,7 @@ describe('the pick outbox, delivered to the warehouse system over HTTP', () => {
     const held = new OutboxSender({ outbox: r.outbox, channel: httpChannel({ url: r.wms.url, timeoutMs: 2000 }), clock: new SystemClock(), wallNow: Date.now, log, holdMs: 400, retryFirstMs: 10, retryMaxMs: 80 });
     r.sender.stop();
     opened.push({ close: () => held.stop() });
-    const a = r.ledger.current()!;
+    const a = r.ledger.current('12')!;
     r.ledger.confirm({ assignment: a.assignment, pick: a.todo[0]!, operator: '12', picked: 1, utteranceId: 'u' });
     held.kick();
     expect(r.ledger.undo('A', 'P1')).toBe('undone');
