@@ -121,11 +121,11 @@ function singular(w: string): string {
 
 /**
  * What makes two lines on a list the same item: "the Milk " and "milk", "lemon" and "lemons",
- * "tomatoes" and "tomato". Only the last word is made singular ("bags of flour" is never an item:
+ * "tomatoes" and "tomato", "bird's eye chillies" and "birds eye chillies". Only the last word is made singular ("bags of flour" is never an item:
  * the unit is kept apart).
  */
 export function itemKey(item: string): string {
-  const w = item.toLowerCase().replace(/[^\p{L}\p{N}\s]/gu, ' ').trim().split(/\s+/).filter(Boolean);
+  const w = item.toLowerCase().replace(/['’]/g, '').replace(/[^\p{L}\p{N}\s]/gu, ' ').trim().split(/\s+/).filter(Boolean);
   while (w.length > 1 && ARTICLES.has(w[0]!)) w.shift();
   if (w.length) w[w.length - 1] = singular(w[w.length - 1]!);
   return w.join(' ');

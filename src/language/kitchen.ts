@@ -17,6 +17,12 @@ import { ROOMS, type TimerRef } from './timer-ref.js';
  */
 export type Family = 'timer' | 'list' | 'imperative' | 'follow';
 
+/** What was heard besides the words: pauses after them, and their spelling (both aligned to the words). */
+export interface Heard {
+  breaks?: readonly boolean[];
+  spelled?: readonly string[];
+}
+
 const family = (intent: string): Family => intent.slice(0, intent.indexOf('.')) as Family;
 /** Words after which a request may go on with something else ("... and then tell me when it's done"). */
 const GO_ON = new Set(['and', 'then', 'so', 'because', 'cause', 'cos', 'but', 'while']);
@@ -37,15 +43,15 @@ export class KitchenLanguage {
    * The request the words make, among the given families, or null. Follow-ups are read only when
    * the situation says what was last done (the follow-up window is open) and they fit it.
    */
-  read(words: readonly string[], situation: Situation, families: readonly Family[], breaks: readonly boolean[] = [], goOn = true): Reading | null {
-    const ctx: ReadContext = { situation, breaks };
+  read(words: readonly string[], situation: Situation, families: readonly Family[], heard: Heard = {}, goOn = true): Reading | null {
+    const ctx: ReadContext = { situation, breaks: heard.breaks ?? [], ...(heard.spelled ? { spelled: heard.spelled } : {}) };
     const want = new Set(families);
     for (const p of this.grammar.read(words, ctx, (i) => want.has(family(i)))) {
       const r = toReading(p, situation, words);
       if (r) return r;
     }
     const many = want.has('timer') ? this.startMany(words, ctx) : null;
-    return many ?? (goOn ? this.beforeAnd(words, situation, families, breaks) : null);
+    return many ?? (goOn ? this.beforeAnd(words, situation, families, ctx) : null);
   }
 
   /**
@@ -54,13 +60,13 @@ export class KitchenLanguage {
    * after it, is that request (the rest is how people talk on). Not for hark's voice commands:
    * "stop, that's the wrong pan" is not a whole "stop", and not for questions.
    */
-  private beforeAnd(words: readonly string[], situation: Situation, families: readonly Family[], breaks: readonly boolean[]): Reading | null {
+  private beforeAnd(words: readonly string[], situation: Situation, families: readonly Family[], { breaks, spelled }: ReadContext): Reading | null {
     const want = families.filter((f) => f === 'timer' || f === 'list');
     if (!want.length) return null;
     for (let i = words.length - 1; i >= 3; i--) {
       // "... and then ...", or a pause speech-to-text wrote as a comma: "cancel the chips, they're done".
       if (!GO_ON.has(words[i]!) && !breaks[i - 1]) continue;
-      const r = this.read(words.slice(0, i), situation, want, breaks.slice(0, i), false);
+      const r = this.read(words.slice(0, i), situation, want, { breaks: breaks.slice(0, i), ...(spelled ? { spelled: spelled.slice(0, i) } : {}) }, false);
       if (r && (r.kind === 'timer' || r.kind === 'list') && !r.question) return r;
     }
     return null;
@@ -89,7 +95,8 @@ export class KitchenLanguage {
         const rest = part.slice(1).filter((w) => w !== 'one' && w !== 'timer');
         part = part.includes('timer') ? ['set', ...part] : ['set', 'a', ...(part[1] === 'for' ? ['timer', ...rest] : [...rest, 'timer'])];
       }
-      const c = this.grammar.read(part, ctx, (i) => i === 'timer.start').map((p) => toReading(p, ctx.situation, part)).find((r) => r !== null);
+      // (its words are rebuilt, so the spelling no longer lines up with them: a timer keeps none)
+      const c = this.grammar.read(part, { situation: ctx.situation, breaks: ctx.breaks }, (i) => i === 'timer.start').map((p) => toReading(p, ctx.situation, part)).find((r) => r !== null);
       if (!c || c.kind !== 'timer' || c.command.op !== 'start' || c.command.seconds === null) return null;
       timers.push(c.command.name ? { seconds: c.command.seconds, name: c.command.name } : { seconds: c.command.seconds });
     }

@@ -15,6 +15,16 @@ export interface ReadContext {
   situation: Situation;
   /** breaks[i]: a comma (or other pause mark) came after word i, as speech-to-text wrote it. */
   breaks: readonly boolean[];
+  /** spelled[i]: word i with its apostrophes ("bird's"); absent: the words as they are. */
+  spelled?: readonly string[];
+}
+
+/**
+ * Words at..end as they were spelled: what an item keeps ("bird's eye chillies"). A timer's name
+ * stays in the matching form, the form every later mention of it is compared in.
+ */
+function spelling(words: readonly string[], at: number, end: number, ctx: ReadContext): string[] {
+  return (ctx.spelled ?? words).slice(at, end);
 }
 
 export interface DurationValue {
@@ -134,7 +144,7 @@ const items: SlotReader<ReadContext> = (words, at, ctx) => {
     const w = words[end - 1]!;
     if (ITEMS_NEVER.has(w)) break;
     if (ITEMS_EDGE.has(w)) continue;
-    const read = readItems(words.slice(at, end), ctx.breaks.slice(at, end));
+    const read = readItems(spelling(words, at, end, ctx), ctx.breaks.slice(at, end));
     if (read) out.push({ end, value: read, weight: 0.3 * (end - at) });
   }
   return out;

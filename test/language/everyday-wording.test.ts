@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { HARK_BIN } from '../support/paths.js';
+
+/**
+ * Everyday wording a cook uses that hark once let slip, each through a real `hark simulate` (the
+ * router, frames, timers, lists and the interruption filter on a virtual clock), judged by what a
+ * person would notice: what was set, what is on the list, what hark said back.
+ */
+type Ev = { type: string; atMs: number } & Record<string, unknown>;
+
+function simulate(lines: (string | { text?: string; atMs: number })[]): Promise<Ev[]> {
+  const input = lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n';
+  return new Promise((resolve, reject) => {
+    const child = execFile(process.execPath, [HARK_BIN, 'simulate', '--drain-ms', '0'], { timeout: 20_000 }, (err, stdout, stderr) => {
+      if (err && !stdout) return reject(new Error(`${err.message}\n${stderr}`));
+      resolve(stdout.trim().split('\n').map((l) => JSON.parse(l) as Ev));
+    });
+    child.stdin!.end(input);
+  });
+}
+
+const spoken = (evs: Ev[]) => evs.filter((e) => e.type === 'speak').map((e) => String(e.text));
+const actions = (evs: Ev[], name: string) => evs.filter((e) => e.type === 'action' && e.name === name).map((e) => e.args as Record<string, unknown>);
+
+describe('possessives stay whole', () => {
+  it('keeps "bird\'s eye chillies" as said, reads it back so, and takes it off by either spelling', async () => {
+    const evs = await simulate(["computer add bird's eye chillies to the list", "computer what's on the list", 'computer take the birds eye chillies off the list', "computer what's on the list"]);
+    expect(actions(evs, 'list.add')).toEqual([{ list: 'shopping', item: "bird's eye chillies" }]);
+    const said = spoken(evs);
+    expect(said).toContain("The shopping list: bird's eye chillies.");
+    expect(said.join(' ')).not.toContain('bird is');
+    expect(said.at(-1)).toBe('The shopping list is empty.');
+  });
+
+  it('still reads the contractions the sentences rely on: "let\'s", "what\'s", and "\'s" as "is"', async () => {
+    const evs = await simulate(["computer let's put shepherd's pie mix and two chef's knives on the stores list", "computer what's on the stores list", 'computer set a rice timer for 10 minutes', "computer how much time's left on the rice timer"]);
+    expect(actions(evs, 'list.add')).toEqual([{ list: 'stores', items: [{ item: "shepherd's pie mix" }, { item: "chef's knives", quantity: 2 }] }]);
+    expect(spoken(evs)).toContain("The stores list: shepherd's pie mix and two chef's knives.");
+    expect(actions(evs, 'timer.status')).toEqual([{ label: 'rice' }]);
+    expect(spoken(evs).at(-1)).toBe('9 minutes and 59 seconds left on the rice timer.');
+  });
+});
