@@ -41,3 +41,27 @@ describe('possessives stay whole', () => {
     expect(spoken(evs).at(-1)).toBe('9 minutes and 59 seconds left on the rice timer.');
   });
 });
+
+describe('a correction whose first number has no unit', () => {
+  it('sets the corrected time: "twenty, no, twenty-five minutes", "35 no 40 minutes", "ten minutes, no, five"', async () => {
+    const evs = await simulate(['computer yorkshires timer, twenty, no, twenty-five minutes', 'computer pie timer for 35 no 40 minutes', 'computer set a timer for ten minutes, no, five']);
+    expect(actions(evs, 'timer.set')).toEqual([{ seconds: 1500, label: 'yorkshires' }, { seconds: 2400, label: 'pie' }, { seconds: 300 }]);
+    expect(spoken(evs)).toEqual(['Yorkshires timer set for 25 minutes.', 'Pie timer set for 40 minutes.', 'Timer set for 5 minutes.']);
+  });
+
+  it('changes the timer just set by a bare correction in the follow-up window: "make it ten, no, twelve"', async () => {
+    const evs = await simulate(['computer chips timer for 6 minutes', 'make it ten, no, twelve']);
+    expect(actions(evs, 'timer.set')).toEqual([{ seconds: 360, label: 'chips' }, { seconds: 720, label: 'chips' }]);
+  });
+
+  it('takes no number and "no" for a correction unless a duration follows: an order called out, a number left hanging', async () => {
+    const evs = await simulate([
+      { text: 'two burgers no onion table four', atMs: 1000 },
+      { text: 'computer table twenty, no onions, ten minutes', atMs: 2000 },
+      { text: 'computer pie timer for twenty, no', atMs: 20_000 },
+      { atMs: 40_000 },
+    ]);
+    expect(actions(evs, 'timer.set')).toEqual([]);
+    expect(evs.filter((e) => e.type === 'timer')).toEqual([]);
+  });
+});
