@@ -1,5 +1,5 @@
 import { Grammar, type GrammarExtras, type Parse } from './grammar.js';
-import type { ItemAmount } from './items.js';
+import type { ItemList } from './items.js';
 import { READERS, type DurationValue, type KnownItem, type ReadContext } from './readers.js';
 import { DEFAULT_LIST, type FollowUp, type ImperativeName, type ListCommand, type Reading, type TimerCommand, type TimerPick } from './requests.js';
 import { LIST_SENTENCES } from './sentences/lists.js';
@@ -157,16 +157,16 @@ export function toReading(p: Parse, s: Situation, words: readonly string[]): Rea
     case 'list.add':
     case 'list.remove': {
       const known = last<KnownItem>(slots, 'known_item');
-      const items = known ? [known.item] : last<ItemAmount[]>(slots, 'items');
-      if (!items?.length) return null;
-      return list({ op: p.intent === 'list.add' ? 'add' : 'remove', list: known ? known.list : listOf(slots), items });
+      const said = known ? { items: [known.item], unread: [] } : last<ItemList>(slots, 'items');
+      if (!said?.items.length) return null;
+      return list({ op: p.intent === 'list.add' ? 'add' : 'remove', list: known ? known.list : listOf(slots), items: said.items, ...unread(said) });
     }
     case 'list.read':
     case 'list.clear':
       return list({ op: p.intent === 'list.read' ? 'read' : 'clear', list: listOf(slots) });
     case 'follow.more': {
-      const items = last<ItemAmount[]>(slots, 'items');
-      return s.last?.kind === 'list' && items?.length ? follow({ kind: 'more', items }) : null;
+      const said = last<ItemList>(slots, 'items');
+      return s.last?.kind === 'list' && said?.items.length ? follow({ kind: 'more', items: said.items, ...unread(said) }) : null;
     }
     case 'follow.length': {
       const len = last<DurationValue>(slots, 'length');
@@ -181,6 +181,11 @@ export function toReading(p: Parse, s: Situation, words: readonly string[]): Rea
       return { kind: 'imperative', imperatives: [{ name, ...(ref ? { reference: ref } : {}) }] };
     }
   }
+}
+
+/** The parts of a list that were not items, when there are any. */
+function unread(l: ItemList): { unread?: string[] } {
+  return l.unread.length ? { unread: l.unread } : {};
 }
 
 function follow(f: FollowUp): Reading {

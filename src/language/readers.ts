@@ -1,5 +1,5 @@
 import { readDuration, unitSeconds } from './duration.js';
-import { itemKey, readItems, type ItemAmount } from './items.js';
+import { itemKey, readItemList, readItems, type ItemAmount, type ItemList } from './items.js';
 import type { SlotMatch, SlotReader } from './match.js';
 import { readNumber } from './numbers.js';
 import type { Situation } from './situation.js';
@@ -176,16 +176,22 @@ const NOT_AN_ITEM = new Set([
   ...'what whats how hows who whos when whens where which why read tell show go run check anything everything nothing something'.split(' '),
 ]);
 
-/** One or more items with their quantities: "three lemons", "basil, shallots, double cream and capers". */
+/**
+ * One or more items with their quantities, as many as are said: "three lemons", "basil, shallots,
+ * double cream and capers", a cook's whole order. A part that is not an item is kept as unread
+ * (the request names it back) and worth less, so a reading that explains it wins.
+ */
 const items: SlotReader<ReadContext> = (words, at, ctx) => {
   const out: SlotMatch[] = [];
   if ((ITEMS_EDGE.has(words[at]!) && words[at] !== 'the' && words[at] !== 'a' && words[at] !== 'an') || NOT_AN_ITEM.has(words[at]!)) return out;
-  for (let end = at + 1; end <= Math.min(words.length, at + 16); end++) {
+  for (let end = at + 1; end <= words.length; end++) {
     const w = words[end - 1]!;
     if (ITEMS_NEVER.has(w)) break;
     if (ITEMS_EDGE.has(w)) continue;
-    const read = readItems(spelling(words, at, end, ctx), ctx.breaks.slice(at, end));
-    if (read) out.push({ end, value: read, weight: 0.3 * (end - at) });
+    const read = readItemList(spelling(words, at, end, ctx), ctx.breaks.slice(at, end));
+    if (!read) continue;
+    const unreadWords = read.unread.reduce((n, u) => n + u.split(' ').length, 0);
+    out.push({ end, value: read satisfies ItemList, weight: 0.3 * (end - at - unreadWords) + 0.05 * unreadWords });
   }
   return out;
 };

@@ -65,3 +65,45 @@ describe('a correction whose first number has no unit', () => {
     expect(evs.filter((e) => e.type === 'timer')).toEqual([]);
   });
 });
+
+describe('a list said in one breath', () => {
+  const order = 'put 4 pints of stock, 2 kilos of shallots, a tub of duck fat, three bunches of thyme and a case of eggs on the order list';
+
+  it('adds five items that each carry a quantity, in both listening modes', async () => {
+    for (const [mode, w] of [['wake-word', 'computer '], ['always-listen', '']] as const) {
+      const evs = await simulate([...(mode === 'always-listen' ? ['computer always listen'] : []), w + order, `${w}what's on the order list`]);
+      expect(actions(evs, 'list.add')).toEqual([
+        {
+          list: 'order',
+          items: [
+            { item: 'stock', quantity: 4, unit: 'pints' },
+            { item: 'shallots', quantity: 2, unit: 'kilos' },
+            { item: 'duck fat', quantity: 1, unit: 'tub' },
+            { item: 'thyme', quantity: 3, unit: 'bunches' },
+            { item: 'eggs', quantity: 1, unit: 'case' },
+          ],
+        },
+      ]);
+      expect(spoken(evs).at(-1)).toBe('The order list: four pints of stock, two kilos of shallots, one tub of duck fat, three bunches of thyme and one case of eggs.');
+    }
+  });
+
+  it('has no length limit: ten items with quantities, 44 words of them', async () => {
+    const evs = await simulate([
+      'computer put 4 pints of stock, 2 kilos of shallots, a tub of duck fat, three bunches of thyme, a case of eggs, 6 litres of milk, two bags of flour, a box of lemons, 3 tins of tomatoes and a sack of onions on the order list',
+    ]);
+    const items = (actions(evs, 'list.add')[0]?.items ?? []) as { item: string }[];
+    expect(items.map((i) => i.item)).toEqual(['stock', 'shallots', 'duck fat', 'thyme', 'eggs', 'milk', 'flour', 'lemons', 'tomatoes', 'onions']);
+  });
+
+  it('reads what can be read and says what could not, instead of dropping the list', async () => {
+    const evs = await simulate(['computer put 4 pints of stock, shallots 2 kilos, a tub of duck fat and a case of eggs on the order list', "computer what's on the order list"]);
+    expect(actions(evs, 'list.add')).toEqual([
+      { list: 'order', items: [{ item: 'stock', quantity: 4, unit: 'pints' }, { item: 'duck fat', quantity: 1, unit: 'tub' }, { item: 'eggs', quantity: 1, unit: 'case' }], unread: ['shallots 2 kilos'] },
+    ]);
+    expect(spoken(evs)).toEqual([
+      "Added four pints of stock, one tub of duck fat and one case of eggs to the order list. I didn't catch shallots two kilos.",
+      'The order list: four pints of stock, one tub of duck fat and one case of eggs.',
+    ]);
+  });
+});
