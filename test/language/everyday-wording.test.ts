@@ -107,3 +107,45 @@ describe('a list said in one breath', () => {
     ]);
   });
 });
+
+describe('a follow-up said while hark still answers', () => {
+  const first = { text: 'computer garlic bread timer one and a half minutes', atMs: 1000 };
+
+  it('is said to hark: "and a 4 minute timer for the wings" 3 s later cuts the answer off and sets the timer', async () => {
+    const evs = await simulate([first, { text: 'and a 4 minute timer for the wings', atMs: 4000 }, { atMs: 10_000 }]);
+    const decision = evs.find((e) => e.type === 'interruption' && e.text === 'and a 4 minute timer for the wings');
+    expect(decision?.decision).toBe('allow');
+    expect(evs.find((e) => e.type === 'speak.stopped')?.text).toBe('Garlic bread timer set for 1 minute and 30 seconds.');
+    expect(actions(evs, 'timer.set')).toEqual([{ seconds: 90, label: 'garlic bread' }, { seconds: 240, label: 'wings' }]);
+    expect(spoken(evs).at(-1)).toBe('Wings timer set for 4 minutes.');
+  });
+
+  it('is the same answer when hark has finished speaking, and after a list: a timer, not an item', async () => {
+    const evs = await simulate([
+      { text: 'computer add eggs to the shopping list', atMs: 1000 },
+      { text: 'and a 4 minute timer for the wings', atMs: 5000 },
+      { text: "computer what's on the shopping list", atMs: 8000 },
+    ]);
+    expect(evs.filter((e) => e.type === 'interruption' && e.text === 'and a 4 minute timer for the wings')).toEqual([]);
+    expect(actions(evs, 'timer.set')).toEqual([{ seconds: 240, label: 'wings' }]);
+    expect(spoken(evs).at(-1)).toBe('The shopping list: eggs.');
+  });
+
+  it('cuts hark off only where it then acts: over the voice frame\'s question the window takes nothing, so hark talks on', async () => {
+    const evs = await simulate([
+      { text: 'computer add eggs to the shopping list', atMs: 1000 },
+      { text: 'computer switch voice', atMs: 2000 },
+      { text: 'a 4 minute timer for the wings', atMs: 2500 },
+      { atMs: 20_000 },
+    ]);
+    expect(evs.find((e) => e.type === 'interruption' && e.text === 'a 4 minute timer for the wings')?.decision).toBe('filter');
+    expect(evs.filter((e) => e.type === 'speak.stopped').map((e) => e.text)).toEqual(['Added eggs to the shopping list.']);
+    expect(actions(evs, 'timer.set')).toEqual([]);
+  });
+
+  it('is ignored once the window has closed, as any words without the wake phrase', async () => {
+    const evs = await simulate([first, { text: 'and a 4 minute timer for the wings', atMs: 20_000 }, { atMs: 25_000 }]);
+    expect(actions(evs, 'timer.set')).toEqual([{ seconds: 90, label: 'garlic bread' }]);
+    expect(evs.find((e) => e.type === 'ignored')?.reason).toBe('wake-word mode and no wake phrase');
+  });
+});
