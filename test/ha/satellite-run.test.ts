@@ -33,20 +33,20 @@ interface Rig {
   setMuted: (m: boolean) => void;
   log: ReturnType<typeof memoryLogger>;
   bus: Bus;
-  /** Resolves the answer's playback when set (to hold it "playing"). */
-  hold: { release: (() => void) | null; holding: boolean };
+  /** While `holding`, each playback waits: `release` ends the latest, `releases` each in the order they began. */
+  hold: { release: (() => void) | null; releases: (() => void)[]; holding: boolean };
 }
 
 /** `clock`: the satellite's own (a VirtualClock to step its windows); the sockets run in real time. */
 async function rig(key: Buffer | null = null, clock: Clock = new SystemClock()): Promise<Rig> {
   const log = memoryLogger();
   const bus = new Bus();
-  const r = { played: [], earcons: [], hold: { release: null, holding: false } } as unknown as Rig;
+  const r = { played: [], earcons: [], hold: { release: null, releases: [], holding: false } } as unknown as Rig;
   let muted = false;
   const hooks: SatelliteHooks = {
     play: async (pcm, text) => {
       r.played.push({ text, samples: pcm.length });
-      if (r.hold.holding) await new Promise<void>((res) => (r.hold.release = res));
+      if (r.hold.holding) await new Promise<void>((res) => void r.hold.releases.push((r.hold.release = res)));
       return 'ended';
     },
     earcon: (n) => void r.earcons.push(n),
@@ -266,6 +266,31 @@ describe('when Home Assistant cancels a run (ESPHome sends VoiceAssistantAnnounc
     // The announcement took the cancelled run's place: no error sound for it.
     clock.advanceBy(CANCEL_WINDOW_MS);
     expect(r.earcons).not.toContain('error');
+  });
+
+  it('an announcement while the answer still plays: one "finished", after the announcement, not when the answer ends', async () => {
+    r = await rig(null, new VirtualClock());
+    peer = await HaSatellitePeer.connect(r.port, ha());
+    await until(() => r.satellite.ready, 3000, 'the subscription');
+    r.hold.holding = true;
+    r.satellite.startRun(segment(), 'test');
+    await until(() => r.played.length === 1, 10_000, 'the answer playing');
+    await peer.runs[0]!.done;
+    let settled = false;
+    const announced = peer.announce(media.url('/api/tts_proxy/answer.mp3')).then((res) => ((settled = true), res));
+    await until(() => r.played.length === 2, 10_000, 'the announcement playing');
+    const ended: string[] = [];
+    r.bus.on('ha.satellite.played', (e) => void ended.push(e.what));
+    r.hold.releases[0]!();
+    await until(() => ended.includes('answer'), 3000, 'the answer to end, as hark sees it');
+    // A ping's answer comes after anything hark sent when the answer ended.
+    await peer.conn.pingService();
+    expect(peer.announceFinished).toEqual([]);
+    expect(settled).toBe(false);
+    r.hold.releases[1]!();
+    expect(await announced).toEqual({ success: true });
+    expect(peer.announceFinished).toEqual([{ success: true }]);
+    expect(peer.state).toBe('idle');
   });
 
   it('a clean Home Assistant restart (the run cancelled, then the disconnect): the error sound and the journal line', async () => {
