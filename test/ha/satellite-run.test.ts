@@ -218,6 +218,23 @@ describe('what ends a run early', () => {
     expect(r.earcons).not.toContain('error');
   });
 
+  it('Home Assistant announces while a continued conversation waits for its answer: the open run and its window end, the announcement plays', async () => {
+    const clock = new VirtualClock();
+    r = await rig(null, clock);
+    peer = await HaSatellitePeer.connect(r.port, ha({ agent: () => ({ speech: ANSWER, continueConversation: true }) }));
+    await until(() => r.satellite.ready, 3000, 'the subscription');
+    const heard: string[] = [];
+    r.bus.on('ha.satellite.event', (e) => void heard.push(e.event));
+    r.satellite.startRun(segment(), 'test');
+    await until(() => heard.filter((e) => e === 'stt-start').length === 2, 10_000, 'the continued run');
+    expect(await peer.announce(media.url('/api/tts_proxy/answer.mp3'))).toEqual({ success: true });
+    expect(peer.runs[1]!.events).toEqual(['RUN_START', 'STT_START', 'RUN_END']);
+    expect(r.satellite.followUp).toBe(false);
+    clock.advanceBy(CANCEL_WINDOW_MS + FOLLOW_UP_MS);
+    expect(r.earcons).not.toContain('error');
+    expect(peer.runs).toHaveLength(2);
+  });
+
   it('an answer hark cannot fetch is still reported finished, so the entity does not stay "responding"', async () => {
     r = await rig();
     peer = await HaSatellitePeer.connect(r.port, ha({ ttsUrl: () => media.url('/api/tts_proxy/missing.mp3') }));

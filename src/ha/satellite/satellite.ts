@@ -123,7 +123,6 @@ export class Satellite implements DeviceSide {
     run.conn.send('VoiceAssistantRequest', { start: false });
     this.o.log.info('ha satellite: run aborted', { why });
     this.o.bus.emit('ha.satellite.aborted', { why });
-    if (run.audio === null) this.window.close();
     this.endRun(why);
   }
 
@@ -218,10 +217,7 @@ export class Satellite implements DeviceSide {
     return true;
   }
 
-  /**
-   * hark's own rules took a segment said while a continued conversation's run waits for its answer
-   * (a timer, "stop"): that run will get no speech, so Home Assistant is told to drop it.
-   */
+  /** hark's rules took what was said while a continued conversation's run waits (a timer): it is dropped. */
   answeredLocally(): void {
     if (this.run?.audio === null) this.abort("hark's own rules took the answer");
   }
@@ -336,6 +332,7 @@ export class Satellite implements DeviceSide {
   private afterRun(run: Run): void {
     if (this.run !== run) return;
     this.run = null;
+    if (run.audio === null) this.window.close(); // cancelled by Home Assistant before the answer came
     if (run.continueConversation && run.answer === 'done') this.continueConversation(run.conn);
     else this.conversationId = '';
   }
@@ -374,6 +371,8 @@ export class Satellite implements DeviceSide {
     if (!run) return;
     if (run.timer) this.o.clock.clearTimer(run.timer);
     this.run = null;
+    // A continued conversation's run given up on (aborted, refused, gone): the answer window goes with it.
+    if (run.audio === null) this.window.close();
     this.o.log.debug('ha satellite: run ended', { why });
   }
 
