@@ -12,8 +12,11 @@ export type Earcon = 'listening' | 'sent' | 'cancelled' | 'item' | 'timer' | (st
 export type Effect =
   /** The frame stack changed: names bottom to top. */
   | { type: 'stack'; frames: string[] }
-  /** `answer`: a spoken answer to what was asked (a read-back, a list): it follows the response cascade. */
-  | { type: 'speak'; text: string; earcon?: Earcon; answer?: true }
+  /**
+   * `answer`: a spoken answer to what was asked (a read-back, a list): it follows the response cascade.
+   * `ring`: a timer's ring, after that many of its rings went unanswered (the speaker plays it at the alarm's level).
+   */
+  | { type: 'speak'; text: string; earcon?: Earcon; answer?: true; ring?: number }
   /** Stop whatever hark is saying now (barge-in, "stop"). */
   | { type: 'stop-speaking' }
   | { type: 'earcon'; name: Earcon }

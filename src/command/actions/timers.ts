@@ -55,7 +55,8 @@ export function ringText(label: string | undefined, lateMs = 0): string {
   return label ? `${capitalise(label)} timer done.` : 'Timer done.';
 }
 
-type Live = KitchenTimer & { handle?: TimerHandle; ringingSince?: number };
+/** `rung`: rings of it gone unanswered since it came due (each is louder: the speaker's AlarmLevel). */
+type Live = KitchenTimer & { handle?: TimerHandle; ringingSince?: number; rung?: number };
 type TimerOp = 'cancel' | 'status' | 'pause' | 'resume' | 'add' | 'remove';
 
 /** How long "Which timer?" waits for its answer without the wake word. */
@@ -287,6 +288,7 @@ export class KitchenTimers {
     }
     t.state = 'ringing';
     t.ringingSince = this.opts.clock.now();
+    t.rung = 0;
     this.opts.keeper?.save(plain(t));
     this.opts.emit({ type: 'timer', event: 'done', ...eventOf(t) });
     this.opts.onDone(plain(t), lateMs);
@@ -300,7 +302,8 @@ export class KitchenTimers {
     const ringing = [...this.timers.values()].filter((t) => t.state === 'ringing');
     if (!ringing.length) return;
     const t = ringing[this.ringTurn++ % ringing.length]!;
-    this.opts.emit({ type: 'speak', text: ringText(t.label), earcon: 'timer' });
+    t.rung = (t.rung ?? 0) + 1;
+    this.opts.emit({ type: 'speak', text: ringText(t.label), earcon: 'timer', ring: t.rung });
     this.ringHandle = this.opts.clock.setTimer(this.settings.ringIntervalMs, () => this.ringAgain());
   }
 
@@ -324,7 +327,7 @@ export class KitchenTimers {
 }
 
 function plain(t: Live): KitchenTimer {
-  const { handle: _h, ringingSince: _r, ...rest } = t;
+  const { handle: _h, ringingSince: _r, rung: _n, ...rest } = t;
   return rest;
 }
 
