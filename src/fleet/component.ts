@@ -29,6 +29,9 @@ export function fleetHooks(front: () => PathFront | null, speech: () => Speech |
     timers: () => timers()?.list() ?? [],
     setTimer: (seconds, label) => void timers()?.set(seconds, label),
     timerAct: (op, label, all) => timers()?.act(op, label ? { name: label } : {}, all),
+    ringGuest: (from, label) => timers()?.ringGuest(from, label),
+    endGuest: (from) => timers()?.endGuest(from),
+    stopOwn: (id, by, at) => timers()?.stopOwn(id, by, at) ?? false,
   };
 }
 
@@ -51,7 +54,9 @@ export function fleetComponent(o: { config: FleetSections; secrets: Secrets; bus
       if (!o.config.mqtt.url) return;
       // One room setting: devices that hear each other are the ones in the same area, unless mqtt.room says otherwise.
       const mqtt = { ...o.config.mqtt, room: o.config.mqtt.room || (o.config.device.area ?? '') };
-      fleet = new Fleet({ config: mqtt, secrets: o.secrets, bus: o.bus, clock: o.clock, log: o.log, hooks: o.hooks, version: pkg.version, initialMode: o.config.router.mode });
+      // A timer rung for its area rings on the devices of the same device.area (mqtt.room without one).
+      const area = o.config.device.area || mqtt.room || null;
+      fleet = new Fleet({ config: mqtt, secrets: o.secrets, bus: o.bus, clock: o.clock, log: o.log, hooks: o.hooks, version: pkg.version, initialMode: o.config.router.mode, area });
       keep(fleet);
       fleet.start();
     },

@@ -24,6 +24,8 @@ export interface KitchenTimer {
   remainingMs?: number;
   /** A delayed command ("in 5 minutes, open the garage door"). */
   command?: string;
+  /** Another device's timer, rung here for its area (the fleet): that device and its id there. Never kept in the store. */
+  from?: { device: string; id: number };
 }
 
 export interface TimerSettings {
@@ -125,6 +127,36 @@ export class KitchenTimers {
     this.timers.set(id, t);
     this.due(id, 0);
     return plain(t);
+  }
+
+  /**
+   * Another device's timer rings here for its area, by its name, as one of hark's own ("stop", a tap,
+   * the give-up). Once per timer: the owner's state comes again at every reconnect.
+   */
+  ringGuest(from: { device: string; id: number }, label?: string): void {
+    if (this.guest(from)) return;
+    const id = this.nextId++;
+    this.timers.set(id, { id, seconds: 0, dueAtMs: this.opts.clock.now(), state: 'running', from: { ...from }, ...(label ? { label } : {}) });
+    this.due(id, 0);
+  }
+
+  /** The owner says its timer no longer rings (stopped there or elsewhere, gave up), or the broker is gone: quiet here. */
+  endGuest(from: { device: string; id: number }): void {
+    const t = this.guest(from);
+    if (t) this.finish(t, 'ended');
+  }
+
+  /** One of this device's own ringing timers, stopped at another device of its area (`at`). False when it no longer rings. */
+  stopOwn(id: number, by: 'voice' | 'button', at: string): boolean {
+    const t = this.timers.get(id);
+    if (!t || t.state !== 'ringing' || t.from) return false;
+    this.finish(t, 'stopped', by, at);
+    if (!this.ringing) this.opts.emit({ type: 'stop-speaking' });
+    return true;
+  }
+
+  private guest(from: { device: string; id: number }): Live | undefined {
+    return [...this.timers.values()].find((t) => t.from?.device === from.device && t.from.id === from.id);
   }
 
   /** Cancel, pause, resume, add or take off time, or say how long is left, on the picked timers. */
@@ -289,7 +321,7 @@ export class KitchenTimers {
     t.state = 'ringing';
     t.ringingSince = this.opts.clock.now();
     t.rung = 0;
-    this.opts.keeper?.save(plain(t));
+    if (!t.from) this.opts.keeper?.save(plain(t));
     this.opts.emit({ type: 'timer', event: 'done', ...eventOf(t) });
     this.opts.onDone(plain(t), lateMs);
     t.handle = this.opts.clock.setTimer(this.settings.giveUpMs, () => this.finish(t, 'gave-up'));
@@ -307,9 +339,9 @@ export class KitchenTimers {
     this.ringHandle = this.opts.clock.setTimer(this.settings.ringIntervalMs, () => this.ringAgain());
   }
 
-  private finish(t: Live, event: 'cancelled' | 'stopped' | 'gave-up', by?: 'voice' | 'button'): void {
+  private finish(t: Live, event: 'cancelled' | 'stopped' | 'gave-up' | 'ended', by?: 'voice' | 'button', at?: string): void {
     this.drop(t.id);
-    this.opts.emit({ type: 'timer', event, ...eventOf(t), ...(by ? { by } : {}) });
+    this.opts.emit({ type: 'timer', event, ...eventOf(t), ...(by ? { by } : {}), ...(at ? { at } : {}) });
     if (event === 'gave-up') this.opts.onGiveUp?.(plain(t));
     if (!this.ringing && this.ringHandle) {
       this.opts.clock.clearTimer(this.ringHandle);
@@ -322,7 +354,7 @@ export class KitchenTimers {
     if (!t) return;
     this.disarm(t);
     this.timers.delete(id);
-    this.opts.keeper?.remove(id);
+    if (!t.from) this.opts.keeper?.remove(id);
   }
 }
 
@@ -331,8 +363,8 @@ function plain(t: Live): KitchenTimer {
   return rest;
 }
 
-function eventOf(t: KitchenTimer): { id: number; label?: string; seconds: number; dueAtMs: number; command?: string } {
-  return { id: t.id, seconds: t.seconds, dueAtMs: t.dueAtMs, ...(t.label ? { label: t.label } : {}), ...(t.command ? { command: t.command } : {}) };
+function eventOf(t: KitchenTimer): { id: number; label?: string; seconds: number; dueAtMs: number; command?: string; from?: { device: string; id: number } } {
+  return { id: t.id, seconds: t.seconds, dueAtMs: t.dueAtMs, ...(t.label ? { label: t.label } : {}), ...(t.command ? { command: t.command } : {}), ...(t.from ? { from: t.from } : {}) };
 }
 
 function describe(t: KitchenTimer): string {
