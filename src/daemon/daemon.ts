@@ -194,7 +194,7 @@ export class Daemon {
           mode: 'daemon',
           kitchen: () => {
             const front = this.path?.front();
-            return front ? { timers: front.timers.view(), lists: front.lists() } : null;
+            return front ? { timers: front.timers.view().map((t) => ({ ...t, ...(this.fleet && !t.from ? { ringsOn: this.fleet.ringsOn(t.label ?? undefined) } : {}) })), lists: front.lists() } : null;
           },
           sttLoad: () => this.path?.load() ?? null,
           // The engines in order with a Wyoming server's models, and a Wyoming voice's voices (issue 23).

@@ -16,7 +16,7 @@ import { discoveryMessages } from './discovery.js';
 import { publicationsFor, timersState, type Dashboard } from './events.js';
 import { BoundedQueue, type Outgoing } from './queue.js';
 import { Topics } from './topics.js';
-import { parseRingStop, parseRingingState, ringingState, scopeOf, SiteRing, type SiteRingHooks } from './site-ring.js';
+import { parseRingStop, parseRingingState, ringingState, scopeOf, SiteRing, type RingScope, type SiteRingHooks } from './site-ring.js';
 
 /** What the fleet may ask of the rest of hark (the daemon wires these to the segment path). */
 export interface FleetHooks extends SiteRingHooks {
@@ -111,6 +111,11 @@ export class Fleet {
 
   get status(): FleetStatus {
     return { state: this.state, url: this.o.config.url, device: this.o.config.device, room: this.o.config.room || null, queued: this.queue.size, dropped: this.queue.dropped, lastError: this.lastError };
+  }
+
+  /** Where a timer of this device rings when it comes due: here, its area, or the site (mqtt.ringOn, mqtt.ringOnByName). */
+  ringsOn(label: string | undefined): RingScope {
+    return scopeOf(label, this.o.config);
   }
 
   /** Connects in the background: a broker that is down or refuses hark never holds up the daemon. */

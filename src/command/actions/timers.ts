@@ -86,9 +86,17 @@ export class KitchenTimers {
     return this.question !== undefined && this.opts.clock.now() - this.question.atMs <= ANSWER_MS;
   }
 
-  /** What the debug page and /healthz show: each timer with its state and whole seconds left. */
-  view(): { id: number; label: string | null; seconds: number; state: KitchenTimer['state']; leftSeconds: number; command: string | null }[] {
-    return this.list().map((t) => ({ id: t.id, label: t.label ?? null, seconds: t.seconds, state: t.state, leftSeconds: Math.max(0, Math.ceil(this.leftMs(t) / 1000)), command: t.command ?? null }));
+  /**
+   * What the debug page and /healthz show: each timer with its state and whole seconds left; a ringing
+   * one, how long it has rung, and `from`, the device that owns it when it rings here for its area.
+   */
+  view(): { id: number; label: string | null; seconds: number; state: KitchenTimer['state']; leftSeconds: number; command: string | null; ringingSeconds: number | null; from: string | null }[] {
+    const now = this.opts.clock.now();
+    return this.list().map((t) => {
+      const since = this.timers.get(t.id)?.ringingSince;
+      const ringingSeconds = t.state === 'ringing' && since !== undefined ? Math.floor((now - since) / 1000) : null;
+      return { id: t.id, label: t.label ?? null, seconds: t.seconds, state: t.state, leftSeconds: Math.max(0, Math.ceil(this.leftMs(t) / 1000)), command: t.command ?? null, ringingSeconds, from: t.from?.device ?? null };
+    });
   }
 
   get ringing(): boolean {
