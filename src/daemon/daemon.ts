@@ -123,7 +123,7 @@ export class Daemon {
     await this.lifecycle.start([
       this.storeComponent(),
       fleetComponent(
-        { config: this.opts.config, secrets: this.opts.secrets, bus: this.bus, clock: this.clock, log: this.log.child({ component: 'fleet' }), hooks: fleetHooks(front, () => this.speech) },
+        { config: this.opts.config, secrets: this.opts.secrets, bus: this.bus, clock: this.clock, log: this.log.child({ component: 'fleet' }), hooks: fleetHooks(front, () => this.speech), outbox: () => this.store?.ringStops() ?? null },
         (f) => (this.fleet = f),
       ),
       satellite,

@@ -16,7 +16,7 @@ import { discoveryMessages } from './discovery.js';
 import { publicationsFor, timersState, type Dashboard } from './events.js';
 import { BoundedQueue, type Outgoing } from './queue.js';
 import { Topics } from './topics.js';
-import { parseRingStop, parseRingingState, ringingState, scopeOf, SiteRing, type RingScope, type SiteRingHooks } from './site-ring.js';
+import { parseRingStop, parseRingingState, ringingState, scopeOf, SiteRing, type RingOutbox, type RingScope, type SiteRingHooks } from './site-ring.js';
 
 /** What the fleet may ask of the rest of hark (the daemon wires these to the segment path). */
 export interface FleetHooks extends SiteRingHooks {
@@ -90,6 +90,8 @@ export class Fleet {
       initialMode: string;
       /** The area a timer rung for its area rings in (device.area, else mqtt.room); null: none. */
       area?: string | null;
+      /** Where stops said here for other devices' rings wait for their owners (the store); none: in memory only. */
+      outbox?: RingOutbox | null;
       wallNow?: () => number;
     },
   ) {
@@ -98,7 +100,7 @@ export class Fleet {
     this.queue = new BoundedQueue(c.queueMax);
     this.backoffMs = c.reconnectInitialMs;
     this.dash = { mode: o.initialMode, frame: 'base' };
-    this.ring = new SiteRing({ device: c.device, area: o.area ?? null, hooks: o.hooks });
+    this.ring = new SiteRing({ device: c.device, area: o.area ?? null, hooks: o.hooks, outbox: o.outbox ?? null });
     // The arbiter reaches the room through this client; claims go out at QoS 0 (latency over delivery).
     const channel = {
       connected: () => this.client?.connected === true,
@@ -211,6 +213,8 @@ export class Fleet {
     this.send(this.topics.state('mode'), { ...this.dash, at: new Date(this.wall()).toISOString() }, true);
     const waiting = this.queue.take();
     for (const m of waiting) client.publish(m.topic, m.payload, { qos: EVENT_QOS, retain: m.retain });
+    // Stops said here that their owners have not confirmed (from before a restart, or lost in flight): again.
+    for (const p of this.ring.pending()) client.publish(this.topics.ringStop(p.owner), JSON.stringify(p.stop), { qos: EVENT_QOS });
     if (waiting.length) this.o.log.info('mqtt: queued events sent', { count: waiting.length, droppedWhileAway: this.queue.dropped });
   }
 
@@ -285,7 +289,10 @@ export class Fleet {
 
   private message(topic: string, payload: string, retained: boolean): void {
     const owner = this.topics.ringingOwner(topic);
-    if (owner !== null) return this.ring.peerState(owner, payload ? parseRingingState(payload) : null);
+    if (owner !== null) {
+      for (const stop of this.ring.peerState(owner, payload ? parseRingingState(payload) : null)) this.send(this.topics.ringStop(owner), { ...stop }, false);
+      return;
+    }
     if (topic === this.topics.ringStop()) {
       const stop = parseRingStop(payload);
       if ('error' in stop) return this.refuse(topic, 'ring/stop', payload, stop.error);

@@ -89,6 +89,13 @@ export interface SiteRingHooks {
   stopOwn(id: number, by: 'voice' | 'button', at: string): boolean;
 }
 
+/** Where stops said here wait until their owner confirms (the store's ring_stops; Store.ringStops() fits). */
+export interface RingOutbox {
+  save(s: RingStop & { owner: string; timerId: number }): void;
+  settle(owner: string, timerId: number): void;
+  all(): { stopId: string; owner: string; timerId: number; by: 'voice' | 'button'; device: string }[];
+}
+
 /** Stop ids remembered by the owner: far more than can be said over one ring. */
 const SEEN_STOPS = 512;
 
@@ -101,11 +108,30 @@ export class SiteRing {
   private readonly seen: string[] = [];
   private readonly since = new Map<number, string>();
 
-  constructor(private readonly o: { device: string; area: string | null; hooks: SiteRingHooks }) {}
+  /**
+   * `outbox`: where a stop said here is stored before it is sent, and kept until the owner's state no
+   * longer lists the timer (sent again at every reconnect meanwhile, across a restart too).
+   */
+  constructor(private readonly o: { device: string; area: string | null; hooks: SiteRingHooks; outbox?: RingOutbox | null }) {
+    for (const s of this.outboxRows()) this.stoppedHere.add(key(s.owner, s.timerId));
+  }
 
-  /** A peer's state/ringing (retained, or fresh): ring what it rings for here, end what it no longer rings. */
-  peerState(owner: string, state: RingingState | null): void {
-    if (owner === this.o.device) return;
+  /** Stops said here that their owners have not yet confirmed, oldest first: sent again at each connect. */
+  pending(): { owner: string; stop: RingStop }[] {
+    return this.outboxRows().map((s) => ({ owner: s.owner, stop: { id: s.timerId, stopId: s.stopId, by: s.by, device: s.device } }));
+  }
+
+  private outboxRows(): ReturnType<RingOutbox['all']> {
+    return this.o.outbox?.all() ?? [];
+  }
+
+  /**
+   * A peer's state/ringing (retained, or fresh): ring what it rings for here, end what it no longer
+   * rings. Returns the stops said here that it has still not taken (it rings a timer stopped here): to
+   * send again — the owner may have been away when they were sent.
+   */
+  peerState(owner: string, state: RingingState | null): RingStop[] {
+    if (owner === this.o.device) return [];
     const now = new Set<number>();
     for (const r of state?.ringing ?? []) {
       if (r.scope === 'area' && (!this.o.area || r.area !== this.o.area)) continue;
@@ -118,8 +144,20 @@ export class SiteRing {
       this.stoppedHere.delete(key(owner, id));
       this.o.hooks.endGuest({ device: owner, id });
     }
+    // The owner's word that a timer no longer rings is the stop's receipt.
+    const again: RingStop[] = [];
+    for (const s of this.outboxRows()) {
+      if (s.owner !== owner) continue;
+      if (now.has(s.timerId)) {
+        again.push({ id: s.timerId, stopId: s.stopId, by: s.by, device: s.device });
+        continue;
+      }
+      this.o.outbox!.settle(owner, s.timerId);
+      this.stoppedHere.delete(key(owner, s.timerId));
+    }
     if (now.size) this.guests.set(owner, now);
     else this.guests.delete(owner);
+    return again;
   }
 
   /** The broker is gone: only this device's own timers ring on (the owners' rings come back with their retained state). */
@@ -132,7 +170,10 @@ export class SiteRing {
   stoppedAtGuest(from: { device: string; id: number }, by: 'voice' | 'button', stopId: string): RingStop | null {
     if (!this.guests.get(from.device)?.has(from.id)) return null;
     this.stoppedHere.add(key(from.device, from.id));
-    return { id: from.id, stopId, by, device: this.o.device };
+    const stop: RingStop = { id: from.id, stopId, by, device: this.o.device };
+    // Stored before it is sent: a power cut between the word and the broker loses no stop.
+    this.o.outbox?.save({ ...stop, owner: from.device, timerId: from.id });
+    return stop;
   }
 
   /** A guest ring gave up here unanswered: not rung again here, nothing sent (the owner gives up on its own). */

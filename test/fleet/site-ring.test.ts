@@ -11,6 +11,7 @@ import { Conversation } from '../../src/path/conversation.js';
 import type { PathFront } from '../../src/path/plugins.js';
 import { fleetComponent, fleetHooks } from '../../src/fleet/component.js';
 import type { Fleet } from '../../src/fleet/client.js';
+import { Store } from '../../src/store/store.js';
 import { outputDir } from '../support/paths.js';
 import { Mosquitto, Recorder } from './mosquitto.js';
 
@@ -30,7 +31,7 @@ const until = async (what: string, pred: () => boolean, ms = 5000) => {
 type Device = Awaited<ReturnType<typeof device>>;
 const started: { stop(): Promise<void> }[] = [];
 
-async function device(url: string, name: string, area: string, mqtt: Record<string, unknown> = {}) {
+async function device(url: string, name: string, area: string, mqtt: Record<string, unknown> = {}, storePath?: string) {
   const config = validateConfig(
     {
       device: { area },
@@ -52,16 +53,23 @@ async function device(url: string, name: string, area: string, mqtt: Record<stri
   const core = conv.core;
   const front = { timers: core.timers, heardText: (text: string) => say(text), stopRinging: () => core.tapStopsRinging() } as unknown as PathFront;
   let fleet: Fleet | null = null;
-  const component = fleetComponent({ config, secrets: {}, bus, clock, log, hooks: fleetHooks(() => front, () => speech) }, (f) => (fleet = f));
+  // With a store: stops said here wait in its SQLite file for their owner, as on the appliance.
+  const store = storePath ? new Store({ path: storePath, housekeeping: null }) : null;
+  const component = fleetComponent({ config, secrets: {}, bus, clock, log, hooks: fleetHooks(() => front, () => speech), outbox: () => store?.ringStops() ?? null }, (f) => (fleet = f));
   await component.start();
   const d = {
     name,
+    bus,
     clock,
     core,
     effects,
     say,
     fleet: () => fleet!,
-    stop: async () => void (await component.stop()),
+    store,
+    stop: async () => {
+      await component.stop();
+      store?.close();
+    },
     /** What rings here now, by name ("fryer", or "fryer from back" for another device's). */
     ringing: () => core.timers.list().filter((t) => t.state === 'ringing').map((t) => (t.from ? `${t.label ?? 'timer'} from ${t.from.device}` : (t.label ?? 'timer'))),
     rings: () => effects.filter((e) => e.type === 'speak' && e.earcon === 'timer').map((e) => (e as { text: string }).text),
@@ -174,6 +182,32 @@ describe('a timer rung for its whole area, on a real Mosquitto', () => {
     expect(back.timerEvents('stopped')[0]).toEqual(expect.objectContaining({ at: expect.stringMatching(/^(pass|grill)$/) }));
     // The stop it could not read was refused (above) and the owner carries on.
     expect(back.fleet().status.state).toBe('connected');
+  });
+
+  it('a stop said while the owner is away is stored, survives a restart of the device it was said at, and stops the ring when the owner is back', async () => {
+    const file = join(dir, 'pass.sqlite');
+    rmSync(file, { force: true });
+    const back = await device(broker.url, 'back', 'kitchen');
+    let pass = await device(broker.url, 'pass', 'kitchen', {}, file);
+    await fryerRings(back, [pass]);
+    // The owner's connection goes; it rings on, alone.
+    await back.fleet().stop();
+    await pass.say('stop');
+    expect(pass.ringing()).toEqual([]);
+    // Stored before hark moved on, and kept: the owner has not said it stopped.
+    expect(pass.store!.ringStops().all()).toEqual([expect.objectContaining({ owner: 'back', timerId: 1, by: 'voice', device: 'pass' })]);
+    await pass.stop();
+    started.splice(started.indexOf(pass), 1);
+    expect(back.ringing()).toEqual(['fryer']);
+    // The owner back (its fleet started again), then the device that heard the stop, after a restart.
+    const again = fleetComponent({ config: validateConfig({ device: { area: 'kitchen' }, mqtt: { url: broker.url, device: 'back', ringOnByName: { fryer: 'area' } } }, 'test'), secrets: {}, bus: back.bus, clock: back.clock, log: memoryLogger(), hooks: fleetHooks(() => ({ timers: back.core.timers }) as unknown as PathFront, () => null) }, () => {});
+    await again.start();
+    started.push({ stop: async () => void (await again.stop()) });
+    pass = await device(broker.url, 'pass', 'kitchen', {}, file);
+    await until('the owner stops', () => back.ringing().length === 0, 2000);
+    expect(back.timerEvents('stopped')).toEqual([expect.objectContaining({ by: 'voice', at: 'pass' })]);
+    await until('the stop settled', () => pass.store!.ringStops().all().length === 0, 2000);
+    expect(pass.ringing()).toEqual([]);
   });
 
   it('the broker lost mid-ring: each device rings only its own timers; the owner stopped meanwhile, the others follow its state when it is back', async () => {
