@@ -208,3 +208,39 @@ describe('what rings, where, for how long (the debug page, /api/kitchen, /health
     expect(h.of('timer').map((t) => t.event)).toEqual(['done', 'ended']);
   });
 });
+
+describe('each ring unanswered is counted, for the speaker to play it louder', () => {
+  const ringSteps = (h: ReturnType<typeof kitchen>) => h.of('speak').filter((s) => s.earcon === 'timer').map((s) => [s.text, s.ring]);
+
+  it('counts per timer, and the next timer starts again from its first ring', () => {
+    const h = kitchen();
+    h.say('computer set a pasta timer for 1 minute', 0);
+    h.clock.advanceTo(70_000);
+    h.say('stop', 71_000);
+    h.say('computer set a rice timer for 1 minute', 72_000);
+    h.clock.advanceTo(137_000);
+    expect(ringSteps(h)).toEqual([
+      ['Pasta timer done.', 0],
+      ['Pasta timer done.', 1],
+      ['Pasta timer done.', 2],
+      ['Rice timer done.', 0],
+      ['Rice timer done.', 1],
+    ]);
+    // Only a ring is counted: the rest of what hark says plays at the voice's level.
+    expect(h.of('speak').filter((s) => s.earcon !== 'timer').every((s) => s.ring === undefined)).toBe(true);
+  });
+
+  it('two timers ringing in turn each count their own rings', () => {
+    const h = kitchen();
+    h.say('computer set a pasta timer for 1 minute', 0);
+    h.say('computer set a rice timer for 1 minute', 500);
+    h.clock.advanceTo(76_000);
+    expect(ringSteps(h)).toEqual([
+      ['Pasta timer done.', 0],
+      ['Rice timer done.', 0],
+      ['Pasta timer done.', 1],
+      ['Rice timer done.', 1],
+      ['Pasta timer done.', 2],
+    ]);
+  });
+});
