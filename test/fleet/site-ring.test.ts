@@ -11,6 +11,7 @@ import { Conversation } from '../../src/path/conversation.js';
 import type { PathFront } from '../../src/path/plugins.js';
 import { fleetComponent, fleetHooks } from '../../src/fleet/component.js';
 import type { Fleet } from '../../src/fleet/client.js';
+import { scopeOf } from '../../src/fleet/site-ring.js';
 import { Store } from '../../src/store/store.js';
 import { outputDir } from '../support/paths.js';
 import { Mosquitto, Recorder } from './mosquitto.js';
@@ -228,5 +229,21 @@ describe('a timer rung for its whole area, on a real Mosquitto', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(pass.ringing()).toEqual(['pasta']);
     expect(back.timerEvents('stopped')).toHaveLength(1);
+  });
+});
+
+describe('where a timer rings: the settings', () => {
+  it('a timer name first, then the default; names are matched as the timer language lowercases them', () => {
+    const mqtt = validateConfig({ mqtt: { ringOn: 'area', ringOnByName: { 'Front of House': 'site', pasta: 'device' } } }, 'test').mqtt;
+    expect(scopeOf('front of house', mqtt)).toBe('site');
+    expect(scopeOf('pasta', mqtt)).toBe('device');
+    expect(scopeOf('fryer', mqtt)).toBe('area');
+    expect(scopeOf(undefined, mqtt)).toBe('area');
+    expect(validateConfig({}, 'test').mqtt.ringOn).toBe('device');
+  });
+
+  it('refuses a place it cannot ring, naming the setting and the choices', () => {
+    expect(() => validateConfig({ mqtt: { ringOnByName: { fryer: 'kitchen' } } }, 'test')).toThrow(/mqtt\.ringOnByName\.fryer.*must be one of: device, area, site/);
+    expect(() => validateConfig({ mqtt: { ringOn: 'everywhere' } }, 'test')).toThrow(/mqtt\.ringOn.*must be one of: device, area, site/);
   });
 });
