@@ -294,6 +294,8 @@ export class Fleet {
       return;
     }
     if (topic === this.topics.ringStop()) {
+      // Retained, it would stop the next ring of that id at every reconnect.
+      if (retained) return this.refuse(topic, 'ring/stop', payload, 'retained stops are ignored (publish them without the retain flag)');
       const stop = parseRingStop(payload);
       if ('error' in stop) return this.refuse(topic, 'ring/stop', payload, stop.error);
       this.ring.stopArrived(stop);

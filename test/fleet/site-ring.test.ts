@@ -178,6 +178,12 @@ describe('a timer rung for its whole area, on a real Mosquitto', () => {
     await peer.waitFor((m) => m.topic === 'hark/back/event/error', 3000, 'the refusal');
     await new Promise((r) => setTimeout(r, 200));
     expect(peer.json('hark/back/event/error')[0]).toMatchObject({ topic: 'hark/back/ring/stop', error: expect.stringContaining(`"id" must be the timer's id`) });
+    // A retained stop would act at every reconnect: a device connecting to find one refuses it.
+    await peer.client.publishAsync('hark/late/ring/stop', JSON.stringify({ id: 1, stopId: 'kept', by: 'voice', device: 'pass' }), { qos: 1, retain: true });
+    await peer.client.subscribeAsync('hark/late/event/error', { qos: 1 });
+    await device(broker.url, 'late', 'kitchen');
+    await peer.waitFor((m) => m.topic === 'hark/late/event/error' && m.text.includes('retained stops are ignored'), 3000, 'the retained refusal');
+    await peer.client.publishAsync('hark/late/ring/stop', '', { qos: 1, retain: true });
     await peer.close();
     expect(back.timerEvents('stopped')).toHaveLength(1);
     expect(back.timerEvents('stopped')[0]).toEqual(expect.objectContaining({ at: expect.stringMatching(/^(pass|grill)$/) }));
