@@ -20,7 +20,7 @@ const LAYERS = [
   ['intent'],
   ['ha/conversation'],
   ['path'],
-  ['fleet', 'ha/satellite', 'gpio', 'debug', 'replay'],
+  ['fleet', 'ha/satellite', 'gpio', 'debug', 'replay', 'picking'],
   ['config'],
   ['doctor'],
   ['daemon'],

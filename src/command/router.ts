@@ -205,6 +205,16 @@ export class CommandRouter {
   }
 
   /**
+   * Open a frame a plug-in builds itself (voice picking's dialogue), on top, with this router's host:
+   * its rules are its own, compiled by the plug-in, so no frame kind of the config's is needed.
+   */
+  openWith(make: (host: FrameHost) => Frame): Frame {
+    const frame = make(this.host);
+    this.pushFrame(frame);
+    return frame;
+  }
+
+  /**
    * What an open query frame has collected so far (seed 003: the cascade asks the model about it
    * before the frame submits). Null when no such frame is open or it is not a query.
    */

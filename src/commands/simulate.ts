@@ -12,6 +12,7 @@ import type { Effect } from '../core/effects.js';
 import { parseSimLine } from '../command/simulate-input.js';
 import { Conversation } from '../path/conversation.js';
 import { action, loadConfigFor, out } from './common.js';
+import { offerFile, simulatePicking, type SimulatedPicking } from '../picking/simulate.js';
 
 interface SimulateOpts {
   config?: string;
@@ -21,6 +22,9 @@ interface SimulateOpts {
   drainMs?: string;
   ollama?: string;
   ha?: string | true;
+  assignment?: string[];
+  liveWms?: boolean;
+  wmsDrainMs?: string;
 }
 
 /** Effects only shown with --trace: which rule took what, and classifier answers. */
@@ -36,6 +40,9 @@ export function register(program: Command): void {
     .option('--live-webhooks', 'really POST to webhook targets (by default they are reported, not called)')
     .option('--drain-ms <ms>', 'at end of input, run pending timers for at most this much virtual time', '3600000')
     .option('--ollama <url>', 'run the intent pass against this Ollama (e.g. http://127.0.0.1:11434); each model call is real and waited for')
+    .option('--assignment <file>', 'voice picking (picking.enabled): offer this assignment (JSON, docs/picking.md) at start; repeatable', (v: string, all: string[] = []) => [...all, v])
+    .option('--live-wms', 'really talk to the warehouse system (picking.wms.url, or the broker with picking.wms.mqtt): assignments in, results out (by default results stay in the outbox, picking.db in the out dir)')
+    .option('--wms-drain-ms <ms>', 'with --live-wms, at end of input wait at most this long (real time) for the outbox to empty', '10000')
     .option('--ha [url]', "really ask Home Assistant's conversation agent (ha.conversation, or at this URL; token from HARK_HA_TOKEN); by default it is reported, not called")
     .addHelpText(
       'after',
@@ -111,6 +118,12 @@ async function simulate(opts: SimulateOpts): Promise<void> {
 
   const intentInfo = intent ? { intent: { host: opts.ollama, model: config.intent.model, frames: config.intent.frames, lists: intent.lists.describe() } } : {};
   out(JSON.stringify({ type: 'simulate', outDir, targets: core.describeTargets(), mode: core.router.mode, stack: core.router.stack, ...intentInfo, atMs: 0 }));
+  // Voice picking: its frame on top from the start, its ledger in the out dir (a second run resumes).
+  let picking: SimulatedPicking | null = null;
+  if (config.picking.enabled) {
+    picking = simulatePicking({ config: config.picking, device: config.mqtt.device, router: core.router, clock, log, outDir, print: (e) => out(JSON.stringify({ ...e, atMs: clock.now() })), liveWms: opts.liveWms === true, mqtt: config.mqtt, secrets });
+    for (const file of opts.assignment ?? []) offerFile(picking.runtime, file);
+  } else if (opts.assignment?.length) throw new HarkError('--assignment needs picking.enabled: true in the config', { exitCode: 2 });
   // As the daemon does: load the model first, so the first line does not pay for it. A failure is
   // logged (stderr) and the first request says it.
   if (intent && config.intent.warmUp) await intent.pass.warmUp();
@@ -190,8 +203,13 @@ async function simulate(opts: SimulateOpts): Promise<void> {
     clock.advanceTo(due);
     await settle();
   }
+  if (picking) {
+    await picking.drain(Number(opts.wmsDrainMs) || 0);
+    out(JSON.stringify({ type: 'picking-outbox', ...picking.outbox.state(), atMs: clock.now() }));
+  }
   out(JSON.stringify({ type: 'end', atMs: clock.now(), stack: core.router.stack, pendingTimers: clock.pending(), rejectedLines: rejected }));
   conversation.dispose();
+  picking?.close();
   // A temp directory nothing was written to is not left behind (rmdir refuses a non-empty one).
   if (!opts.outDir) {
     try {

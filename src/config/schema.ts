@@ -18,6 +18,7 @@ import { haSatelliteSection } from '../ha/satellite/config.js';
 import { section } from '../core/config-fields.js';
 import { deviceSection } from '../core/device-config.js';
 import { languageSection } from '../language/config.js';
+import { pickingSection, checkPickingConfig } from '../picking/config.js';
 
 /**
  * The whole config, composed of the sections the modules own (each in its own `config.ts`, beside
@@ -43,12 +44,14 @@ export const configSchema = z
     device: deviceSection,
     mqtt: mqttSection,
     ha: section({ conversation: haConversationSection, satellite: haSatelliteSection }),
+    picking: pickingSection,
   })
   // Checks across sections (each written by the module that owns the rule); a section's own rules sit in its schema.
   .superRefine((cfg, ctx) => {
     checkRouterTargets(cfg, ctx);
     checkIntentConfig(cfg, ctx);
     checkHaConversationConfig(cfg, ctx);
+    checkPickingConfig(cfg, ctx);
   });
 
 export type HarkConfig = z.infer<typeof configSchema>;

@@ -9,6 +9,8 @@ export interface Secrets {
   haToken?: string;
   /** The ESPHome native API encryption key (base64, 32 bytes) for ha.satellite. */
   haApiKey?: string;
+  /** A bearer token the warehouse system asks for (picking.wms.url). */
+  wmsToken?: string;
 }
 
 export function readSecrets(env: NodeJS.ProcessEnv): Secrets {
@@ -19,5 +21,6 @@ export function readSecrets(env: NodeJS.ProcessEnv): Secrets {
   if (env.HARK_MQTT_PASSWORD) s.mqttPassword = env.HARK_MQTT_PASSWORD;
   if (env.HARK_HA_TOKEN?.trim()) s.haToken = env.HARK_HA_TOKEN.trim();
   if (env.HARK_HA_API_KEY?.trim()) s.haApiKey = env.HARK_HA_API_KEY.trim();
+  if (env.HARK_WMS_TOKEN?.trim()) s.wmsToken = env.HARK_WMS_TOKEN.trim();
   return s;
 }

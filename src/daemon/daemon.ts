@@ -31,6 +31,7 @@ import { Lifecycle, type Component } from '../path/lifecycle.js';
 import { audioLoopAlive, type AudioHealth } from '../path/capture-health.js';
 import type { Notifier } from './sd-notify.js';
 import { heapTrimComponent } from './heap-trim.js';
+import { pickingComponent, type PickingApi } from '../picking/component.js';
 import { nativeHeapTrim } from '../echo/addon.js';
 
 export interface DaemonOptions {
@@ -81,6 +82,8 @@ export class Daemon {
   /** MQTT (issue 16): events out, commands in, the room arbiter; null unless mqtt.url is set. */
   private fleet: Fleet | null = null;
   private led: StatusLed | null = null;
+  /** Voice picking's HTTP side, once started (picking.enabled). */
+  private picking: (() => PickingApi | null) | null = null;
   private satelliteArbiter: (next?: Arbiter) => Arbiter | undefined = (next) => next;
   private ready = false;
   private stopping = false;
@@ -120,6 +123,17 @@ export class Daemon {
       stopping: () => this.stopping,
       ended: () => this.endResolve(),
     });
+    const picking = pickingComponent({
+      config: config.picking,
+      device: config.mqtt.device,
+      db: () => this.store?.db ?? null,
+      router: () => this.conversation?.core.router ?? null,
+      clock: this.clock,
+      log: this.log.child({ component: 'picking' }),
+      mqtt: config.mqtt,
+      secrets: this.opts.secrets,
+    });
+    this.picking = () => picking.api();
     await this.lifecycle.start([
       this.storeComponent(),
       fleetComponent(
@@ -132,6 +146,8 @@ export class Daemon {
       this.gpioComponent(),
       this.sttComponent(),
       this.routerComponent(),
+      // After the router (its frame goes on the stack) and before capture (nothing heard before it is up).
+      picking,
       this.capture.component(),
       heapTrimComponent({ clock: this.clock, log: this.log.child({ component: 'heap-trim' }), trim: nativeHeapTrim() }),
     ]);
@@ -197,6 +213,7 @@ export class Daemon {
             return front ? { timers: front.timers.view().map((t) => ({ ...t, ...(this.fleet && !t.from ? { ringsOn: this.fleet.ringsOn(t.label ?? undefined) } : {}) })), lists: front.lists() } : null;
           },
           sttLoad: () => this.path?.load() ?? null,
+          picking: () => this.picking?.() ?? null,
           // The engines in order with a Wyoming server's models, and a Wyoming voice's voices (issue 23).
           speech: () => (this.stt || this.speech?.tts ? speechServicesView(this.stt?.engines, this.speech?.tts) : null),
           // Only a simulated button can be pressed over HTTP; real GPIO answers 404.

@@ -18,6 +18,7 @@ import { bridgeToPage } from './live.js';
 import { refuse, sendJson, sendWav, withoutToken } from './respond.js';
 import type { KitchenView, SpeechServicesView } from './views.js';
 import { PAGE_CSP, readAsset } from './static.js';
+import { pickingRoute, type PickingRoutes } from './picking-routes.js';
 
 export const DEFAULT_PORT = 8080;
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -52,6 +53,8 @@ export interface DebugServerOptions {
   sttLoad?: () => SttLoad | null;
   /** The speech services in use: the speech-to-text engines in order and the voice (the daemon's); absent in `hark viewer`. */
   speech?: () => SpeechServicesView | null;
+  /** Voice picking: assignments in, the operator's day out; absent or null when picking is off. */
+  picking?: () => PickingRoutes | null;
 }
 
 /**
@@ -165,6 +168,7 @@ export class DebugServer {
         if (this.only(method, ['POST'], res)) await this.postButton(req, res);
         return;
       }
+      if (await pickingRoute(path, method, req, res, this.opts.picking?.() ?? null, (allowed) => this.only(method, allowed, res))) return;
       if (path === '/api/segments') {
         if (this.only(method, ['GET', 'POST'], res)) this.listSegments(url, res);
       } else if (segment) {

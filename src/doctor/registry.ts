@@ -9,11 +9,12 @@ import { haConversationCheck } from './ha-conversation.js';
 import { wyomingCheck } from './wyoming.js';
 import { echoCheck } from './echo.js';
 import { modelSpeedCheck } from './model-speed.js';
+import { pickingCheck } from './picking.js';
 
 /**
  * Every check `hark doctor` runs, in the order a technician would fix things.
  * Subsystems add theirs here (model, Ollama, GPIO, database).
  */
 export function allChecks(): Check[] {
-  return [configCheck, microphoneCheck, playbackCheck, echoCheck, espeakCheck, modelCheck, whisperBuildCheck, modelSpeedCheck, deepgramCheck, wyomingCheck, ollamaCheck, gpioCheck, diskCheck, databaseCheck, mqttCheck, haConversationCheck];
+  return [configCheck, microphoneCheck, playbackCheck, echoCheck, espeakCheck, modelCheck, whisperBuildCheck, modelSpeedCheck, deepgramCheck, wyomingCheck, ollamaCheck, gpioCheck, diskCheck, databaseCheck, mqttCheck, haConversationCheck, pickingCheck];
 }

@@ -176,6 +176,56 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 5,
+    name: 'voice picking',
+    // Voice-directed picking (src/picking/): assignments from the warehouse system, each pick's state,
+    // the signed-on operator, and the outbox of confirmed picks, so a kill mid-assignment resumes at
+    // the first unconfirmed pick and loses no result. Like lists, this is work, not a debug log:
+    // retention never deletes it. Times are wall-clock epoch ms.
+    sql: `
+      CREATE TABLE pick_assignments (
+        id TEXT PRIMARY KEY,
+        arrived INTEGER NOT NULL,
+        received_at INTEGER NOT NULL,
+        body_json TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('waiting', 'active', 'done'))
+      );
+      CREATE TABLE pick_lines (
+        assignment_id TEXT NOT NULL REFERENCES pick_assignments (id) ON DELETE CASCADE,
+        pick_id TEXT NOT NULL,
+        turn INTEGER NOT NULL,
+        picked INTEGER,
+        confirmed_at INTEGER,
+        PRIMARY KEY (assignment_id, pick_id)
+      );
+      CREATE TABLE pick_outbox (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        body_json TEXT NOT NULL,
+        utterance_id TEXT,
+        created_at INTEGER NOT NULL,
+        sent_at INTEGER,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        last_error TEXT
+      );
+      CREATE TABLE pick_operator (
+        one INTEGER PRIMARY KEY CHECK (one = 1),
+        operator TEXT NOT NULL,
+        since INTEGER NOT NULL
+      );
+      CREATE TABLE pick_notes (
+        id INTEGER PRIMARY KEY,
+        at INTEGER NOT NULL,
+        operator TEXT,
+        kind TEXT NOT NULL,
+        assignment_id TEXT,
+        pick_id TEXT,
+        utterance_id TEXT
+      );
+      CREATE INDEX pick_notes_at ON pick_notes (at);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -1,0 +1,78 @@
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/log.js';
+import type { CommandRouter } from '../command/router.js';
+import { checkAssignment, type Checked, type Assignment } from './assignment.js';
+import type { PickingConfig } from './config.js';
+import { PickDialogue, type PickEvent } from './dialogue.js';
+import { PickingFrame } from './frame.js';
+import type { PickLedger } from './ledger.js';
+import { englishWords, type PickWords } from './words.js';
+
+export interface PickingRuntimeOptions {
+  config: PickingConfig;
+  router: CommandRouter;
+  ledger: PickLedger;
+  clock: Clock;
+  log: Logger;
+  words?: PickWords;
+  /** Every dialogue event (simulate prints them; the outbox sender wakes on a confirmed pick). */
+  onEvent?: (e: PickEvent) => void;
+}
+
+/** What became of an assignment offered to hark. */
+export type Offered = { ok: true; assignment: Assignment; duplicate: boolean } | { ok: false; problems: string[] };
+
+/**
+ * Picking on a device: the dialogue and its frame on top of the router's stack, and the door
+ * assignments come in by (HTTP, MQTT, simulate). One per device.
+ */
+export class PickingRuntime {
+  readonly dialogue: PickDialogue;
+  private readonly listeners: ((e: PickEvent) => void)[] = [];
+
+  constructor(private readonly o: PickingRuntimeOptions) {
+    if (o.onEvent) this.listeners.push(o.onEvent);
+    const router = o.router;
+    this.dialogue = new PickDialogue({
+      words: o.words ?? englishWords(),
+      ledger: o.ledger,
+      clock: o.clock,
+      operators: o.config.operators,
+      rate: o.config.rate,
+      out: {
+        // Through the router's own host, so hark's voice, the record and simulate all see it.
+        say: (text) => this.host?.speak(text),
+        event: (e) => {
+          for (const l of this.listeners) l(e);
+        },
+      },
+    });
+    router.openWith((host) => {
+      this.host = host;
+      return new PickingFrame(host, this.dialogue);
+    });
+    this.dialogue.start();
+  }
+
+  private host: { speak(text: string): void } | undefined;
+
+  onEvent(fn: (e: PickEvent) => void): void {
+    this.listeners.push(fn);
+  }
+
+  /**
+   * An assignment from the warehouse system (parsed JSON): checked, kept, and announced if the
+   * picker is free. A malformed one is refused, naming each field, and nothing kept changes; one
+   * already kept (a repeat delivery) changes nothing either.
+   */
+  offer(raw: unknown): Offered {
+    const checked: Checked<Assignment> = checkAssignment(raw);
+    if (!checked.ok) {
+      this.o.log.warn('assignment refused', { problems: checked.problems });
+      return checked;
+    }
+    const added = this.o.ledger.add(checked.value);
+    if (added) this.dialogue.assignmentArrived();
+    return { ok: true, assignment: checked.value, duplicate: !added };
+  }
+}

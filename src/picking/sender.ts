@@ -1,0 +1,115 @@
+import type { Clock, TimerHandle } from '../core/clock.js';
+import { errorMessage } from '../core/errors.js';
+import type { Logger } from '../core/log.js';
+import type { PickResult } from './assignment.js';
+import type { Outbox } from './outbox.js';
+
+/** A way to the warehouse system: resolves when it has taken the result, throws when it has not. */
+export interface ResultChannel {
+  readonly name: string;
+  send(result: PickResult): Promise<void>;
+}
+
+export interface SenderOptions {
+  outbox: Outbox;
+  channel: ResultChannel;
+  clock: Clock;
+  wallNow: () => number;
+  log: Logger;
+  /** A result waits this long after its confirmation ("undo" can still take it back). */
+  holdMs: number;
+  retryFirstMs: number;
+  retryMaxMs: number;
+  onSent?: (r: PickResult) => void;
+}
+
+/**
+ * Sends the outbox to the warehouse system, one result at a time and in order: the next goes only
+ * once the one before it was taken, so the warehouse sees picks as they were confirmed. A failed
+ * send is retried with a doubling delay, forever: a result is never dropped, and the warehouse
+ * de-duplicates a repeat by its id (a reply lost on the way makes one).
+ */
+export class OutboxSender {
+  private timer: TimerHandle | undefined;
+  private sending: Promise<void> | null = null;
+  private delayMs: number;
+  private stopped = false;
+  private failures = 0;
+  /** A kick came while a send was under way: look again once it is done. */
+  private again = false;
+
+  constructor(private readonly o: SenderOptions) {
+    this.delayMs = o.retryFirstMs;
+  }
+
+  /** Look at the outbox now (a pick was just confirmed, or at start). */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.sending) {
+      this.again = true;
+      return;
+    }
+    if (this.timer && this.failures > 0) return; // backing off: the retry timer will look
+    this.o.clock.clearTimer(this.timer);
+    this.timer = undefined;
+    this.run();
+  }
+
+  private run(): void {
+    this.again = false;
+    this.sending = this.next().finally(() => {
+      this.sending = null;
+      if (this.again && !this.timer) this.kick();
+    });
+  }
+
+  /** How many sends in a row have failed (0: the way is clear). */
+  get failing(): number {
+    return this.failures;
+  }
+
+  /** Resolves when nothing is being sent right now. */
+  async idle(): Promise<void> {
+    while (this.sending) await this.sending;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.o.clock.clearTimer(this.timer);
+    this.timer = undefined;
+  }
+
+  private later(ms: number): void {
+    if (this.stopped) return;
+    this.o.clock.clearTimer(this.timer);
+    this.timer = this.o.clock.setTimer(ms, () => {
+      this.timer = undefined;
+      this.run();
+    });
+  }
+
+  private async next(): Promise<void> {
+    for (;;) {
+      if (this.stopped) return;
+      const row = this.o.outbox.first();
+      if (!row) return;
+      const wait = row.createdAt + this.o.holdMs - this.o.wallNow();
+      if (wait > 0) return this.later(wait);
+      try {
+        await this.o.channel.send(row.result);
+      } catch (err) {
+        const message = errorMessage(err);
+        this.failures++;
+        this.o.outbox.markFailed(row.seq, message);
+        this.o.log.warn('pick result not taken; will retry', { channel: this.o.channel.name, id: row.id, seq: row.seq, attempts: row.attempts + 1, retryInMs: this.delayMs, error: message });
+        const delay = this.delayMs;
+        this.delayMs = Math.min(this.o.retryMaxMs, this.delayMs * 2);
+        return this.later(delay);
+      }
+      this.o.outbox.markSent(row.seq, this.o.wallNow());
+      this.failures = 0;
+      this.delayMs = this.o.retryFirstMs;
+      this.o.onSent?.(row.result);
+    }
+  }
+}
