@@ -46,8 +46,9 @@ export class AlarmLevel<R extends RoomNoise = RoomNoise> {
  * does (src/echo/double-talk.ts): quick to fall to a quieter frame, slow to rise (1.5 dB a second of
  * audio), so a cook's voice held for seconds barely lifts it and the room's quiet moments pull it
  * back. Frames while hark's own sound may be in the microphone teach it nothing: the ring must not
- * learn its own loudness as the room's and climb on it. With no frame for STALE_MS of the clock (the
- * microphone is down) the floor is not known and the ring starts at its quiet-room level.
+ * learn its own loudness as the room's and climb on it (the floor learnt before holds through a long
+ * answer or a ring). With no frame at all for STALE_MS of the clock (the microphone is down) the floor
+ * is not known and the ring starts at its quiet-room level.
  */
 const FALL = 0.2;
 /** Per 32 ms frame: 1.5 dB a second. Counted in frames, not clock time: capture hands frames over in bursts. */
@@ -57,23 +58,26 @@ const STALE_MS = 10_000;
 export class RoomFloor implements RoomNoise {
   /** Mean square, full scale 1; null before the first frame heard with hark silent. */
   private power: number | null = null;
-  private lastMs = -Infinity;
+  /** When the last frame came, hark playing or not: the microphone is up. */
+  private heardMs = -Infinity;
 
   constructor(private readonly clock: Clock) {}
 
   /** One 32 ms microphone frame's RMS (0..1 of full scale), and whether hark's sound may be in it. */
   frame(level: number, harkPlaying: boolean): void {
-    if (harkPlaying || !Number.isFinite(level)) return;
     const now = this.clock.now();
+    const stale = now - this.heardMs > STALE_MS;
+    this.heardMs = now;
+    if (stale) this.power = null;
+    if (harkPlaying || !Number.isFinite(level)) return;
     const p = Math.max(level * level, 1e-12);
-    if (this.power === null || now - this.lastMs > STALE_MS) this.power = p;
+    if (this.power === null) this.power = p;
     else if (p < this.power) this.power += (p - this.power) * FALL;
     else this.power = Math.min(p, this.power * RISE);
-    this.lastMs = now;
   }
 
   floorDb(): number | null {
-    if (this.power === null || this.clock.now() - this.lastMs > STALE_MS) return null;
+    if (this.power === null || this.clock.now() - this.heardMs > STALE_MS) return null;
     return round1(10 * Math.log10(this.power));
   }
 }
