@@ -153,7 +153,11 @@ function showKitchen(k) {
   for (const t of k.timers ?? []) {
     const line = document.createElement('div');
     line.className = 'row small';
-    line.textContent = `timer ${t.label ?? `${mmss(t.seconds)}`} · ${t.state === 'ringing' ? 'RINGING' : `${mmss(t.leftSeconds)} left`}${t.state === 'paused' ? ' (paused)' : ''}`;
+    // Where it rings: for another device ("from back"), or on this device's area or the whole site.
+    const where = t.from ? ` from ${t.from}` : t.ringsOn === 'area' ? ' in its area' : t.ringsOn === 'site' ? ' on the whole site' : '';
+    const rang = t.state === 'ringing' && typeof t.ringingSeconds === 'number' ? ` ${mmss(t.ringingSeconds)}` : '';
+    line.textContent = `timer ${t.label ?? `${mmss(t.seconds)}`} · ${t.state === 'ringing' ? `RINGING${where}${rang}` : `${mmss(t.leftSeconds)} left`}${t.state === 'paused' ? ' (paused)' : ''}`;
+    if (t.state === 'ringing') line.classList.add('ringing');
     append(box, line);
   }
   for (const l of k.lists ?? []) {

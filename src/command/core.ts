@@ -17,11 +17,9 @@ import { readTimerAnswer, stopsRinging } from '../language/answers.js';
 import { KitchenLanguage } from '../language/kitchen.js';
 import { DEFAULT_REPLIES, type LanguageConfig } from '../language/config.js';
 import type { Situation } from '../language/situation.js';
-import type { Reading } from '../language/requests.js';
 import { readRequest } from '../language/understand.js';
 import type { VoiceSpec } from './spec.js';
-import { followUpStep } from './follow-up.js';
-import { FollowUpWindow } from './follow-window.js';
+import { FollowUpWindow, type WindowTake } from './follow-window.js';
 import { rulePhrases } from './vocabulary.js';
 
 /** Actions whose output is a re-saying of earlier speech: what they say is not "the last thing said". */
@@ -201,7 +199,7 @@ export class CommandCore {
    * so "and two pints of milk" said over hark's "Added eggs…" counts as said to hark.
    */
   takesAsFollowUp(text: string): boolean {
-    return this.followUpOpen() && this.followUpReading(said(text)) !== null;
+    return this.windowTake(said(text)) !== null;
   }
 
   /**
@@ -215,7 +213,7 @@ export class CommandCore {
     const s = said(text);
     if (this.timers.ringing && stopsRinging(s.words)) return true;
     if (this.timers.asking && readTimerAnswer(s.words, this.situation()) !== null) return true;
-    if (this.followUpOpen() && this.followUpReading(s) !== null) return true;
+    if (this.windowTake(s)) return true;
     return this.router.wouldTake(text) !== null;
   }
 
@@ -249,58 +247,41 @@ export class CommandCore {
     }
     this.inDispatch = true;
     try {
-      if (this.followUpOpen() && this.followUp(utterance)) return;
-      this.router.dispatch(utterance);
+      const take = this.windowTake(said(utterance.text));
+      if (take) this.followUp(take, utterance);
+      else this.router.dispatch(utterance);
     } finally {
       this.inDispatch = false;
     }
   }
 
   /**
-   * Words without the wake word inside the follow-up window, at the base frame: a follow-up on what
-   * was just done ("and two pints of milk"), or a request the rules carry out alone (a timer or list
-   * request), handled as if the wake word came first. False for anything else (handled as usual:
-   * in wake-word mode, ignored).
+   * The follow-up window's part of "is this said to hark?" (follow-window.ts), for `hears` and
+   * `dispatch` alike, so what cuts hark off in the window is what it then carries out.
    */
-  private followUp(utterance: Utterance): boolean {
+  private windowTake(s: Said): WindowTake | null {
     const stack = this.router.stack;
     const atBase = stack.length === 1;
     // A query kept open under the request (it held words) must not swallow the follow-up as text.
     const inQuery = !atBase && this.frameKinds.get(stack[stack.length - 1]!) === 'query';
-    if (!atBase && !inQuery) return false;
-    const s = said(utterance.text);
-    if (this.wakePhrases.some((p) => s.norm === p || s.norm.startsWith(p + ' '))) return false;
-    const r = this.followUpReading(s);
-    if (!r) return false;
-    const last = this.window.last;
-    if (r.kind === 'follow-up' && last) {
-      const step = followUpStep(r.follow, last);
-      if (!step) return false;
+    const woken = this.wakePhrases.some((p) => s.norm === p || s.norm.startsWith(p + ' '));
+    return this.window.take({ atBase, inQuery, woken }, () => readRequest(this.language, s, this.situation(), ['follow', 'timer', 'list']));
+  }
+
+  /** What the window took: the follow-up step, or the request as if the wake word came first. */
+  private followUp(take: WindowTake, utterance: Utterance): void {
+    if (take.kind === 'follow-up') {
+      const step = take.step;
       if ('say' in step) this.out({ type: 'speak', text: step.say });
       else {
         this.actions.submit({ name: step.action, args: step.args });
         if (typeof step.length === 'number') this.window.lengthened(step.length);
       }
-      return true;
+      return;
     }
-    // A timer or list request said plainly: as if the wake word came first. Inside a query kept
-    // open, the query's own kitchen rule takes it.
-    if (atBase) this.router.command(utterance);
+    // Inside a query kept open, the query's own kitchen rule takes it.
+    if (this.router.stack.length === 1) this.router.command(utterance);
     else this.router.dispatch(utterance);
-    return true;
-  }
-
-  /**
-   * Inside the window, what these words ask that hark takes without the wake word: a follow-up on
-   * what was just done, or a timer or list request that acts (a question — "did the timer go off?"
-   * — is as likely asked of a colleague). Null for anything else.
-   */
-  private followUpReading(s: Said): Reading | null {
-    const r = readRequest(this.language, s, this.situation(), ['follow', 'timer', 'list']);
-    if (!r) return null;
-    if (r.kind === 'follow-up') return this.window.last && followUpStep(r.follow, this.window.last) ? r : null;
-    if ((r.kind === 'timer' || r.kind === 'list') && !r.question) return r;
-    return null;
   }
 
   /** continue (resume the answer "stop" cut off) and start-over (say the last answer again from its start). */

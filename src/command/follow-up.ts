@@ -26,7 +26,7 @@ export function followUpStep(f: FollowUp, last: LastRequest): FollowUpStep | nul
   if (f.kind === 'more') {
     if (last.kind !== 'list') return null;
     const items = f.items.length === 1 ? itemArgs(f.items[0]!) : { items: f.items.map(itemArgs) };
-    return { action: `list.${last.op}`, args: { list: last.list, ...items } };
+    return { action: `list.${last.op}`, args: { list: last.list, ...items, ...(f.unread ? { unread: f.unread } : {}) } };
   }
   if (last.kind !== 'timer') return null;
   const seconds = f.seconds;

@@ -1,6 +1,25 @@
 import type { Clock, TimerHandle } from '../core/clock.js';
 import type { LastRequest } from '../language/situation.js';
+import type { Reading } from '../language/requests.js';
 import type { EffectSink } from '../core/effects.js';
+import { followUpStep, type FollowUpStep } from './follow-up.js';
+
+/** What the open window takes of words said without the wake word. */
+export type WindowTake =
+  /** A follow-up on what was just done ("and two pints of milk", "make it ten"): this step. */
+  | { kind: 'follow-up'; step: FollowUpStep }
+  /** A timer or list request said plainly ("and a 4 minute timer for the wings"): as if the wake word came first. */
+  | { kind: 'request' };
+
+/** Where words said now would land. */
+export interface WindowScene {
+  /** Only the base frame is open. */
+  atBase: boolean;
+  /** The top frame is a query kept open under a request (it held words). */
+  inQuery: boolean;
+  /** The words start with the wake phrase: the router's, not the window's. */
+  woken: boolean;
+}
 
 /**
  * The follow-up window (router.followUpMs): open for a few seconds after hark acts on a command,
@@ -38,6 +57,24 @@ export class FollowUpWindow {
       }),
     };
     this.opts.emit({ type: 'follow-up', open: true, untilMs: until });
+  }
+
+  /**
+   * The window's part of "is this said to hark?", asked the same way whether hark only wonders
+   * (the interruption filter, while it speaks) or acts (dispatch): a follow-up on what was just
+   * done, or a timer or list request that acts. A question ("did the timer go off?") is as likely
+   * asked of a colleague; other frames answer for themselves. `read` is asked only when the window
+   * could take anything.
+   */
+  take(scene: WindowScene, read: () => Reading | null): WindowTake | null {
+    if (!this.open || scene.woken || (!scene.atBase && !scene.inQuery)) return null;
+    const r = read();
+    if (!r) return null;
+    if (r.kind === 'follow-up') {
+      const step = this.last ? followUpStep(r.follow, this.last) : null;
+      return step ? { kind: 'follow-up', step } : null;
+    }
+    return (r.kind === 'timer' || r.kind === 'list') && !r.question ? { kind: 'request' } : null;
   }
 
   /** The timer just set now runs for `seconds` ("make it ten minutes" changed it). */

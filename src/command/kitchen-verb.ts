@@ -56,7 +56,8 @@ export function itemArgs(i: ItemAmount): Record<string, unknown> {
  * The `kitchen` verb: a parsed kitchen request becomes an action request (timer.set, timer.cancel,
  * timer.status, timer.pause, timer.resume, timer.add, timer.remove; list.add, list.remove,
  * list.read, list.clear), or a question back when something is missing. Several items said at once
- * go as one list action with `items`; one item as `item` (and `quantity`, `unit`).
+ * go as one list action with `items`; one item as `item` (and `quantity`, `unit`); the parts of the
+ * list that were not items as `unread`, for the answer to name.
  */
 export function kitchenVerb(request: Pick<KitchenRequest, 'family' | 'command'>, emit: EffectSink): void {
   if (request.family === 'list') {
@@ -66,7 +67,7 @@ export function kitchenVerb(request: Pick<KitchenRequest, 'family' | 'command'>,
       return;
     }
     const items = c.items.length === 1 ? itemArgs(c.items[0]!) : { items: c.items.map(itemArgs) };
-    emit({ type: 'action', name: `list.${c.op}`, args: { list: c.list, ...items } });
+    emit({ type: 'action', name: `list.${c.op}`, args: { list: c.list, ...items, ...(c.unread ? { unread: c.unread } : {}) } });
     return;
   }
   const c = request.command as TimerCommand;

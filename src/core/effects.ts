@@ -12,8 +12,11 @@ export type Earcon = 'listening' | 'sent' | 'cancelled' | 'item' | 'timer' | (st
 export type Effect =
   /** The frame stack changed: names bottom to top. */
   | { type: 'stack'; frames: string[] }
-  /** `answer`: a spoken answer to what was asked (a read-back, a list): it follows the response cascade. */
-  | { type: 'speak'; text: string; earcon?: Earcon; answer?: true }
+  /**
+   * `answer`: a spoken answer to what was asked (a read-back, a list): it follows the response cascade.
+   * `ring`: a timer's ring, after that many of its rings went unanswered (the speaker plays it at the alarm's level).
+   */
+  | { type: 'speak'; text: string; earcon?: Earcon; answer?: true; ring?: number }
   /** Stop whatever hark is saying now (barge-in, "stop"). */
   | { type: 'stop-speaking' }
   | { type: 'earcon'; name: Earcon }
@@ -50,11 +53,14 @@ export type Effect =
   /**
    * A kitchen timer changed. `seconds` is the duration it was set for; `done` is when it came due
    * (it rings until `stopped`, by voice or button, or `gave-up`); `changed` carries `bySeconds`
-   * added (or, negative, taken off); `restored` is one kept across a restart.
+   * added (or, negative, taken off); `restored` is one kept across a restart. A timer with `from` is
+   * another device's, rung here for its area (the fleet): stopped here, the stop goes to its owner,
+   * which records it against the timer (`stopped` with `at`, the device it was stopped at); `ended`:
+   * its owner says it no longer rings.
    */
   | {
       type: 'timer';
-      event: 'set' | 'cancelled' | 'done' | 'paused' | 'resumed' | 'changed' | 'stopped' | 'gave-up' | 'restored';
+      event: 'set' | 'cancelled' | 'done' | 'paused' | 'resumed' | 'changed' | 'stopped' | 'gave-up' | 'restored' | 'ended';
       id: number;
       label?: string;
       seconds: number;
@@ -62,6 +68,8 @@ export type Effect =
       command?: string;
       bySeconds?: number;
       by?: 'voice' | 'button';
+      from?: { device: string; id: number };
+      at?: string;
     }
   /** A list changed by rule (the intent pass reports its own through commit). */
   | { type: 'list'; op: 'add' | 'remove' | 'clear'; list: string; item?: string }

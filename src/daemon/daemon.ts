@@ -137,7 +137,7 @@ export class Daemon {
     await this.lifecycle.start([
       this.storeComponent(),
       fleetComponent(
-        { config: this.opts.config, secrets: this.opts.secrets, bus: this.bus, clock: this.clock, log: this.log.child({ component: 'fleet' }), hooks: fleetHooks(front, () => this.speech) },
+        { config: this.opts.config, secrets: this.opts.secrets, bus: this.bus, clock: this.clock, log: this.log.child({ component: 'fleet' }), hooks: fleetHooks(front, () => this.speech), outbox: () => this.store?.ringStops() ?? null },
         (f) => (this.fleet = f),
       ),
       satellite,
@@ -210,7 +210,7 @@ export class Daemon {
           mode: 'daemon',
           kitchen: () => {
             const front = this.path?.front();
-            return front ? { timers: front.timers.view(), lists: front.lists() } : null;
+            return front ? { timers: front.timers.view().map((t) => ({ ...t, ...(this.fleet && !t.from ? { ringsOn: this.fleet.ringsOn(t.label ?? undefined) } : {}) })), lists: front.lists() } : null;
           },
           sttLoad: () => this.path?.load() ?? null,
           picking: () => this.picking?.() ?? null,

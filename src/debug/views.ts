@@ -13,8 +13,12 @@ export interface SpeechServicesView {
   voice: (WyomingServerView & { voice: string; voices: string[] }) | null;
 }
 
-/** What /healthz, /api/kitchen and the page show of the kitchen: timers with their time left, the lists. */
+/**
+ * What /healthz, /api/kitchen and the page show of the kitchen: timers with their time left, the lists.
+ * A ringing timer: how long it has rung; `from`, the device that owns it when it rings here for its
+ * area; `ringsOn`, where one of this device's rings (device, area, site; absent without the fleet).
+ */
 export interface KitchenView {
-  timers: { id: number; label: string | null; seconds: number; state: string; leftSeconds: number; command: string | null }[];
+  timers: { id: number; label: string | null; seconds: number; state: string; leftSeconds: number; command: string | null; ringingSeconds?: number | null; from?: string | null; ringsOn?: string }[];
   lists: { name: string; items: { item: string; quantity: number | null; unit: string | null; note: string | null }[] }[];
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import type { KitchenTimer } from '../command/actions/timers.js';
@@ -15,9 +16,10 @@ import { discoveryMessages } from './discovery.js';
 import { publicationsFor, timersState, type Dashboard } from './events.js';
 import { BoundedQueue, type Outgoing } from './queue.js';
 import { Topics } from './topics.js';
+import { parseRingStop, parseRingingState, ringingState, scopeOf, SiteRing, type RingOutbox, type RingScope, type SiteRingHooks } from './site-ring.js';
 
 /** What the fleet may ask of the rest of hark (the daemon wires these to the segment path). */
-export interface FleetHooks {
+export interface FleetHooks extends SiteRingHooks {
   /** Words handled exactly as if heard (cmd/utterance; cmd/mode as the mode's words). */
   heardText(text: string, from: string): Promise<void>;
   say(text: string): void;
@@ -74,6 +76,7 @@ export class Fleet {
   private backoffMs: number;
   private readonly unsubscribe: (() => void)[] = [];
   private stopping = false;
+  private readonly ring: SiteRing;
 
   constructor(
     private readonly o: {
@@ -85,6 +88,10 @@ export class Fleet {
       hooks: FleetHooks;
       version: string;
       initialMode: string;
+      /** The area a timer rung for its area rings in (device.area, else mqtt.room); null: none. */
+      area?: string | null;
+      /** Where stops said here for other devices' rings wait for their owners (the store); none: in memory only. */
+      outbox?: RingOutbox | null;
       wallNow?: () => number;
     },
   ) {
@@ -93,6 +100,7 @@ export class Fleet {
     this.queue = new BoundedQueue(c.queueMax);
     this.backoffMs = c.reconnectInitialMs;
     this.dash = { mode: o.initialMode, frame: 'base' };
+    this.ring = new SiteRing({ device: c.device, area: o.area ?? null, hooks: o.hooks, outbox: o.outbox ?? null });
     // The arbiter reaches the room through this client; claims go out at QoS 0 (latency over delivery).
     const channel = {
       connected: () => this.client?.connected === true,
@@ -105,6 +113,11 @@ export class Fleet {
 
   get status(): FleetStatus {
     return { state: this.state, url: this.o.config.url, device: this.o.config.device, room: this.o.config.room || null, queued: this.queue.size, dropped: this.queue.dropped, lastError: this.lastError };
+  }
+
+  /** Where a timer of this device rings when it comes due: here, its area, or the site (mqtt.ringOn, mqtt.ringOnByName). */
+  ringsOn(label: string | undefined): RingScope {
+    return scopeOf(label, this.o.config);
   }
 
   /** Connects in the background: a broker that is down or refuses hark never holds up the daemon. */
@@ -132,6 +145,7 @@ export class Fleet {
     client.on('close', () => {
       if (this.stopping) return;
       if (this.state === 'connected') this.o.log.warn('mqtt: connection to the broker lost; events are queued until it is back', { url: c.url, queueMax: c.queueMax });
+      this.ring.brokerLost();
       if (this.state !== 'refused') this.setState('reconnecting');
       // Backoff: mqtt.js reads reconnectPeriod each time it schedules a reconnect.
       client.options.reconnectPeriod = this.backoffMs;
@@ -192,13 +206,15 @@ export class Fleet {
     this.setState('connected');
     this.o.log.info('mqtt: connected', { url: c.url, device: c.device, room: c.room || null });
     client.publish(this.topics.availability, 'online', { qos: 1, retain: true });
-    const subs = [...this.topics.commandFilters, this.topics.haStatus, ...(this.topics.claim ? [this.topics.claim] : [])];
+    const subs = [...this.topics.commandFilters, this.topics.haStatus, ...(this.topics.claim ? [this.topics.claim] : []), this.topics.peersRinging, this.topics.ringStop()];
     client.subscribe(subs, { qos: 1 }, (err) => err && this.o.log.error('mqtt: subscribe failed', { topics: subs, error: errorMessage(err) }));
     if (c.discovery) this.publishDiscovery();
-    this.send(this.topics.state('timers'), timersState(this.o.hooks.timers(), this.o.clock.now(), this.wall()), true);
+    this.sendTimers();
     this.send(this.topics.state('mode'), { ...this.dash, at: new Date(this.wall()).toISOString() }, true);
     const waiting = this.queue.take();
     for (const m of waiting) client.publish(m.topic, m.payload, { qos: EVENT_QOS, retain: m.retain });
+    // Stops said here that their owners have not confirmed (from before a restart, or lost in flight): again.
+    for (const p of this.ring.pending()) client.publish(this.topics.ringStop(p.owner), JSON.stringify(p.stop), { qos: EVENT_QOS });
     if (waiting.length) this.o.log.info('mqtt: queued events sent', { count: waiting.length, droppedWhileAway: this.queue.dropped });
   }
 
@@ -234,8 +250,29 @@ export class Fleet {
     for (const p of publicationsFor(name, payload, this.dash, this.wall())) {
       if (p.kind === 'event') this.send(this.topics.event(p.type), p.body, false);
       else if (p.kind === 'state') this.send(this.topics.state(p.name), p.body, true);
-      else this.send(this.topics.state('timers'), timersState(this.o.hooks.timers(), this.o.clock.now(), this.wall()), true);
+      else this.sendTimers();
     }
+    if (name === 'router.effect') this.guestStopped(payload as Record<string, unknown>);
+  }
+
+  /** The retained timers state (this device's own timers) and the timers it rings beyond itself. */
+  private sendTimers(): void {
+    const own = this.o.hooks.timers().filter((t) => !t.from);
+    this.send(this.topics.state('timers'), timersState(own, this.o.clock.now(), this.wall()), true);
+    const c = this.o.config;
+    const state = ringingState(c.device, this.o.area ?? null, own, (label) => scopeOf(label, c), (id) => this.ring.ringingSince(id, this.wall()), this.wall());
+    this.ring.keepSince(state.ringing.map((r) => r.id));
+    this.send(this.topics.state('ringing'), { ...state }, true);
+  }
+
+  /** Another device's timer was stopped here: the stop goes to its owner (queued while the broker is away). */
+  private guestStopped(e: Record<string, unknown>): void {
+    const from = e.from as { device: string; id: number } | undefined;
+    if (e.type !== 'timer' || !from) return;
+    if (e.event === 'gave-up') return this.ring.quietHere(from);
+    if (e.event !== 'stopped' && e.event !== 'cancelled') return;
+    const stop = this.ring.stoppedAtGuest(from, e.by === 'button' ? 'button' : 'voice', randomUUID());
+    if (stop) this.send(this.topics.ringStop(from.device), { ...stop }, false);
   }
 
   /** Publish now if connected, otherwise queue (bounded). Never waits, never throws. */
@@ -251,6 +288,19 @@ export class Fleet {
   }
 
   private message(topic: string, payload: string, retained: boolean): void {
+    const owner = this.topics.ringingOwner(topic);
+    if (owner !== null) {
+      for (const stop of this.ring.peerState(owner, payload ? parseRingingState(payload) : null)) this.send(this.topics.ringStop(owner), { ...stop }, false);
+      return;
+    }
+    if (topic === this.topics.ringStop()) {
+      // Retained, it would stop the next ring of that id at every reconnect.
+      if (retained) return this.refuse(topic, 'ring/stop', payload, 'retained stops are ignored (publish them without the retain flag)');
+      const stop = parseRingStop(payload);
+      if ('error' in stop) return this.refuse(topic, 'ring/stop', payload, stop.error);
+      this.ring.stopArrived(stop);
+      return;
+    }
     if (topic === this.topics.claim) {
       const m = parseRoomMessage(payload);
       if (m?.kind === 'claim') this.arbiter?.claimArrived(m.claim);

@@ -10,6 +10,7 @@ import type { Speech } from '../speech/create.js';
 import type { RouterConfig } from '../command/config.js';
 import { Fleet, type FleetHooks } from './client.js';
 import type { MqttConfig } from './config.js';
+import type { RingOutbox } from './site-ring.js';
 
 const pkg = createRequire(import.meta.url)('../../package.json') as { version: string };
 
@@ -29,6 +30,9 @@ export function fleetHooks(front: () => PathFront | null, speech: () => Speech |
     timers: () => timers()?.list() ?? [],
     setTimer: (seconds, label) => void timers()?.set(seconds, label),
     timerAct: (op, label, all) => timers()?.act(op, label ? { name: label } : {}, all),
+    ringGuest: (from, label) => timers()?.ringGuest(from, label),
+    endGuest: (from) => timers()?.endGuest(from),
+    stopOwn: (id, by, at) => timers()?.stopOwn(id, by, at) ?? false,
   };
 }
 
@@ -43,7 +47,7 @@ export interface FleetSections {
  * The daemon's fleet component: nothing unless mqtt.url is set. Started after the store and before
  * the router (which takes its arbiter) and capture; stopped before the store, saying "offline".
  */
-export function fleetComponent(o: { config: FleetSections; secrets: Secrets; bus: Bus; clock: Clock; log: Logger; hooks: FleetHooks }, keep: (f: Fleet | null) => void): Component {
+export function fleetComponent(o: { config: FleetSections; secrets: Secrets; bus: Bus; clock: Clock; log: Logger; hooks: FleetHooks; outbox?: () => RingOutbox | null }, keep: (f: Fleet | null) => void): Component {
   let fleet: Fleet | null = null;
   return {
     name: 'fleet',
@@ -51,7 +55,9 @@ export function fleetComponent(o: { config: FleetSections; secrets: Secrets; bus
       if (!o.config.mqtt.url) return;
       // One room setting: devices that hear each other are the ones in the same area, unless mqtt.room says otherwise.
       const mqtt = { ...o.config.mqtt, room: o.config.mqtt.room || (o.config.device.area ?? '') };
-      fleet = new Fleet({ config: mqtt, secrets: o.secrets, bus: o.bus, clock: o.clock, log: o.log, hooks: o.hooks, version: pkg.version, initialMode: o.config.router.mode });
+      // A timer rung for its area rings on the devices of the same device.area (mqtt.room without one).
+      const area = o.config.device.area || mqtt.room || null;
+      fleet = new Fleet({ config: mqtt, secrets: o.secrets, bus: o.bus, clock: o.clock, log: o.log, hooks: o.hooks, version: pkg.version, initialMode: o.config.router.mode, area, outbox: o.outbox?.() ?? null });
       keep(fleet);
       fleet.start();
     },

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { z } from 'zod';
-import { flag, intBetween, ms, section, text } from '../core/config-fields.js';
+import { flag, intBetween, ms, oneOf, section, text } from '../core/config-fields.js';
 
 /** A topic level: no MQTT wildcards or separators, so a device or room name cannot widen a subscription. */
 const TOPIC_LEVEL = /^[a-z0-9][a-z0-9_-]*$/;
@@ -26,8 +26,10 @@ const prefix = (def: string) =>
     .refine((s) => !/[+#]/.test(s) && !s.startsWith('/') && !s.endsWith('/'), 'must be a topic without +, # or a leading or trailing /')
     .default(def);
 
+const RING_SCOPE = oneOf(['device', 'area', 'site'] as const, 'device');
+
 /**
- * mqtt: the fleet (issue 16). Off unless `url` is set. The user name and password come only from
+ * mqtt: the fleet. Off unless `url` is set. The user name and password come only from
  * the environment (HARK_MQTT_USERNAME, HARK_MQTT_PASSWORD), never from this file.
  */
 export const mqttSection = section({
@@ -41,6 +43,16 @@ export const mqttSection = section({
   discoveryPrefix: prefix('homeassistant'),
   /** Publish Home Assistant discovery configs. */
   discovery: flag(true),
+  /**
+   * Where a due timer rings: `device` (only the one that set it), `area` (every device of its
+   * device.area, or mqtt.room without one), `site` (every device under topicPrefix). Stopped at any of
+   * them, it stops on all.
+   */
+  ringOn: RING_SCOPE,
+  /** ...per timer name, over ringOn: {fryer: site, pasta: area}. */
+  ringOnByName: z
+    .record(z.string().trim().toLowerCase().min(1, 'a timer name must not be empty'), RING_SCOPE)
+    .default({}),
   /** How long a device waits for the room's other claims on a command before acting (the latency it adds). */
   arbitrationWindowMs: ms(200, 0, 5000),
   /** Events kept while the broker is away; the oldest go first (counted). */

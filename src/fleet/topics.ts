@@ -39,6 +39,19 @@ export class Topics {
   get claim(): string | null {
     return this.n.room ? `${this.n.prefix}/room/${this.n.room}/claim` : null;
   }
+  /** Every device's retained state/ringing: the timers each rings beyond itself (site-ring.ts). */
+  get peersRinging(): string {
+    return `${this.n.prefix}/+/state/ringing`;
+  }
+  /** The device a state/ringing topic belongs to, or null for any other topic. */
+  ringingOwner(topic: string): string | null {
+    const m = topic.startsWith(`${this.n.prefix}/`) ? /^([^/]+)\/state\/ringing$/.exec(topic.slice(this.n.prefix.length + 1)) : null;
+    return m ? m[1]! : null;
+  }
+  /** Where a stop said at another device reaches a timer's owner. */
+  ringStop(owner = this.n.device): string {
+    return `${this.n.prefix}/${owner}/ring/stop`;
+  }
   /** Home Assistant announces itself here ("online") after a restart: discovery is sent again. */
   get haStatus(): string {
     return `${this.n.discoveryPrefix}/status`;

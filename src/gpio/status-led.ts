@@ -25,7 +25,7 @@ export interface StatusLedOptions {
  *
  * Events followed: segment.open/closed/dropped (listening, then thinking), speak.* (speaking; an
  * error flashes), cascade.* (thinking while an answer is prepared), capture.down/up (mic missing),
- * mute, vad.error. Awaiting a confirmation has no bus event of its own yet: call
+ * mute, vad.error, and the command core's timer effects (a timer rings from done to its end). Awaiting a confirmation has no bus event of its own yet: call
  * setFlag('confirm', true/false) when the confirm frame is pushed and popped.
  */
 export class StatusLed {
@@ -35,6 +35,8 @@ export class StatusLed {
   private readonly offs: (() => void)[] = [];
   private readonly timers = new Map<LedFlag, TimerHandle>();
   private speakingId: number | null = null;
+  /** Timers ringing here (this device's and those rung for its area), by id: the LED rings while any does. */
+  private readonly ringing = new Set<number>();
   private shown: LedState | null = null;
 
   constructor(opts: StatusLedOptions) {
@@ -78,6 +80,14 @@ export class StatusLed {
       on('capture.up', () => this.setFlag('micMissing', false)),
       on('mute', (e) => this.setFlag('muted', e.muted)),
       on('vad.error', () => this.flash()),
+      on('router.effect', (e) => {
+        if (e.type !== 'timer') return;
+        // A delayed command comes due without ringing; every other due timer rings until it ends.
+        if (e.event === 'done' && e.command === undefined) this.ringing.add(e.id);
+        else if (e.event === 'stopped' || e.event === 'cancelled' || e.event === 'gave-up' || e.event === 'ended') this.ringing.delete(e.id);
+        else return;
+        this.setFlag('ringing', this.ringing.size > 0);
+      }),
     );
     this.render();
   }

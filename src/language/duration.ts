@@ -19,9 +19,13 @@ const UNIT_SECONDS: Record<string, number> = {
   hour: 3600, hours: 3600, hr: 3600, hrs: 3600, h: 3600,
 };
 
-function unitAt(words: readonly string[], i: number): number | null {
-  const w = words[i];
+/** The seconds in a unit word ("minutes" → 60), or null. */
+export function unitSeconds(w: string | undefined): number | null {
   return w !== undefined && w in UNIT_SECONDS ? UNIT_SECONDS[w]! : null;
+}
+
+function unitAt(words: readonly string[], i: number): number | null {
+  return unitSeconds(words[i]);
 }
 
 /** "half", "quarter", "1/2", "3/4" as the fraction it names, or null. */

@@ -71,9 +71,36 @@ export function readItem(words: readonly string[]): ItemAmount | null {
 /**
  * Several items in one breath: "basil, shallots, double cream and capers", "three lemons and 2
  * kilos of onions". Split at the commas speech-to-text wrote (`breakAfter[i]`: a comma came after
- * word i) and at "and" / "plus"; "one and a half" stays a number.
+ * word i) and at "and" / "plus"; "one and a half" stays a number. Null unless every part is an item.
  */
 export function readItems(words: readonly string[], breakAfter: readonly boolean[] = []): ItemAmount[] | null {
+  const read = readItemList(words, breakAfter);
+  return read && !read.unread.length ? read.items : null;
+}
+
+/** A list as said: the items read, and the parts that could not be read as one ("shallots 2 kilos"), as said. */
+export interface ItemList {
+  items: ItemAmount[];
+  unread: string[];
+}
+
+/**
+ * A list said in one breath, read as far as it can be: every part that is an item, and the parts
+ * that are not, kept to be named back, so a cook's long order is never lost for one garbled part.
+ * Null when no more parts read than not (then it is not a list of things at all).
+ */
+export function readItemList(words: readonly string[], breakAfter: readonly boolean[] = []): ItemList | null {
+  const items: ItemAmount[] = [];
+  const unread: string[] = [];
+  for (const p of itemParts(words, breakAfter)) {
+    const it = readItem(p);
+    if (it) items.push(it);
+    else unread.push(p.join(' '));
+  }
+  return items.length && unread.length <= items.length ? { items, unread } : null;
+}
+
+function itemParts(words: readonly string[], breakAfter: readonly boolean[]): string[][] {
   const parts: string[][] = [];
   let cur: string[] = [];
   for (let i = 0; i < words.length; i++) {
@@ -93,14 +120,7 @@ export function readItems(words: readonly string[], breakAfter: readonly boolean
     }
   }
   if (cur.length) parts.push(cur);
-  if (!parts.length) return null;
-  const items: ItemAmount[] = [];
-  for (const p of parts) {
-    const it = readItem(p);
-    if (!it) return null;
-    items.push(it);
-  }
-  return items;
+  return parts;
 }
 
 /** "lemons" / "3 lemons", "2 kilos of onions": how an item is said back. */
@@ -121,11 +141,11 @@ function singular(w: string): string {
 
 /**
  * What makes two lines on a list the same item: "the Milk " and "milk", "lemon" and "lemons",
- * "tomatoes" and "tomato". Only the last word is made singular ("bags of flour" is never an item:
+ * "tomatoes" and "tomato", "bird's eye chillies" and "birds eye chillies". Only the last word is made singular ("bags of flour" is never an item:
  * the unit is kept apart).
  */
 export function itemKey(item: string): string {
-  const w = item.toLowerCase().replace(/[^\p{L}\p{N}\s]/gu, ' ').trim().split(/\s+/).filter(Boolean);
+  const w = item.toLowerCase().replace(/['’]/g, '').replace(/[^\p{L}\p{N}\s]/gu, ' ').trim().split(/\s+/).filter(Boolean);
   while (w.length > 1 && ARTICLES.has(w[0]!)) w.shift();
   if (w.length) w[w.length - 1] = singular(w[w.length - 1]!);
   return w.join(' ');

@@ -1,5 +1,5 @@
 import { Grammar, type GrammarExtras, type Parse } from './grammar.js';
-import type { ItemAmount } from './items.js';
+import type { ItemList } from './items.js';
 import { READERS, type DurationValue, type KnownItem, type ReadContext } from './readers.js';
 import { DEFAULT_LIST, type FollowUp, type ImperativeName, type ListCommand, type Reading, type TimerCommand, type TimerPick } from './requests.js';
 import { LIST_SENTENCES } from './sentences/lists.js';
@@ -16,6 +16,12 @@ import { ROOMS, type TimerRef } from './timer-ref.js';
  * interruption filter share. Pure.
  */
 export type Family = 'timer' | 'list' | 'imperative' | 'follow';
+
+/** What was heard besides the words: pauses after them, and their spelling (both aligned to the words). */
+export interface Heard {
+  breaks?: readonly boolean[];
+  spelled?: readonly string[];
+}
 
 const family = (intent: string): Family => intent.slice(0, intent.indexOf('.')) as Family;
 /** Words after which a request may go on with something else ("... and then tell me when it's done"). */
@@ -37,15 +43,15 @@ export class KitchenLanguage {
    * The request the words make, among the given families, or null. Follow-ups are read only when
    * the situation says what was last done (the follow-up window is open) and they fit it.
    */
-  read(words: readonly string[], situation: Situation, families: readonly Family[], breaks: readonly boolean[] = [], goOn = true): Reading | null {
-    const ctx: ReadContext = { situation, breaks };
+  read(words: readonly string[], situation: Situation, families: readonly Family[], heard: Heard = {}, goOn = true): Reading | null {
+    const ctx: ReadContext = { situation, breaks: heard.breaks ?? [], ...(heard.spelled ? { spelled: heard.spelled } : {}) };
     const want = new Set(families);
     for (const p of this.grammar.read(words, ctx, (i) => want.has(family(i)))) {
       const r = toReading(p, situation, words);
       if (r) return r;
     }
     const many = want.has('timer') ? this.startMany(words, ctx) : null;
-    return many ?? (goOn ? this.beforeAnd(words, situation, families, breaks) : null);
+    return many ?? (goOn ? this.beforeAnd(words, situation, families, ctx) : null);
   }
 
   /**
@@ -54,13 +60,13 @@ export class KitchenLanguage {
    * after it, is that request (the rest is how people talk on). Not for hark's voice commands:
    * "stop, that's the wrong pan" is not a whole "stop", and not for questions.
    */
-  private beforeAnd(words: readonly string[], situation: Situation, families: readonly Family[], breaks: readonly boolean[]): Reading | null {
+  private beforeAnd(words: readonly string[], situation: Situation, families: readonly Family[], { breaks, spelled }: ReadContext): Reading | null {
     const want = families.filter((f) => f === 'timer' || f === 'list');
     if (!want.length) return null;
     for (let i = words.length - 1; i >= 3; i--) {
       // "... and then ...", or a pause speech-to-text wrote as a comma: "cancel the chips, they're done".
       if (!GO_ON.has(words[i]!) && !breaks[i - 1]) continue;
-      const r = this.read(words.slice(0, i), situation, want, breaks.slice(0, i), false);
+      const r = this.read(words.slice(0, i), situation, want, { breaks: breaks.slice(0, i), ...(spelled ? { spelled: spelled.slice(0, i) } : {}) }, false);
       if (r && (r.kind === 'timer' || r.kind === 'list') && !r.question) return r;
     }
     return null;
@@ -89,7 +95,8 @@ export class KitchenLanguage {
         const rest = part.slice(1).filter((w) => w !== 'one' && w !== 'timer');
         part = part.includes('timer') ? ['set', ...part] : ['set', 'a', ...(part[1] === 'for' ? ['timer', ...rest] : [...rest, 'timer'])];
       }
-      const c = this.grammar.read(part, ctx, (i) => i === 'timer.start').map((p) => toReading(p, ctx.situation, part)).find((r) => r !== null);
+      // (its words are rebuilt, so the spelling no longer lines up with them: a timer keeps none)
+      const c = this.grammar.read(part, { situation: ctx.situation, breaks: ctx.breaks }, (i) => i === 'timer.start').map((p) => toReading(p, ctx.situation, part)).find((r) => r !== null);
       if (!c || c.kind !== 'timer' || c.command.op !== 'start' || c.command.seconds === null) return null;
       timers.push(c.command.name ? { seconds: c.command.seconds, name: c.command.name } : { seconds: c.command.seconds });
     }
@@ -150,16 +157,16 @@ export function toReading(p: Parse, s: Situation, words: readonly string[]): Rea
     case 'list.add':
     case 'list.remove': {
       const known = last<KnownItem>(slots, 'known_item');
-      const items = known ? [known.item] : last<ItemAmount[]>(slots, 'items');
-      if (!items?.length) return null;
-      return list({ op: p.intent === 'list.add' ? 'add' : 'remove', list: known ? known.list : listOf(slots), items });
+      const said = known ? { items: [known.item], unread: [] } : last<ItemList>(slots, 'items');
+      if (!said?.items.length) return null;
+      return list({ op: p.intent === 'list.add' ? 'add' : 'remove', list: known ? known.list : listOf(slots), items: said.items, ...unread(said) });
     }
     case 'list.read':
     case 'list.clear':
       return list({ op: p.intent === 'list.read' ? 'read' : 'clear', list: listOf(slots) });
     case 'follow.more': {
-      const items = last<ItemAmount[]>(slots, 'items');
-      return s.last?.kind === 'list' && items?.length ? follow({ kind: 'more', items }) : null;
+      const said = last<ItemList>(slots, 'items');
+      return s.last?.kind === 'list' && said?.items.length ? follow({ kind: 'more', items: said.items, ...unread(said) }) : null;
     }
     case 'follow.length': {
       const len = last<DurationValue>(slots, 'length');
@@ -174,6 +181,11 @@ export function toReading(p: Parse, s: Situation, words: readonly string[]): Rea
       return { kind: 'imperative', imperatives: [{ name, ...(ref ? { reference: ref } : {}) }] };
     }
   }
+}
+
+/** The parts of a list that were not items, when there are any. */
+function unread(l: ItemList): { unread?: string[] } {
+  return l.unread.length ? { unread: l.unread } : {};
 }
 
 function follow(f: FollowUp): Reading {

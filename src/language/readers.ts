@@ -1,5 +1,5 @@
-import { readDuration } from './duration.js';
-import { itemKey, readItems, type ItemAmount } from './items.js';
+import { readDuration, unitSeconds } from './duration.js';
+import { itemKey, readItemList, readItems, type ItemAmount, type ItemList } from './items.js';
 import type { SlotMatch, SlotReader } from './match.js';
 import { readNumber } from './numbers.js';
 import type { Situation } from './situation.js';
@@ -15,6 +15,16 @@ export interface ReadContext {
   situation: Situation;
   /** breaks[i]: a comma (or other pause mark) came after word i, as speech-to-text wrote it. */
   breaks: readonly boolean[];
+  /** spelled[i]: word i with its apostrophes ("bird's"); absent: the words as they are. */
+  spelled?: readonly string[];
+}
+
+/**
+ * Words at..end as they were spelled: what an item keeps ("bird's eye chillies"). A timer's name
+ * stays in the matching form, the form every later mention of it is compared in.
+ */
+function spelling(words: readonly string[], at: number, end: number, ctx: ReadContext): string[] {
+  return (ctx.spelled ?? words).slice(at, end);
 }
 
 export interface DurationValue {
@@ -24,6 +34,8 @@ export interface DurationValue {
 }
 
 const CORRECTIONS = new Set(['no', 'sorry', 'actually', 'mean', 'i', 'rather', 'or', 'wait', 'make', 'that', 'it']);
+/** Among them, the words that make it a correction ("that" or "it" alone do not). */
+const CORRECTS = new Set(['no', 'sorry', 'actually', 'mean', 'rather', 'or', 'wait', 'make']);
 const UNITS = new Set(['second', 'seconds', 'sec', 'secs', 'minute', 'minutes', 'min', 'mins', 'hour', 'hours', 'hr', 'hrs']);
 
 /** A duration at i, with "another", "a couple more", "more"/"extra"/"longer" around it, and a spoken correction ("ten minutes, no, five minutes"). */
@@ -51,7 +63,8 @@ export function readDurationAt(words: readonly string[], at: number): { value: D
     seconds = unit.seconds;
     end = i + 1;
   } else {
-    const d = readDuration(words, i);
+    // "twenty, no, twenty-five minutes": a number cut short by a correction is the duration said after it.
+    const d = readDuration(words, i) ?? clippedCorrection(words, i);
     if (!d || d.seconds <= 0) return null;
     seconds = d.seconds;
     end = d.next;
@@ -61,10 +74,11 @@ export function readDurationAt(words: readonly string[], at: number): { value: D
     more = true;
     end++;
   }
-  // "ten minutes, no, five minutes": the last duration said wins.
+  // "ten minutes, no, five minutes" (or "..., no, five": the unit carries over): the last duration said wins.
   for (let j = end; j < words.length && j - end < 3 && CORRECTIONS.has(words[j]!); ) {
     j++;
-    const d = readDuration(words, j);
+    if (!correctionAt(words, end, j)) continue;
+    const d = readDuration(words, j) ?? sameUnit(words, j, unitSeconds(words[end - 1]));
     if (d && d.seconds > 0) {
       seconds = d.seconds;
       end = d.next;
@@ -72,6 +86,34 @@ export function readDurationAt(words: readonly string[], at: number): { value: D
     }
   }
   return { value: { seconds, more }, end };
+}
+
+/** Words from..to are a correction ("no", "sorry", "i mean", "make it", ...), not only filler like "that". */
+function correctionAt(words: readonly string[], from: number, to: number): boolean {
+  const said = words.slice(from, to);
+  return said.length > 0 && said.every((w) => CORRECTIONS.has(w)) && said.some((w) => CORRECTS.has(w));
+}
+
+/**
+ * "twenty, no, twenty-five minutes", "35 no 40 minutes": a bare number, a correction, then a
+ * duration; the duration is what was meant. Only when a duration follows: "two burgers no onion"
+ * or "twenty, no" alone is not one.
+ */
+function clippedCorrection(words: readonly string[], at: number): { seconds: number; next: number } | null {
+  const n = readNumber(words, at);
+  if (!n) return null;
+  for (let j = n.next + 1; j <= n.next + 3 && j < words.length; j++) {
+    if (!correctionAt(words, n.next, j)) continue;
+    const d = readDuration(words, j);
+    if (d) return d;
+  }
+  return null;
+}
+
+/** A bare number read in the unit of the duration it corrects ("ten minutes, no, five"). */
+function sameUnit(words: readonly string[], at: number, unit: number | null): { seconds: number; next: number } | null {
+  const n = unit === null ? null : readNumber(words, at);
+  return n && unit !== null ? { seconds: Math.round(n.value * unit), next: n.next } : null;
 }
 
 const duration: SlotReader<ReadContext> = (words, at) => {
@@ -82,11 +124,19 @@ const duration: SlotReader<ReadContext> = (words, at) => {
 /** Only a duration said as more time ("five more minutes", "another ten minutes"). */
 const more: SlotReader<ReadContext> = (words, at, ctx) => duration(words, at, ctx).filter((m) => (m.value as DurationValue).more);
 
-/** A new length for the timer just set: a duration, or a bare number read as minutes ("make it ten"). */
+/** A new length for the timer just set: a duration, or a bare number read as minutes ("make it ten", "make it ten, no, twelve"). */
 const length: SlotReader<ReadContext> = (words, at) => {
   const d = readDurationAt(words, at);
   if (d) return [{ end: d.end, value: d.value, weight: 0.9 * (d.end - at) }];
-  const n = readNumber(words, at);
+  const first = readNumber(words, at);
+  let n = first;
+  for (let j = (first?.next ?? 0) + 1; first && j <= first.next + 3 && j < words.length; j++) {
+    const again = correctionAt(words, first.next, j) ? readNumber(words, j) : null;
+    if (again) {
+      n = again;
+      break;
+    }
+  }
   return n && n.value > 0 ? [{ end: n.next, value: { seconds: Math.round(n.value * 60), more: false }, weight: 0.6 }] : [];
 };
 
@@ -126,16 +176,22 @@ const NOT_AN_ITEM = new Set([
   ...'what whats how hows who whos when whens where which why read tell show go run check anything everything nothing something'.split(' '),
 ]);
 
-/** One or more items with their quantities: "three lemons", "basil, shallots, double cream and capers". */
+/**
+ * One or more items with their quantities, as many as are said: "three lemons", "basil, shallots,
+ * double cream and capers", a cook's whole order. A part that is not an item is kept as unread
+ * (the request names it back) and worth less, so a reading that explains it wins.
+ */
 const items: SlotReader<ReadContext> = (words, at, ctx) => {
   const out: SlotMatch[] = [];
   if ((ITEMS_EDGE.has(words[at]!) && words[at] !== 'the' && words[at] !== 'a' && words[at] !== 'an') || NOT_AN_ITEM.has(words[at]!)) return out;
-  for (let end = at + 1; end <= Math.min(words.length, at + 16); end++) {
+  for (let end = at + 1; end <= words.length; end++) {
     const w = words[end - 1]!;
     if (ITEMS_NEVER.has(w)) break;
     if (ITEMS_EDGE.has(w)) continue;
-    const read = readItems(words.slice(at, end), ctx.breaks.slice(at, end));
-    if (read) out.push({ end, value: read, weight: 0.3 * (end - at) });
+    const read = readItemList(spelling(words, at, end, ctx), ctx.breaks.slice(at, end));
+    if (!read) continue;
+    const unreadWords = read.unread.reduce((n, u) => n + u.split(' ').length, 0);
+    out.push({ end, value: read satisfies ItemList, weight: 0.3 * (end - at - unreadWords) + 0.05 * unreadWords });
   }
   return out;
 };

@@ -32,7 +32,8 @@ export type TimerCommand =
   | { op: 'add' | 'remove'; seconds: number; pick: TimerPick };
 
 export type ListCommand =
-  | { op: 'add' | 'remove'; list: string; items: ItemAmount[] }
+  /** `unread`: parts of a list said in one breath that were not items, as said (named back, never dropped silently). */
+  | { op: 'add' | 'remove'; list: string; items: ItemAmount[]; unread?: string[] }
   | { op: 'read' | 'clear'; list: string };
 
 export type ImperativeName = 'stop' | 'repeat' | 'continue' | 'start-over';
@@ -45,7 +46,7 @@ export interface Imperative {
 
 export type FollowUp =
   /** More of the same list request: "and two pints of milk". */
-  | { kind: 'more'; items: ItemAmount[] }
+  | { kind: 'more'; items: ItemAmount[]; unread?: string[] }
   /** The timer just set, at a new length: "make it ten minutes". */
   | { kind: 'length'; seconds: number };
 

@@ -15,6 +15,11 @@ export interface Said {
   readonly norm: string;
   /** norm split on spaces. */
   readonly words: readonly string[];
+  /**
+   * Each word as it was spelled, apostrophes inside it kept ("bird's", "o'brien"; `words` has
+   * birds, obrien): what a free slot (an item, a timer's name) keeps, while rules match on `words`.
+   */
+  readonly spelled: readonly string[];
   /** For each normalised word, the index of the original whitespace token it came from. */
   readonly wordToken: readonly number[];
   /** The original text split on whitespace. */
@@ -29,9 +34,15 @@ function isDigitAt(s: string, i: number): boolean {
   return c >= 48 && c <= 57;
 }
 
+function isLetterAt(s: string, i: number): boolean {
+  const c = s.charCodeAt(i);
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c > 127 && /\p{L}/u.test(s[i]!));
+}
+
 /**
  * One pass over the text (this runs for every utterance, so no chain of regex replaces):
- * ASCII letters and digits are kept (lower-cased), apostrophes vanish, ".", ":" and "/" survive only
+ * ASCII letters and digits are kept (lower-cased), apostrophes vanish (the spelling keeps those
+ * between letters), ".", ":" and "/" survive only
  * between digits, any other letter or digit in any script is kept lower-cased, everything else
  * breaks words. Whitespace also splits the original into tokens, tracked for restAfter().
  */
@@ -39,16 +50,24 @@ export function said(text: string): Said {
   const original = text.trim();
   const tokens = original ? original.split(/\s+/) : [];
   const words: string[] = [];
+  const spelled: string[] = [];
   const wordToken: number[] = [];
   let token = -1;
   let inToken = false;
   let cur = '';
+  let spell = '';
+  const add = (ch: string): void => {
+    cur += ch;
+    spell += ch;
+  };
   const flush = (): void => {
     if (cur) {
       words.push(cur);
+      spelled.push(spell);
       wordToken.push(token);
-      cur = '';
     }
+    cur = '';
+    spell = '';
   };
   for (let i = 0; i < original.length; i++) {
     const c = original.charCodeAt(i);
@@ -61,19 +80,21 @@ export function said(text: string): Said {
       token++;
       inToken = true;
     }
-    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) cur += original[i];
-    else if (c >= 65 && c <= 90) cur += String.fromCharCode(c + 32);
-    else if (c === 39 || c === 0x2019) continue;
-    else if ((c === 46 || c === 58 || c === 47) && cur && i > 0 && isDigitAt(original, i - 1) && isDigitAt(original, i + 1)) cur += original[i];
+    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) add(original[i]!);
+    else if (c >= 65 && c <= 90) add(String.fromCharCode(c + 32));
+    else if (c === 39 || c === 0x2019) {
+      // Gone from the matching form ("what's" is whats); kept in the spelling between letters.
+      if (cur && isLetterAt(original, i + 1)) spell += "'";
+    } else if ((c === 46 || c === 58 || c === 47) && cur && i > 0 && isDigitAt(original, i - 1) && isDigitAt(original, i + 1)) add(original[i]!);
     else if (c > 127) {
       const ch = String.fromCodePoint(original.codePointAt(i)!);
       if (ch.length === 2) i++;
-      if (LETTER_OR_DIGIT.test(ch)) cur += ch.toLowerCase();
+      if (LETTER_OR_DIGIT.test(ch)) add(ch.toLowerCase());
       else flush();
     } else flush();
   }
   flush();
-  return { original, norm: words.join(' '), words, wordToken, tokens };
+  return { original, norm: words.join(' '), words, spelled, wordToken, tokens };
 }
 
 /** The normalised form alone (for vocabularies and exact sets). */

@@ -17,13 +17,28 @@ const DISFLUENT = new Set(['um', 'umm', 'uh', 'uhh', 'er', 'erm', 'hmm', 'hm', '
 /** Words whose "'s" the sentences spell fused ("what's" is whats, "it's" is its): left as they are. */
 const FUSED = new Set(['what', 'how', 'when', 'where', 'who', 'that', 'it', 'there', 'here', 'let', 'he', 'she']);
 
+/** The words to read, with where speech-to-text marked a pause and how each word was spelled. */
+export interface HeardWords {
+  words: string[];
+  /** breaks[i]: a comma (or other pause mark) came after word i. */
+  breaks: boolean[];
+  /** spelled[i]: word i with its apostrophes ("bird's"), for what a free slot keeps. */
+  spelled: string[];
+  /** Some "'s" could be read either way: kept on its word (a possessive) or as "is". */
+  eitherWay: boolean;
+}
+
 /**
- * The words, disfluencies out, "'s" read as "is" ("how much time's left" → time is left; "what's"
- * stays whats), and where speech-to-text marked a pause (a comma) after a word.
+ * The words, disfluencies out, and where speech-to-text marked a pause (a comma) after a word.
+ * `'s` on a word is read as "is" ("how much time's left" → time is left) or, with `possessive`,
+ * kept on its word ("bird's eye chillies"); "what's", "it's", "let's" stay fused either way
+ * (whats, its, lets: the sentences spell them so).
  */
-export function wordsOf(s: Said): { words: string[]; breaks: boolean[] } {
+export function wordsOf(s: Said, possessive = false): HeardWords {
   const words: string[] = [];
   const breaks: boolean[] = [];
+  const spelled: string[] = [];
+  let eitherWay = false;
   s.words.forEach((w, i) => {
     const token = s.tokens[s.wordToken[i]!] ?? '';
     const lastOfToken = s.wordToken[i + 1] !== s.wordToken[i];
@@ -32,21 +47,35 @@ export function wordsOf(s: Said): { words: string[]; breaks: boolean[] } {
       if (breaks.length && pause) breaks[breaks.length - 1] = true;
       return;
     }
+    const sp = s.spelled[i] ?? w;
     if (lastOfToken && /['’]s\W*$/i.test(token) && w.endsWith('s') && w.length > 2 && !FUSED.has(w.slice(0, -1))) {
-      words.push(w.slice(0, -1), 'is');
-      breaks.push(false, pause);
-      return;
+      eitherWay = true;
+      if (!possessive) {
+        words.push(w.slice(0, -1), 'is');
+        spelled.push(sp.replace(/'s$/, ''), 'is');
+        breaks.push(false, pause);
+        return;
+      }
     }
     words.push(w);
+    spelled.push(sp);
     breaks.push(pause);
   });
-  return { words, breaks };
+  return { words, breaks, spelled, eitherWay };
 }
 
-/** A timer or list request, or a follow-up when the situation has one to lean on. */
+/**
+ * A timer or list request, or a follow-up when the situation has one to lean on. An "'s" is first
+ * kept on its word, so "add bird's eye chillies to the list" is the chillies; only when that reads
+ * as nothing is it "is" ("how much time's left on the rice").
+ */
 export function readRequest(lang: KitchenLanguage, s: Said, situation: Situation, families: readonly Family[] = ['timer', 'list']): Reading | null {
-  const { words, breaks } = wordsOf(s);
-  return words.length ? lang.read(words, situation, families, breaks) : null;
+  const kept = wordsOf(s, true);
+  if (!kept.words.length) return null;
+  const r = lang.read(kept.words, situation, families, kept);
+  if (r || !kept.eitherWay) return r;
+  const split = wordsOf(s);
+  return lang.read(split.words, situation, families, split);
 }
 
 const CORRECTIONS = new Set(['actually', 'no', 'sorry', 'wait', 'or', 'rather', 'instead', 'nope']);

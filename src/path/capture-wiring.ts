@@ -3,6 +3,7 @@ import { samplesToMsRounded as ms } from '../audio/pcm.js';
 import type { Bus } from '../core/bus.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
+import type { RoomFloor } from '../speech/alarm-level.js';
 import type { Speech } from '../speech/create.js';
 import type { SttStack } from '../stt/create.js';
 import { createVad } from '../vad/create.js';
@@ -46,6 +47,11 @@ export function segmenterFor(config: CaptureConfig, batchFirst: boolean): Segmen
     pauseMs: batchFirst ? config.stt.preemptiveMs : 0,
     longSpeechMs: batchFirst && opening.enabled ? longSpeechSeconds(opening.seconds) * 1000 : 0,
   };
+}
+
+/** The room's noise floor, which a timer's ring starts from (speech.alarm*), follows every frame the VAD scores. */
+export function followRoomFloor(pipeline: SegmentPipeline, room: Pick<RoomFloor, 'frame'>): void {
+  pipeline.on('frame', (f) => room.frame(f.level, f.harkPlaying));
 }
 
 export interface CaptureWiringDeps {
@@ -188,6 +194,8 @@ export class CaptureWiring {
   /** The segment pipeline's events, to the bus and the segment path. */
   private wire(pipeline: SegmentPipeline): void {
     const { bus, path } = this.d;
+    const room = this.d.speech()?.alarm.room;
+    if (room) followRoomFloor(pipeline, room);
     pipeline.on('open', (e) => {
       bus.emit('segment.open', { openedBy: e.openedBy, startMs: ms(e.startSample), vadStartMs: ms(e.vadStartSample), prerollMs: ms(e.prerollSamples) });
       path()?.opened(e);

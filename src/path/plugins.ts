@@ -19,8 +19,8 @@ export interface SegmentTap {
   closed(segment: Segment): void;
 }
 
-/** The kitchen timers as a plug-in may use them: list, set, act on, ring one now. */
-export type PluginTimers = Pick<KitchenTimers, 'list' | 'view' | 'set' | 'act' | 'ringNow'>;
+/** The kitchen timers as a plug-in may use them: list, set, act on, ring one now; ring another device's, stop one from another device. */
+export type PluginTimers = Pick<KitchenTimers, 'list' | 'view' | 'set' | 'act' | 'ringNow' | 'ringGuest' | 'endGuest' | 'stopOwn'>;
 
 /** The command side's narrow front, for plug-ins and the daemon's buttons. */
 export interface PathFront {

@@ -29,8 +29,11 @@ export function applySpeechEffect(
         cascade.start({ kind: 'answer', text: effect.text }, endOfSpeechAt === undefined ? {} : { endOfSpeechAt });
         return;
       }
-      if (effect.earcon) speech.queue.earcon(effect.earcon, { priority: priorityFor(effect, topFrame) });
-      speech.queue.say(effect.text, { priority: priorityFor(effect, topFrame) });
+      {
+        const ring = effect.ring !== undefined ? { ring: effect.ring } : {};
+        if (effect.earcon) speech.queue.earcon(effect.earcon, { priority: priorityFor(effect, topFrame), ...ring });
+        speech.queue.say(effect.text, { priority: priorityFor(effect, topFrame), ...ring });
+      }
       return;
     case 'earcon':
       speech.queue.earcon(effect.name);

@@ -3,7 +3,7 @@ import { checkAssignment, MESSAGE_VERSION, type Assignment, type Pick, type Pick
 import type { Confirmation, PickLedger, PickNote, Progress } from './ledger.js';
 
 /**
- * The picking ledger in the store's SQLite file (schema version 4). Each method is one transaction:
+ * The picking ledger in the store's SQLite file (schema version 5). Each method is one transaction:
  * a confirmed pick's line and its outbox row are written together, so after a kill either both are
  * there (the pick is done and will be sent) or neither (the picker is asked for it again).
  */

@@ -12,6 +12,20 @@ export const speechSection = section({
   speed: intBetween(80, 450, 160),
   /** espeak-ng amplitude (-a): 0 silent, 100 espeak's default, 200 loudest. */
   volume: intBetween(0, 200, 100),
+  /**
+   * A timer's ring (its earcon and spoken name) this many dB over the voice in a quiet room: a ring at
+   * talking volume is lost under an extractor fan. See alarmQuietDb, alarmStepDb, alarmMaxDb.
+   */
+  alarmDb: between(0, 30, 4),
+  /** Each ring that goes unanswered is this many dB louder than the last, up to alarmMaxDb. */
+  alarmStepDb: between(0, 12, 2),
+  /** The most a ring is raised over the voice (dB): the technician's maximum for this speaker. */
+  alarmMaxDb: between(0, 30, 14),
+  /**
+   * The room's noise floor (dBFS at the microphone) at or under which the room adds nothing to the
+   * ring; above it, the ring starts a dB louder for each dB of floor (a fan at -35 dBFS: 15 dB).
+   */
+  alarmQuietDb: between(-90, 0, -50),
   /** Loudness of the earcons (listening, confirmed, error, timer), 0 to 1 of full scale. */
   earconVolume: between(0, 1, 0.5),
   /** Rendered phrases kept in memory (confirmations repeat all day). 0 turns the cache off. */
@@ -81,6 +95,8 @@ export const speechSection = section({
   playerLeadMs: ms(250, 40, 1000),
   /** A natural voice from a Wyoming server (wyoming-piper); espeak-ng speaks whenever it is away (see src/wyoming/config.ts). */
   wyoming: wyomingVoiceSection,
+}).superRefine((c, ctx) => {
+  if (c.alarmMaxDb < c.alarmDb) ctx.addIssue({ code: 'custom', path: ['alarmMaxDb'], message: `must not be below speech.alarmDb (${c.alarmDb})` });
 });
 
 export type SpeechConfig = z.infer<typeof speechSection>;

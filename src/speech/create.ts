@@ -4,6 +4,7 @@ import type { Logger } from '../core/log.js';
 import type { VadConfig } from '../vad/config.js';
 import { createEchoCleaner, type EchoCleaner } from '../echo/create.js';
 import { EchoReference } from '../echo/reference.js';
+import { AlarmLevel, RoomFloor } from './alarm-level.js';
 import { AplayPlayer } from './aplay.js';
 import { DeviceOutput } from './device-output.js';
 import { EarconBank } from './earcons.js';
@@ -18,6 +19,8 @@ import { createWyomingSpeech, type SpeechTts, type VoiceChoice } from './wyoming
 export interface Speech {
   queue: SpeechQueue;
   gate: EchoGate;
+  /** How loud a timer's ring plays; the capture path feeds its room floor (alarm.room). */
+  alarm: AlarmLevel<RoomFloor>;
   /**
    * The echo canceller for the capture path (echoMode cancel, with the real speaker), fed with what
    * AplayPlayer plays; null with another mode, when simulated, or when it could not load (echoProblem).
@@ -68,13 +71,15 @@ export function createSpeech(config: { speech: SpeechConfig; vad: Pick<VadConfig
     const wyoming = createWyomingSpeech(s.wyoming, { espeak, player, fallback: output, ...(deps.logger ? { logger: deps.logger } : {}) });
     if (wyoming) ({ tts, output, voices } = wyoming);
   }
-  const queue = new SpeechQueue({ output, clock: deps.clock, bus: deps.bus });
+  const alarm = new AlarmLevel(s, new RoomFloor(deps.clock));
+  const queue = new SpeechQueue({ output, clock: deps.clock, bus: deps.bus, alarm });
   const gate = new EchoGate(s, config.vad.threshold, deps.clock);
   gate.setCanceller(echo);
   const unbind = bindEchoGate(deps.bus, gate);
   return {
     queue,
     gate,
+    alarm,
     echo,
     echoProblem,
     tts,

@@ -1,6 +1,7 @@
 import type { Playback } from './playback.js';
 import type { Logger } from '../core/log.js';
 import { SAMPLE_RATE } from '../audio/pcm.js';
+import { withGain } from './alarm-level.js';
 import type { AplayPlayer } from './aplay.js';
 import type { EarconBank } from './earcons.js';
 import type { EspeakTts } from './espeak.js';
@@ -20,6 +21,8 @@ export class DeviceOutput implements SpeechOutput {
       let pcm: Int16Array;
       try {
         pcm = await this.audioFor(item);
+        // A ring: the same gain on its earcon and its spoken name (rendered at the voice's volume, then raised).
+        if (item.gainDb !== undefined) pcm = withGain(pcm, item.gainDb);
       } catch (err) {
         if (!stopped) cb.finished(err instanceof Error ? err.message : String(err));
         return;

@@ -3,8 +3,8 @@ import type { Priority, SpeechKind } from './item.js';
 /** What hark's speaker does, as the bus carries it (the LED, the echo gate, the store and the debug page listen). */
 declare module '../core/bus.js' {
   interface HarkEvents {
-    /** Sound started coming out: `durationMs` is what is left to play. */
-    'speak.start': { id: number; kind: SpeechKind; text: string; priority: Priority; durationMs: number; offsetMs: number };
+    /** Sound started coming out: `durationMs` is what is left to play; `gainDb`, a timer's ring played over the voice's level. */
+    'speak.start': { id: number; kind: SpeechKind; text: string; priority: Priority; durationMs: number; offsetMs: number; gainDb?: number };
     /** Played to its end. */
     'speak.end': { id: number; kind: SpeechKind; text: string; playedMs: number };
     /**

@@ -19,6 +19,8 @@ export interface SpeechItem {
   readonly priority: Priority;
   /** Where to start, in ms into the item: non-zero when a read-back resumes after a preemption. */
   offsetMs: number;
+  /** A timer's ring: played this many dB over the voice (AlarmLevel); absent for everything else. */
+  readonly gainDb?: number;
 }
 
 /** How an item left the queue. */

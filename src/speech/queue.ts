@@ -1,6 +1,7 @@
 import './events.js';
 import type { Bus } from '../core/bus.js';
 import type { Clock } from '../core/clock.js';
+import type { AlarmLevel } from './alarm-level.js';
 import { PRIORITY_RANK, type PlaybackHandle, type Priority, type SpeechItem, type SpeechKind, type SpeechOutcome, type SpeechOutput } from './item.js';
 
 export interface Spoken {
@@ -37,11 +38,14 @@ export class SpeechQueue {
   private readonly waiting: Entry[] = [];
   private current: Current | null = null;
   private nextId = 1;
+  private readonly alarm: AlarmLevel | null;
 
-  constructor(opts: { output: SpeechOutput; clock: Clock; bus: Bus }) {
+  /** `alarm`: how loud a timer's ring plays (its earcon and its name); without it a ring plays at the voice's level. */
+  constructor(opts: { output: SpeechOutput; clock: Clock; bus: Bus; alarm?: AlarmLevel }) {
     this.output = opts.output;
     this.clock = opts.clock;
     this.bus = opts.bus;
+    this.alarm = opts.alarm ?? null;
   }
 
   /** Words are playing (not only an earcon): the interruption filter's "hark is speaking". */
@@ -70,12 +74,13 @@ export class SpeechQueue {
     return this.waiting.map((e) => e.item);
   }
 
-  say(text: string, opts: { priority?: Priority } = {}): Spoken {
-    return this.add('speech', text, opts.priority ?? 'normal');
+  /** `ring`: this is a timer's ring, after that many of its rings went unanswered (it plays at the alarm's level). */
+  say(text: string, opts: { priority?: Priority; ring?: number } = {}): Spoken {
+    return this.add('speech', text, opts.priority ?? 'normal', undefined, this.gainFor(opts.ring));
   }
 
-  earcon(name: string, opts: { priority?: Priority } = {}): Spoken {
-    return this.add('earcon', name, opts.priority ?? 'confirm');
+  earcon(name: string, opts: { priority?: Priority; ring?: number } = {}): Spoken {
+    return this.add('earcon', name, opts.priority ?? 'confirm', undefined, this.gainFor(opts.ring));
   }
 
   /** Audio already rendered (the response cascade renders ahead of playing). */
@@ -107,10 +112,14 @@ export class SpeechQueue {
     return true;
   }
 
-  private add(kind: SpeechKind, text: string, priority: Priority, pcm?: Int16Array): Spoken {
+  private gainFor(ring: number | undefined): number | undefined {
+    return ring === undefined || !this.alarm ? undefined : this.alarm.gainDb(ring);
+  }
+
+  private add(kind: SpeechKind, text: string, priority: Priority, pcm?: Int16Array, gainDb?: number): Spoken {
     let settle!: (o: SpeechOutcome) => void;
     const done = new Promise<SpeechOutcome>((r) => (settle = r));
-    const item: SpeechItem = { id: this.nextId++, kind, text, priority, offsetMs: 0, ...(pcm ? { pcm } : {}) };
+    const item: SpeechItem = { id: this.nextId++, kind, text, priority, offsetMs: 0, ...(pcm ? { pcm } : {}), ...(gainDb !== undefined ? { gainDb } : {}) };
     this.insert({ item, settle });
     const c = this.current;
     if (c && PRIORITY_RANK[priority] <= PRIORITY_RANK.confirm && c.item.priority === 'readback') this.preempt(c);
@@ -149,8 +158,8 @@ export class SpeechQueue {
           if (!live()) return;
           cur.startedAt = this.clock.now();
           cur.durationMs = durationMs;
-          const { id, kind, text, priority, offsetMs } = cur.item;
-          this.bus.emit('speak.start', { id, kind, text, priority, durationMs, offsetMs });
+          const { id, kind, text, priority, offsetMs, gainDb } = cur.item;
+          this.bus.emit('speak.start', { id, kind, text, priority, durationMs, offsetMs, ...(gainDb !== undefined ? { gainDb } : {}) });
         },
         finished: (error) => {
           if (!live()) return;

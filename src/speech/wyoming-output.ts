@@ -1,3 +1,4 @@
+import { withGain } from './alarm-level.js';
 import type { StreamingPlayback } from './playback.js';
 import { SAMPLE_RATE } from '../audio/pcm.js';
 import { errorMessage } from '../core/errors.js';
@@ -48,7 +49,8 @@ export class WyomingOutput implements SpeechOutput {
         p = p.subarray(n);
         if (p.length === 0) return;
       }
-      playback.push(p);
+      // A ring's spoken name at the ring's level, as espeak-ng's would be (device-output.ts).
+      playback.push(item.gainDb !== undefined ? withGain(p, item.gainDb) : p);
       if (!started) {
         started = true;
         void playback.started.then(() => {

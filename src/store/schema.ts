@@ -162,6 +162,22 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 4,
+    name: 'ring stops',
+    // A ring of another device's timer stopped here: the stop is kept until that device's state says
+    // the timer no longer rings, and sent again at every reconnect meanwhile (store/timers.ts).
+    sql: `
+      CREATE TABLE ring_stops (
+        stop_id TEXT PRIMARY KEY,
+        owner TEXT NOT NULL,
+        timer_id INTEGER NOT NULL,
+        by TEXT NOT NULL,
+        device TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+    `,
+  },
+  {
+    version: 5,
     name: 'voice picking',
     // Voice-directed picking (src/picking/): assignments from the warehouse system, each pick's state,
     // the signed-on operator, and the outbox of confirmed picks, so a kill mid-assignment resumes at

@@ -29,7 +29,7 @@ import type { RetentionPlan } from './retention.js';
 import { echoTrackProblem } from './echo-track.js';
 import { schemaVersion } from './schema.js';
 import { RowWriter, segmentRow } from './writer.js';
-import { TimerTable } from './timers.js';
+import { RingStopTable, TimerTable } from './timers.js';
 
 /** Where the log is and what it does; the settings for a small or full disk are DiskOptions (disk-guard.ts). */
 export interface StoreOptions extends DiskOptions {
@@ -270,6 +270,12 @@ export class Store {
     return (this.timerTable ??= new TimerTable(this.db, this.wallNow));
   }
   private timerTable: TimerTable | undefined;
+
+  /** Stops said here for other devices' rings, until their owners confirm (store/timers.ts). */
+  ringStops(): RingStopTable {
+    return (this.ringStopTable ??= new RingStopTable(this.db, this.wallNow));
+  }
+  private ringStopTable: RingStopTable | undefined;
 
   health(): StoreHealth {
     const totals = this.db.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(audio_bytes), 0) AS bytes FROM segments').get() as { n: number; bytes: number };

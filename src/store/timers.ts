@@ -16,6 +16,35 @@ export interface TimerRow {
   command: string | null;
 }
 
+/** A stop said here for another device's timer, kept until that device's state says it no longer rings. */
+export interface RingStopRow {
+  stopId: string;
+  owner: string;
+  timerId: number;
+  by: 'voice' | 'button';
+  device: string;
+}
+
+export class RingStopTable {
+  constructor(private readonly db: Database, private readonly wallNow: () => number = Date.now) {}
+
+  save(s: RingStopRow): void {
+    this.db
+      .prepare('INSERT OR IGNORE INTO ring_stops (stop_id, owner, timer_id, by, device, created_at) VALUES (@stopId, @owner, @timerId, @by, @device, @now)')
+      .run({ ...s, now: this.wallNow() });
+  }
+
+  /** The owner no longer rings that timer: its stops are done with. */
+  settle(owner: string, timerId: number): void {
+    this.db.prepare('DELETE FROM ring_stops WHERE owner = ? AND timer_id = ?').run(owner, timerId);
+  }
+
+  /** Oldest first: the order they were said in. */
+  all(): RingStopRow[] {
+    return this.db.prepare('SELECT stop_id AS stopId, owner, timer_id AS timerId, by, device FROM ring_stops ORDER BY created_at, rowid').all() as RingStopRow[];
+  }
+}
+
 export class TimerTable {
   constructor(private readonly db: Database, private readonly wallNow: () => number = Date.now) {}
 

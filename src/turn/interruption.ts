@@ -172,7 +172,7 @@ export class InterruptionFilter {
     }
     if (!addressed) {
       // Talk between cooks: hark talks on. A partial may still turn into "... stop": wait for the final.
-      return final ? d('filter', `not addressed to hark ("${text.trim()}"): wake-word mode, no wake phrase, command or stop word`) : d('pending', `not addressed to hark so far ("${text.trim()}"): waiting for the final transcript`);
+      return final ? d('filter', `not addressed to hark ("${text.trim()}"): wake-word mode, no wake phrase, command, stop word or follow-up`) : d('pending', `not addressed to hark so far ("${text.trim()}"): waiting for the final transcript`);
     }
     const foreign = this.matcher.foreignWords(text);
     if (foreign.length === 0) {

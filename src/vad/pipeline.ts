@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { EchoCleaner } from '../echo/create.js';
 import { Framer } from '../audio/framer.js';
-import { FRAME_SAMPLES, msToSamples } from '../audio/pcm.js';
+import { FRAME_SAMPLES, msToSamples, rms } from '../audio/pcm.js';
 import { errorMessage } from '../core/errors.js';
 import type { Vad } from './vad.js';
 import { Segmenter, type SegmenterEvent, type SegmenterOptions } from './segmenter.js';
@@ -26,8 +26,11 @@ export interface PipelineEvents {
   resume: [event: Extract<SegmenterEvent, { type: 'resume' }>];
   /** The open segment's speech ran past longSpeechMs: its audio so far, for the wake-phrase check of its opening. */
   long: [event: Extract<SegmenterEvent, { type: 'long' }>];
-  /** Every frame's VAD result; `sample` is the frame's absolute start. */
-  frame: [info: { sample: number; prob: number }];
+  /**
+   * Every frame's VAD result; `sample` is the frame's absolute start, `level` its RMS (0..1 of full
+   * scale, after the echo canceller) and `harkPlaying` whether hark's sound may be in it: the room's noise floor.
+   */
+  frame: [info: { sample: number; prob: number; level: number; harkPlaying: boolean }];
   /** The VAD failed on a frame; the frame is treated as silence and the stream goes on. */
   error: [err: Error];
 }
@@ -195,7 +198,7 @@ export class SegmentPipeline extends EventEmitter<PipelineEvents> {
     const used = realSamples === frame.length ? frame : frame.subarray(0, realSamples);
     const prob = this.gate ? this.gate.adjust(raw, wasOpen && this.personsSegment) : raw;
     const events = this.segmenter.push(used, prob, raw);
-    if (this.listenerCount('frame') > 0) this.emit('frame', { sample, prob });
+    if (this.listenerCount('frame') > 0) this.emit('frame', { sample, prob, level: rms(used), harkPlaying: this.gate?.active === true });
     // A frame pushed while a segment was open belongs to that segment, even when it is the frame that
     // closes it (hangover, or a max-duration split): send it before the close, so that open.pcm plus the
     // audio frames is exactly segment.pcm. A piece reopened at a split starts after this frame, so its

@@ -101,7 +101,7 @@ describe('pause, resume, add and take off time', () => {
     h.clock.advanceTo(3_600_000);
     expect(h.of('timer').filter((t) => t.event === 'done')).toEqual([]);
     // What the debug page and /healthz are to show.
-    expect(h.core.timers.view()).toEqual([{ id: 1, label: null, seconds: 600, state: 'paused', leftSeconds: 480, command: null }]);
+    expect(h.core.timers.view()).toEqual([{ id: 1, label: null, seconds: 600, state: 'paused', leftSeconds: 480, command: null, ringingSeconds: null, from: null }]);
     h.say('computer resume the timer', 3_600_000);
     expect(h.spoken().at(-1)).toBe('Resumed the 10 minute timer, 8 minutes left.');
     h.clock.advanceTo(4_200_000);
@@ -177,5 +177,70 @@ describe('a command for later', () => {
     h.clock.advanceTo(300_000);
     expect(h.of('list')).toEqual([expect.objectContaining({ op: 'add', list: 'shopping', item: 'flour', atMs: 300_000 })]);
     expect(h.stack()).toEqual(['base']);
+  });
+});
+
+describe('what rings, where, for how long (the debug page, /api/kitchen, /healthz)', () => {
+  it('a ringing timer says how long it has rung; one rung here for another device names that device', () => {
+    const h = kitchen();
+    h.say('computer set a pasta timer for 1 minute', 0);
+    h.clock.advanceTo(75_500);
+    h.core.timers.ringGuest({ device: 'back', id: 4 }, 'fryer');
+    h.clock.advanceTo(80_000);
+    expect(h.core.timers.view()).toEqual([
+      expect.objectContaining({ label: 'pasta', state: 'ringing', ringingSeconds: 20, from: null }),
+      expect.objectContaining({ label: 'fryer', state: 'ringing', ringingSeconds: 4, from: 'back' }),
+    ]);
+    // It rings here by its name, and "stop" stops it with the device's own.
+    expect(rings(h)).toContainEqual(['Fryer timer done.', 75_500]);
+    h.say('stop', 81_000);
+    expect(h.core.timers.view()).toEqual([]);
+    expect(h.of('timer').filter((t) => t.event === 'stopped').map((t) => t.from ?? null)).toEqual([null, { device: 'back', id: 4 }]);
+  });
+
+  it('the owner said it no longer rings: quiet here, and not recorded as a stop', () => {
+    const h = kitchen();
+    h.core.timers.ringGuest({ device: 'back', id: 4 }, 'fryer');
+    h.core.timers.ringGuest({ device: 'back', id: 4 }, 'fryer');
+    expect(h.core.timers.view()).toHaveLength(1);
+    h.core.timers.endGuest({ device: 'back', id: 4 });
+    expect(h.core.timers.ringing).toBe(false);
+    expect(h.of('timer').map((t) => t.event)).toEqual(['done', 'ended']);
+  });
+});
+
+describe('each ring unanswered is counted, for the speaker to play it louder', () => {
+  const ringSteps = (h: ReturnType<typeof kitchen>) => h.of('speak').filter((s) => s.earcon === 'timer').map((s) => [s.text, s.ring]);
+
+  it('counts per timer, and the next timer starts again from its first ring', () => {
+    const h = kitchen();
+    h.say('computer set a pasta timer for 1 minute', 0);
+    h.clock.advanceTo(70_000);
+    h.say('stop', 71_000);
+    h.say('computer set a rice timer for 1 minute', 72_000);
+    h.clock.advanceTo(137_000);
+    expect(ringSteps(h)).toEqual([
+      ['Pasta timer done.', 0],
+      ['Pasta timer done.', 1],
+      ['Pasta timer done.', 2],
+      ['Rice timer done.', 0],
+      ['Rice timer done.', 1],
+    ]);
+    // Only a ring is counted: the rest of what hark says plays at the voice's level.
+    expect(h.of('speak').filter((s) => s.earcon !== 'timer').every((s) => s.ring === undefined)).toBe(true);
+  });
+
+  it('two timers ringing in turn each count their own rings', () => {
+    const h = kitchen();
+    h.say('computer set a pasta timer for 1 minute', 0);
+    h.say('computer set a rice timer for 1 minute', 500);
+    h.clock.advanceTo(76_000);
+    expect(ringSteps(h)).toEqual([
+      ['Pasta timer done.', 0],
+      ['Rice timer done.', 0],
+      ['Pasta timer done.', 1],
+      ['Rice timer done.', 1],
+      ['Pasta timer done.', 2],
+    ]);
   });
 });

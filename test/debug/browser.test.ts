@@ -239,6 +239,23 @@ describe('the viewer page in headless Chromium', () => {
     await page.waitForSelector('#kitchen[hidden]', { state: 'attached', timeout: 5000 });
   });
 
+  it("shows what rings, where and for how long: a timer rung for its area, and another device's rung here", async () => {
+    kitchen = {
+      timers: [
+        { id: 2, label: 'pasta', seconds: 60, state: 'ringing', leftSeconds: 0, command: null, ringingSeconds: 75, from: null, ringsOn: 'area' },
+        { id: 3, label: 'fryer', seconds: 0, state: 'ringing', leftSeconds: 0, command: null, ringingSeconds: 9, from: 'back' },
+      ],
+      lists: [],
+    };
+    h.bus.emit('router.effect', { type: 'timer', event: 'done', id: 2, label: 'pasta', seconds: 60, dueAtMs: 0, atMs: 0 });
+    await page.waitForFunction(() => document.querySelectorAll('#kitchen > div.ringing').length === 2, null, { timeout: 5000 });
+    expect(await page.$$eval('#kitchen > div', (d) => d.map((x) => x.textContent))).toEqual(['timer pasta · RINGING in its area 1:15', 'timer fryer · RINGING from back 0:09']);
+    expect(await (await fetch(new URL('/api/kitchen', h.url))).json()).toEqual(kitchen);
+    kitchen = { timers: [], lists: [] };
+    h.bus.emit('router.effect', { type: 'timer', event: 'stopped', id: 2, label: 'pasta', seconds: 60, dueAtMs: 0, atMs: 0 });
+    await page.waitForSelector('#kitchen[hidden]', { state: 'attached', timeout: 5000 });
+  });
+
   it('renders without script errors, and looks right (screenshot kept under test-output/debug-browser/)', async () => {
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: join(shots, 'viewer.png'), fullPage: false });

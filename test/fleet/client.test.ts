@@ -24,6 +24,9 @@ function hooks() {
       timers.push({ id: timers.length + 1, seconds: s, dueAtMs: performance.now() + s * 1000, state: 'running', ...(l ? { label: l } : {}) });
     },
     timerAct: (op, l, all) => void calls.push(`${op} ${l ?? '-'} ${all}`),
+    ringGuest: () => {},
+    endGuest: () => {},
+    stopOwn: () => false,
   };
   return { h, calls };
 }

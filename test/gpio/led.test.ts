@@ -4,6 +4,7 @@ import { Bus, type HarkEvents } from '../../src/core/bus.js';
 import { VirtualClock } from '../../src/core/clock.js';
 import { StatusLed } from '../../src/gpio/status-led.js';
 import type { LedState } from '../../src/gpio/led-state.js';
+import { harness } from '../command/harness.js';
 
 function rig(idle: 'heartbeat' | 'off' = 'heartbeat') {
   const clock = new VirtualClock();
@@ -115,5 +116,68 @@ describe('status LED: one pattern per state', () => {
     expect(r.writes.at(-1)).toBe('100 off');
     r.clock.advanceBy(5000);
     expect(r.writes.at(-1)).toBe('100 off');
+  });
+});
+
+describe('status LED: a ringing timer', () => {
+  /** The command core's timers (the harness's), their effects on the bus as the conversation puts them there. */
+  function kitchen(giveUpMs = 300_000) {
+    const h = harness({ config: { actions: { timers: { ringEveryMs: 5000, giveUpMs } } } });
+    const bus = new Bus();
+    const patterns: string[] = [];
+    bus.on('led.pattern', (e) => patterns.push(`${e.state}:${e.pattern}`));
+    const writes: string[] = [];
+    const led = new StatusLed({ bus, clock: h.clock, write: (on) => writes.push(`${h.clock.now()} ${on ? 'on' : 'off'}`) });
+    let sent = 0;
+    const flush = () => {
+      for (const e of h.effects.slice(sent)) bus.emit('router.effect', e);
+      sent = h.effects.length;
+    };
+    return { h, bus, led, patterns, writes, flush };
+  }
+
+  it('flashes three times a second from the first ring until it is stopped, over the spoken name, unlike listening, speaking or thinking', () => {
+    const k = kitchen();
+    k.h.say('computer set a pasta timer for 1 minute', 0);
+    k.h.say('computer set a pizza timer for 2 minutes', 1000);
+    k.flush();
+    expect(k.led.state).toBe('idle');
+    k.h.clock.advanceTo(60_000);
+    k.flush();
+    expect(k.patterns.at(-1)).toBe('ringing:triple-flash');
+    // The spoken name does not take the LED from the ring; a cook talking does.
+    k.bus.emit('speak.start', speechStart(1));
+    expect(k.led.state).toBe('ringing');
+    k.bus.emit('speak.end', { id: 1 } as never);
+    k.writes.length = 0;
+    k.h.clock.advanceBy(1000);
+    expect(k.writes).toEqual(['60120 off', '60200 on', '60320 off', '60400 on', '60520 off', '61000 on']);
+    k.bus.emit('segment.open', {} as never);
+    expect(k.led.state).toBe('listening');
+    k.bus.emit('segment.dropped', {} as never);
+    expect(k.led.state).toBe('ringing');
+    // The second timer comes due while the first rings; one "stop" ends both, and the LED with them.
+    k.h.clock.advanceTo(121_000);
+    k.h.say('stop', 122_000);
+    k.flush();
+    expect(k.h.of('timer').filter((t) => t.event === 'stopped')).toHaveLength(2);
+    expect(k.patterns.at(-1)).toBe('idle:heartbeat');
+    expect(new Set(k.patterns.map((p) => p.split(':')[1]))).toEqual(new Set(['heartbeat', 'triple-flash', 'on']));
+  });
+
+  it('a delayed command coming due does not ring; a timer that gives up stops ringing', () => {
+    const k = kitchen(60_000);
+    k.h.say('computer in 1 minute say hello', 0);
+    k.h.clock.advanceTo(61_000);
+    k.flush();
+    expect(k.patterns).not.toContain('ringing:triple-flash');
+    k.h.say('computer set a timer for 1 minute', 62_000);
+    k.h.clock.advanceTo(125_000);
+    k.flush();
+    expect(k.led.state).toBe('ringing');
+    k.h.clock.advanceTo(200_000);
+    k.flush();
+    expect(k.h.of('timer').at(-1)).toEqual(expect.objectContaining({ event: 'gave-up' }));
+    expect(k.led.state).toBe('idle');
   });
 });

@@ -84,6 +84,9 @@ for (const encrypted of [false, true]) {
       expect(info).toMatchObject({ name: 'hark-test', friendlyName: 'hark test', macAddress: '02:42:AC:11:00:02', manufacturer: 'hark' });
       // voice assistant 1 + API audio 4 + timers 8 + announce 16 + start conversation 32; no speaker (2).
       expect(info.voiceAssistantFeatureFlags).toBe(61);
+      // api_encryption_supported as ESPHome reports it with a key; never without one, or Home
+      // Assistant would offer to set a key hark cannot store.
+      expect(info.apiEncryptionSupported).toBe(encrypted);
       expect(r.log.lines.join('\n')).toContain(`"encrypted":${encrypted}`);
     });
 
@@ -161,20 +164,25 @@ for (const encrypted of [false, true]) {
       expect(r.satellite.followUp).toBe(false);
     });
 
-    it('continue_conversation opens the answer window; the next run carries the conversation id', async () => {
+    it('a request carries the audio settings ESPHome sends; continue_conversation requests the next run at once, with the conversation id', async () => {
       const request = nextMessage(ha, 'VoiceAssistantRequest');
       r.satellite.startRun(new Int16Array(1600), 'test');
-      await request;
+      // Without them aioesphomeapi reads a volume multiplier of 0.0.
+      expect(await request).toMatchObject({ start: true, audioSettings: { noiseSuppressionLevel: 0, autoGain: 0, volumeMultiplier: 1 } });
       ha.sendMessage(msg('VoiceAssistantResponse', { port: 0 }));
+      const next = nextMessage(ha, 'VoiceAssistantRequest', 10_000);
       ha.sendMessage(eventMsg(EVENT.INTENT_END, { conversation_id: 'c2', continue_conversation: '1' }));
       ha.sendMessage(eventMsg(EVENT.TTS_END, { url: media.url('/api/tts_proxy/answer.mp3') }));
       ha.sendMessage(eventMsg(EVENT.RUN_END));
-      await until(() => r.satellite.followUp, 10_000, 'the follow-up window');
+      // Once the answer has played, without any new segment: the next run, naming no wake phrase.
+      expect(await next).toMatchObject({ start: true, conversationId: 'c2', wakeWordPhrase: '', audioSettings: { volumeMultiplier: 1 } });
+      expect(r.satellite.followUp).toBe(true);
       expect(r.earcons).toContain('listening');
-      const next = nextMessage(ha, 'VoiceAssistantRequest');
-      r.satellite.startRun(new Int16Array(1600), 'follow-up');
-      expect(await next).toMatchObject({ start: true, conversationId: 'c2' });
-      ha.sendMessage(msg('VoiceAssistantResponse', { error: true }));
+      ha.sendMessage(msg('VoiceAssistantResponse', { port: 0 }));
+      const abort = nextMessage(ha, 'VoiceAssistantRequest');
+      r.satellite.abort('the test is over');
+      expect(await abort).toMatchObject({ start: false });
+      expect(r.satellite.followUp).toBe(false);
     });
 
     it('a finished timer rings through hark; an announcement plays and is acknowledged', async () => {

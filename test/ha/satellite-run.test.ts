@@ -1,14 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { haSatelliteSection } from '../../src/ha/satellite/config.js';
-import { Bus } from '../../src/core/bus.js';
-import { SystemClock } from '../../src/core/clock.js';
-import { memoryLogger } from '../../src/core/log.js';
-import { decodeToPcm, fetchMedia } from '../../src/ha/satellite/media.js';
-import { ApiServer } from '../../src/ha/satellite/server.js';
-import { Satellite, type SatelliteHooks } from '../../src/ha/satellite/satellite.js';
+import { VirtualClock } from '../../src/core/clock.js';
+import { CANCEL_WINDOW_MS, FOLLOW_UP_MS, type Satellite } from '../../src/ha/satellite/satellite.js';
 import { mediaServer, ttsFile } from '../support/esphome-media.js';
 import { HaSatellitePeer, type PeerOptions } from '../support/ha-satellite-peer.js';
+import { haSide, satelliteRig, toneSegment, until, type SatelliteRig } from '../support/ha-satellite-rig.js';
 import { outputDir } from '../support/paths.js';
 
 /**
@@ -24,74 +20,12 @@ beforeAll(async () => {
 });
 afterAll(async () => media?.close());
 
-interface Rig {
-  server: ApiServer;
-  satellite: Satellite;
-  port: number;
-  played: { text: string; samples: number }[];
-  earcons: string[];
-  setMuted: (m: boolean) => void;
-  log: ReturnType<typeof memoryLogger>;
-  bus: Bus;
-  /** Resolves the answer's playback when set (to hold it "playing"). */
-  hold: { release: (() => void) | null; holding: boolean };
-}
-
-async function rig(key: Buffer | null = null): Promise<Rig> {
-  const log = memoryLogger();
-  const bus = new Bus();
-  const r = { played: [], earcons: [], hold: { release: null, holding: false } } as unknown as Rig;
-  let muted = false;
-  const hooks: SatelliteHooks = {
-    play: async (pcm, text) => {
-      r.played.push({ text, samples: pcm.length });
-      if (r.hold.holding) await new Promise<void>((res) => (r.hold.release = res));
-      return 'ended';
-    },
-    earcon: (n) => void r.earcons.push(n),
-    muted: () => muted,
-    setMuted: (m) => void (muted = m),
-    ring: () => {},
-    media: async (url) => decodeToPcm(await fetchMedia(url, { maxBytes: 1 << 20, timeoutMs: 3000 })),
-  };
-  const config = haSatelliteSection.parse({ enabled: true, port: 0, host: '127.0.0.1', mdns: false });
-  const satellite = new Satellite({ config, name: 'hark-test', friendlyName: 'hark test', mac: '0242ac110002', version: '0.1.0', wakePhrases: ['computer', 'hey computer', 'ok computer'], bus, clock: new SystemClock(), log, hooks } as ConstructorParameters<typeof Satellite>[0]);
-  const server = new ApiServer({ host: '127.0.0.1', port: 0, key, serverInfo: 'hark test', satellite, log });
-  const port = await server.listen();
-  r.setMuted = (m) => {
-    muted = m;
-    satellite.muteChanged(m);
-  };
-  return Object.assign(r, { server, satellite, port, log, bus });
-}
-
-const until = async (pred: () => boolean, ms: number, what: string) => {
-  const end = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((res) => setTimeout(res, 10));
-  }
-};
-
-/** Home Assistant's speech-to-text and agent for these runs: it hears words when there is audio. */
-const ha = (o: Partial<PeerOptions> = {}): PeerOptions => ({
-  stt: (pcm) => (pcm.length > 0 ? 'turn on the extractor fan' : ''),
-  agent: () => ({ speech: ANSWER }),
-  ttsUrl: () => media.url('/api/tts_proxy/answer.mp3'),
-  ...o,
-});
-
-/** One second of "speech" (a loud tone), pre-roll first. */
-function segment(): Int16Array {
-  const pcm = new Int16Array(16000);
-  for (let i = 0; i < pcm.length; i++) pcm[i] = Math.round(6000 * Math.sin(i / 5));
-  return pcm;
-}
+const ha = (o: Partial<PeerOptions> = {}): PeerOptions => haSide(() => media.url('/api/tts_proxy/answer.mp3'), o);
 
 for (const encrypted of [false, true]) {
   describe(`a run Home Assistant completes (${encrypted ? 'Noise' : 'plaintext'})`, () => {
     const key = encrypted ? randomBytes(32) : null;
-    let r: Rig;
+    let r: SatelliteRig;
     let peer: HaSatellitePeer;
     afterEach(async () => {
       peer?.conn.disconnect();
@@ -99,10 +33,10 @@ for (const encrypted of [false, true]) {
     });
 
     it('ends its audio gracefully (VoiceAssistantAudio{end}), so Home Assistant transcribes and answers; the answer plays', async () => {
-      r = await rig(key);
+      r = await satelliteRig(key);
       peer = await HaSatellitePeer.connect(r.port, { ...ha(), ...(key ? { encryptionKey: key.toString('base64') } : {}) });
       await until(() => r.satellite.ready, 3000, 'the subscription');
-      const pcm = segment();
+      const pcm = toneSegment();
       expect(r.satellite.startRun(pcm, 'test')).toBe(true);
       await peer.until(() => peer.runs.length === 1 && peer.runs[0]!.events.includes('RUN_END'), 10_000, 'the run to end');
       const run = peer.runs[0]!;
@@ -116,11 +50,11 @@ for (const encrypted of [false, true]) {
     });
 
     it("once the answer has played hark says so (VoiceAssistantAnnounceFinished) and Home Assistant's satellite entity is idle again", async () => {
-      r = await rig(key);
+      r = await satelliteRig(key);
       peer = await HaSatellitePeer.connect(r.port, { ...ha(), ...(key ? { encryptionKey: key.toString('base64') } : {}) });
       await until(() => r.satellite.ready, 3000, 'the subscription');
       r.hold.holding = true;
-      r.satellite.startRun(segment(), 'test');
+      r.satellite.startRun(toneSegment(), 'test');
       await until(() => r.played.length === 1, 10_000, 'the answer playing');
       // While the answer plays the entity is responding, and hark has not said it finished.
       expect(peer.state).toBe('responding');
@@ -134,7 +68,7 @@ for (const encrypted of [false, true]) {
 }
 
 describe('what ends a run early', () => {
-  let r: Rig;
+  let r: SatelliteRig;
   let peer: HaSatellitePeer;
   afterEach(async () => {
     peer?.conn.disconnect();
@@ -142,12 +76,12 @@ describe('what ends a run early', () => {
   });
 
   it('muting hark while Home Assistant works on a run aborts it (VoiceAssistantRequest{start:false}): no answer is played', async () => {
-    r = await rig();
+    r = await satelliteRig();
     let heard!: () => void;
     const sttHeld = new Promise<void>((res) => (heard = res));
     peer = await HaSatellitePeer.connect(r.port, ha({ stt: async () => (await sttHeld, 'turn on the extractor fan') }));
     await until(() => r.satellite.ready, 3000, 'the subscription');
-    r.satellite.startRun(segment(), 'test');
+    r.satellite.startRun(toneSegment(), 'test');
     await peer.until(() => peer.runs[0]?.endedBy === 'end', 5000, 'the audio');
     r.setMuted(true);
     await peer.until(() => peer.runs[0]!.cancelled, 5000, 'the abort');
@@ -159,48 +93,86 @@ describe('what ends a run early', () => {
     expect(r.played).toEqual([]);
   });
 
-  it('Home Assistant restarted mid-run: the error sound at once; segments stay hark\'s until it is back, then runs work again', async () => {
-    r = await rig();
+  it('Home Assistant gone mid-run without its stop sequence (a crash): the error sound at once; segments stay hark\'s until it is back, then runs work again', async () => {
+    r = await satelliteRig();
     const first = await HaSatellitePeer.connect(r.port, ha({ stt: () => new Promise<string>(() => {}) }));
     await until(() => r.satellite.ready, 3000, 'the subscription');
-    r.satellite.startRun(segment(), 'test');
+    r.satellite.startRun(toneSegment(), 'test');
     await first.until(() => first.runs[0]?.endedBy === 'end', 5000, 'the audio');
     first.drop();
     await until(() => !r.satellite.ready && r.earcons.includes('error'), 3000, 'the error sound for the lost run');
     expect(r.log.lines.join('\n')).toMatch(/Home Assistant went away before answering/);
     // Home Assistant is down: the next segment is not sent (the component keeps it as hark's).
-    expect(r.satellite.startRun(segment(), 'test')).toBe(false);
+    expect(r.satellite.startRun(toneSegment(), 'test')).toBe(false);
     peer = await HaSatellitePeer.connect(r.port, ha());
     await until(() => r.satellite.ready, 3000, 'the new subscription');
-    r.satellite.startRun(segment(), 'test');
+    r.satellite.startRun(toneSegment(), 'test');
     await peer.until(() => peer.state === 'idle' && peer.announceFinished.length === 1, 10_000, 'the run after the restart');
     expect(peer.runs[0]!.transcript).toBe('turn on the extractor fan');
     expect(r.played).toHaveLength(1);
   });
 
-  it('a question back (continue_conversation): the entity is idle before hark listens for the answer, which continues the conversation', async () => {
-    r = await rig();
+  it('a question back (continue_conversation): once the answer has played the next run starts at once, and the answer said then is its audio', async () => {
+    r = await satelliteRig();
+    peer = await HaSatellitePeer.connect(r.port, ha({ agent: () => ({ speech: ANSWER, continueConversation: peer.runs.length === 1 }) }));
+    await until(() => r.satellite.ready, 3000, 'the subscription');
+    r.satellite.startRun(toneSegment(), 'test');
+    // No second segment yet: the continued run is requested by itself, as ESPHome and the reference satellite do.
+    await peer.until(() => peer.runs.length === 2 && peer.state === 'listening', 10_000, 'the continued run');
+    expect(peer.announceFinished).toEqual([{ success: true }]);
+    expect(peer.states).toEqual(['idle', 'listening', 'processing', 'responding', 'idle', 'listening']);
+    expect(peer.runs[1]!).toMatchObject({ conversationId: peer.runs[0]!.conversationId, wakeWordPhrase: null, audioSettings: { volumeMultiplier: 1 } });
+    expect(r.satellite.followUp).toBe(true);
+    expect(r.earcons).toContain('listening');
+    // The cook answers within the window: the segment feeds the open run; no third run.
+    expect(r.satellite.startRun(toneSegment(), 'the answer', { text: 'yes please' })).toBe(true);
+    await peer.until(() => peer.runs[1]!.events.includes('RUN_END'), 10_000, 'the continued run to end');
+    expect(peer.runs).toHaveLength(2);
+    expect(peer.runs[1]!).toMatchObject({ endedBy: 'end', transcript: 'turn on the extractor fan' });
+    await until(() => r.played.length === 2, 5000, 'the second answer');
+  });
+
+  it('a continued conversation nobody answers: the open run is aborted when the window closes, and the entity is idle', async () => {
+    const clock = new VirtualClock();
+    r = await satelliteRig(null, clock);
     peer = await HaSatellitePeer.connect(r.port, ha({ agent: () => ({ speech: ANSWER, continueConversation: true }) }));
     await until(() => r.satellite.ready, 3000, 'the subscription');
-    r.satellite.startRun(segment(), 'test');
-    await until(() => r.satellite.followUp, 10_000, 'the follow-up window');
-    // hark sends VoiceAssistantAnnounceFinished before it opens the window; over the socket it reaches
-    // Home Assistant a moment later (seen missing in a loaded CI run when read at once).
-    await peer.until(() => peer.announceFinished.length >= 1, 3000, 'the announce-finished');
-    expect(peer.announceFinished).toHaveLength(1);
+    const heard: string[] = [];
+    r.bus.on('ha.satellite.event', (e) => void heard.push(e.event));
+    r.satellite.startRun(toneSegment(), 'test');
+    // The continued run accepted and listening, as hark sees it.
+    await until(() => heard.filter((e) => e === 'stt-start').length === 2, 10_000, 'the continued run');
+    expect(peer.runs).toHaveLength(2);
+    clock.advanceBy(FOLLOW_UP_MS);
+    await peer.until(() => peer.runs[1]!.events.includes('RUN_END'), 5000, 'the abort');
+    expect(peer.runs[1]!).toMatchObject({ endedBy: 'abort', cancelled: true, transcript: null });
     expect(peer.state).toBe('idle');
-    expect(r.earcons).toContain('listening');
-    r.satellite.startRun(segment(), 'the answer', { text: 'yes please' });
-    await peer.until(() => peer.runs.length === 2 && peer.runs[1]!.events.includes('RUN_END'), 10_000, 'the second run');
-    expect(peer.runs[1]!.conversationId).toBe(peer.runs[0]!.conversationId);
-    expect(peer.runs[1]!.wakeWordPhrase).toBeNull();
+    expect(r.satellite.followUp).toBe(false);
+    expect(r.earcons).not.toContain('error');
+  });
+
+  it('Home Assistant announces while a continued conversation waits for its answer: the open run and its window end, the announcement plays', async () => {
+    const clock = new VirtualClock();
+    r = await satelliteRig(null, clock);
+    peer = await HaSatellitePeer.connect(r.port, ha({ agent: () => ({ speech: ANSWER, continueConversation: true }) }));
+    await until(() => r.satellite.ready, 3000, 'the subscription');
+    const heard: string[] = [];
+    r.bus.on('ha.satellite.event', (e) => void heard.push(e.event));
+    r.satellite.startRun(toneSegment(), 'test');
+    await until(() => heard.filter((e) => e === 'stt-start').length === 2, 10_000, 'the continued run');
+    expect(await peer.announce(media.url('/api/tts_proxy/answer.mp3'))).toEqual({ success: true });
+    expect(peer.runs[1]!.events).toEqual(['RUN_START', 'STT_START', 'RUN_END']);
+    expect(r.satellite.followUp).toBe(false);
+    clock.advanceBy(CANCEL_WINDOW_MS + FOLLOW_UP_MS);
+    expect(r.earcons).not.toContain('error');
+    expect(peer.runs).toHaveLength(2);
   });
 
   it('an answer hark cannot fetch is still reported finished, so the entity does not stay "responding"', async () => {
-    r = await rig();
+    r = await satelliteRig();
     peer = await HaSatellitePeer.connect(r.port, ha({ ttsUrl: () => media.url('/api/tts_proxy/missing.mp3') }));
     await until(() => r.satellite.ready, 3000, 'the subscription');
-    r.satellite.startRun(segment(), 'test');
+    r.satellite.startRun(toneSegment(), 'test');
     await peer.until(() => peer.announceFinished.length === 1, 10_000, 'the announce-finished');
     expect(peer.announceFinished).toEqual([{ success: false }]);
     expect(peer.state).toBe('idle');
@@ -229,10 +201,10 @@ const WORDS = [
 ] as const;
 
 describe('the audio Home Assistant gets starts after the wake phrase, which the request names', () => {
-  let r: Rig;
+  let r: SatelliteRig;
   let peer: HaSatellitePeer;
   beforeAll(async () => {
-    r = await rig();
+    r = await satelliteRig();
     peer = await HaSatellitePeer.connect(r.port, ha());
     await until(() => r.satellite.ready, 3000, 'the subscription');
   });

@@ -10,19 +10,28 @@ import { espeakPhrase, soxNoise } from '../support/speech.js';
 const PHRASES = ['computer', 'hey computer', 'ok computer'];
 const ms = (n: number) => Math.round((n * 16000) / 1000);
 
+type At = { wakeEnd: number; commandStart: number; commandEnd: number; speechStart: number };
 let pcm: Int16Array;
-let at: { wakeEnd: number; commandStart: number; commandEnd: number; speechStart: number };
-beforeAll(async () => {
+let at: At;
+/** A short pause (100 ms): less than the margin, so all of it is kept. */
+let short: { pcm: Int16Array; at: At };
+
+async function said(pauseMs: number): Promise<{ pcm: Int16Array; at: At }> {
   const wake = await espeakPhrase('computer');
   const command = await espeakPhrase('turn on the extractor fan');
   const noise = await soxNoise('pinknoise', 4000, 0.004);
   const pre = ms(500);
-  const pause = ms(180);
-  pcm = new Int16Array(pre + wake.length + pause + command.length + ms(600));
-  pcm.set(wake, pre);
-  pcm.set(command, pre + wake.length + pause);
-  for (let i = 0; i < pcm.length; i++) pcm[i] = Math.max(-32768, Math.min(32767, pcm[i]! + (noise[i % noise.length] ?? 0)));
-  at = { speechStart: pre, wakeEnd: pre + wake.length, commandStart: pre + wake.length + pause, commandEnd: pre + wake.length + pause + command.length };
+  const pause = ms(pauseMs);
+  const out = new Int16Array(pre + wake.length + pause + command.length + ms(600));
+  out.set(wake, pre);
+  out.set(command, pre + wake.length + pause);
+  for (let i = 0; i < out.length; i++) out[i] = Math.max(-32768, Math.min(32767, out[i]! + (noise[i % noise.length] ?? 0)));
+  return { pcm: out, at: { speechStart: pre, wakeEnd: pre + wake.length, commandStart: pre + wake.length + pause, commandEnd: pre + wake.length + pause + command.length } };
+}
+
+beforeAll(async () => {
+  ({ pcm, at } = await said(180));
+  short = await said(100);
 });
 
 const inPause = (cut: number) => {
@@ -30,7 +39,39 @@ const inPause = (cut: number) => {
   expect(cut).toBeLessThanOrEqual(at.commandStart);
 };
 
+/** Deepgram-style words for a recording, the wake word's end off by `offMs`. */
+const timed = (a: At, offMs: number) => ({
+  text: 'Computer, turn on the extractor fan.',
+  words: [
+    { word: 'computer', start: a.speechStart / 16000, end: (a.wakeEnd + ms(offMs)) / 16000 },
+    { word: 'turn', start: a.commandStart / 16000, end: a.commandStart / 16000 + 0.2 },
+  ],
+  speechStartSample: a.speechStart,
+});
+
 describe('wakeCut', () => {
+  // Whisper's token times are rough (±120 ms): Home Assistant's speech-to-text gets the first word whole.
+  it.each([-80, 0, 90])('keeps at least 150 ms of a longer pause before the first command word (times off by %d ms)', (offMs) => {
+    const c = wakeCut(pcm, timed(at, offMs), PHRASES);
+    inPause(c.cutSample);
+    expect(at.commandStart - c.cutSample).toBeGreaterThanOrEqual(ms(150));
+  });
+
+  it('…and so does the estimate, with no times at all', () => {
+    const c = wakeCut(pcm, { text: 'Computer turn on the extractor fan', speechStartSample: at.speechStart }, PHRASES);
+    expect(c.by).toBe('estimate');
+    inPause(c.cutSample);
+    expect(at.commandStart - c.cutSample).toBeGreaterThanOrEqual(ms(150));
+  });
+
+  it('keeps all of a pause shorter than the margin (and nothing of the wake word)', () => {
+    const c = wakeCut(short.pcm, timed(short.at, 0), PHRASES);
+    expect(c.by).toBe('word times');
+    expect(c.cutSample).toBeGreaterThanOrEqual(short.at.wakeEnd - ms(10));
+    // The quiet stretch starts within a frame or two of the wake word's last sound.
+    expect(c.cutSample).toBeLessThanOrEqual(short.at.wakeEnd + ms(30));
+  });
+
   it.each([-80, -30, 0, 40, 90])('Deepgram word times off by %d ms: still cut in the pause', (offMs) => {
     const end = (at.wakeEnd + ms(offMs)) / 16000;
     const start = at.commandStart / 16000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { itemKey, readItem, readItems } from '../../src/language/items.js';
+import { itemKey, readItem, readItemList, readItems } from '../../src/language/items.js';
 import { said } from '../../src/language/text.js';
 
 const w = (s: string) => said(s).words;
@@ -46,5 +46,13 @@ describe('an item and its quantity (issue 34 finding 3)', () => {
     expect(itemKey('cherries')).toBe(itemKey('cherry'));
     expect(itemKey('glass')).not.toBe(itemKey('gla'));
     expect(itemKey('double cream')).not.toBe(itemKey('cream'));
+    expect(itemKey("bird's eye chillies")).toBe(itemKey('birds eye chillies'));
+  });
+
+  it('a list read as far as it goes: the parts that are not items are kept as said, unless they are as many as the items', () => {
+    expect(readItemList(w('eggs and stock 4 pints'))).toEqual({ items: [{ item: 'eggs' }], unread: ['stock 4 pints'] });
+    expect(readItems(w('eggs and stock 4 pints'))).toBeNull();
+    expect(readItemList(w('table 4 2 and table 6 3 and eggs'))).toBeNull();
+    expect(readItemList(w('three lemons and 2 kilos of onions'))).toEqual({ items: [{ item: 'lemons', quantity: 3 }, { item: 'onions', quantity: 2, unit: 'kilos' }], unread: [] });
   });
 });

@@ -47,3 +47,26 @@ export async function until<T>(what: string, get: () => T | undefined, ms = 5000
     await new Promise((r) => setTimeout(r, stepMs));
   }
 }
+
+/**
+ * A stand-in aplay that keeps what hark hands it: each process's stdin (raw s16le) in a file of its
+ * own, numbered in the order they started (test/speech/alarm-level.test.ts). Made afresh in
+ * test-output/<name>.
+ */
+export function recordingAplay(name: string): { bin: string; clips(): Int16Array[] } {
+  const dir = outputDir(name);
+  rmSync(dir, { recursive: true, force: true });
+  outputDir(name);
+  const bin = join(dir, 'aplay');
+  const done = join(dir, 'done');
+  writeFileSync(bin, `#!/bin/bash\nf=${JSON.stringify(dir)}/clip-$(date +%s%N).raw\ncat > "$f"\nprintf '%s\\n' "$f" >> ${JSON.stringify(done)}\n`);
+  chmodSync(bin, 0o755);
+  return {
+    bin,
+    clips: () =>
+      lines(done).map((f) => {
+        const b = readFileSync(f);
+        return new Int16Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.length - (b.length % 2)));
+      }),
+  };
+}

@@ -10,7 +10,11 @@ import { connectClient, eventMsg, msg, type EsphomeConnection } from './esphome-
  *    audio_settings, wake_word_phrase ("" → None)), whose port goes back as VoiceAssistantResponse;
  *    `start: false` → handle_stop(abort=True). `_on_voice_assistant_audio`: `end: true` →
  *    handle_stop(False), else handle_audio(data). VoiceAssistantAnnounceFinished →
- *    handle_announcement_finished.
+ *    handle_announcement_finished. `model.py` VoiceAssistantCommand.from_pb reads audio_settings
+ *    from the message as protobuf does: a request without it reads all zeros (volume multiplier 0.0).
+ *  - aioesphomeapi `client.py` `send_voice_assistant_announcement_await_response`: the announce
+ *    request, then the FIRST VoiceAssistantAnnounceFinished that arrives is its answer, whatever it
+ *    was sent for (send_message_await_response).
  *  - HA core `components/esphome/assist_satellite.py` (EsphomeAssistSatellite): handle_start clears
  *    the audio queue and returns port 0 (API audio); handle_audio queues; `_stop_pipeline` ends the
  *    audio stream and the run goes on; `_abort_pipeline` cancels the pipeline task;
@@ -20,7 +24,12 @@ import { connectClient, eventMsg, msg, type EsphomeConnection } from './esphome-
  *  - HA core `components/assist_satellite/entity.py` (AssistSatelliteEntity): the entity's state —
  *    STT_START → listening, INTENT_START → processing, TTS_START → responding (and `_run_has_tts`),
  *    RUN_END → idle only when the run had no TTS; otherwise idle only on tts_response_finished().
- *    An announcement is responding until the device says it finished, then idle.
+ *    `async_internal_announce` first cancels the running pipeline (`_cancel_running_pipeline`: its
+ *    RUN_END goes out) and only then sends the announcement, responding until it is finished, then idle.
+ *  - HA core `core.py` `async_stop` (a clean restart or upgrade): every background task is cancelled
+ *    first — the satellite's pipeline among them, so a run in flight ends with RUN_END — and then
+ *    EVENT_HOMEASSISTANT_STOP fires, on which the esphome integration (`manager.py` on_stop →
+ *    `_cleanup_instance`) disconnects: DisconnectRequest, then the socket closes.
  *  - HA core `components/assist_pipeline/pipeline.py` (PipelineInput.execute): RUN_START; the
  *    wake-word cooldown (DEFAULT_WAKE_WORD_COOLDOWN, 2 s, per phrase) for a run that names one;
  *    STT_START; speech-to-text until the audio stream ends; "stt-no-text-recognized" for empty text;
@@ -60,6 +69,8 @@ export interface PeerOptions {
 /** One pipeline run as Home Assistant saw it. */
 export interface PeerRun {
   wakeWordPhrase: string | null;
+  /** The request's audio settings as aioesphomeapi reads them (zeros when the request had none). */
+  audioSettings: { noiseSuppressionLevel: number; autoGain: number; volumeMultiplier: number };
   conversationId: string;
   audio: Buffer[];
   /** How the device ended the audio: 'end' (VoiceAssistantAudio{end}) or 'abort' (VoiceAssistantRequest{start:false}). */
@@ -73,6 +84,8 @@ export interface PeerRun {
 }
 
 let conversationSeq = 0;
+
+type RequestMsg = { start: boolean; conversationId: string; wakeWordPhrase: string; audioSettings?: Partial<PeerRun['audioSettings']> };
 
 export class HaSatellitePeer {
   state: EntityState = 'idle';
@@ -93,7 +106,7 @@ export class HaSatellitePeer {
     readonly conn: EsphomeConnection,
     private readonly o: PeerOptions,
   ) {
-    conn.on('message.VoiceAssistantRequest', (m: { start: boolean; conversationId: string; wakeWordPhrase: string }) => this.onRequest(m));
+    conn.on('message.VoiceAssistantRequest', (m: RequestMsg) => this.onRequest(m));
     conn.on('message.VoiceAssistantAudio', (m: { data: string; end: boolean }) => this.onAudio(m));
     conn.on('message.VoiceAssistantAnnounceFinished', (m: { success: boolean }) => {
       this.announceFinished.push({ success: Boolean(m.success) });
@@ -123,8 +136,13 @@ export class HaSatellitePeer {
     });
   }
 
-  /** esphome/assist_satellite.py `_do_announce`: the request, then block until the device says it finished. */
+  /**
+   * entity.py `async_internal_announce` → esphome/assist_satellite.py `_do_announce`: a running
+   * pipeline is cancelled first (its RUN_END reaches the device), then the request, then block until
+   * the first VoiceAssistantAnnounceFinished.
+   */
   async announce(mediaId: string, o: { text?: string; preannounceMediaId?: string; startConversation?: boolean } = {}): Promise<{ success: boolean }> {
+    await this.cancelPipeline();
     this.setState('responding');
     try {
       const r = await this.conn.sendMessageAwaitResponse(
@@ -139,14 +157,37 @@ export class HaSatellitePeer {
   }
 
   /**
-   * Home Assistant stops (a restart, an upgrade): aioesphomeapi's disconnect() sends
-   * DisconnectRequest and closes the socket; the pipeline in flight dies with Home Assistant.
+   * Home Assistant goes away without its stop sequence (a crash, a kill): aioesphomeapi's
+   * disconnect() sends DisconnectRequest and closes the socket; the pipeline in flight dies with it,
+   * no RUN_END.
    */
   drop(): void {
     this.conn.disconnect();
   }
 
-  private onRequest(m: { start: boolean; conversationId: string; wakeWordPhrase: string }): void {
+  /**
+   * Home Assistant stops cleanly (a restart, an upgrade; core.py async_stop): the pipeline task is
+   * cancelled first, so a run in flight ends with RUN_END and nothing between, then the esphome
+   * integration disconnects (DisconnectRequest, then the socket closes).
+   */
+  async stop(): Promise<void> {
+    await this.cancelPipeline();
+    this.conn.disconnect();
+  }
+
+  /**
+   * entity.py `_cancel_running_pipeline`: cancel the pipeline task and wait until it has ended
+   * (RUN_END sent). Alone (nothing following it) it is what `async_internal_start_conversation`
+   * does before it finds that the pipeline's agent, Home Assistant's own, cannot start one.
+   */
+  async cancelPipeline(): Promise<void> {
+    const current = this.current;
+    if (!current) return;
+    current.cancel();
+    await current.run.done;
+  }
+
+  private onRequest(m: RequestMsg): void {
     if (!m.start) {
       // handle_stop(abort=True) → _abort_pipeline: end the stream and cancel the pipeline task.
       if (this.current) this.current.run.endedBy ??= 'abort';
@@ -155,18 +196,26 @@ export class HaSatellitePeer {
       this.changed();
       return;
     }
-    // handle_start: clear the audio queue, port 0 (API audio) back at once.
+    // handle_start: clear the audio queue; port 0 (API audio). The pipeline task it starts
+    // (async_accept_pipeline_from_satellite) first cancels a running one and waits for it
+    // (_cancel_running_pipeline); handle_start returns while it waits, so the old run's RUN_END
+    // reaches the device before this run's VoiceAssistantResponse.
     this.queue = [];
-    this.conn.sendMessage(msg('VoiceAssistantResponse', { port: 0 }));
-    // async_accept_pipeline_from_satellite: a running pipeline is cancelled first.
-    this.current?.cancel();
-    const run: PeerRun = { wakeWordPhrase: m.wakeWordPhrase || null, conversationId: m.conversationId || `01HA${++conversationSeq}`, audio: [], endedBy: null, cancelled: false, transcript: null, events: [], done: Promise.resolve() };
+    const previous = this.current;
+    previous?.cancel();
+    const a = m.audioSettings ?? {};
+    const audioSettings = { noiseSuppressionLevel: a.noiseSuppressionLevel ?? 0, autoGain: a.autoGain ?? 0, volumeMultiplier: a.volumeMultiplier ?? 0 };
+    const run: PeerRun = { wakeWordPhrase: m.wakeWordPhrase || null, audioSettings, conversationId: m.conversationId || `01HA${++conversationSeq}`, audio: [], endedBy: null, cancelled: false, transcript: null, events: [], done: Promise.resolve() };
     let cancelled!: () => void;
     const cancel = new Promise<'cancelled'>((r) => (cancelled = () => r('cancelled')));
     const me = { run, cancel: () => ((run.cancelled = true), cancelled()) };
     this.current = me;
     this.runs.push(run);
-    run.done = this.pipeline(run, cancel).finally(() => {
+    run.done = (async () => {
+      if (previous) await previous.run.done;
+      this.conn.sendMessage(msg('VoiceAssistantResponse', { port: 0 }));
+      await this.pipeline(run, cancel);
+    })().finally(() => {
       if (this.current === me) this.current = null;
       this.changed();
     });

@@ -50,7 +50,7 @@ export function registerBuiltInHandlers(actions: ActionRouter, deps: { timers: K
     });
   }
   actions.on('timer.done', (a) => {
-    emit({ type: 'speak', text: ringText(str(a.args.label), Number(a.args.lateSeconds ?? 0) * 1000), earcon: 'timer' });
+    emit({ type: 'speak', text: ringText(str(a.args.label), Number(a.args.lateSeconds ?? 0) * 1000), earcon: 'timer', ring: 0 });
   });
   registerListHandlers(actions, deps.lists, emit);
 }

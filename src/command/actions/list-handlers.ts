@@ -11,7 +11,8 @@ import type { ActionRequest, ActionRouter } from './action-router.js';
  * read-back says the same thing whichever path added it.
  *
  * Arguments: `list`, and either `item` (with `quantity`, `unit`) or `items` ([{item, quantity,
- * unit}], several said at once); `utteranceId` links the rows to what was said.
+ * unit}], several said at once); `unread`: parts of what was said that were not items, named in
+ * the answer so the cook can say them again; `utteranceId` links the rows to what was said.
  */
 const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -57,7 +58,7 @@ export function registerListHandlers(actions: ActionRouter, lists: ListBook, emi
       lists.record({ list, item: i.item, quantity: i.quantity ?? null, unit: i.unit ?? null, op: 'add', ...link(a) });
       emit({ type: 'list', op: 'add', list, item: i.item });
     }
-    say(`Added ${sayAll(items.map(sayItem))} to the ${list} list.`);
+    say(`Added ${sayAll(items.map(sayItem))} to the ${list} list.${notCaught(a)}`);
   });
 
   actions.on('list.remove', (a) => {
@@ -84,7 +85,7 @@ export function registerListHandlers(actions: ActionRouter, lists: ListBook, emi
     if (done.length) parts.push(`Removed ${sayAll(done)} from the ${list} list.`);
     parts.push(...fewer);
     if (missing.length) parts.push(`${capital(sayAll(missing))} ${missing.length > 1 ? 'are' : 'is'} not on the ${list} list.`);
-    say(parts.join(' '));
+    say(parts.join(' ') + notCaught(a));
   });
 
   actions.on('list.read', (a) => {
@@ -101,6 +102,12 @@ export function registerListHandlers(actions: ActionRouter, lists: ListBook, emi
     emit({ type: 'list', op: 'clear', list });
     say(lines.length ? `Cleared the ${list} list.` : `The ${list} list was already empty.`);
   });
+}
+
+/** " I didn't catch shallots two kilos." for the parts of a list that were not items; "" when all were. */
+function notCaught(a: ActionRequest): string {
+  const u = Array.isArray(a.args.unread) ? a.args.unread.filter((x): x is string => typeof x === 'string' && x.trim() !== '') : [];
+  return u.length ? ` I didn't catch ${sayAll(u.map((x) => spokenNumbers(x.trim())))}.` : '';
 }
 
 function sayLine(l: ListLine): string {

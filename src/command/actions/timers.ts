@@ -24,6 +24,8 @@ export interface KitchenTimer {
   remainingMs?: number;
   /** A delayed command ("in 5 minutes, open the garage door"). */
   command?: string;
+  /** Another device's timer, rung here for its area (the fleet): that device and its id there. Never kept in the store. */
+  from?: { device: string; id: number };
 }
 
 export interface TimerSettings {
@@ -55,7 +57,8 @@ export function ringText(label: string | undefined, lateMs = 0): string {
   return label ? `${capitalise(label)} timer done.` : 'Timer done.';
 }
 
-type Live = KitchenTimer & { handle?: TimerHandle; ringingSince?: number };
+/** `rung`: rings of it gone unanswered since it came due (each is louder: the speaker's AlarmLevel). */
+type Live = KitchenTimer & { handle?: TimerHandle; ringingSince?: number; rung?: number };
 type TimerOp = 'cancel' | 'status' | 'pause' | 'resume' | 'add' | 'remove';
 
 /** How long "Which timer?" waits for its answer without the wake word. */
@@ -83,9 +86,17 @@ export class KitchenTimers {
     return this.question !== undefined && this.opts.clock.now() - this.question.atMs <= ANSWER_MS;
   }
 
-  /** What the debug page and /healthz show: each timer with its state and whole seconds left. */
-  view(): { id: number; label: string | null; seconds: number; state: KitchenTimer['state']; leftSeconds: number; command: string | null }[] {
-    return this.list().map((t) => ({ id: t.id, label: t.label ?? null, seconds: t.seconds, state: t.state, leftSeconds: Math.max(0, Math.ceil(this.leftMs(t) / 1000)), command: t.command ?? null }));
+  /**
+   * What the debug page and /healthz show: each timer with its state and whole seconds left; a ringing
+   * one, how long it has rung, and `from`, the device that owns it when it rings here for its area.
+   */
+  view(): { id: number; label: string | null; seconds: number; state: KitchenTimer['state']; leftSeconds: number; command: string | null; ringingSeconds: number | null; from: string | null }[] {
+    const now = this.opts.clock.now();
+    return this.list().map((t) => {
+      const since = this.timers.get(t.id)?.ringingSince;
+      const ringingSeconds = t.state === 'ringing' && since !== undefined ? Math.floor((now - since) / 1000) : null;
+      return { id: t.id, label: t.label ?? null, seconds: t.seconds, state: t.state, leftSeconds: Math.max(0, Math.ceil(this.leftMs(t) / 1000)), command: t.command ?? null, ringingSeconds, from: t.from?.device ?? null };
+    });
   }
 
   get ringing(): boolean {
@@ -124,6 +135,36 @@ export class KitchenTimers {
     this.timers.set(id, t);
     this.due(id, 0);
     return plain(t);
+  }
+
+  /**
+   * Another device's timer rings here for its area, by its name, as one of hark's own ("stop", a tap,
+   * the give-up). Once per timer: the owner's state comes again at every reconnect.
+   */
+  ringGuest(from: { device: string; id: number }, label?: string): void {
+    if (this.guest(from)) return;
+    const id = this.nextId++;
+    this.timers.set(id, { id, seconds: 0, dueAtMs: this.opts.clock.now(), state: 'running', from: { ...from }, ...(label ? { label } : {}) });
+    this.due(id, 0);
+  }
+
+  /** The owner says its timer no longer rings (stopped there or elsewhere, gave up), or the broker is gone: quiet here. */
+  endGuest(from: { device: string; id: number }): void {
+    const t = this.guest(from);
+    if (t) this.finish(t, 'ended');
+  }
+
+  /** One of this device's own ringing timers, stopped at another device of its area (`at`). False when it no longer rings. */
+  stopOwn(id: number, by: 'voice' | 'button', at: string): boolean {
+    const t = this.timers.get(id);
+    if (!t || t.state !== 'ringing' || t.from) return false;
+    this.finish(t, 'stopped', by, at);
+    if (!this.ringing) this.opts.emit({ type: 'stop-speaking' });
+    return true;
+  }
+
+  private guest(from: { device: string; id: number }): Live | undefined {
+    return [...this.timers.values()].find((t) => t.from?.device === from.device && t.from.id === from.id);
   }
 
   /** Cancel, pause, resume, add or take off time, or say how long is left, on the picked timers. */
@@ -287,7 +328,8 @@ export class KitchenTimers {
     }
     t.state = 'ringing';
     t.ringingSince = this.opts.clock.now();
-    this.opts.keeper?.save(plain(t));
+    t.rung = 0;
+    if (!t.from) this.opts.keeper?.save(plain(t));
     this.opts.emit({ type: 'timer', event: 'done', ...eventOf(t) });
     this.opts.onDone(plain(t), lateMs);
     t.handle = this.opts.clock.setTimer(this.settings.giveUpMs, () => this.finish(t, 'gave-up'));
@@ -300,13 +342,14 @@ export class KitchenTimers {
     const ringing = [...this.timers.values()].filter((t) => t.state === 'ringing');
     if (!ringing.length) return;
     const t = ringing[this.ringTurn++ % ringing.length]!;
-    this.opts.emit({ type: 'speak', text: ringText(t.label), earcon: 'timer' });
+    t.rung = (t.rung ?? 0) + 1;
+    this.opts.emit({ type: 'speak', text: ringText(t.label), earcon: 'timer', ring: t.rung });
     this.ringHandle = this.opts.clock.setTimer(this.settings.ringIntervalMs, () => this.ringAgain());
   }
 
-  private finish(t: Live, event: 'cancelled' | 'stopped' | 'gave-up', by?: 'voice' | 'button'): void {
+  private finish(t: Live, event: 'cancelled' | 'stopped' | 'gave-up' | 'ended', by?: 'voice' | 'button', at?: string): void {
     this.drop(t.id);
-    this.opts.emit({ type: 'timer', event, ...eventOf(t), ...(by ? { by } : {}) });
+    this.opts.emit({ type: 'timer', event, ...eventOf(t), ...(by ? { by } : {}), ...(at ? { at } : {}) });
     if (event === 'gave-up') this.opts.onGiveUp?.(plain(t));
     if (!this.ringing && this.ringHandle) {
       this.opts.clock.clearTimer(this.ringHandle);
@@ -319,17 +362,17 @@ export class KitchenTimers {
     if (!t) return;
     this.disarm(t);
     this.timers.delete(id);
-    this.opts.keeper?.remove(id);
+    if (!t.from) this.opts.keeper?.remove(id);
   }
 }
 
 function plain(t: Live): KitchenTimer {
-  const { handle: _h, ringingSince: _r, ...rest } = t;
+  const { handle: _h, ringingSince: _r, rung: _n, ...rest } = t;
   return rest;
 }
 
-function eventOf(t: KitchenTimer): { id: number; label?: string; seconds: number; dueAtMs: number; command?: string } {
-  return { id: t.id, seconds: t.seconds, dueAtMs: t.dueAtMs, ...(t.label ? { label: t.label } : {}), ...(t.command ? { command: t.command } : {}) };
+function eventOf(t: KitchenTimer): { id: number; label?: string; seconds: number; dueAtMs: number; command?: string; from?: { device: string; id: number } } {
+  return { id: t.id, seconds: t.seconds, dueAtMs: t.dueAtMs, ...(t.label ? { label: t.label } : {}), ...(t.command ? { command: t.command } : {}), ...(t.from ? { from: t.from } : {}) };
 }
 
 function describe(t: KitchenTimer): string {

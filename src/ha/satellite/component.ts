@@ -126,6 +126,8 @@ export function satelliteComponent(o: { config: SatelliteSections; secrets: Secr
     heardIn.delete(e.segment);
     const verdict = decide({ fate: e.fate, openedBy: seg.openedBy, effects: turn, actions: e.actions, followUp: satellite.followUp }, frameKinds);
     if (verdict.to === 'local') {
+      // Said in a continued conversation and taken by hark's rules: the run waiting for it is dropped.
+      if (e.fate === 'dispatched' && satellite.followUp) satellite.answeredLocally();
       o.bus.emit('ha.satellite.local', { segment: e.segment, why: verdict.why });
       return;
     }

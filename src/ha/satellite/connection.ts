@@ -16,7 +16,8 @@ export const API_VERSION = { major: 1, minor: 12 };
 export interface DeviceSide {
   readonly name: string;
   readonly mac: string;
-  deviceInfo(): Msg;
+  /** `encrypted`: this API has a key (every connection on it is Noise). */
+  deviceInfo(o: { encrypted: boolean }): Msg;
   /** ListEntities*Response messages, in order. */
   entities(): { name: string; msg: Msg }[];
   /** The current state of each entity (on SubscribeStatesRequest). */
@@ -228,7 +229,7 @@ export class ApiConnection implements Slot {
         this.close('the client disconnected');
         return;
       case 'DeviceInfoRequest':
-        this.send('DeviceInfoResponse', this.o.device.deviceInfo());
+        this.send('DeviceInfoResponse', this.o.device.deviceInfo({ encrypted: this.encrypted }));
         return;
       case 'ListEntitiesRequest':
         for (const e of this.o.device.entities()) this.send(e.name, e.msg);

@@ -4,7 +4,8 @@ declare module '../../core/bus.js' {
     'ha.satellite.listening': { port: number; encrypted: boolean; name: string };
     'ha.satellite.subscribed': { connection: number; apiAudio: boolean };
     /**
-     * A segment went to Home Assistant: VoiceAssistantRequest{start} sent. `samples` is what Home
+     * A segment went to Home Assistant: VoiceAssistantRequest{start} sent (or, in a continued
+     * conversation, the run already open takes it; it names no phrase then). `samples` is what Home
      * Assistant gets: the segment from `cutMs` on, where the wake phrase ended (`cutBy` says how that
      * was found: 'word times', 'estimate' or 'none'); `wakeWordPhrase` is the phrase that woke hark.
      */
@@ -20,6 +21,7 @@ declare module '../../core/bus.js' {
     /** A run event from Home Assistant (run-start, stt-end, intent-end, tts-end, run-end, error). */
     'ha.satellite.event': { event: string; data: Record<string, string> };
     'ha.satellite.played': { what: string; url: string; samples: number; outcome: string };
+    /** A continued conversation: its run is requested at once, and the answer needs no wake phrase within `withinMs`. */
     'ha.satellite.follow-up': { withinMs: number };
     'ha.satellite.timer': { event: string; id: string; name: string | null; totalSeconds: number; secondsLeft: number };
     'ha.satellite.announced': { url: string; success: boolean };

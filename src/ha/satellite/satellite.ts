@@ -1,11 +1,16 @@
 import type { HaSatelliteConfig } from './config.js';
 import type { Bus } from '../../core/bus.js';
 import type { Clock } from '../../core/clock.js';
-import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
 import type { ApiConnection, DeviceSide } from './connection.js';
 import type { Msg } from './proto.js';
-import { CHUNK_SAMPLES, EVENT, EVENT_NAME, MUTE_KEY, OUR_FEATURES, TIMER_EVENT, type SatelliteHooks } from './voice-api.js';
+import { CancelledRun } from './cancelled-run.js';
+import { configurationResponse, deviceInfo, ENTITIES } from './device.js';
+import { FollowUpWindow } from './follow-up.js';
+import { playUrl, timerEvent } from './playback.js';
+import { newRun, sendRunAudio, type Run } from './run.js';
+import { runEnding } from './run-end.js';
+import { AUDIO_SETTINGS, EVENT, EVENT_NAME, MUTE_KEY, type SatelliteHooks } from './voice-api.js';
 import { wakeCut, type Heard } from './wake-cut.js';
 import './events.js';
 
@@ -15,32 +20,22 @@ export { EVENT, FEATURES, MUTE_KEY, type SatelliteHooks } from './voice-api.js';
 const ACCEPT_MS = 5000;
 /** After a run that asked something back, the answer needs no wake phrase for this long. */
 export const FOLLOW_UP_MS = 8000;
-
-interface Run {
-  conn: ApiConnection;
-  /** What Home Assistant gets: the segment from where the wake phrase ends. */
-  audio: Int16Array;
-  accepted: boolean;
-  continueConversation: boolean;
-  /** The answer: none yet, being fetched and played, or done (played, stopped or failed). */
-  answer: 'none' | 'playing' | 'done';
-  /** VoiceAssistantAnnounceFinished went out for this run. */
-  finishedSent: boolean;
-  /** RUN_END came. */
-  ended: boolean;
-  timer: ReturnType<Clock['setTimer']> | null;
-}
+/**
+ * A cancelled run is judged within this long: a clean stop disconnects in the same shutdown step
+ * that cancelled it (core.py async_stop); an announcement follows once its media is resolved.
+ */
+export const CANCEL_WINDOW_MS = 2000;
 
 /**
  * hark as an Assist satellite: the device side of Home Assistant's voice pipeline over the
  * ESPHome native API. Home Assistant subscribes; a segment hark hands over (decide.ts) becomes a
  * VoiceAssistantRequest naming the wake phrase heard, and its audio from where that phrase ends;
  * Home Assistant's run events come back and drive hark: the TTS answer is fetched, played and
- * reported finished (the entity goes idle), `continue_conversation` opens a window in which the
- * answer needs no wake phrase, timers ring as hark's own, announcements play and are acknowledged.
- * Message by message this follows what Home Assistant expects of a satellite (aioesphomeapi
- * client.py subscribe_voice_assistant, HA's esphome/assist_satellite.py) and what the reference
- * satellite does (OHF-Voice/linux-voice-assistant satellite.py).
+ * reported finished (the entity goes idle), `continue_conversation` starts the next run at once,
+ * timers ring as hark's own, announcements play and are acknowledged. Message by message this
+ * follows ESPHome's own device (voice_assistant.cpp), what Home Assistant expects (aioesphomeapi
+ * client.py subscribe_voice_assistant, HA's esphome/assist_satellite.py) and the reference
+ * satellite (OHF-Voice/linux-voice-assistant satellite.py).
  */
 export class Satellite implements DeviceSide {
   readonly name: string;
@@ -48,8 +43,11 @@ export class Satellite implements DeviceSide {
   private readonly conns = new Set<ApiConnection>();
   private subscriber: { conn: ApiConnection; apiAudio: boolean } | null = null;
   private run: Run | null = null;
+  private readonly cancelled: CancelledRun<ApiConnection>;
+  private readonly window: FollowUpWindow;
+  /** Announcements being played: until the last has, no run reports its answer finished. */
+  private announcing = 0;
   private conversationId = '';
-  private followUntil = 0;
 
   constructor(
     private readonly o: {
@@ -69,6 +67,8 @@ export class Satellite implements DeviceSide {
   ) {
     this.name = o.name;
     this.mac = o.mac;
+    this.cancelled = new CancelledRun(o.clock, CANCEL_WINDOW_MS);
+    this.window = new FollowUpWindow(o.clock);
   }
 
   /** Home Assistant is subscribed to the voice assistant and can take a run now. */
@@ -78,7 +78,7 @@ export class Satellite implements DeviceSide {
 
   /** The answer to Home Assistant's question may come without the wake phrase. */
   get followUp(): boolean {
-    return this.o.clock.now() < this.followUntil;
+    return this.window.open;
   }
 
   added(conn: ApiConnection): void {
@@ -89,25 +89,12 @@ export class Satellite implements DeviceSide {
     return this.subscriber?.conn === conn;
   }
 
-  deviceInfo(): Msg {
-    return {
-      name: this.name,
-      friendlyName: this.o.friendlyName,
-      macAddress: this.mac.toUpperCase().match(/../g)!.join(':'),
-      esphomeVersion: '2025.10.0',
-      compilationTime: '',
-      model: 'hark',
-      manufacturer: 'hark',
-      projectName: 'hark.voice',
-      projectVersion: this.o.version,
-      voiceAssistantFeatureFlags: OUR_FEATURES,
-      apiEncryptionSupported: false,
-      ...(this.o.area ? { suggestedArea: this.o.area } : {}),
-    };
+  deviceInfo(o: { encrypted: boolean }): Msg {
+    return deviceInfo({ name: this.name, friendlyName: this.o.friendlyName, mac: this.mac, version: this.o.version, encrypted: o.encrypted, ...(this.o.area ? { area: this.o.area } : {}) });
   }
 
   entities(): { name: string; msg: Msg }[] {
-    return [{ name: 'ListEntitiesSwitchResponse', msg: { objectId: 'mute', key: MUTE_KEY, name: 'Mute', icon: 'mdi:microphone-off' } }];
+    return [...ENTITIES];
   }
 
   states(): { name: string; msg: Msg }[] {
@@ -155,11 +142,7 @@ export class Satellite implements DeviceSide {
         } else if (this.subscriber?.conn === conn) this.subscriber = null;
         return;
       case 'VoiceAssistantConfigurationRequest':
-        conn.send('VoiceAssistantConfigurationResponse', {
-          availableWakeWords: [{ id: 'hark', wakeWord: this.o.config.wakeWord, trainedLanguages: ['en'] }],
-          activeWakeWords: ['hark'],
-          maxActiveWakeWords: 1,
-        });
+        conn.send('VoiceAssistantConfigurationResponse', configurationResponse(this.o.config.wakeWord));
         return;
       case 'VoiceAssistantSetConfiguration':
         // hark's wake phrase lives in its rules; Home Assistant's choice cannot change it.
@@ -172,7 +155,7 @@ export class Satellite implements DeviceSide {
         // TTS streamed over the API only comes to devices with the speaker feature; hark plays the URL.
         return;
       case 'VoiceAssistantTimerEventResponse':
-        return this.timer(msg);
+        return timerEvent(this.o, msg);
       case 'VoiceAssistantAnnounceRequest':
         void this.announce(conn, msg);
         return;
@@ -182,24 +165,24 @@ export class Satellite implements DeviceSide {
   }
 
   /**
-   * A client went away. Home Assistant restarting or being upgraded closes its connection: a run it
-   * had not answered yet will never be answered (its pipeline died with it), so the user hears the
-   * error sound now rather than waiting; an answer already playing plays on. The conversation is
-   * forgotten (Home Assistant's chat sessions do not survive a restart). When Home Assistant is back
-   * it reconnects and subscribes by itself; until then segments meant for it stay hark's.
+   * A client went away. A run Home Assistant had not answered (cancelled just before, as a clean
+   * stop does, or not, as a crash) will never be answered: the error sound now, not a wait; an
+   * answer already playing plays on; the conversation is forgotten. It reconnects by itself.
    */
   closed(conn: ApiConnection): void {
     this.conns.delete(conn);
     if (this.subscriber?.conn === conn) this.subscriber = null;
     const run = this.run;
-    if (run?.conn === conn) {
-      if (run.answer === 'none') {
+    // A clean stop cancels the run first (RUN_END), then disconnects; a crash just disconnects.
+    const cancelledHere = this.cancelled.settle(conn);
+    if (run?.conn === conn || cancelledHere) {
+      if (cancelledHere || (run && run.answer === 'none' && run.audio !== null)) {
         this.o.log.warn('ha satellite: Home Assistant went away before answering (restarted or upgraded?); the run is lost', { connection: conn.id });
         this.o.hooks.earcon('error');
       }
       this.endRun('Home Assistant disconnected');
       this.conversationId = '';
-      this.followUntil = 0;
+      this.window.close();
     }
   }
 
@@ -215,11 +198,34 @@ export class Satellite implements DeviceSide {
       this.o.hooks.earcon('error');
       return false;
     }
-    if (this.run) this.endRun('a new run started');
+    this.cancelled.settle();
     const cut = wakeCut(pcm, heard, this.o.wakePhrases ?? []);
-    const run: Run = { conn: sub.conn, audio: pcm.subarray(cut.cutSample), accepted: false, continueConversation: false, answer: 'none', finishedSent: false, ended: false, timer: null };
+    const audio = pcm.subarray(cut.cutSample);
+    const cutMs = Math.round((cut.cutSample / 16) * 10) / 10;
+    // A continued conversation's run is already open, waiting for this answer: it takes the audio.
+    const open = this.run && this.run.audio === null && this.run.conn === sub.conn ? this.run : null;
+    this.window.close();
+    this.o.bus.emit('ha.satellite.request', { samples: audio.length, why, conversationId: this.conversationId || null, wakeWordPhrase: open ? null : cut.phrase, cutMs, cutBy: cut.by });
+    if (open) {
+      open.audio = audio;
+      if (open.accepted) sendRunAudio(open, this.o.bus);
+      return true;
+    }
+    if (this.run) this.endRun('a new run started');
+    // An empty phrase is "none" to aioesphomeapi (the button, a follow-up: the reference satellite sends none).
+    this.request(sub.conn, audio, cut.phrase ?? '');
+    return true;
+  }
+
+  /** hark's rules took what was said while a continued conversation's run waits (a timer): it is dropped. */
+  answeredLocally(): void {
+    if (this.run?.audio === null) this.abort("hark's own rules took the answer");
+  }
+
+  /** VoiceAssistantRequest{start}, with the audio settings ESPHome sends; the audio follows acceptance. */
+  private request(conn: ApiConnection, audio: Int16Array | null, wakeWordPhrase: string): void {
+    const run = newRun(conn, audio);
     this.run = run;
-    this.followUntil = 0;
     run.timer = this.o.clock.setTimer(ACCEPT_MS, () => {
       if (this.run === run && !run.accepted) {
         this.o.log.warn('ha satellite: Home Assistant did not accept the run', { withinMs: ACCEPT_MS });
@@ -227,16 +233,14 @@ export class Satellite implements DeviceSide {
         this.endRun('not accepted');
       }
     });
-    const cutMs = Math.round((cut.cutSample / 16) * 10) / 10;
-    this.o.bus.emit('ha.satellite.request', { samples: run.audio.length, why, conversationId: this.conversationId || null, wakeWordPhrase: cut.phrase, cutMs, cutBy: cut.by });
-    // An empty phrase is "none" to aioesphomeapi (the button, a follow-up: the reference satellite sends none).
-    run.conn.send('VoiceAssistantRequest', { start: true, conversationId: this.conversationId, flags: 0, wakeWordPhrase: cut.phrase ?? '' });
-    return true;
+    conn.send('VoiceAssistantRequest', { start: true, conversationId: this.conversationId, flags: 0, audioSettings: AUDIO_SETTINGS, wakeWordPhrase });
   }
 
   stop(): void {
     this.abort('hark is stopping');
     this.endRun('stopping');
+    this.cancelled.settle();
+    this.window.close();
     for (const c of [...this.conns]) c.close('hark is stopping');
   }
 
@@ -251,17 +255,7 @@ export class Satellite implements DeviceSide {
     run.accepted = true;
     if (run.timer) this.o.clock.clearTimer(run.timer);
     run.timer = null;
-    // Port 0 (or none): audio over the API itself, as hark announced (API audio). Never an empty
-    // chunk: Home Assistant's audio stream ends at the first one (assist_satellite.py _wrap_audio_stream).
-    const a = run.audio;
-    const bytes = Buffer.from(a.buffer, a.byteOffset, a.byteLength);
-    for (let i = 0; i < a.length; i += CHUNK_SAMPLES) {
-      conn.send('VoiceAssistantAudio', { data: bytes.subarray(i * 2, Math.min(a.length, i + CHUNK_SAMPLES) * 2) });
-    }
-    // The graceful end of the audio: aioesphomeapi handle_stop(False), the run goes on to an answer.
-    // (VoiceAssistantRequest{start: false} would be handle_stop(True): the run cancelled.)
-    conn.send('VoiceAssistantAudio', { end: true });
-    this.o.bus.emit('ha.satellite.audio', { bytes: bytes.length });
+    if (run.audio) sendRunAudio(run, this.o.bus);
   }
 
   private event(conn: ApiConnection, msg: Msg): void {
@@ -269,6 +263,13 @@ export class Satellite implements DeviceSide {
     const data = Object.fromEntries(((msg.data as { name: string; value: string }[]) ?? []).map((d) => [d.name, d.value]));
     const run = this.run?.conn === conn ? this.run : null;
     this.o.bus.emit('ha.satellite.event', { event: EVENT_NAME[type] ?? String(type), data });
+    if (run && type === EVENT.RUN_END && !run.accepted) {
+      // Home Assistant ends the pipeline it was running before it accepts the next (its new
+      // pipeline task cancels the old first): this RUN_END, and what came before it, were that one's.
+      run.events = [];
+      return;
+    }
+    if (run && type !== EVENT.RUN_END) run.events.push(type);
     switch (type) {
       case EVENT.STT_END:
         this.o.log.info('ha satellite: Home Assistant heard', { text: data.text ?? '' });
@@ -280,7 +281,7 @@ export class Satellite implements DeviceSide {
       case EVENT.TTS_END:
         if (run && data.url && run.answer === 'none') {
           run.answer = 'playing';
-          void this.playUrl(data.url, 'answer').then((ok) => {
+          void playUrl(this.o, data.url, 'answer').then((ok) => {
             run.answer = 'done';
             this.finished(run, ok);
             if (this.run === run && run.ended) this.afterRun(run);
@@ -295,10 +296,11 @@ export class Satellite implements DeviceSide {
         if (run) {
           run.ended = true;
           if (run.answer === 'playing') return;
-          // No answer to play (none came, or it failed): the reference satellite still says it is
-          // done (satellite.py RUN_END → _tts_finished), so an entity that went "responding" on
-          // TTS_START is not left there.
-          this.finished(run, false);
+          // No answer was played, so no VoiceAssistantAnnounceFinished: ESPHome sends it only when its
+          // media player has played an announcement or a TTS answer (voice_assistant.cpp), and Home
+          // Assistant takes the first one that comes as the end of whatever it is waiting for — an
+          // announcement it makes right after cancelling this run among them.
+          if (run.answer === 'none' && run.audio && runEnding(run.events) === 'cancelled') this.judgeCancelled(run);
           this.afterRun(run);
         }
         return;
@@ -319,19 +321,49 @@ export class Satellite implements DeviceSide {
     // A newer run has started since (a command said over this answer): its entity state is Home
     // Assistant's current one, and a late "finished" would set it idle mid-run.
     if (this.run && this.run !== run) return;
+    // An announcement came while the answer played: Home Assistant waits for the announcement's
+    // "finished", and would take this one for it; the announcement's own sets the entity idle.
+    if (this.announcing > 0) return;
     run.conn.send('VoiceAssistantAnnounceFinished', { success });
     this.o.bus.emit('ha.satellite.finished', { success });
   }
 
-  /** The run is over and its answer played: Home Assistant's question opens the follow-up window. */
+  /** The run is over and its answer played: Home Assistant's question continues the conversation. */
   private afterRun(run: Run): void {
     if (this.run !== run) return;
     this.run = null;
-    if (run.continueConversation) {
-      this.followUntil = this.o.clock.now() + FOLLOW_UP_MS;
-      this.o.hooks.earcon('listening');
-      this.o.bus.emit('ha.satellite.follow-up', { withinMs: FOLLOW_UP_MS });
-    } else this.conversationId = '';
+    if (run.audio === null) this.window.close(); // cancelled by Home Assistant before the answer came
+    if (run.continueConversation && run.answer === 'done') this.continueConversation(run.conn);
+    else this.conversationId = '';
+  }
+
+  /**
+   * Home Assistant asked something back, or an announcement starts a conversation: the next run
+   * starts at once, as ESPHome's (RESPONSE_FINISHED → START_PIPELINE) and the reference satellite's
+   * (_tts_finished → VoiceAssistantRequest) do, so the entity shows listening while the cook
+   * answers. hark hears whole segments, so the run's audio is the answer's segment when it comes
+   * (no wake phrase needed for FOLLOW_UP_MS); no answer by then, and the run is aborted.
+   */
+  private continueConversation(conn: ApiConnection): void {
+    if (conn.isClosed || this.subscriber?.conn !== conn) return;
+    this.o.hooks.earcon('listening');
+    this.o.bus.emit('ha.satellite.follow-up', { withinMs: FOLLOW_UP_MS });
+    this.request(conn, null, '');
+    this.window.start(FOLLOW_UP_MS, () => {
+      if (this.run?.audio === null) this.abort('no answer within the follow-up window');
+    });
+  }
+
+  /**
+   * Home Assistant cancelled the run before answering. Followed by a disconnect, it is stopping
+   * (closed() says so and plays the error sound); by an announcement, the announcement is the
+   * answer; by nothing, the cook is still told that no answer will come.
+   */
+  private judgeCancelled(run: Run): void {
+    this.cancelled.hold(run.conn, () => {
+      this.o.log.warn('ha satellite: Home Assistant cancelled the run before answering', { connection: run.conn.id });
+      this.o.hooks.earcon('error');
+    });
   }
 
   private endRun(why: string): void {
@@ -339,40 +371,28 @@ export class Satellite implements DeviceSide {
     if (!run) return;
     if (run.timer) this.o.clock.clearTimer(run.timer);
     this.run = null;
+    // A continued conversation's run given up on (aborted, refused, gone): the answer window goes with it.
+    if (run.audio === null) this.window.close();
     this.o.log.debug('ha satellite: run ended', { why });
   }
 
-  private async playUrl(url: string, what: string): Promise<boolean> {
-    try {
-      const pcm = await this.o.hooks.media(url);
-      const outcome = await this.o.hooks.play(pcm, `[Home Assistant ${what}]`);
-      this.o.bus.emit('ha.satellite.played', { what, url, samples: pcm.length, outcome });
-      return outcome === 'ended';
-    } catch (err) {
-      this.o.log.warn(`ha satellite: cannot play the ${what}`, { url, error: errorMessage(err) });
-      this.o.hooks.earcon('error');
-      return false;
-    }
-  }
-
-  private timer(msg: Msg): void {
-    const event = TIMER_EVENT[Number(msg.eventType)] ?? 'unknown';
-    const name = String(msg.name ?? '') || undefined;
-    this.o.bus.emit('ha.satellite.timer', { event, id: String(msg.timerId ?? ''), name: name ?? null, totalSeconds: Number(msg.totalSeconds ?? 0), secondsLeft: Number(msg.secondsLeft ?? 0) });
-    if (event === 'finished') this.o.hooks.ring(name);
-  }
-
   private async announce(conn: ApiConnection, msg: Msg): Promise<void> {
+    // Home Assistant cancels a running pipeline before it announces: the announcement is what the
+    // cook hears instead, so that cancellation is no failure.
+    this.cancelled.settle(conn);
     const url = String(msg.mediaId ?? '');
     let ok = false;
-    if (msg.preannounceMediaId) await this.playUrl(String(msg.preannounceMediaId), 'pre-announcement');
-    if (url) ok = await this.playUrl(url, 'announcement');
-    else this.o.log.warn('ha satellite: an announcement with no media', { text: msg.text ?? '' });
+    this.announcing++;
+    try {
+      if (msg.preannounceMediaId) await playUrl(this.o, String(msg.preannounceMediaId), 'pre-announcement');
+      if (url) ok = await playUrl(this.o, url, 'announcement');
+      else this.o.log.warn('ha satellite: an announcement with no media', { text: msg.text ?? '' });
+    } finally {
+      this.announcing--;
+    }
+    if (conn.isClosed) return;
     conn.send('VoiceAssistantAnnounceFinished', { success: ok });
     this.o.bus.emit('ha.satellite.announced', { url, success: ok });
-    if (ok && msg.startConversation) {
-      this.followUntil = this.o.clock.now() + FOLLOW_UP_MS;
-      this.o.bus.emit('ha.satellite.follow-up', { withinMs: FOLLOW_UP_MS });
-    }
+    if (ok && msg.startConversation) this.continueConversation(conn);
   }
 }

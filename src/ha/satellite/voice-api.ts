@@ -15,6 +15,17 @@ export const TIMER_EVENT = ['started', 'updated', 'cancelled', 'finished'] as co
 /** The mute switch's entity key (a fixed32 Home Assistant echoes in commands). */
 export const MUTE_KEY = 0x6d757465; // "mute"
 
+/**
+ * VoiceAssistantRequest.audio_settings as an ESPHome device sends them by default (voice_assistant
+ * __init__.py: no noise suppression, no auto gain, volume multiplier 1.0): hark's audio is already
+ * echo-cancelled and denoised, and a request without them reads as volume 0.0 (aioesphomeapi
+ * VoiceAssistantCommand.from_pb), which an older Home Assistant multiplies the audio by. The
+ * request's flags stay 0: ESPHome sets USE_WAKE_WORD for Home Assistant to find the wake word in the
+ * stream and USE_VAD for its silence detection; hark's audio starts after the wake phrase and is a
+ * closed segment, ended by VoiceAssistantAudio{end}.
+ */
+export const AUDIO_SETTINGS = { noiseSuppressionLevel: 0, autoGain: 0, volumeMultiplier: 1.0 } as const;
+
 /** Samples per VoiceAssistantAudio message: 64 ms, as ESPHome devices send. */
 export const CHUNK_SAMPLES = 1024;
 

@@ -17,7 +17,7 @@ import { said } from '../../language/text.js';
  *    share of the transcript's letters, laid over the stretch from the VAD's start of speech to the
  *    last loud frame;
  * then, either way, moved to the quiet stretch nearby (a speaker pauses after the wake word, however
- * short), ending a short margin before the next sound, so the command's first sound is never clipped.
+ * short), ending a margin (MARGIN_MS) before the next sound, so the command's first word is never clipped.
  * Nothing is cut when the text does not start with a wake phrase (the button, an answer to Home
  * Assistant's question) or when less than MIN_REST_MS would remain.
  */
@@ -41,8 +41,12 @@ export interface WakeCut {
   by: 'word times' | 'estimate' | 'none';
 }
 
-/** Silence kept before the command's first sound. */
-export const MARGIN_MS = 50;
+/**
+ * Silence kept before the command's first sound, where the pause is that long (a shorter pause is
+ * kept whole). Word times are rough — Whisper's token times by ±120 ms — and a quiet first
+ * consonant ("f" of "fan") reads as pause: Home Assistant's speech-to-text must get the first word whole.
+ */
+export const MARGIN_MS = 150;
 /** How far from a timed end the quiet stretch is looked for (word times are rarely off by more). */
 const TIMED_WINDOW_MS = 120;
 /** …and from an estimated one. */

@@ -5,8 +5,8 @@
  * that uses the rule hears it.
  */
 export const RULES: Record<string, string> = {
-  // Said around any request: "ok so could you just ... please".
-  lead: '(ok|okay|alright|all right|right|so|well|now|hey|oh|please|just|yeah|yes|no|sorry|actually|um|uh|er|erm|hmm|can you|could you|would you|will you|can you please|could you please|would you mind|do you mind|i want you to|i need you to|i want to|i need to|id like to|i would like to|go ahead and|lets|quickly|quick|you can|can we|could we)',
+  // Said around any request: "ok so could you just ... please", and going on from the last one: "and a 4 minute timer for the wings".
+  lead: '(and|and then|then|also|plus|oh and|and also|ok|okay|alright|all right|right|so|well|now|hey|oh|please|just|yeah|yes|no|sorry|actually|um|uh|er|erm|hmm|can you|could you|would you|will you|can you please|could you please|would you mind|do you mind|i want you to|i need you to|i want to|i need to|id like to|i would like to|go ahead and|lets|quickly|quick|you can|can we|could we)',
   tail: '(please|thanks|thank you|and thanks|and thank you|thank you very much|thanks very much|thanks a lot|much appreciated|again|as well|too|cheers|ta|mate|chef|love|for me|for us|now|then|if you can|if you could|when you can|when you get a chance|right now|quickly|would you|will you|ok|okay|yeah|alright|right)',
 
   // timers
