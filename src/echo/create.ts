@@ -11,6 +11,8 @@ export interface EchoCancelSettings {
   echoResidual: boolean;
   denoise: boolean;
   denoiseDb: number;
+  /** Resample the reference by the measured skew of the two clocks (drift.ts); absent: on. */
+  echoFollowSkew?: boolean;
 }
 
 /**
@@ -72,7 +74,7 @@ export function createEchoCleaner(
   });
   if ('error' in made) return made;
   // Without the resampler (an addon built before it) the canceller runs as with one clock.
-  const resampler = createNativeResampler(RESAMPLER_QUALITY);
+  const resampler = s.echoFollowSkew === false ? { error: 'off' } : createNativeResampler(RESAMPLER_QUALITY);
   const stage = new EchoStage(made.canceller, reference, { frameSamples: FRAME_SAMPLES, filterSamples, ...opts }, 'resampler' in resampler ? resampler.resampler : null);
   // The residual suppressor hands back each 16 ms one step late, on every frame alike (hark-aec), so
   // the cleaned audio at a position is the microphone `latency` samples earlier: the raw track read
