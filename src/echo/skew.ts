@@ -136,6 +136,10 @@ export class SkewEstimator {
   private readonly playback: Line;
   private cached: Slope | null = null;
   private dirty = false;
+  /** The counts' rates, fitted again only after a new count (status is read every frame). */
+  private rates: { capture: number | null; playback: number | null } = { capture: null, playback: null };
+  private ratesDirty = false;
+  private countsSeen = 0;
 
   constructor(opts: Partial<SkewOptions> = {}) {
     this.o = { ...SKEW_DEFAULTS, ...opts };
@@ -163,6 +167,7 @@ export class SkewEstimator {
   captured(samples: number, atMs: number, sampleRate: number): void {
     // Arrival minus what the samples say: a line whose slope is the clock's rate against the card's.
     this.capture.add(atMs, atMs - (samples * 1000) / sampleRate);
+    this.ratesDirty = true;
   }
 
   capturedRestart(): void {
@@ -172,6 +177,7 @@ export class SkewEstimator {
   /** The player handed over `samples` (since its process started), due to sound at `atMs`. A new process starts a new run. */
   playedOut(samples: number, atMs: number, sampleRate: number): void {
     this.playback.add(atMs, atMs - (samples * 1000) / sampleRate);
+    this.ratesDirty = true;
   }
 
   playbackRestart(): void {
@@ -190,19 +196,25 @@ export class SkewEstimator {
       this.dirty = false;
     }
     const s = this.cached;
-    // A card fast against the clock delivers its samples ahead of it: the line falls.
+    // A card fast against the clock delivers its samples ahead of it: the line falls. Refitted at
+    // most every 40th reading (status is read every frame): the witness is coarse, and a fit of
+    // 2400 counts is not free.
     const rate = (line: Line) => {
       const f = line.fit(1);
       return f ? -f.slope * 1e6 : null;
     };
+    if (this.ratesDirty && (this.countsSeen++ % 40 === 0 || this.rates.capture === null)) {
+      this.rates = { capture: rate(this.capture), playback: rate(this.playback) };
+      this.ratesDirty = false;
+    }
     return {
       // The lag shrinks when the speaker is fast: −slope (ms per ms) in ppm.
       ppm: s ? -s.slope * 1e6 : null,
       errorPpm: s ? s.stdError * 1e6 : null,
       settled: s !== null && s.stdError * 1e6 <= this.o.settledPpm,
       lags: s?.points ?? 0,
-      captureVsClockPpm: rate(this.capture),
-      playbackVsClockPpm: rate(this.playback),
+      captureVsClockPpm: this.rates.capture,
+      playbackVsClockPpm: this.rates.playback,
     };
   }
 }
