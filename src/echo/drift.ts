@@ -143,7 +143,11 @@ export class ClockFollower {
     const z0 = zeroPosAt(from);
     const zp = Math.round(z0);
     const centre = Math.round(expectY !== null ? expectY - (from - zp) : delaySamples);
-    const reach = expectY !== null ? FINE_REACH : FINE_LOCK_REACH;
+    // The lag expected is as good as the skew it was carried on by: before a reading, a skew of
+    // 200 ppm moves it 3.2 samples a second (live at +150 ppm, after a few seconds of quiet the lag
+    // had left a fixed reach and was never found again for 90 s).
+    const quietSec = this.lastLag ? (mid - this.lastLag.q) / 16000 : 0;
+    const reach = expectY !== null ? Math.min(FINE_LOCK_REACH, FINE_REACH + Math.ceil(quietSec * (guess === null ? 3.2 : 0.2))) : FINE_LOCK_REACH;
     const ref = new Int16Array(FINE_WINDOW + 2 * reach + ORDER);
     this.reference.render(zp - centre - reach - ORDER, ref);
     const found = fineLag(Float32Array.from(raw), Float32Array.from(ref), centre, reach);
