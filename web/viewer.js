@@ -202,12 +202,15 @@ function showSpeech(s) {
   el.hidden = !s;
   if (!s) return;
   const parts = s.engines.map((e) => (e.missing ? `${e.id} (missing)` : e.wyoming ? `${e.id} ${wyomingText(e.wyoming, e.wyoming.models)}` : e.id));
-  const text = `stt ${parts.join(' → ') || 'none'}${s.voice ? ` · voice ${wyomingText(s.voice, s.voice.voices)}` : ''}`;
-  const away = s.engines.some((e) => e.wyoming && !e.wyoming.answered) || (s.voice && !s.voice.answered);
+  // The echo canceller's two clocks: the speaker's skew against the microphone's, as followed.
+  const e = s.echo;
+  const clocks = e && e.skewPpm !== null ? ` · clocks ${e.skewPpm > 0 ? '+' : ''}${e.skewPpm} ppm${e.followedPpm ? ' followed' : ''}` : '';
+  const text = `stt ${parts.join(' → ') || 'none'}${s.voice ? ` · voice ${wyomingText(s.voice, s.voice.voices)}` : ''}${e ? ` · echo ${e.state}${clocks}` : ''}`;
+  const away = s.engines.some((e) => e.wyoming && !e.wyoming.answered) || (s.voice && !s.voice.answered) || !!e?.problem;
   pill('pill-speech', text, away ? 'warn' : 'muted');
   // The full lists on hover: the pill shows the first few.
   const detail = (w, names) => `${w.server}: ${w.answered ? names.join(', ') || 'none listed' : `not answering${w.error ? ` (${w.error})` : ''}`}`;
-  el.title = [...s.engines.filter((e) => e.wyoming).map((e) => `${e.id} ${detail(e.wyoming, e.wyoming.models)}`), ...(s.voice ? [`voice ${detail(s.voice, s.voice.voices)}`] : [])].join('\n');
+  el.title = [...s.engines.filter((e) => e.wyoming).map((e) => `${e.id} ${detail(e.wyoming, e.wyoming.models)}`), ...(s.voice ? [`voice ${detail(s.voice, s.voice.voices)}`] : []), ...(e?.problem ? [e.problem] : [])].join('\n');
 }
 
 let mode = 'daemon';

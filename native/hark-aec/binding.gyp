@@ -4,6 +4,8 @@
       "target_name": "hark_aec",
       "sources": [
         "src/addon.cc",
+        "src/resampler.cc",
+        "src/resample-ext.c",
         "speexdsp/libspeexdsp/mdf.c",
         "speexdsp/libspeexdsp/preprocess.c",
         "src/fftwrap-pffft.c",

@@ -39,6 +39,33 @@ export class Canceller {
 }
 
 /**
+ * speexdsp's resampler (resample.c), one channel, at a fractional ratio: hark's echo reference put
+ * from the speaker's clock onto the microphone's.
+ */
+export class Resampler {
+  /** quality 0-10 (speexdsp's; 5: an 80-tap filter, 91 % of the band, ~100 dB stop). Starts at 1:1. */
+  constructor(quality: number);
+  /**
+   * Input samples per output sample = num / den (den at most 2^26, kept unreduced; both within a
+   * factor 2). The phase carries over: a stream at one ratio goes on at the next without a seam.
+   */
+  setRatio(num: number, den: number): void;
+  /** Right after reset(): the first output falls `frac` (0 <= frac < 1) of an input sample later. */
+  setPhase(frac: number): void;
+  /**
+   * Resample `input` into `output` until `output` is full or `input` runs out: [consumed, produced].
+   * Output sample m of a stream (after reset, from its first input sample) is the input at
+   * m · num/den − inputLatency + phase.
+   */
+  process(input: Int16Array, output: Int16Array): [number, number];
+  /** Forget the input so far (the phase goes back to 0). */
+  reset(): void;
+  /** Input samples an output lags (half the filter: 40 at quality 5). */
+  readonly inputLatency: number;
+  close(): void;
+}
+
+/**
  * Give malloc's free pages back to the kernel (glibc's malloc_trim(0)). True when some came back;
  * false when none did, or off glibc.
  */

@@ -215,7 +215,7 @@ export class Daemon {
           sttLoad: () => this.path?.load() ?? null,
           picking: () => this.picking?.() ?? null,
           // The engines in order with a Wyoming server's models, and a Wyoming voice's voices (issue 23).
-          speech: () => (this.stt || this.speech?.tts ? speechServicesView(this.stt?.engines, this.speech?.tts) : null),
+          speech: () => (this.stt || this.speech?.tts ? speechServicesView(this.stt?.engines, this.speech?.tts, this.speech?.echo?.stage.status) : null),
           // Only a simulated button can be pressed over HTTP; real GPIO answers 404.
           button: (body) => {
             const g = this.gpio as (GpioDriver & { apply?: (b: unknown) => void }) | null;

@@ -35,6 +35,8 @@ export function healthReport(h: HealthInput): { status: 200 | 503; body: Record<
   // The broker away is a notice, not ill health: the device acts alone and queues its events.
   const mqtt = metrics.fleet;
   if (mqtt && mqtt.state !== 'connected') problems.push(`mqtt ${mqtt.state}${mqtt.lastError ? `: ${mqtt.lastError}` : ''} (this device acts alone; events wait in a queue)`);
+  // Two clocks hark cannot follow: it hears itself while it speaks (a notice, with the fix).
+  if (h.speech?.echo?.problem) problems.push(h.speech.echo.problem);
   // Only a full disk or a dead microphone make hark unhealthy; a past corruption is recovered, so it is a notice.
   const starting = metrics.capture.state === 'starting';
   const degraded = store.audioStorage === 'paused-disk-full' || store.pendingRows > 0 || metrics.capture.state === 'down';

@@ -1,4 +1,6 @@
-import type { SpeechServicesView } from './views.js';
+import type { EchoView, SpeechServicesView } from './views.js';
+import type { EchoStatus } from '../echo/canceller.js';
+import { skewTooFar } from '../echo/create.js';
 import type { SpeechTts } from '../speech/wyoming-speech.js';
 import { WyomingTts } from '../speech/wyoming-voice.js';
 import type { EngineSlot } from '../stt/engine.js';
@@ -9,8 +11,9 @@ import { WyomingSttEngine } from '../stt/wyoming/engine.js';
  * the order asked (a Wyoming one with its server and the models its `info` listed at start), and a
  * Wyoming voice with its voices. Reads what the engines already hold; asks no server. Pure.
  */
-export function speechServicesView(engines: readonly EngineSlot[] | undefined, tts: SpeechTts | null | undefined): SpeechServicesView {
+export function speechServicesView(engines: readonly EngineSlot[] | undefined, tts: SpeechTts | null | undefined, echo?: EchoStatus | null): SpeechServicesView {
   return {
+    echo: echo ? echoView(echo) : null,
     engines: (engines ?? []).map((slot) => {
       if (!slot.engine) return { id: slot.id, missing: slot.missing, wyoming: null };
       const e = slot.engine;
@@ -23,6 +26,22 @@ export function speechServicesView(engines: readonly EngineSlot[] | undefined, t
       };
     }),
     voice: tts instanceof WyomingTts ? voiceView(tts) : null,
+  };
+}
+
+const r2 = (x: number | null) => (x === null ? null : Math.round(x * 100) / 100);
+
+function echoView(st: EchoStatus): EchoView {
+  const c = st.clocks;
+  return {
+    state: st.state,
+    delayMs: Math.round(st.delayMs * 10) / 10,
+    erleDb: Math.round(st.erleDb),
+    skewPpm: r2(c.ppm),
+    skewErrorPpm: r2(c.errorPpm),
+    followedPpm: r2(c.followedPpm) ?? 0,
+    captureVsClockPpm: r2(c.captureVsClockPpm),
+    problem: c.unfollowable ? skewTooFar(c.ppm ?? 0) : null,
   };
 }
 

@@ -11,6 +11,22 @@ export interface WyomingServerView {
 export interface SpeechServicesView {
   engines: { id: string; missing: string | null; wyoming: (WyomingServerView & { models: string[]; streams: boolean }) | null }[];
   voice: (WyomingServerView & { voice: string; voices: string[] }) | null;
+  /** The echo canceller now, with the two clocks' skew (docs/echo.md); null: none in force. */
+  echo?: EchoView | null;
+}
+
+/** The echo canceller as the page and /healthz show it. */
+export interface EchoView {
+  state: string;
+  delayMs: number;
+  erleDb: number;
+  /** The speaker's clock against the microphone's (ppm), its standard error, and what the reference is resampled by. */
+  skewPpm: number | null;
+  skewErrorPpm: number | null;
+  followedPpm: number;
+  captureVsClockPpm: number | null;
+  /** A skew past what can be followed, in words with the fix (null: none). */
+  problem: string | null;
 }
 
 /**

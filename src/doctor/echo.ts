@@ -1,4 +1,5 @@
-import { createNativeCanceller, rebuildAddon } from '../echo/addon.js';
+import { createNativeCanceller, createNativeResampler, rebuildAddon } from '../echo/addon.js';
+import { RATIO_DEN, RESAMPLER_QUALITY } from '../echo/drift.js';
 import type { Check, CheckResult } from './check.js';
 
 /**
@@ -26,11 +27,44 @@ export const echoCheck: Check = {
     }
     const erle = selfTest(made.canceller);
     made.canceller.close();
-    const detail = `echo canceller in force (speexdsp, native/hark-aec): self-test removed ${erle.toFixed(0)} dB of a simulated echo; until it has converged on the room, the echo gate stands in (speech.echoFallback: ${s.echoFallback}: ${gate(s.echoFallback)})${s.denoise ? '; noise suppression on' : ''}`;
+    const clocks = clockTest(s.echoFollowSkew);
+    const detail = `echo canceller in force (speexdsp, native/hark-aec): self-test removed ${erle.toFixed(0)} dB of a simulated echo; until it has converged on the room, the echo gate stands in (speech.echoFallback: ${s.echoFallback}: ${gate(s.echoFallback)})${s.denoise ? '; noise suppression on' : ''}; ${clocks.detail}`;
     if (erle < 10) return { status: 'fail', detail, fix: 'the canceller loaded but does not cancel: rebuild it (npm rebuild hark-aec) and report the compiler (cc --version) it was built with', data: { inForce: s.echoFallback, erleDb: erle } };
-    return { status: 'ok', detail, data: { inForce: 'cancel', fallback: s.echoFallback, erleDb: Math.round(erle) } };
+    const data = { inForce: 'cancel', fallback: s.echoFallback, erleDb: Math.round(erle), followSkew: clocks.following };
+    if (clocks.fix) return { status: 'warn', detail, fix: clocks.fix, data };
+    return { status: 'ok', detail, data };
   },
 };
+
+/**
+ * Whether hark can follow a speaker on another clock than the microphone: its resampler loads and
+ * puts a tone 100 ppm off back where it belongs. The skew itself is measured while hark plays and
+ * said in the journal ("the speaker's clock runs N ppm off the microphone's").
+ */
+function clockTest(on: boolean): { following: boolean; detail: string; fix?: string } {
+  if (!on) return { following: false, detail: "the speaker's clock is not followed (speech.echoFollowSkew: false): on two cards hark may hear itself" };
+  const made = createNativeResampler(RESAMPLER_QUALITY);
+  if ('error' in made) return { following: false, detail: `the speaker's clock cannot be followed: ${made.error}`, fix: `${rebuildAddon('/opt/hark')}, then restart hark` };
+  const rs = made.resampler;
+  const ratio = Math.round(RATIO_DEN * (1 + 100e-6)) / RATIO_DEN;
+  rs.setRatio(Math.round(ratio * RATIO_DEN), RATIO_DEN);
+  const tone = (t: number) => 8000 * Math.sin((2 * Math.PI * 1000 * t) / 16000);
+  const input = Int16Array.from({ length: 16000 }, (_, i) => Math.round(tone(i)));
+  const out = new Int16Array(8000);
+  rs.process(input, out);
+  const lag = rs.inputLatency;
+  rs.close();
+  let e = 0;
+  let p = 0;
+  for (let m = 1000; m < out.length; m++) {
+    const v = tone(m * ratio - lag);
+    e += (out[m]! - v) ** 2;
+    p += v * v;
+  }
+  const snr = 10 * Math.log10(p / Math.max(1, e));
+  if (snr < 40) return { following: false, detail: `the speaker's clock cannot be followed: the resampler's self-test came out ${snr.toFixed(0)} dB clean (40 wanted)`, fix: 'rebuild hark-aec (npm rebuild hark-aec) and report the compiler (cc --version) it was built with' };
+  return { following: true, detail: "the speaker's clock is followed where it is not the microphone's (the skew is measured while hark plays; the journal says it)" };
+}
 
 function selfTest(c: { process(mic: Int16Array, ref: Int16Array | null, out: Int16Array): void }): number {
   const n = 16000 * 3;

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { errorMessage } from '../core/errors.js';
 import type { NativeCanceller } from './canceller.js';
+import type { NativeResampler } from './drift.js';
 
 export interface NativeCancellerOptions {
   frameSize: number;
@@ -19,6 +20,8 @@ export type AddonCanceller = NativeCanceller & { readonly latency: number };
 
 type AddonModule = {
   Canceller: new (opts: NativeCancellerOptions) => AddonCanceller;
+  /** Absent from a build before the resampler: the reference then stays on the speaker's clock. */
+  Resampler?: new (quality: number) => NativeResampler;
   /** glibc's malloc_trim(0): true when pages went back (see src/daemon/heap-trim.ts). */
   trimHeap?: () => boolean;
 };
@@ -56,6 +59,18 @@ export function createNativeCanceller(opts: NativeCancellerOptions): { canceller
     return { canceller: new loaded.addon.Canceller(opts) };
   } catch (err) {
     return { error: `the echo canceller could not start: ${errorMessage(err)}` };
+  }
+}
+
+/** speexdsp's resampler at `quality` (0-10), or the reason there is none. */
+export function createNativeResampler(quality: number): { resampler: NativeResampler } | { error: string } {
+  const loaded = loadEchoAddon();
+  if ('error' in loaded) return loaded;
+  if (!loaded.addon.Resampler) return { error: `hark-aec was built without its resampler — rebuild it: ${rebuildAddon()}` };
+  try {
+    return { resampler: new loaded.addon.Resampler(quality) };
+  } catch (err) {
+    return { error: `the echo reference's resampler could not start: ${errorMessage(err)}` };
   }
 }
 

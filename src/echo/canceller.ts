@@ -5,6 +5,7 @@ import { DoubleTalkDetector, power, type Cancelling } from './double-talk.js';
 import { EchoTrust } from './trust.js';
 import { covered, inPlace, outsideFilter, type Alignment } from './alignment.js';
 import { SAMPLE_RATE } from '../audio/pcm.js';
+import { ClockFollower, type ClockFollowerStatus, type NativeResampler } from './drift.js';
 
 /** The native canceller's surface (hark-aec's Canceller): speexdsp behind it. */
 export interface NativeCanceller {
@@ -94,6 +95,8 @@ export interface EchoStatus {
   lateReferenceMs: number;
   /** hark's sound has been searched for in the microphone and not found (a far speaker, a headset, a file). */
   noEcho: boolean;
+  /** The speaker's clock against the microphone's, and what the reference is resampled by (drift.ts). */
+  clocks: ClockFollowerStatus;
 }
 
 /**
@@ -153,11 +156,16 @@ export class EchoStage {
   /** Samples the native output lags the microphone by, and the energy of the last frame's last that-many. */
   private readonly lag: number;
   private lastTail = 0;
+  /** The two clocks: the skew measured, and the reference put onto the microphone's clock by it. */
+  private readonly clocks: ClockFollower;
+  /** Where the frame being processed starts (pipeline position). */
+  private at = 0;
 
   constructor(
     private readonly native: NativeCanceller,
     private readonly reference: EchoReference,
     opts: Partial<EchoStageOptions> = {},
+    resampler: NativeResampler | null = null,
   ) {
     this.o = { ...ECHO_STAGE_DEFAULTS, ...opts };
     this.estimator = new DelayEstimator({ sampleRate: SAMPLE_RATE, ...this.o.delay });
@@ -168,11 +176,13 @@ export class EchoStage {
     this.lag = Math.min(native.latency ?? 0, this.o.frameSamples);
     this.history = new RawHistory(this.o.frameSamples, this.o.historyMs * this.perMs);
     this.trust = new EchoTrust(this.o);
+    this.clocks = new ClockFollower(resampler, reference, this.o.frameSamples);
   }
 
   /** A chunk of `samples` arrived from the recorder at `atMs`. Call in order with process(). */
   arrived(samples: number, atMs: number): void {
     this.arrivedSamples += samples;
+    this.clocks.captured(this.arrivedSamples, atMs);
     const anchor = atMs - this.arrivedSamples / this.perMs;
     if (anchor >= this.anchorMs) return;
     // A chunk quicker than any before it: the microphone's timeline sat (anchorMs - anchor) ms late all
@@ -190,11 +200,18 @@ export class EchoStage {
     this.arrivedSamples = 0;
     this.processed = 0;
     this.anchorMs = Infinity;
+    this.clocks.breakRun();
+    this.clocks.skew.capturedRestart();
   }
 
   get status(): EchoStatus {
     const t = this.trust;
-    return { state: this.lastState, delayMs: this.delayMs + this.clipShiftMs, estimate: this.estimator.estimate, erleDb: t.erleDb, converged: t.converged, distrustedFor: t.distrustedFor, lateReferenceMs: Math.round(this.reference.lateSamples / this.perMs), noEcho: t.noEcho };
+    return { state: this.lastState, delayMs: this.delayNow + this.clipShiftMs, estimate: this.estimator.estimate, erleDb: t.erleDb, converged: t.converged, distrustedFor: t.distrustedFor, lateReferenceMs: Math.round(this.reference.lateSamples / this.perMs), noEcho: t.noEcho, clocks: this.clocks.status() };
+  }
+
+  /** The delay in use now: as set, less what the echo has slid since by the skew followed. */
+  private get delayNow(): number {
+    return this.delayMs - this.clocks.drift(this.at) / this.perMs;
   }
 
   /**
@@ -238,6 +255,7 @@ export class EchoStage {
    */
   process(frame: Int16Array, position: number): Int16Array {
     const n = frame.length;
+    this.at = position;
     this.history.keep(frame, position);
     if (n !== this.o.frameSamples || !Number.isFinite(this.anchorMs)) {
       this.processed += n;
@@ -250,7 +268,7 @@ export class EchoStage {
     const zeroPos = this.reference.position(atMs);
     const refPos = this.refPosition(atMs);
     const activeZero = this.reference.render(zeroPos, this.refZero);
-    const active = this.reference.render(refPos, this.ref);
+    const active = this.clocks.render(refPos, position, this.ref);
     // Once the delay is known (before it, the guess can sit ahead of what was played by then).
     if (this.moved) this.reference.used(refPos + n);
     // Room echo outlasts the last sample: keep the filter running (on zeros) for its own length after
@@ -263,6 +281,7 @@ export class EchoStage {
     if (this.reference.timelineMoves !== this.seenMoves && zeroPos >= this.reference.lastMoveAt) {
       this.seenMoves = this.reference.timelineMoves;
       this.estimator.reset();
+      this.clocks.breakRun();
       this.expectMove = true;
       this.trust.distrust('the card restarted (playback fed late)');
     }
@@ -296,6 +315,7 @@ export class EchoStage {
         // A new long-lived aplay (the old one closed after a quiet, or died): its latency is its own.
         // What the tracker holds is the old process's; the new one's is taken as soon as it is found.
         this.estimator.reset();
+        this.clocks.breakRun();
         this.expectMove = true;
       }
     }
@@ -318,6 +338,7 @@ export class EchoStage {
 
   close(): void {
     this.native.close();
+    this.clocks.close();
   }
 
   /**
@@ -335,6 +356,7 @@ export class EchoStage {
       this.fallenSearches = this.trust.fell(windowDb) ? this.fallenSearches + 1 : 0;
       this.trust.settle(windowDb);
     }
+    this.measureLag();
     const latest = this.estimator.latest;
     const believed = this.estimator.estimate;
     const a = this.alignment;
@@ -342,7 +364,7 @@ export class EchoStage {
     if (this.moved && latest && inPlace(a, latest.lagMs)) this.expectMove = false;
     const stands = believed !== null && latest !== null && Math.abs(latest.lagMs - believed.lagMs) <= this.estimator.agreeMs;
     if (!stands) return;
-    const evidence = { supportsDelay: this.estimator.supports(this.delayMs), expectMove: this.expectMove, fallenSearches: this.fallenSearches };
+    const evidence = { supportsDelay: this.estimator.supports(this.delayNow), expectMove: this.expectMove, fallenSearches: this.fallenSearches };
     if (!this.moved || !covered(a, believed.lagMs, evidence)) this.moveDelay(believed.lagMs);
   }
 
@@ -355,7 +377,20 @@ export class EchoStage {
   private doubt(): void {
     const l = this.estimator.latest;
     if (!this.trust.converged || !this.moved || !l || l.correlation < 0.6) return;
-    if (outsideFilter(this.alignment, l.lagMs, this.estimator.supports(this.delayMs))) this.trust.distrust('a clear echo outside the filter');
+    if (outsideFilter(this.alignment, l.lagMs, this.estimator.supports(this.delayNow))) this.trust.distrust('a clear echo outside the filter');
+  }
+
+  /**
+   * The echo's lag to a fraction of a sample over the last second (drift.ts), for the skew: after each
+   * of the delay tracker's searches, while hark's sound is about.
+   */
+  private measureLag(): void {
+    const w = 16000;
+    const end = this.history.end;
+    if (this.processed < w || end - w < end - this.history.capacity) return;
+    const zeroPosAt = (p: number) => (this.anchorMs + (this.processed - (end - p)) / this.perMs) * this.perMs;
+    const began = this.clocks.measure(end - w, (p, out) => this.history.read(p, out), zeroPosAt, this.delayNow * this.perMs);
+    if (began && this.moved) this.startOver("the clocks' skew is followed");
   }
 
   /**
@@ -381,7 +416,7 @@ export class EchoStage {
   }
 
   private get alignment(): Alignment {
-    return { delayMs: this.delayMs, marginMs: this.o.marginMs, filterMs: this.o.filterSamples / this.perMs, steady: this.reference.steady };
+    return { delayMs: this.delayNow, marginMs: this.o.marginMs, filterMs: this.o.filterSamples / this.perMs, steady: this.reference.steady };
   }
 
   private moveDelay(lagMs: number): void {
@@ -390,6 +425,7 @@ export class EchoStage {
       // of no use, and starting over converges faster than unlearning it.
       this.moved = true;
       this.delayMs = lagMs;
+      this.clocks.aligned(this.at);
       this.startOver('the delay moved (first estimate)');
       return;
     }
@@ -402,6 +438,7 @@ export class EchoStage {
       // the filter learns the room again from the last catchUpMs at the new alignment, as at the first
       // estimate (25-35 dB the next second, measured).
       this.delayMs = lagMs;
+      this.clocks.aligned(this.at);
       this.clipShiftMs = 0;
       this.expectMove = false;
       this.fallenSearches = 0;
@@ -411,9 +448,10 @@ export class EchoStage {
     // Later moves are the clip's own: each clip is a new aplay process that starts sounding with its
     // own latency (measured 60-185 ms apart on a loaded machine), while the room, which the filter
     // models, is unchanged. So the clip is moved to where it really sounds and the filter kept.
-    this.reference.shiftLatest(Math.round((lagMs - this.delayMs) * this.perMs));
-    this.clipShiftMs += lagMs - this.delayMs;
+    this.reference.shiftLatest(Math.round((lagMs - this.delayNow) * this.perMs));
+    this.clipShiftMs += lagMs - this.delayNow;
     this.estimator.reset();
+    this.clocks.breakRun();
     this.trust.distrust('the delay moved (clip shifted)');
     this.trust.clipMoved();
   }
@@ -460,7 +498,7 @@ export class EchoStage {
     for (let p = end - Math.floor((end - start) / f) * f; p + f <= end; p += f) {
       // That frame's clock time: the same mapping as now, rawEnd - p samples earlier.
       const atMs = this.anchorMs + (this.processed - (rawEnd - p)) / this.perMs;
-      if (!this.reference.render(this.refPosition(atMs), ref)) continue;
+      if (!this.clocks.render(this.refPosition(atMs), p, ref)) continue;
       this.history.read(p, mic);
       this.native.process(mic, ref, out);
     }

@@ -1,6 +1,7 @@
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
-import { createNativeCanceller } from './addon.js';
+import { createNativeCanceller, createNativeResampler } from './addon.js';
+import { RESAMPLER_QUALITY } from './drift.js';
 import { EchoStage, type EchoStageOptions } from './canceller.js';
 import type { EchoReference } from './reference.js';
 import { FRAME_SAMPLES, SAMPLE_RATE } from '../audio/pcm.js';
@@ -10,6 +11,8 @@ export interface EchoCancelSettings {
   echoResidual: boolean;
   denoise: boolean;
   denoiseDb: number;
+  /** Resample the reference by the measured skew of the two clocks (drift.ts); absent: on. */
+  echoFollowSkew?: boolean;
 }
 
 /**
@@ -37,6 +40,16 @@ export interface EchoCleaner {
   readonly stage: EchoStage;
 }
 
+const round2 = (x: number | null) => (x === null ? null : Math.round(x * 100) / 100);
+
+/**
+ * What to do about a skew no crystal has (drift.ts, MAX_FOLLOWED_PPM): the card does not play at the
+ * rate it says, or the two are not what hark thinks they are.
+ */
+export function skewTooFar(ppm: number): string {
+  return `echo canceller: the speaker's clock runs ${Math.round(ppm)} ppm off the microphone's, more than two crystals do: one card does not play or record at the rate it says. hark cannot follow it and will hear itself while it speaks. Fix: one USB speakerphone for both (one clock), or name the cards in capture.device and speech.device (arecord -l, aplay -l) so both are the ones meant`;
+}
+
 /** speexdsp steps in 16 ms (256-sample) frames: measured as converging faster than 32 ms steps for the same CPU. */
 const NATIVE_FRAME = 256;
 
@@ -60,7 +73,9 @@ export function createEchoCleaner(
     echoSuppressActiveDb: -15,
   });
   if ('error' in made) return made;
-  const stage = new EchoStage(made.canceller, reference, { frameSamples: FRAME_SAMPLES, filterSamples, ...opts });
+  // Without the resampler (an addon built before it) the canceller runs as with one clock.
+  const resampler = s.echoFollowSkew === false ? { error: 'off' } : createNativeResampler(RESAMPLER_QUALITY);
+  const stage = new EchoStage(made.canceller, reference, { frameSamples: FRAME_SAMPLES, filterSamples, ...opts }, 'resampler' in resampler ? resampler.resampler : null);
   // The residual suppressor hands back each 16 ms one step late, on every frame alike (hark-aec), so
   // the cleaned audio at a position is the microphone `latency` samples earlier: the raw track read
   // that much earlier is what lines up with it on the debug page and in segment_raw_audio.
@@ -75,7 +90,7 @@ export function createEchoCleaner(
     return { raw, playback: track.playback.map((p) => ({ start: p.start + lead, end: p.end + lead })) };
   };
   // One line when the alignment or the trust changes (a technician reading the journal sees the card's latency).
-  let said = { delayMs: NaN, converged: false, lateMs: 0, noEcho: false };
+  let said = { delayMs: NaN, converged: false, lateMs: 0, noEcho: false, followedPpm: 0, unfollowable: false };
   // atSec: the microphone's timeline (seconds since capture started), as the debug page's segments show it.
   const report = (position: number) => {
     const st = stage.status;
@@ -87,6 +102,16 @@ export function createEchoCleaner(
     if (st.noEcho !== said.noEcho) {
       said.noEcho = st.noEcho;
       logger?.info(st.noEcho ? "echo canceller: hark's sound is not reaching the microphone (not found in its first seconds): nothing to cancel" : "echo canceller: hark's sound now reaches the microphone", { atSec });
+    }
+    const c = st.clocks;
+    if (c.unfollowable && !said.unfollowable) {
+      logger?.info(skewTooFar(c.ppm ?? 0), { atSec, skewPpm: round2(c.ppm), errorPpm: round2(c.errorPpm) });
+    }
+    said.unfollowable = c.unfollowable;
+    // A line when the skew is first followed and when it moves by 1 ppm or more (it is refined every second).
+    if (c.followedPpm !== 0 && Math.abs(c.followedPpm - said.followedPpm) >= 1) {
+      said.followedPpm = c.followedPpm;
+      logger?.info(`echo canceller: the speaker's clock runs ${round2(c.followedPpm)} ppm off the microphone's; hark's reference is resampled to follow it`, { atSec, skewPpm: round2(c.ppm), errorPpm: round2(c.errorPpm), lags: c.lags, captureVsClockPpm: round2(c.captureVsClockPpm) });
     }
     // The delay takes sub-ms steps with the microphone's timeline (EchoStage.arrived): a line for a move
     // of a millisecond or more, not for each of those.

@@ -61,6 +61,12 @@ export const speechSection = section({
   echoFilterMs: ms(384, 16, 500),
   /** Suppress the echo the adaptive filter leaves (speexdsp's residual echo suppressor): worth ~15 dB more. */
   echoResidual: flag(true),
+  /**
+   * Follow the speaker's clock where it is not the microphone's (a USB microphone with the headphone
+   * jack, HDMI, an I2S board): the skew is measured while hark plays and the canceller's reference is
+   * resampled by it (docs/echo.md, "Two clocks"). Off: the reference as played, as with one clock.
+   */
+  echoFollowSkew: flag(true),
   /** Noise suppression on the microphone (speexdsp's preprocessor): fans, extractors, hum. */
   denoise: flag(false),
   /** The most noise suppression may take off, in dB. */

@@ -56,8 +56,16 @@ describe('hark doctor: echo', () => {
     const r = await echoCheck.run(ctx(''));
     expect(r.status).toBe('ok');
     expect(r.detail).toMatch(/echo canceller in force .*self-test removed \d+ dB.*echo gate stands in \(speech.echoFallback: raise: the VAD threshold is raised to 0.9 while hark plays\)/);
-    expect(r.data).toMatchObject({ inForce: 'cancel', fallback: 'raise' });
+    expect(r.data).toMatchObject({ inForce: 'cancel', fallback: 'raise', followSkew: true });
     expect(r.data!.erleDb as number).toBeGreaterThan(20);
+    expect(r.detail).toMatch(/the speaker's clock is followed/);
+  });
+
+  it('says when the speaker\'s clock is not followed', async () => {
+    const r = await echoCheck.run(ctx('speech:\n  echoFollowSkew: false\n'));
+    expect(r.status).toBe('ok');
+    expect(r.detail).toMatch(/speaker's clock is not followed \(speech.echoFollowSkew: false\)/);
+    expect(r.data).toMatchObject({ followSkew: false });
   });
 
   it('says which gate is in force when the canceller is off', async () => {

@@ -1,6 +1,7 @@
 import type { HarkConfig } from '../../src/config/schema.js';
 import { VirtualClock } from '../../src/core/clock.js';
 import { createEchoCleaner, type EchoCleaner } from '../../src/echo/create.js';
+import type { EchoStatus } from '../../src/echo/canceller.js';
 import { EchoReference } from '../../src/echo/reference.js';
 import { EchoGate } from '../../src/speech/echo-gate.js';
 import { createVad } from '../../src/vad/create.js';
@@ -106,7 +107,7 @@ export async function hear(mic: Int16Array, program: Program, config: HarkConfig
  * The production echo stage alone over `mic` into `out` (no VAD): for ERLE and the residual, and for
  * its CPU per 32 ms frame (process CPU time around each call).
  */
-export function clean(mic: Int16Array, program: Program, config: HarkConfig, settings: { echoFilterMs: number; echoResidual: boolean }, out: Int16Array): number {
+export function clean(mic: Int16Array, program: Program, config: HarkConfig, settings: { echoFilterMs: number; echoResidual: boolean }, out: Int16Array, watch?: (status: EchoStatus, position: number) => void): number {
   const clock = new VirtualClock(0);
   const reference = new EchoReference();
   const made = createEchoCleaner({ ...config.speech, ...settings }, reference, clock);
@@ -126,6 +127,7 @@ export function clean(mic: Int16Array, program: Program, config: HarkConfig, set
       const c0 = process.cpuUsage();
       out.set(cleaner.process(mic.subarray(pos, pos + 512), pos), pos);
       const c = process.cpuUsage(c0);
+      watch?.(cleaner.stage.status, pos);
       cpu += (c.user + c.system) / 1000;
       frames++;
     }

@@ -70,9 +70,21 @@ export function lay(pieces: Array<Int16Array | number>): { played: Int16Array; a
   return { played, at };
 }
 
-/** Nobody speaks: the confirmation, the list (~30 s), then the ring (`ringMs`). */
-export async function quietProgram(o: { ringMs: number; ringEveryMs: number; earconVolume: number }): Promise<Program> {
+/**
+ * hark's confirmation, after what it said before when `earlierMs` is given: that much of the list
+ * read back, then 2 s of quiet (a hark that has been talking, the canceller warm and the clocks'
+ * skew measured, as it is after its first answer of the day).
+ */
+async function confirmation(earlierMs?: number): Promise<Int16Array> {
   const confirm = await espeakPhrase(CONFIRM);
+  if (!earlierMs) return confirm;
+  const before = (await espeakPhrase(LIST)).subarray(0, earlierMs * S);
+  return lay([before, 2000, confirm]).played;
+}
+
+/** Nobody speaks: the confirmation, the list (~30 s), then the ring (`ringMs`). */
+export async function quietProgram(o: { ringMs: number; ringEveryMs: number; earconVolume: number; earlierMs?: number }): Promise<Program> {
+  const confirm = await confirmation(o.earlierMs);
   const list = await espeakPhrase(LIST);
   const rung = await ring(o.ringMs, o.ringEveryMs, o.earconVolume);
   const { played, at } = lay([500, confirm, 1000, list, 2000, rung, 1500]);
@@ -90,8 +102,8 @@ export async function quietProgram(o: { ringMs: number; ringEveryMs: number; ear
  * `reactMs` after the word, as it does when it hears it. Where the word falls matters: a few
  * seconds into the list, on a loud stretch of hark's voice, is where it went unheard.
  */
-export async function stopProgram(o: { ringEveryMs: number; earconVolume: number; stopAfterMs: number[]; reactMs: number; answer?: string }): Promise<Program> {
-  const confirm = await espeakPhrase(CONFIRM);
+export async function stopProgram(o: { ringEveryMs: number; earconVolume: number; stopAfterMs: number[]; reactMs: number; answer?: string; earlierMs?: number }): Promise<Program> {
+  const confirm = await confirmation(o.earlierMs);
   // What hark reads when the "stop" comes: the list by default, or another answer (the live run's).
   const list = await espeakPhrase(o.answer ?? LIST);
   const stop = await espeakPhrase('stop', STOP_VOICE);

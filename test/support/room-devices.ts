@@ -230,8 +230,8 @@ exit 0
       const a = this.produced;
       const x = new Float32Array(PERIOD);
       for (let i = 0; i < PERIOD; i++) {
-        const k = this.paths ? this.paths.cardIndex(a + i, this.delay) : a + i - this.delay;
-        x[i] = k >= 0 ? this.played[k]! : 0;
+        if (this.paths) x[i] = this.paths.cardSample(this.played, a + i, this.delay);
+        else x[i] = a + i - this.delay >= 0 ? this.played[a + i - this.delay]! : 0;
       }
       const y = this.paths ? this.paths.echo(x) : this.reverb!.process(x);
       const gain = this.opts.spec ? 1 : this.opts.echoGain;

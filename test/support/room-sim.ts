@@ -7,7 +7,7 @@
  * Two rooms live here: Reverb, the fixed room the canceller was first tuned in (kept: the echo unit
  * tests are calibrated on it), and RoomPaths/micSignal, any room a RoomSpec (room-spec.ts) describes.
  */
-import { Convolver, HighPass, fanNoise, impulseResponse, mainsHum } from './room-acoustics.js';
+import { Convolver, HighPass, fanNoise, impulseResponse, mainsHum, sampleAt } from './room-acoustics.js';
 import { roomDrr, type RoomSpec } from './room-spec.js';
 
 export { rng } from './prng.js';
@@ -147,6 +147,20 @@ export class RoomPaths {
     return i - delay;
   }
 
+  /**
+   * What the card sounds at mic sample `i` of `played` (the samples it was handed, by its own count),
+   * `delay` samples late: with the speaker on its own clock (speakerPpm) its count runs
+   * (1 + ppm·1e-6) to the microphone's, so between two of hark's samples (interpolated).
+   */
+  cardSample(played: ArrayLike<number>, i: number, delay: number): number {
+    const k = this.cardIndex(i, delay);
+    if (k < 0) return 0;
+    const ppm = this.spec.speakerPpm ?? 0;
+    if (ppm === 0) return k < played.length ? played[k]! : 0;
+    // The card started on hark's sample 0 at mic sample `delay`; since then its clock has run off.
+    return sampleAt(played, k + (i - delay) * ppm * 1e-6);
+  }
+
   /** The next stretch of hark's sound at the mic, given what the card plays then (already delayed). */
   echo(played: Float32Array): Float32Array {
     const out = this.echoConv.process(this.speaker ? this.speaker.process(played) : played);
@@ -176,10 +190,7 @@ export function micSignal(spec: RoomSpec, played: ArrayLike<number>, dry?: Float
   const delay = Math.round(spec.latencyMs * 16);
   const len = n ?? played.length + delay + Math.round(spec.rt60Ms * 16) + Math.max(0, Math.round((spec.cardRestart?.shiftMs ?? 0) * 16));
   const card = new Float32Array(len);
-  for (let i = 0; i < len; i++) {
-    const k = paths.cardIndex(i, delay);
-    card[i] = k >= 0 && k < played.length ? played[k]! : 0;
-  }
+  for (let i = 0; i < len; i++) card[i] = paths.cardSample(played, i, delay);
   const echo = paths.echo(card);
   const person = dry ? paths.person(dry.length >= len ? dry.subarray(0, len) : Float32Array.from({ length: len }, (_, i) => dry[i] ?? 0)) : new Float32Array(len);
   const noise = new Float32Array(len);

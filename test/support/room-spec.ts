@@ -28,6 +28,12 @@ export interface RoomSpec {
   noise: { fanDbfs: number | null; humDbfs: number | null; humHz: number };
   /** The card ran dry and restarted: from atMs on, hark's sound reaches the mic shiftMs later (silence between). */
   cardRestart?: { atMs: number; shiftMs: number };
+  /**
+   * The speaker's clock against the microphone's (ppm; −200 … +200, 0 or absent: one clock): the card
+   * plays (1 + ppm·1e-6) of hark's samples in each of the microphone's, so the echo's delay slides by
+   * ppm × time (shorter for a faster speaker). Two cards on two crystals are typically 20-200 ppm apart.
+   */
+  speakerPpm?: number;
   seed: number;
 }
 
@@ -104,9 +110,15 @@ export function roomMatrix(rt60s = [250, 400, 600], latencies = [30, 80]): RoomS
   return rt60s.flatMap((rt) => latencies.map((lat) => kitchen(rt, lat)));
 }
 
+/** A room with its speaker's clock `ppm` off the microphone's, named as roomsByName reads it. */
+export function drifted(spec: RoomSpec, ppm: number): RoomSpec {
+  return ppm === 0 ? spec : { ...spec, name: `${spec.name}-drift${ppm > 0 ? '+' : ''}${ppm}`, speakerPpm: ppm };
+}
+
 /**
  * Rooms by name: a preset, `kitchen-rt<ms>-lat<ms>`, either with `-restart<ms>at<s>` (the card runs
- * dry `at` seconds in and the echo moves that many ms). For HARK_ECHO_ROOMS=tuned,tiled-kitchen,...
+ * dry `at` seconds in and the echo moves that many ms) and then `-drift<ppm>` (the speaker's clock
+ * that far from the microphone's: `-drift+20`, `-drift-150`). For HARK_ECHO_ROOMS=tuned,tiled-kitchen,...
  */
 export function roomsByName(list: string): RoomSpec[] {
   return list
@@ -114,11 +126,18 @@ export function roomsByName(list: string): RoomSpec[] {
     .map((s) => s.trim())
     .filter(Boolean)
     .map((name) => {
-      const m = /^(.*?)(?:-restart(-?\d+)at(\d+))?$/.exec(name)!;
+      const m = /^(.*?)(?:-restart(-?\d+)at(\d+))?(?:-drift([+-]?\d+(?:\.\d+)?))?$/.exec(name)!;
       const base = m[1]!;
       const k = /^kitchen-rt(\d+)-lat(\d+)$/.exec(base);
       const spec = PRESETS[base] ?? (k ? kitchen(Number(k[1]), Number(k[2])) : null);
-      if (!spec) throw new Error(`unknown room "${name}": one of ${Object.keys(PRESETS).join(', ')}, or kitchen-rt<ms>-lat<ms>[-restart<ms>at<s>]`);
-      return m[2] ? { ...spec, name, cardRestart: { atMs: Number(m[3]) * 1000, shiftMs: Number(m[2]) } } : spec;
+      if (!spec) throw new Error(`unknown room "${name}": one of ${Object.keys(PRESETS).join(', ')}, or kitchen-rt<ms>-lat<ms>[-restart<ms>at<s>][-drift<ppm>]`);
+      const ppm = m[4] === undefined ? undefined : Number(m[4]);
+      if (ppm !== undefined && Math.abs(ppm) > 1000) throw new Error(`room "${name}": a speaker clock ${ppm} ppm off is no crystal (at most ±1000)`);
+      return {
+        ...spec,
+        ...(m[2] || ppm !== undefined ? { name } : {}),
+        ...(m[2] ? { cardRestart: { atMs: Number(m[3]) * 1000, shiftMs: Number(m[2]) } } : {}),
+        ...(ppm !== undefined ? { speakerPpm: ppm } : {}),
+      };
     });
 }

@@ -1,8 +1,10 @@
-// hark-aec: a thin Node-API wrapper over speexdsp's echo canceller and preprocessor.
+// hark-aec: a thin Node-API wrapper over speexdsp's echo canceller and preprocessor (and its
+// resampler: src/resampler.cc).
 // All the signal processing is speexdsp's; this file only owns the states and moves samples.
 #include <napi.h>
 #include <speex/speex_echo.h>
 #include <speex/speex_preprocess.h>
+#include "resampler.h"
 #include <cstring>
 #include <vector>
 #if defined(__GLIBC__)
@@ -201,6 +203,7 @@ Napi::Value TrimHeap(const Napi::CallbackInfo& info) {
 
 Napi::Object InitAll(Napi::Env env, Napi::Object exports) {
   exports.Set("trimHeap", Napi::Function::New(env, TrimHeap, "trimHeap"));
+  InitResampler(env, exports);
   return Canceller::Init(env, exports);
 }
 
