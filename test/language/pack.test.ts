@@ -105,7 +105,11 @@ describe('a broken pack is refused at start, with the file and the path', () => 
     const files = broken('numbers.yaml', (t) => t.replace('  five: 5', '  five: [5'));
     files.delete('timers.yaml');
     files.set('extras.yaml', 'x: 1\n');
-    expect(problems(files)).toEqual([expect.stringMatching(/^packs\/en\/numbers\.yaml: line 11: /), 'packs/en/timers.yaml: is missing: every pack has this file', expect.stringMatching(/^packs\/en\/extras\.yaml: is not a part of a pack/)]);
+    expect(problems(files)).toEqual([
+      expect.stringMatching(/^packs\/en\/numbers\.yaml: line 11: /),
+      expect.stringMatching(/^packs\/en\/extras\.yaml: is not a part of a pack/),
+      'packs/en/timers.yaml: is missing: every pack has this file (or names a fallback in pack.yaml)',
+    ]);
     expect(() => readPack(packFiles('en'), 'packs/es', 'es')).toThrow('packs/es/pack.yaml: language: is "en", but the pack is read as "es"');
   });
 
@@ -115,5 +119,31 @@ describe('a broken pack is refused at start, with the file and the path', () => 
     writeFileSync(join(dir, 'fr', 'pack.yaml'), 'language: fr\nname: Français\nvoice: fr-fr\n');
     expect(() => loadPack('pl', dir)).toThrow(`no language pack "pl" in ${dir} (packs: fr)`);
     expect(() => loadPack('fr', dir)).toThrow(/fr\/sentences\.yaml: is missing: every pack has this file/);
+  });
+});
+
+describe('a pack that grows from another', () => {
+  it('writes a few intents, its numbers and some replies; the rest is its fallback\'s, and it is refused without one', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hark-packs-'));
+    mkdirSync(join(dir, 'it'));
+    const en = join(PACKS_DIR, 'en');
+    mkdirSync(join(dir, 'en'));
+    for (const f of readdirSync(en)) writeFileSync(join(dir, 'en', f), readFileSync(join(en, f)));
+    const files: Record<string, string> = {
+      'pack.yaml': 'language: it\nname: Italiano\nvoice: it\nfallback: en\n',
+      'sentences.yaml': "timer.cancel: ['<cancel> {timer}']\n",
+      'rules.yaml': "lead: [ok, allora]\ntail: [grazie, per favore]\ncancel: [cancella, annulla, ferma]\n",
+      'replies.yaml': "timer.cancelled: 'Ho annullato il {timer}.'\ntimer.named: 'timer {name}'\n",
+    };
+    for (const [f, t] of Object.entries(files)) writeFileSync(join(dir, 'it', f), t);
+    const it = loadPack('it', dir);
+    expect(it.grammar.sentences.map((s) => s.intent)).toEqual(['timer.cancel']);
+    expect(reply(it, 'timer.cancelled', { timer: 'timer pizza' })).toBe('Ho annullato il timer pizza.');
+    // What it leaves out is said by its fallback, in the fallback's language.
+    expect(reply(it, 'confirm.unclear')).toBe('Yes or no?');
+    writeFileSync(join(dir, 'it', 'pack.yaml'), 'language: it\nname: Italiano\nvoice: it\n');
+    expect(() => loadPack('it', dir)).toThrow(/it\/numbers\.yaml: is missing: every pack has this file \(or names a fallback in pack\.yaml\)/);
+    writeFileSync(join(dir, 'it', 'pack.yaml'), 'language: it\nname: Italiano\nvoice: it\nfallback: it\n');
+    expect(() => loadPack('it', dir)).toThrow('it/pack.yaml: fallback: "it" cannot be read: packs fall back on each other: it → it');
   });
 });

@@ -16,8 +16,8 @@ export const INTENTS = [
 /** The slot readers' names: `{duration}`, `{timer}`, ... (src/language/readers.ts reads each). */
 export const SLOTS = ['duration', 'more', 'length', 'number', 'timer', 'name', 'reminder', 'items', 'known_item', 'list', 'command'] as const;
 
-/** Rules every pack defines: the lead-ins and tails around any request, and the list a request names. */
-export const REQUIRED_RULES = ['lead', 'tail', 'the_list'] as const;
+/** Rules every pack defines: the lead-ins and tails around any request (and <the_list>, where it reads lists). */
+export const REQUIRED_RULES = ['lead', 'tail'] as const;
 
 /**
  * Every reply, with the arguments hark gives it. `{timer}` is a timer as described by

@@ -27,7 +27,8 @@ export interface CheckedParts {
   replies: Map<string, Message>;
 }
 
-export function checkParts(d: PackData, problems: PackProblem[]): CheckedParts {
+/** `partial`: the pack grows from a fallback, so an intent it does not write is simply not read in it. */
+export function checkParts(d: PackData, problems: PackProblem[], partial = false): CheckedParts {
   const slots = new Set<string>(SLOTS);
   const rules: Record<string, string> = {};
   const parsed = new Map<string, ReturnType<typeof parseTemplate>>();
@@ -47,7 +48,8 @@ export function checkParts(d: PackData, problems: PackProblem[]): CheckedParts {
       // reported above, alternative by alternative
     }
   }
-  for (const name of REQUIRED_RULES) if (!(name in d.rules)) problems.push({ file: 'rules.yaml', path: [name], message: `is missing: every pack defines <${name}>` });
+  const required = Object.keys(d.sentences).some((i) => i.startsWith('list.')) ? [...REQUIRED_RULES, 'the_list'] : REQUIRED_RULES;
+  for (const name of required) if (!(name in d.rules)) problems.push({ file: 'rules.yaml', path: [name], message: `is missing: every pack defines <${name}>` });
   for (const [name, node] of parsed) {
     try {
       expand(node, parsed, slots, [name]);
@@ -72,7 +74,7 @@ export function checkParts(d: PackData, problems: PackProblem[]): CheckedParts {
     });
     sentences.push({ intent, templates });
   }
-  for (const intent of INTENTS) if (!(intent in d.sentences)) problems.push({ file: 'sentences.yaml', path: [intent], message: 'is missing: every pack says how each intent is asked' });
+  if (!partial) for (const intent of INTENTS) if (!(intent in d.sentences)) problems.push({ file: 'sentences.yaml', path: [intent], message: 'is missing: every pack says how each intent is asked' });
 
   const replies = new Map<string, Message>();
   for (const [key, source] of Object.entries(d.replies)) {

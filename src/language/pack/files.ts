@@ -15,12 +15,13 @@ export function packLanguages(dir = PACKS_DIR): string[] {
   return existsSync(dir) ? readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort() : [];
 }
 
-/** Read packs/<language>/; a PackError names the file and path of every problem. */
-export function loadPack(language: string, dir = PACKS_DIR): Pack {
+/** Read packs/<language>/ (and the pack it falls back on); a PackError names the file and path of every problem. */
+export function loadPack(language: string, dir = PACKS_DIR, seen: readonly string[] = []): Pack {
+  if (seen.includes(language)) throw new Error(`packs fall back on each other: ${[...seen, language].join(' → ')}`);
   const folder = join(dir, language);
   const where = relative(process.cwd(), folder) || folder;
   if (!existsSync(folder)) throw new Error(`no language pack "${language}" in ${dir} (packs: ${packLanguages(dir).join(', ') || 'none'})`);
   const files = new Map<string, string>();
   for (const f of readdirSync(folder)) if (f.endsWith('.yaml')) files.set(f, readFileSync(join(folder, f), 'utf8'));
-  return readPack(files, where, language);
+  return readPack(files, where, language, (l) => loadPack(l, dir, [...seen, language]));
 }

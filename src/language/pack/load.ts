@@ -31,13 +31,21 @@ export interface Pack extends PackData {
   messages: ReadonlyMap<string, Message>;
 }
 
-export function readPack(files: ReadonlyMap<string, string>, where: string, expect?: string): Pack {
+/** The files a pack always writes itself, fallback or not. */
+const OWN: readonly PackFile[] = ['pack.yaml', 'sentences.yaml', 'rules.yaml'];
+
+/**
+ * `fallback`: how to get the pack a pack.yaml names as its fallback (files.ts reads it from disk);
+ * without it, a pack that names one is refused.
+ */
+export function readPack(files: ReadonlyMap<string, string>, where: string, expect?: string, fallback?: (language: string) => Pack): Pack {
   const problems: PackProblem[] = [];
   const parts: Partial<Record<PackFile, unknown>> = {};
+  const missing: PackFile[] = [];
   for (const name of Object.keys(PACK_FILES) as PackFile[]) {
     const text = files.get(name);
     if (text === undefined) {
-      problems.push({ file: name, path: [], message: 'is missing: every pack has this file' });
+      missing.push(name);
       continue;
     }
     const lines = new LineCounter();
@@ -57,6 +65,11 @@ export function readPack(files: ReadonlyMap<string, string>, where: string, expe
     parts[name] = r.data;
   }
   for (const name of files.keys()) if (!(name in PACK_FILES)) problems.push({ file: name as PackFile, path: [], message: `is not a part of a pack (files: ${Object.keys(PACK_FILES).join(', ')})` });
+  const base = fallbackOf(parts['pack.yaml'] as PackData['meta'] | undefined, fallback, problems);
+  for (const name of missing) {
+    if (base && !OWN.includes(name)) parts[name] = base[SECTION[name]];
+    else problems.push({ file: name, path: [], message: `is missing: every pack has this file${OWN.includes(name) ? '' : ' (or names a fallback in pack.yaml)'}` });
+  }
   if (problems.length) throw new PackError(where, problems);
 
   const data: PackData = {
@@ -68,12 +81,38 @@ export function readPack(files: ReadonlyMap<string, string>, where: string, expe
     lists: parts['lists.yaml'] as PackData['lists'],
     timers: parts['timers.yaml'] as PackData['timers'],
     words: parts['words.yaml'] as PackData['words'],
-    replies: parts['replies.yaml'] as PackData['replies'],
+    replies: { ...base?.replies, ...(parts['replies.yaml'] as PackData['replies']) },
   };
   if (expect !== undefined && data.meta.language !== expect) problems.push({ file: 'pack.yaml', path: ['language'], message: `is "${data.meta.language}", but the pack is read as "${expect}"` });
-  const checked = checkParts(data, problems);
+  const checked = checkParts(data, problems, base !== undefined);
   if (problems.length) throw new PackError(where, problems);
   return { ...data, where, grammar: { rules: checked.rules, sentences: checked.sentences }, messages: checked.replies };
+}
+
+const SECTION: Record<PackFile, keyof PackData> = {
+  'pack.yaml': 'meta',
+  'sentences.yaml': 'sentences',
+  'rules.yaml': 'rules',
+  'numbers.yaml': 'numbers',
+  'durations.yaml': 'durations',
+  'lists.yaml': 'lists',
+  'timers.yaml': 'timers',
+  'words.yaml': 'words',
+  'replies.yaml': 'replies',
+};
+
+function fallbackOf(meta: PackData['meta'] | undefined, get: ((language: string) => Pack) | undefined, problems: PackProblem[]): Pack | undefined {
+  if (!meta?.fallback) return undefined;
+  if (!get) {
+    problems.push({ file: 'pack.yaml', path: ['fallback'], message: `names "${meta.fallback}", but no fallback pack can be read here` });
+    return undefined;
+  }
+  try {
+    return get(meta.fallback);
+  } catch (err) {
+    problems.push({ file: 'pack.yaml', path: ['fallback'], message: `"${meta.fallback}" cannot be read: ${(err as Error).message.split('\n')[0]}` });
+    return undefined;
+  }
 }
 
 /** A reply's words in the pack's language, as they go inside another reply ("rice timer"). */

@@ -18,6 +18,12 @@ export const packMeta = z.strictObject({
   name: word,
   /** espeak-ng's voice for this language's replies. */
   voice: word,
+  /**
+   * A pack this one grows from: a file it leaves out, and a reply it does not write, are that
+   * pack's (said in that language). Its sentences and rules are always its own, and only the
+   * intents it writes are read. Without a fallback a pack is whole: everything is required.
+   */
+  fallback: z.string({ error: 'must be a language code' }).optional(),
 });
 
 /** intent → templates ("timer.cancel": ["<cancel> {timer}", ...]). */
