@@ -147,3 +147,19 @@ describe('a pack that grows from another', () => {
     expect(() => loadPack('it', dir)).toThrow('it/pack.yaml: fallback: "it" cannot be read: packs fall back on each other: it → it');
   });
 });
+
+describe('docs/languages.md', () => {
+  it('its Italian example is a pack that loads', () => {
+    const doc = readFileSync(join(PACKS_DIR, '..', 'docs', 'languages.md'), 'utf8');
+    const blocks = [...doc.matchAll(/```yaml\n# packs\/it\/([a-z]+\.yaml)\n([\s\S]*?)```/g)];
+    expect(blocks.map((b) => b[1])).toEqual(['pack.yaml', 'sentences.yaml', 'rules.yaml', 'replies.yaml']);
+    const dir = mkdtempSync(join(tmpdir(), 'hark-packs-'));
+    mkdirSync(join(dir, 'it'));
+    mkdirSync(join(dir, 'en'));
+    for (const f of readdirSync(join(PACKS_DIR, 'en'))) writeFileSync(join(dir, 'en', f), readFileSync(join(PACKS_DIR, 'en', f)));
+    for (const b of blocks) writeFileSync(join(dir, 'it', b[1]!), b[2]!);
+    const it = loadPack('it', dir);
+    expect(it.grammar.sentences.map((s) => s.intent)).toEqual(['timer.start', 'timer.cancel', 'imperative.stop']);
+    expect(reply(it, 'timer.set', { duration: '10 minutes' })).toBe('Timer impostato per 10 minutes.');
+  });
+});
