@@ -5,6 +5,7 @@ import { readDuration, sayDuration } from '../../src/language/duration.js';
 import { readNumber } from '../../src/language/numbers.js';
 import { durationReader } from '../../src/language/pack/durations.js';
 import { loadPack } from '../../src/language/pack/files.js';
+import { languageOf } from '../../src/language/pack/language.js';
 import { numberReader } from '../../src/language/pack/numbers.js';
 import { numberWords } from '../../src/language/spoken.js';
 import { said } from '../../src/language/text.js';
@@ -136,5 +137,23 @@ describe('Spanish and German numbers and durations, from their packs alone', () 
     expect(more('de', 'fünf Minuten länger')).toEqual({ value: { seconds: 300, more: true }, end: 3 });
     expect(readers('es').d.say(3723)).toBe('1 hora, 2 minutos y 3 segundos');
     expect(readers('de').d.say(120)).toBe('2 Minuten');
+  });
+});
+
+describe('a pack made ready to read with', () => {
+  it('holds its word lists normalised as speech is, finds phrases in words, and splits the compounds it declares', () => {
+    const en = languageOf(packs.en);
+    const yes = en.list('words', 'yes');
+    expect(yes.has('yes') && yes.has('yeah') && !yes.has('thats')).toBe(true);
+    expect(yes.phrases).toContainEqual(['thats', 'right']);
+    expect(en.list('words', 'backchannels').phrases).toContainEqual(['uh', 'huh']);
+    expect(en.list('words', 'corrections').at(['i', 'mean', 'five'], 0)).toBe(2);
+    expect(en.splitCompounds(['pizzatimer'])).toEqual(['pizzatimer']);
+    const de = languageOf(packs.de);
+    expect(de.splitCompounds(['stell', 'den', 'nudeltimer', 'auf', 'die', 'einkaufsliste'])).toEqual(['stell', 'den', 'nudel', 'timer', 'auf', 'die', 'einkaufs', 'liste']);
+    // A word that only ends like one is left alone when the stem would be too short.
+    expect(de.splitCompounds(['timer', 'liste'])).toEqual(['timer', 'liste']);
+    expect(de.reply('timer.set', { name: 'nudel', duration: de.durations.say(480) })).toBe('Nudel-Timer auf 8 Minuten gestellt.');
+    expect(languageOf(packs.es).reply('list.added', { items: 'leche', list: 'compra' })).toBe('He añadido leche a la lista de compra.');
   });
 });
