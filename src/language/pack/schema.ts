@@ -88,8 +88,14 @@ export const packDurations = z.strictObject({
 });
 
 export const packLists = z.strictObject({
-  /** The list a request means when it names none. */
+  /** The list a request means when it names none, as said in this language. */
   default: word,
+  /**
+   * Lists are shared by every language on a device: a name said here → the list it is ("compra" →
+   * shopping), so "añade huevos a la lista" and "add eggs to the list" fill one list. A name not
+   * here is its own list. Replies say a list by the first name that maps to it.
+   */
+  names: z.record(word, word, { error: 'must map names said in this language to lists' }).default({}),
   /** The word for a list, and where its name goes: before it ("the stores list") or after it ("la lista de la compra"). */
   list_words: words,
   list_name: z.enum(['before', 'after'], { error: 'must be before or after' }),
