@@ -150,8 +150,12 @@ export const packTimers = z.strictObject({
   /** Words a new timer's name never starts or ends with, or holds. */
   name_edge: words,
   new_name_never: words,
-  /** Verbs a command for later starts with ("in 5 minutes, open the garage door"). */
+  /** Verbs a command for later starts with ("in 5 minutes, open the garage door"), and words after which such a verb is a reminder instead ("remind ME"). */
   command_verbs: words,
+  command_not_before: words,
+  /** Words that end a free-text name, reminder or command ("check the oven TIMER"), and the words after which a reminder ends when a duration follows ("... IN 10 minutes"). */
+  free_text_ends: words,
+  reminder_until: words,
   /** Words that start another timer in the same breath ("and a 5 minute sauce timer"). */
   start_another: words,
   /** The answer to "Which timer?" that means all of them, and polite words around an answer. */
