@@ -111,6 +111,10 @@ export const packLists = z.strictObject({
   measures: words,
   /** Counting words: phrase → how many ("a dozen": 12, "half a dozen": 6, "a couple of": 2). */
   counts: table,
+  /** Words said after a count that add nothing ("two MORE lemons"). */
+  after_count: words.default([]),
+  /** A fraction said after a number: "one and a half kilos". */
+  fractions: table.default({}),
   /** Counting words after a number: "two dozen eggs" is 24. */
   count_multipliers: table.default({}),
   /** Words that join items ("and", "plus"). */
