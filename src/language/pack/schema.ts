@@ -162,6 +162,15 @@ export const packTimers = z.strictObject({
   reminder_until: words,
   /** Words that start another timer in the same breath ("and a 5 minute sauce timer"). */
   start_another: words,
+  /**
+   * "a 10 minute pasta timer AND a 5 minute sauce timer": where a language sets several timers in
+   * one breath, the words that cut them apart and how the second is said again as a sentence of
+   * its own ("set" + its words, or "set a" + its words + "timer"; "for" after the cut word means
+   * the timer word comes first). Without it, one timer a sentence.
+   */
+  start_many: z
+    .strictObject({ and: words, verb: word, article: word, timer: word, for: word, drop: words })
+    .optional(),
   /** The answer to "Which timer?" that means all of them, and polite words around an answer. */
   answer_all: words,
   answer_polite: words,
