@@ -143,6 +143,10 @@ export const packTimers = z.strictObject({
   /** Words that name a timer, and which of them are plural ("timers", "ones"). */
   words: words,
   plural: words,
+  /** Words that stand for a timer only after a describing word ("the pizza ONE", "the last one"). */
+  pronouns: words.default([]),
+  /** The name may follow the timer word straight ("temporizador pizza"). */
+  name_after: z.boolean().default(false),
   /** "timer named pizza". */
   named: words,
   /** After the timer word: what names its duration or name ("timer for 5 minutes"), its room ("timer in the kitchen"), and the article between. */
