@@ -44,8 +44,8 @@ export interface Language {
   phrase(key: string, args?: MessageArgs): string;
 }
 
-type ListFile = 'lists' | 'timers' | 'words' | 'durations';
-type ListKey<F extends ListFile> = { [K in keyof Pack[F]]: Pack[F][K] extends readonly string[] ? K : never }[keyof Pack[F]] & string;
+export type ListFile = 'lists' | 'timers' | 'words' | 'durations';
+export type ListKey<F extends ListFile> = { [K in keyof Pack[F]]: Pack[F][K] extends readonly string[] ? K : never }[keyof Pack[F]] & string;
 
 export function languageOf(pack: Pack): Language {
   const readNumber = numberReader(pack.numbers);

@@ -178,13 +178,15 @@ export const packTimers = z.strictObject({
   /** The answer to "Which timer?" that means all of them, and polite words around an answer. */
   answer_all: words,
   answer_polite: words,
-  /** Words that name the alarm while it rings. */
+  /** Words that name the alarm while it rings, and the words that name a timer or the timers in a short reply ("the chips TIMER"). */
   alarm: words,
+  owned_words: words,
 });
 
 export const packWords = z.strictObject({
-  /** Sounds of hesitation ("um", "uh"), taken out before reading. */
+  /** Sounds of hesitation: never added to a query alone ("um", "uh"), and those taken out before a request is read. */
   fillers: words,
+  disfluent: words,
   /** Words whose "'s" a template spells fused ("what's" is whats). Empty where a language has no such clitic. */
   fused: words.default([]),
   /** Words after which a request may go on with something else ("… and then tell me when it's done"). */
