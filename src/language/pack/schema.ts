@@ -98,7 +98,7 @@ export const packLists = z.strictObject({
   names: z.record(word, word, { error: 'must map names said in this language to lists' }).default({}),
   /** The word for a list, and where its name goes: before it ("the stores list") or after it ("la lista de la compra"). */
   list_words: words,
-  list_name: z.enum(['before', 'after'], { error: 'must be before or after' }),
+  list_name: z.array(z.enum(['before', 'after'], { error: 'must be before or after' })).min(1, 'must say where a list\'s name goes'),
   /** Articles that are one of a unit: "a case of milk", "una caja de leche". */
   one: words,
   /** Articles an item may start with ("the lemons"). */
