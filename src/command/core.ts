@@ -14,8 +14,8 @@ import type { Effect, EffectSink } from '../core/effects.js';
 import { CommandRouter } from './router.js';
 import { said, type Said } from '../language/text.js';
 import { readTimerAnswer, stopsRinging } from '../language/answers.js';
-import { KitchenLanguage } from '../language/kitchen.js';
-import { DEFAULT_REPLIES, type LanguageConfig } from '../language/config.js';
+import type { KitchenLanguage } from '../language/kitchen.js';
+import { DEFAULT_REPLIES, kitchenLanguage, type LanguageConfig } from '../language/config.js';
 import type { Situation } from '../language/situation.js';
 import { readRequest } from '../language/understand.js';
 import type { VoiceSpec } from './spec.js';
@@ -139,7 +139,7 @@ export class CommandCore {
       onGiveUp: (t) => this.log.warn('timer rang unanswered; gave up', { timer: t.label ?? `${t.seconds} s`, giveUpMs: opts.actions.timers.giveUpMs }),
     });
     this.lists = opts.lists ?? new MemoryListBook();
-    this.language = new KitchenLanguage(opts.language ?? {});
+    this.language = kitchenLanguage(opts.language);
     const replies = opts.language?.replies ?? DEFAULT_REPLIES;
     registerBuiltInHandlers(this.actions, { timers: this.timers, lists: this.lists, emit: out, lastSpoken: () => this.lastSpoken });
     this.router = new CommandRouter({

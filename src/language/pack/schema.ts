@@ -81,8 +81,9 @@ export const packDurations = z.strictObject({
   another: words,
   /** Said inside or after it as more time: "2 more minutes", "five minutes longer". */
   more: words,
-  /** A spoken correction inside a duration: "ten minutes, no, five minutes". */
+  /** A spoken correction inside a duration: "ten minutes, no, five minutes"; and the words among them that make one ("that" or "it" alone do not). */
   corrections: words,
+  corrects: words,
   /** How hark says a duration: each unit's forms ("1 hour", "2 hours"; as a measure: "5 minute timer") and the last joiner. */
   say: z.strictObject({ hour: unitSay, minute: unitSay, second: unitSay, and: word }),
 });
