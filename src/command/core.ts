@@ -211,10 +211,15 @@ export class CommandCore {
    */
   hears(text: string): boolean {
     const s = said(text);
-    if (this.timers.ringing && stopsRinging(s.words)) return true;
+    if (this.timers.ringing && this.stopsRinging(s.words)) return true;
     if (this.timers.asking && readTimerAnswer(s.words, this.situation()) !== null) return true;
     if (this.windowTake(s)) return true;
     return this.router.wouldTake(text) !== null;
+  }
+
+  /** Words that silence a ring in any of the device's languages ("stop", "vale, gracias", "ok danke"). */
+  private stopsRinging(words: readonly string[]): boolean {
+    return this.language.each().some((k) => stopsRinging(words, k.lang));
   }
 
   /** What hark owns now, for the language to read words against. `last` only inside the follow-up window. */
@@ -236,7 +241,7 @@ export class CommandCore {
   dispatch(utterance: Utterance): void {
     // While a timer rings, "stop", "ok", "thanks" silence it without the wake word, whatever frame
     // is open (a cook across the room will not say "computer" first).
-    if (this.timers.ringing && stopsRinging(said(utterance.text).words)) {
+    if (this.timers.ringing && this.stopsRinging(said(utterance.text).words)) {
       this.timers.stopRinging('voice');
       return;
     }
