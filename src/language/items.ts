@@ -15,10 +15,7 @@ export interface ItemAmount {
 
 /** "a dozen", "half a dozen", "a couple of", "two dozen", "one and a half" at i (lists.yaml counts): the count and the index after it. */
 function countAt(w: readonly string[], i: number, lang: Language): { n: number; next: number } | null {
-  for (const [p, n] of Object.entries(lang.pack.lists.counts).sort((a, b) => b[0].split(' ').length - a[0].split(' ').length)) {
-    const ws = p.split(' ');
-    if (ws.every((x, k) => w[i + k] === x)) return { n, next: i + ws.length };
-  }
+  for (const c of countsOf(lang)) if (c.words.every((x, k) => w[i + k] === x)) return { n: c.n, next: i + c.words.length };
   const n = lang.readNumber(w, i);
   if (!n) return null;
   // "two dozen eggs"
@@ -28,6 +25,15 @@ function countAt(w: readonly string[], i: number, lang: Language): { n: number; 
   const f = fractionAfter(w, n.next, lang);
   if (f) return { n: n.value + f.value, next: f.next };
   return { n: n.value, next: n.next };
+}
+
+const counts = new WeakMap<Language, { words: string[]; n: number }[]>();
+
+/** The language's counting phrases, longest first ("half a dozen" before "a dozen"), split once. */
+function countsOf(lang: Language): { words: string[]; n: number }[] {
+  let c = counts.get(lang);
+  if (!c) counts.set(lang, (c = Object.entries(lang.pack.lists.counts).map(([p, n]) => ({ words: p.split(' '), n })).sort((a, b) => b.words.length - a.words.length)));
+  return c;
 }
 
 /** "and a half" at i, as the pack's lists.yaml fractions say it: its value and the index after it. */
