@@ -3,7 +3,7 @@ import { ms, oneOf, section } from '../core/config-fields.js';
 import { MODES } from '../core/effects.js';
 import { parseFrames, parseVoices, type SpecIssue } from './parse-spec.js';
 import type { FramesSpec, VoiceSpec } from './spec.js';
-import { DEFAULT_FILLERS } from '../language/text.js';
+import { englishFillers } from '../language/pack/english.js';
 
 function report(ctx: z.core.$RefinementCtx, issues: SpecIssue[]): void {
   for (const i of issues) ctx.addIssue({ code: 'custom', message: i.message, path: i.path });
@@ -22,7 +22,7 @@ export const routerSection = section({
    */
   followUpMs: ms(6000, 0, 60_000),
   /** Words that alone are not "real words" for a catch-all rule. */
-  fillers: z.array(z.string({ error: 'must be a word' }).min(1, 'must not be empty'), { error: 'must be a list of words' }).default([...DEFAULT_FILLERS]),
+  fillers: z.array(z.string({ error: 'must be a word' }).min(1, 'must not be empty'), { error: 'must be a list of words' }).default([...englishFillers()]),
   /** Voices the picker offers: an id, or {id, say: [names people say]}. */
   voices: z.unknown().optional().transform((raw, ctx): VoiceSpec[] => {
     const { voices, issues } = parseVoices(raw);

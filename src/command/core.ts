@@ -14,8 +14,8 @@ import type { Effect, EffectSink } from '../core/effects.js';
 import { CommandRouter } from './router.js';
 import { said, type Said } from '../language/text.js';
 import { readTimerAnswer, stopsRinging } from '../language/answers.js';
-import { KitchenLanguage } from '../language/kitchen.js';
-import { DEFAULT_REPLIES, type LanguageConfig } from '../language/config.js';
+import type { KitchenLanguage } from '../language/kitchen.js';
+import { DEFAULT_REPLIES, kitchenLanguage, type LanguageConfig } from '../language/config.js';
 import type { Situation } from '../language/situation.js';
 import { readRequest } from '../language/understand.js';
 import type { VoiceSpec } from './spec.js';
@@ -139,7 +139,7 @@ export class CommandCore {
       onGiveUp: (t) => this.log.warn('timer rang unanswered; gave up', { timer: t.label ?? `${t.seconds} s`, giveUpMs: opts.actions.timers.giveUpMs }),
     });
     this.lists = opts.lists ?? new MemoryListBook();
-    this.language = new KitchenLanguage(opts.language ?? {});
+    this.language = kitchenLanguage(opts.language);
     const replies = opts.language?.replies ?? DEFAULT_REPLIES;
     registerBuiltInHandlers(this.actions, { timers: this.timers, lists: this.lists, emit: out, lastSpoken: () => this.lastSpoken });
     this.router = new CommandRouter({
@@ -211,10 +211,15 @@ export class CommandCore {
    */
   hears(text: string): boolean {
     const s = said(text);
-    if (this.timers.ringing && stopsRinging(s.words)) return true;
+    if (this.timers.ringing && this.stopsRinging(s.words)) return true;
     if (this.timers.asking && readTimerAnswer(s.words, this.situation()) !== null) return true;
     if (this.windowTake(s)) return true;
     return this.router.wouldTake(text) !== null;
+  }
+
+  /** Words that silence a ring in any of the device's languages ("stop", "vale, gracias", "ok danke"). */
+  private stopsRinging(words: readonly string[]): boolean {
+    return this.language.each().some((k) => stopsRinging(words, k.lang));
   }
 
   /** What hark owns now, for the language to read words against. `last` only inside the follow-up window. */
@@ -236,7 +241,7 @@ export class CommandCore {
   dispatch(utterance: Utterance): void {
     // While a timer rings, "stop", "ok", "thanks" silence it without the wake word, whatever frame
     // is open (a cook across the room will not say "computer" first).
-    if (this.timers.ringing && stopsRinging(said(utterance.text).words)) {
+    if (this.timers.ringing && this.stopsRinging(said(utterance.text).words)) {
       this.timers.stopRinging('voice');
       return;
     }

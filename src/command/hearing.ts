@@ -53,7 +53,7 @@ export function matchInput(said: Said, fillers: ReadonlySet<string>, hearing: Ro
     unclear: () => {
       if (unclear !== undefined) return unclear;
       const ok = top.spec.kind === 'query' && top.woken && !top.holds() && hearing.plainTarget(top.spec.target ?? 'file') && !MESSAGE.test(said.norm);
-      return (unclear = ok ? ownedThing(said, now()) : null);
+      return (unclear = ok ? ownedThing(said, now(), hearing.language.lang) : null);
     },
     vocab,
   };

@@ -12,7 +12,8 @@ import { QueryFrame } from './frames/query.js';
 import { FrameStack } from './frame-stack.js';
 import { runVerbs, type VerbHost, type VerbResult } from './verbs.js';
 import type { ButtonGesture, FramesSpec, VoiceSpec } from './spec.js';
-import { DEFAULT_FILLERS, normalise, said as toSaid, type Said } from '../language/text.js';
+import { englishFillers } from '../language/pack/english.js';
+import { normalise, said as toSaid, type Said } from '../language/text.js';
 import { defaultHearing, firstTaker, matchInput, type RouterHearing } from './hearing.js';
 import { Restart, RuleWalk } from './rule-walk.js';
 
@@ -74,7 +75,7 @@ export class CommandRouter {
     this.emitFn = opts.emit;
     this.log = opts.log ?? createLogger({ level: 'warn' });
     this.specs = opts.frames ?? DEFAULT_FRAMES;
-    this.fillers = new Set(opts.fillers ?? DEFAULT_FILLERS);
+    this.fillers = new Set(opts.fillers ?? englishFillers());
     this.currentMode = opts.mode ?? 'wake-word';
     this.hearing = opts.hearing ?? defaultHearing(opts.area?.toLowerCase());
     const classifiers = opts.classifiers ?? {};

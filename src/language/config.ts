@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { GrammarError } from './grammar.js';
 import { KitchenLanguage } from './kitchen.js';
+import { packLanguage } from './pack/english.js';
 
 /**
  * language: the kitchen language's own config section (composed by src/config/schema.ts). A
@@ -26,6 +27,15 @@ const phrases = z.array(z.string({ error: 'must be a template, such as "nix [the
 
 export const languageSection = z
   .strictObject({
+    /**
+     * The languages this device hears, each a pack in packs/<code>/: every utterance is read in
+     * each in turn (the first that reads it is the one it was said in); the first is the one hark
+     * speaks and the one templates and rules below add to.
+     */
+    languages: z
+      .array(z.string({ error: 'must be a language code such as en or es' }).regex(/^[a-z]{2,3}(-[a-z0-9]+)?$/, 'must be a language code such as en or es'), { error: 'must be a list of language codes' })
+      .min(1, 'must name at least one language')
+      .default(['en']),
     /** Extra templates by intent (timer.start, timer.cancel, list.add, imperative.stop, ...). */
     templates: z.record(z.string(), phrases, { error: 'must map intent names to lists of templates' }).default({}),
     /** Extra alternatives for the expansion rules (<cancel>, <list_add>, <lead>, ...). */
@@ -41,12 +51,30 @@ export const languageSection = z
   })
   .prefault({})
   .superRefine((cfg, ctx) => {
+    const codes = new Set<string>();
+    for (const [i, code] of cfg.languages.entries()) {
+      if (codes.has(code)) ctx.addIssue({ code: 'custom', path: ['languages', i], message: `"${code}" is named twice` });
+      codes.add(code);
+      try {
+        packLanguage(code);
+      } catch (err) {
+        // A pack's own problems name its file and the path inside it, one a line.
+        ctx.addIssue({ code: 'custom', path: ['languages', i], message: `language pack "${code}": ${(err as Error).message}` });
+        return;
+      }
+    }
     try {
-      new KitchenLanguage(cfg);
+      kitchenLanguage(cfg);
     } catch (err) {
       if (!(err instanceof GrammarError)) throw err;
       ctx.addIssue({ code: 'custom', path: err.path, message: err.message });
     }
   });
+
+/** The device's kitchen language: its languages' packs, the first with the config's templates and rules. */
+export function kitchenLanguage(cfg?: { languages?: readonly string[]; templates?: Record<string, readonly string[]>; rules?: Record<string, readonly string[]> }): KitchenLanguage {
+  const [first, ...others] = (cfg?.languages ?? ['en']).map(packLanguage);
+  return new KitchenLanguage({ templates: cfg?.templates ?? {}, rules: cfg?.rules ?? {} }, first, others);
+}
 
 export type LanguageConfig = z.infer<typeof languageSection>;

@@ -1,4 +1,5 @@
-import { readNumber } from './numbers.js';
+import { english } from './pack/english.js';
+import type { Language } from './pack/language.js';
 
 /**
  * Things on a list, as people say them: "three lemons", "2 kilos of onions", "a case of milk",
@@ -12,55 +13,71 @@ export interface ItemAmount {
   unit?: string;
 }
 
-/** Words that say how much without a number: dropped from the item ("some parsley" → parsley). */
-const VAGUE = new Set(['some', 'more', 'any', 'extra', 'few', 'bit', 'lot', 'lots', 'load', 'loads', 'bunch']);
-const ARTICLES = new Set(['a', 'an', 'the', 'some', 'more', 'any', 'extra', 'another']);
-/** Units that need no "of" after them ("2 kilos onions", "500 grams butter"). */
-const MEASURES = new Set(['kilo', 'kilos', 'kg', 'kgs', 'gram', 'grams', 'g', 'litre', 'litres', 'liter', 'liters', 'l', 'ml', 'pound', 'pounds', 'lb', 'lbs', 'ounce', 'ounces', 'oz', 'pint', 'pints', 'gallon', 'gallons']);
-
-/** "a dozen", "half a dozen", "a couple of", "a pair of" at i: the count and the index after it. */
-function countWords(w: readonly string[], i: number): { n: number; next: number } | null {
-  if (w[i] === 'half' && w[i + 1] === 'a' && w[i + 2] === 'dozen') return { n: 6, next: i + 3 };
-  if ((w[i] === 'a' || w[i] === 'one') && w[i + 1] === 'dozen') return { n: 12, next: i + 2 };
-  if (w[i] === 'dozen') return { n: 12, next: i + 1 };
-  if (w[i] === 'a' && (w[i + 1] === 'couple' || w[i + 1] === 'pair')) return { n: 2, next: w[i + 2] === 'of' ? i + 3 : i + 2 };
-  if (w[i] === 'half' && (w[i + 1] === 'a' || w[i + 1] === 'an')) return { n: 0.5, next: i + 2 };
-  const n = readNumber(w, i);
+/** "a dozen", "half a dozen", "a couple of", "two dozen", "one and a half" at i (lists.yaml counts): the count and the index after it. */
+function countAt(w: readonly string[], i: number, lang: Language): { n: number; next: number } | null {
+  for (const c of countsOf(lang)) if (c.words.every((x, k) => w[i + k] === x)) return { n: c.n, next: i + c.words.length };
+  const n = lang.readNumber(w, i);
   if (!n) return null;
   // "two dozen eggs"
-  if (w[n.next] === 'dozen') return { n: n.value * 12, next: n.next + 1 };
+  const times = w[n.next] !== undefined && Object.hasOwn(lang.pack.lists.count_multipliers, w[n.next]!) ? lang.pack.lists.count_multipliers[w[n.next]!]! : undefined;
+  if (times !== undefined) return { n: n.value * times, next: n.next + 1 };
   // "one and a half kilos"
-  if (w[n.next] === 'and' && w[n.next + 1] === 'a' && w[n.next + 2] === 'half') return { n: n.value + 0.5, next: n.next + 3 };
+  const f = fractionAfter(w, n.next, lang);
+  if (f) return { n: n.value + f.value, next: f.next };
   return { n: n.value, next: n.next };
 }
 
+const counts = new WeakMap<Language, { words: string[]; n: number }[]>();
+
+/** The language's counting phrases, longest first ("half a dozen" before "a dozen"), split once. */
+function countsOf(lang: Language): { words: string[]; n: number }[] {
+  let c = counts.get(lang);
+  if (!c) counts.set(lang, (c = Object.entries(lang.pack.lists.counts).map(([p, n]) => ({ words: p.split(' '), n })).sort((a, b) => b.words.length - a.words.length)));
+  return c;
+}
+
+/** "and a half" at i, as the pack's lists.yaml fractions say it: its value and the index after it. */
+function fractionAfter(w: readonly string[], i: number, lang: Language): { value: number; next: number } | null {
+  for (const [p, value] of Object.entries(lang.pack.lists.fractions)) {
+    const ws = p.split(' ');
+    if (ws.every((x, k) => w[i + k] === x)) return { value, next: i + ws.length };
+  }
+  return null;
+}
+
 /** One item's words → item, quantity, unit. Null when no item word is left. */
-export function readItem(words: readonly string[]): ItemAmount | null {
+export function readItem(words: readonly string[], lang: Language = english()): ItemAmount | null {
+  const one = lang.list('lists', 'one');
+  const of = lang.list('lists', 'of');
+  const articles = lang.list('lists', 'articles');
+  const vague = lang.list('lists', 'vague');
+  const after = lang.list('lists', 'after_count');
+  const countWords = (w: readonly string[], i: number) => countAt(w, i, lang);
   let i = 0;
   let quantity: number | undefined;
   let unit: string | undefined;
   // "a case of milk", "a bag of flour": one of a unit.
-  if ((words[0] === 'a' || words[0] === 'an') && words.length > 3 && words[2] === 'of' && !countWords(words, 0)) {
+  if (one.has(words[0]) && words.length > 3 && of.has(words[2]) && !countWords(words, 0)) {
     quantity = 1;
     unit = words[1];
     i = 3;
   } else {
-    while (i < words.length - 1 && ARTICLES.has(words[i]!) && !countWords(words, i)) i++;
+    while (i < words.length - 1 && articles.has(words[i]) && !countWords(words, i)) i++;
     const c = countWords(words, i);
     if (c && c.next < words.length) {
       quantity = c.n;
       i = c.next;
-      if (words[i] === 'more' || words[i] === 'extra') i++;
-      if (words[i + 1] === 'of' && i + 2 < words.length) {
+      if (after.has(words[i])) i++;
+      if (of.has(words[i + 1]) && i + 2 < words.length) {
         unit = words[i];
         i += 2;
-      } else if (MEASURES.has(words[i]!) && i + 1 < words.length) {
+      } else if (lang.list('lists', 'measures').has(words[i]) && i + 1 < words.length) {
         unit = words[i];
         i++;
       }
     }
   }
-  while (i < words.length - 1 && (VAGUE.has(words[i]!) || words[i] === 'of' || ARTICLES.has(words[i]!))) i++;
+  while (i < words.length - 1 && (vague.has(words[i]) || of.has(words[i]) || articles.has(words[i]))) i++;
   // An amount comes before the thing: words before a number are a sentence, not an item ("short three cases").
   for (let k = i + 1; k < words.length; k++) if (/^\d/.test(words[k]!) || countWords(words, k)?.next === k + 1) return null;
   const item = words.slice(i).join(' ');
@@ -73,8 +90,8 @@ export function readItem(words: readonly string[]): ItemAmount | null {
  * kilos of onions". Split at the commas speech-to-text wrote (`breakAfter[i]`: a comma came after
  * word i) and at "and" / "plus"; "one and a half" stays a number. Null unless every part is an item.
  */
-export function readItems(words: readonly string[], breakAfter: readonly boolean[] = []): ItemAmount[] | null {
-  const read = readItemList(words, breakAfter);
+export function readItems(words: readonly string[], breakAfter: readonly boolean[] = [], lang: Language = english()): ItemAmount[] | null {
+  const read = readItemList(words, breakAfter, lang);
   return read && !read.unread.length ? read.items : null;
 }
 
@@ -89,25 +106,26 @@ export interface ItemList {
  * that are not, kept to be named back, so a cook's long order is never lost for one garbled part.
  * Null when no more parts read than not (then it is not a list of things at all).
  */
-export function readItemList(words: readonly string[], breakAfter: readonly boolean[] = []): ItemList | null {
+export function readItemList(words: readonly string[], breakAfter: readonly boolean[] = [], lang: Language = english()): ItemList | null {
   const items: ItemAmount[] = [];
   const unread: string[] = [];
-  for (const p of itemParts(words, breakAfter)) {
-    const it = readItem(p);
+  for (const p of itemParts(words, breakAfter, lang)) {
+    const it = readItem(p, lang);
     if (it) items.push(it);
     else unread.push(p.join(' '));
   }
   return items.length && unread.length <= items.length ? { items, unread } : null;
 }
 
-function itemParts(words: readonly string[], breakAfter: readonly boolean[]): string[][] {
+function itemParts(words: readonly string[], breakAfter: readonly boolean[], lang: Language): string[][] {
+  const joiners = lang.list('lists', 'joiners');
   const parts: string[][] = [];
   let cur: string[] = [];
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
     // "one and a half kilos" is one amount, not two items.
-    const fraction = (words[i + 1] === 'half' || (words[i + 1] === 'a' && words[i + 2] === 'half')) && i > 0 && readNumber(words, i - 1)?.next === i;
-    const joiner = (w === 'and' || w === 'plus' || w === 'also') && !fraction;
+    const fraction = i > 0 && lang.readNumber(words, i - 1)?.next === i && fractionAfter(words, i, lang) !== null;
+    const joiner = joiners.has(w) && !fraction;
     if (joiner) {
       if (cur.length) parts.push(cur);
       cur = [];
@@ -130,14 +148,19 @@ export function itemPhrase(i: { item: string; quantity?: number | null; unit?: s
   return i.unit ? `${q} ${i.unit} of ${i.item}` : `${q} ${i.item}`;
 }
 
-/** A word's singular, for telling "lemon" and "lemons" apart from nothing more (not a dictionary). */
-function singular(w: string): string {
-  if (w.length <= 3) return w;
-  if (w.endsWith('ies')) return w.slice(0, -3) + 'y';
-  if (/(?:ches|shes|sses|xes|zes|oes)$/.test(w)) return w.slice(0, -2);
-  if (w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us') && !w.endsWith('is')) return w.slice(0, -1);
+/** A word's singular by the pack's endings, for telling "lemon" and "lemons" apart from nothing more (not a dictionary). */
+function singular(w: string, lang: Language): string {
+  const l = lang.pack.lists;
+  if (w.length < l.singular_min_letters) return w;
+  for (const r of l.singular) {
+    if (!w.endsWith(r.ends)) continue;
+    // An ending the rule keeps ("glass", "hummus") is not a plural.
+    if (r.keep.some((k) => w.endsWith(k))) return w;
+    return w.slice(0, w.length - r.ends.length) + r.becomes;
+  }
   return w;
 }
+
 
 /**
  * What makes two lines on a list the same item: "the Milk " and "milk", "lemon" and "lemons",
@@ -145,8 +168,14 @@ function singular(w: string): string {
  * the unit is kept apart).
  */
 export function itemKey(item: string): string {
+  return itemKeyIn(item, english());
+}
+
+/** The same, by a language's articles and plurals. */
+export function itemKeyIn(item: string, lang: Language): string {
+  const articles = lang.list('lists', 'articles');
   const w = item.toLowerCase().replace(/['’]/g, '').replace(/[^\p{L}\p{N}\s]/gu, ' ').trim().split(/\s+/).filter(Boolean);
-  while (w.length > 1 && ARTICLES.has(w[0]!)) w.shift();
-  if (w.length) w[w.length - 1] = singular(w[w.length - 1]!);
+  while (w.length > 1 && articles.has(w[0])) w.shift();
+  if (w.length) w[w.length - 1] = singular(w[w.length - 1]!, lang);
   return w.join(' ');
 }

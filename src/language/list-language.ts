@@ -4,7 +4,7 @@ import { NOTHING_OWNED } from './situation.js';
 
 /**
  * The list half of the kitchen language, for callers with nothing else known. The sentences are
- * in src/language/sentences/lists.ts; items keep their quantities (src/language/items.ts).
+ * in packs/<lang>/sentences.yaml (list.*); items keep their quantities (src/language/items.ts).
  */
 export { DEFAULT_LIST, type ListCommand };
 

@@ -1,3 +1,5 @@
+import { english } from './pack/english.js';
+
 /**
  * The `near` rule kind: an exit phrase matched tolerantly, so that leaving a narrow frame (dictation)
  * does not depend on one exact transcript. Speech-to-text mishears short commands in predictable
@@ -41,10 +43,11 @@ export const DEFAULT_NEAR_MAX_EDITS = 1;
 export const MAX_NEAR_EDITS = 3;
 
 /**
- * Lead-ins and tails people put around a command, and the little words ASR adds or drops inside it.
- * Deliberately not "and" (the usual mishearing of "end") nor "stop"/"end" themselves.
+ * Lead-ins and tails people put around a command, and the little words ASR adds or drops inside it
+ * (packs/en words.yaml near_skip). Deliberately not "and" (the usual mishearing of "end") nor
+ * "stop"/"end" themselves.
  */
-export const DEFAULT_NEAR_SKIP: readonly string[] = ['okay', 'ok', 'alright', 'so', 'now', 'please', 'the', 'my', 'this'];
+export const DEFAULT_NEAR_SKIP: readonly string[] = english().pack.words.near_skip;
 
 /** Letters of slack for a phrase word of this length. */
 export function charSlack(length: number): number {

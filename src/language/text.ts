@@ -115,8 +115,6 @@ export function restAfter(s: Said, n: number): string {
   return s.tokens.slice(from).join(' ');
 }
 
-export const DEFAULT_FILLERS: readonly string[] = ['um', 'umm', 'uh', 'uhh', 'er', 'erm', 'hmm', 'hm', 'mm', 'mhm', 'ah', 'eh'];
-
 /** True when the utterance has at least one word that is not a filler ("um", "uh"). */
 export function hasRealWords(s: Said, fillers: ReadonlySet<string>): boolean {
   for (const w of s.words) if (!fillers.has(w)) return true;

@@ -6,10 +6,9 @@ import { NOTHING_OWNED } from './situation.js';
 /**
  * The timer half of the kitchen language, for callers that read a timer request with nothing else
  * known (the intent pass reading a model's object; older YAML `timer:` verbs). The language itself
- * is in src/language/ (sentences/timers.ts: the sentences; timer-ref.ts: which timer is meant).
+ * is in packs/<lang>/ (sentences.yaml: the sentences) and src/language/ (timer-ref.ts: which timer is meant).
  */
 export type { TimerCommand, TimerPick } from './requests.js';
-export { ROOMS } from './timer-ref.js';
 export { stopsRinging };
 
 export interface TimerLanguageOptions {

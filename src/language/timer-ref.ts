@@ -1,5 +1,6 @@
-import { readDuration } from './duration.js';
 import type { SlotMatch } from './match.js';
+import { english } from './pack/english.js';
+import type { Language, ListKey } from './pack/language.js';
 import type { TimerPick } from './requests.js';
 import type { Situation } from './situation.js';
 
@@ -16,30 +17,6 @@ export interface TimerRef {
   all: boolean;
 }
 
-/** Rooms a person may name. When device.area is not set, any of these means "here". */
-export const ROOMS = ['kitchen', 'living room', 'lounge', 'dining room', 'bedroom', 'bathroom', 'garage', 'office', 'hallway', 'hall', 'basement', 'pantry', 'laundry', 'utility room', 'study', 'den', 'nursery', 'porch', 'patio', 'garden', 'cellar', 'attic'];
-
-const DET = new Set(['the', 'my', 'our', 'your', 'that', 'this', 'those', 'these']);
-const ALL = new Set(['all', 'every', 'both', 'each']);
-const LATEST = new Set(['last', 'latest', 'newest', 'recent']);
-const TIMER_WORDS = new Set(['timer', 'timers', 'countdown', 'countdowns', 'one', 'ones', 'alarm', 'alarms']);
-const PLURAL = new Set(['timers', 'countdowns', 'ones', 'alarms']);
-const TAIL_NAMED = new Set(['named', 'called', 'labelled', 'labeled']);
-/**
- * Words that are never part of a timer's name: the verbs and question words of the sentences
- * around a timer, and the small words that join them. A name made of these is a misreading.
- */
-const NAME_NEVER = new Set(
-  (
-    'for to on off of in at by from with is are was be been it and or please left remaining status how what whats long much time more less again still going running ' +
-    'set done ready up down now there yet about a an the my our your all every some any new get got have has do does did will would can could should ' +
-    'cancel stop end kill scrap bin ditch delete remove clear dismiss abort reset forget lose drop nix finish knock turn switch shut take cut shave ' +
-    'add put stick give throw pop chuck whack bang increase extend lengthen bump push decrease reduce shorten lower pause hold freeze suspend resume ' +
-    'unpause continue restart unfreeze carry start create make begin run check tell read show list needs need wants want go goes gone off when why ' +
-    'we you i me us they he she that this those these which who whose someone anyone somebody beeping ringing sideways something'
-  ).split(' '),
-);
-
 function roomAt(words: readonly string[], i: number, rooms: readonly string[]): { room: string; next: number } | null {
   for (const r of rooms) {
     const rs = r.split(' ');
@@ -53,54 +30,79 @@ function known(s: Situation, name: string): boolean {
 }
 
 /** The span words[0..] as a timer reference, or null (the whole span must be used). */
-function parseRef(span: readonly string[], s: Situation): { ref: TimerRef; unknownName: boolean } | null {
-  const rooms = s.area && !ROOMS.includes(s.area) ? [s.area, ...ROOMS] : ROOMS;
+function parseRef(span: readonly string[], s: Situation, lang: Language): { ref: TimerRef; unknownName: boolean } | null {
+  const t = lang.pack.timers;
+  const here = t.rooms;
+  const rooms = s.area && !here.includes(s.area) ? [s.area, ...here] : here;
+  const w = (key: ListKey<'timers'>) => lang.list('timers', key);
+  const ALL = w('all');
+  const DET = w('determiners');
+  const LATEST = w('latest');
+  const TIMER_WORDS = w('words');
+  const PLURAL = w('plural');
+  const NAME_NEVER = w('name_never');
+  const FOR = w('for');
+  const IN = w('in');
+  const THE = w('the');
+  const named = w('named');
+  const of = lang.list('durations', 'of');
   let i = 0;
   let all = false;
   const pick: TimerPick = {};
-  if (ALL.has(span[i]!)) {
+  if (ALL.has(span[i])) {
     all = true;
     i++;
-    if (span[i] === 'of') i++;
+    if (of.has(span[i])) i++;
   }
-  if (DET.has(span[i]!)) i++;
-  if (span[i] === 'most' && LATEST.has(span[i + 1]!)) i++;
-  if (LATEST.has(span[i]!)) {
+  if (DET.has(span[i])) i++;
+  if (w('latest_lead').has(span[i]) && LATEST.has(span[i + 1])) i++;
+  if (LATEST.has(span[i])) {
     pick.latest = true;
     i++;
   }
-  const d = readDuration(span, i);
+  const d = lang.durations.read(span, i);
   if (d && d.seconds > 0) {
     pick.startSeconds = d.seconds;
     i = d.next;
   }
+  // The timer word may be a phrase ("cuenta atrás"): j is where it starts, len its words.
   let j = i;
-  while (j < span.length && !TIMER_WORDS.has(span[j]!)) j++;
+  let len = 0;
+  while (j < span.length && !(len = TIMER_WORDS.at(span, j))) j++;
   let nameWords: readonly string[];
   let place = false;
   if (j < span.length) {
     nameWords = span.slice(i, j);
     // "one" names a timer only after a describing word: "the pizza one", "the 5 minute one", "the last one".
-    if ((span[j] === 'one' || span[j] === 'ones') && !nameWords.length && pick.startSeconds === undefined && !pick.latest) return null;
-    if (PLURAL.has(span[j]!)) all = true;
-    i = j + 1;
-    if (TAIL_NAMED.has(span[i]!) && i + 1 < span.length && !nameWords.length) {
-      nameWords = span.slice(i + 1);
+    if (w('pronouns').has(span[j]) && !nameWords.length && pick.startSeconds === undefined && !pick.latest) return null;
+    if (PLURAL.has(span[j + len - 1])) all = true;
+    i = j + len;
+    const namedLen = named.at(span, i);
+    if (namedLen && i + namedLen < span.length && !nameWords.length) {
+      nameWords = span.slice(i + namedLen);
       i = span.length;
-    } else if (span[i] === 'for' && i + 1 < span.length) {
-      const fd = readDuration(span, i + 1);
-      if (fd && fd.next === span.length && pick.startSeconds === undefined) {
-        pick.startSeconds = fd.seconds;
-        i = span.length;
-      } else if (!nameWords.length) {
-        nameWords = span.slice(span[i + 1] === 'the' ? i + 2 : i + 1);
-        i = span.length;
+    } else {
+      // "timer for 1 hour", "timer for the pizza", "timer in the kitchen" ("temporizador de la cocina": a room is tried first).
+      if (IN.has(span[i]) && i + 1 < span.length) {
+        const r = roomAt(span, THE.has(span[i + 1]) ? i + 2 : i + 1, rooms);
+        if (r && r.next === span.length) {
+          pick.area = { room: r.room, here: s.area === undefined || s.area === r.room };
+          place = true;
+          i = span.length;
+        }
       }
-    } else if ((span[i] === 'in' || span[i] === 'on') && i + 1 < span.length) {
-      const r = roomAt(span, span[i + 1] === 'the' ? i + 2 : i + 1, rooms);
-      if (r && r.next === span.length) {
-        pick.area = { room: r.room, here: s.area === undefined || s.area === r.room };
-        place = true;
+      if (i < span.length && FOR.has(span[i]) && i + 1 < span.length) {
+        const fd = lang.durations.read(span, THE.has(span[i + 1]) ? i + 2 : i + 1);
+        if (fd && fd.next === span.length && pick.startSeconds === undefined) {
+          pick.startSeconds = fd.seconds;
+          i = span.length;
+        } else if (!nameWords.length) {
+          nameWords = span.slice(THE.has(span[i + 1]) ? i + 2 : i + 1);
+          i = span.length;
+        }
+      } else if (i < span.length && lang.pack.timers.name_after && !nameWords.length && pick.startSeconds === undefined) {
+        // "temporizador pizza": the name straight after the timer word, where the language says it so.
+        nameWords = span.slice(i);
         i = span.length;
       }
     }
@@ -110,7 +112,7 @@ function parseRef(span: readonly string[], s: Situation): { ref: TimerRef; unkno
     nameWords = span.slice(i);
     if (!nameWords.length || !known(s, nameWords.join(' '))) return null;
   }
-  if (nameWords.length > 3 || nameWords.some((w) => NAME_NEVER.has(w))) return null;
+  if (nameWords.length > 3 || nameWords.some((x) => NAME_NEVER.has(x))) return null;
   if (nameWords.length) {
     const r = roomAt(nameWords, 0, rooms);
     const here = r !== null && (s.area === undefined || s.area === r.room);
@@ -122,10 +124,10 @@ function parseRef(span: readonly string[], s: Situation): { ref: TimerRef; unkno
 }
 
 /** Every span from `at` that reads as a timer reference. */
-export function readTimerRef(words: readonly string[], at: number, s: Situation): SlotMatch[] {
+export function readTimerRef(words: readonly string[], at: number, s: Situation, lang: Language = english()): SlotMatch[] {
   const out: SlotMatch[] = [];
   for (let end = at + 1; end <= Math.min(words.length, at + 10); end++) {
-    const r = parseRef(words.slice(at, end), s);
+    const r = parseRef(words.slice(at, end), s, lang);
     if (!r) continue;
     // A name hark does not have is worth less: it explains the words, but names nothing real.
     const n = end - at;
@@ -135,6 +137,6 @@ export function readTimerRef(words: readonly string[], at: number, s: Situation)
 }
 
 /** The whole of `words` as a timer reference, or null. */
-export function timerRefOf(words: readonly string[], s: Situation): TimerRef | null {
-  return words.length ? (parseRef(words, s)?.ref ?? null) : null;
+export function timerRefOf(words: readonly string[], s: Situation, lang: Language = english()): TimerRef | null {
+  return words.length ? (parseRef(words, s, lang)?.ref ?? null) : null;
 }

@@ -1,5 +1,6 @@
 import type { Family, KitchenLanguage } from './kitchen.js';
-import { readNumber } from './numbers.js';
+import { english } from './pack/english.js';
+import type { Language } from './pack/language.js';
 import type { Imperative, Reading } from './requests.js';
 import type { Situation } from './situation.js';
 import type { Said } from './text.js';
@@ -10,12 +11,6 @@ import type { Said } from './text.js';
  * the follow-up window and the interruption filter all ask here, so a line that cuts hark off is a
  * line the router acts on, and the other way round. Pure.
  */
-
-/** Words said in a pause that carry nothing ("uh", "um"): taken out before reading. */
-const DISFLUENT = new Set(['um', 'umm', 'uh', 'uhh', 'er', 'erm', 'hmm', 'hm', 'mm']);
-
-/** Words whose "'s" the sentences spell fused ("what's" is whats, "it's" is its): left as they are. */
-const FUSED = new Set(['what', 'how', 'when', 'where', 'who', 'that', 'it', 'there', 'here', 'let', 'he', 'she']);
 
 /** The words to read, with where speech-to-text marked a pause and how each word was spelled. */
 export interface HeardWords {
@@ -34,7 +29,11 @@ export interface HeardWords {
  * kept on its word ("bird's eye chillies"); "what's", "it's", "let's" stay fused either way
  * (whats, its, lets: the sentences spell them so).
  */
-export function wordsOf(s: Said, possessive = false): HeardWords {
+export function wordsOf(s: Said, possessive = false, lang: Language = english()): HeardWords {
+  const DISFLUENT = lang.list('words', 'disfluent');
+  const FUSED = lang.list('words', 'fused');
+  // "'s" as "is" is English's clitic; a language without fused words has none.
+  const clitic = lang.pack.words.fused.length > 0;
   const words: string[] = [];
   const breaks: boolean[] = [];
   const spelled: string[] = [];
@@ -48,7 +47,7 @@ export function wordsOf(s: Said, possessive = false): HeardWords {
       return;
     }
     const sp = s.spelled[i] ?? w;
-    if (lastOfToken && /['’]s\W*$/i.test(token) && w.endsWith('s') && w.length > 2 && !FUSED.has(w.slice(0, -1))) {
+    if (clitic && lastOfToken && /['’]s\W*$/i.test(token) && w.endsWith('s') && w.length > 2 && !FUSED.has(w.slice(0, -1))) {
       eitherWay = true;
       if (!possessive) {
         words.push(w.slice(0, -1), 'is');
@@ -57,9 +56,13 @@ export function wordsOf(s: Said, possessive = false): HeardWords {
         return;
       }
     }
-    words.push(w);
-    spelled.push(sp);
-    breaks.push(pause);
+    // The language's compounds split ("nudeltimer" → nudel timer); the pause stays after the last part.
+    const parts = lang.splitCompounds([w]);
+    parts.forEach((p, k) => {
+      words.push(p);
+      spelled.push(parts.length > 1 ? p : sp);
+      breaks.push(k === parts.length - 1 ? pause : false);
+    });
   });
   return { words, breaks, spelled, eitherWay };
 }
@@ -70,15 +73,24 @@ export function wordsOf(s: Said, possessive = false): HeardWords {
  * as nothing is it "is" ("how much time's left on the rice").
  */
 export function readRequest(lang: KitchenLanguage, s: Said, situation: Situation, families: readonly Family[] = ['timer', 'list']): Reading | null {
-  const kept = wordsOf(s, true);
-  if (!kept.words.length) return null;
-  const r = lang.read(kept.words, situation, families, kept);
-  if (r || !kept.eitherWay) return r;
-  const split = wordsOf(s);
-  return lang.read(split.words, situation, families, split);
+  // Each of the device's languages: the one whose reading explains the words best is the one they
+  // were said in (a tie goes to the first configured).
+  let best: { reading: Reading; score: number } | null = null;
+  for (const k of lang.each()) {
+    const r = requestIn(k, s, situation, families);
+    if (r && (!best || r.score > best.score)) best = r;
+  }
+  return best?.reading ?? null;
 }
 
-const CORRECTIONS = new Set(['actually', 'no', 'sorry', 'wait', 'or', 'rather', 'instead', 'nope']);
+function requestIn(lang: KitchenLanguage, s: Said, situation: Situation, families: readonly Family[]): { reading: Reading; score: number } | null {
+  const kept = wordsOf(s, true, lang.lang);
+  if (!kept.words.length) return null;
+  const r = lang.readScored(kept.words, situation, families, kept);
+  if (r || !kept.eitherWay) return r;
+  const split = wordsOf(s, false, lang.lang);
+  return lang.readScored(split.words, situation, families, split);
+}
 
 /**
  * Seed 000's imperatives, when they are the whole of what was said: each sentence (and, when a
@@ -86,9 +98,21 @@ const CORRECTIONS = new Set(['actually', 'no', 'sorry', 'wait', 'or', 'rather', 
  * 5") must be one. In the order said; null when anything else was said.
  */
 export function readImperatives(lang: KitchenLanguage, s: Said, situation: Situation): Imperative[] | null {
+  for (const k of lang.each()) {
+    const r = imperativesIn(k, s, situation);
+    if (r) return r;
+  }
+  return null;
+}
+
+function imperativesIn(lang: KitchenLanguage, s: Said, situation: Situation): Imperative[] | null {
+  const l = lang.lang;
+  const disfluent = l.list('words', 'disfluent');
+  const corrections = l.list('words', 'corrections');
+  const number = l.list('words', 'number');
   const out: Imperative[] = [];
-  for (const part of s.original.split(/[.!?;]+/)) {
-    const words = part.toLowerCase().replace(/[’']/g, '').split(/[^\p{L}\p{N}]+/u).filter((w) => w && !DISFLUENT.has(w));
+  for (const part of s.original.split(/[.!?;¡¿]+/)) {
+    const words = part.toLowerCase().replace(/[’']/g, '').split(/[^\p{L}\p{N}]+/u).filter((w) => w && !disfluent.has(w));
     if (!words.length) continue;
     const whole = one(lang, words, situation);
     if (whole) {
@@ -99,19 +123,19 @@ export function readImperatives(lang: KitchenLanguage, s: Said, situation: Situa
     let clause: string[] = [];
     const clauses: string[][] = [];
     for (let i = 0; i < words.length; i++) {
-      const mean = words[i] === 'i' && words[i + 1] === 'mean';
-      if (CORRECTIONS.has(words[i]!) || mean) {
+      const n = corrections.at(words, i);
+      if (n) {
         if (clause.length) clauses.push(clause);
         clause = [];
-        if (mean) i++;
+        i += n - 1;
       } else clause.push(words[i]!);
     }
     if (clause.length) clauses.push(clause);
     if (!clauses.length) return null;
     for (const c of clauses) {
       // A number alone after a repeat corrects its reference ("repeat number 3. no, number 5").
-      const at = c[0] === 'number' ? 1 : 0;
-      const n = readNumber(c, at);
+      const at = number.has(c[0]) ? 1 : 0;
+      const n = l.readNumber(c, at);
       if (n && n.next === c.length && out.at(-1)?.name === 'repeat') {
         out.push({ name: 'repeat', reference: `number ${n.value}` });
         continue;
@@ -135,31 +159,34 @@ function one(lang: KitchenLanguage, words: readonly string[], situation: Situati
  * words ask nothing hark can read ("I didn't get what to do with the chips timer"); null when they
  * name nothing of hark's.
  */
-const NOT_A_NAME = new Set(['the', 'a', 'an', 'my', 'that', 'this', 'your', 'our', 'any', 'all', 'whats', 'what', 'on', 'of', 'to', 'is', 'its', 'which', 'whose', 'second', 'minute', 'hour', 'seconds', 'minutes', 'hours', 'min', 'mins', 'new', 'last']);
-
-export function ownedThing(s: Said, situation: Situation): string | null {
-  const w = wordsOf(s).words;
-  const has = (x: string) => w.includes(x);
+export function ownedThing(s: Said, situation: Situation, lang: Language = english()): string | null {
+  const w = wordsOf(s, false, lang).words;
+  const notAName = lang.list('words', 'not_a_name');
+  const alarm = lang.list('timers', 'alarm');
+  const timerWord = lang.list('timers', 'owned_words');
+  const plural = lang.list('timers', 'plural');
+  const listWord = lang.list('lists', 'list_words');
   for (let i = 0; i < w.length; i++) {
     for (const t of situation.timers) {
       const label = t.label?.split(' ');
-      if (label && label.every((x, k) => w[i + k] === x)) return `the ${t.label} timer`;
+      if (label && label.every((x, k) => w[i + k] === x)) return lang.phrase('owned.timer', { name: t.label });
     }
   }
-  if (situation.ringing && (has('alarm') || has('ringing') || has('beeping') || has('ring') || has('noise') || has('timer'))) return 'the alarm';
-  if (has('timer') || has('timers') || has('countdown')) {
-    const i = w.findIndex((x) => x === 'timer' || x === 'timers' || x === 'countdown');
+  if (situation.ringing && w.some((x) => alarm.has(x))) return lang.phrase('owned.alarm');
+  const i = w.findIndex((x) => timerWord.has(x));
+  if (i >= 0) {
     const before = w[i - 1];
-    const named = before && !NOT_A_NAME.has(before) ? `${before} ` : '';
-    if (!named && situation.timers.length === 1 && situation.timers[0]!.label) return `the ${situation.timers[0]!.label} timer`;
-    return `the ${named}${w[i] === 'timers' ? 'timers' : 'timer'}`;
+    const named = before && !notAName.has(before) ? before : undefined;
+    if (!named && situation.timers.length === 1 && situation.timers[0]!.label) return lang.phrase('owned.timer', { name: situation.timers[0]!.label });
+    if (named) return lang.phrase('owned.timer', { name: named });
+    return lang.phrase(plural.has(w[i]) ? 'owned.timers' : 'owned.a_timer');
   }
-  const l = w.findIndex((x) => x === 'list' || x === 'lists');
+  const l = w.findIndex((x) => listWord.has(x));
   if (l >= 0) {
     const name = situation.lists.map((x) => x.name).find((n) => n.split(' ').every((x, k, all) => w[l - all.length + k] === x));
-    if (name) return `the ${name} list`;
+    if (name) return lang.phrase('owned.list', { name });
     const before = w[l - 1];
-    return before && !NOT_A_NAME.has(before) ? `the ${before} list` : 'the list';
+    return before && !notAName.has(before) ? lang.phrase('owned.list', { name: before }) : lang.phrase('owned.a_list');
   }
   return null;
 }

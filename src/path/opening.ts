@@ -1,6 +1,7 @@
 import type { FramesSpec } from '../command/spec.js';
 import { charDistance, charSlack } from '../language/near.js';
-import { DEFAULT_FILLERS, said } from '../language/text.js';
+import { english } from '../language/pack/english.js';
+import { said } from '../language/text.js';
 import type { KitchenLanguage } from '../language/kitchen.js';
 
 /**
@@ -46,7 +47,7 @@ function leadingWords(pattern: string): string[] | null {
 }
 
 /** Lead-ins a transcript of a clipped opening may carry before the wake phrase. */
-const LEAD_INS = new Set([...DEFAULT_FILLERS, 'okay', 'ok', 'oh', 'so', 'and', 'the', 'a', 'hey']);
+const LEAD_INS = new Set([...english().pack.words.fillers, ...english().pack.words.opening_lead_ins]);
 /** Words of noise or pre-roll allowed before the phrase ("… computer, set a timer"). */
 const MAX_LEADING_WORDS = 2;
 
@@ -90,8 +91,8 @@ export function longSpeechSeconds(openingSeconds: number): number {
   return openingSeconds + 0.5;
 }
 
-/** While a timer rings, an opening starting with one of these is transcribed whole (kitchen/timer-language's ring-stop words). */
-const RING_STOP_OPENINGS = ['stop', 'ok', 'okay', 'thanks', 'thank you', 'got it', 'alright', 'enough', 'quiet', 'dismiss', 'silence', 'turn it off', 'cheers', 'shut up'].map((p) => p.split(' '));
+/** While a timer rings, an opening starting with one of these is transcribed whole (the language's ring-stop openings). */
+const RING_STOP_OPENINGS = english().list('words', 'ring_stop_openings').phrases;
 
 /**
  * The verdict on an opening's words: does it start with something the base frame acts on — one of
@@ -107,6 +108,7 @@ export function opensForBase(text: string, phrases: readonly (readonly string[])
  * (an imperative is short and plain; a near miss is radio: "the old man" is not "hold on").
  */
 export function opensImperative(text: string, language: KitchenLanguage): boolean {
-  const words = said(text).words.filter((w) => !DEFAULT_FILLERS.includes(w));
+  const fillers = language.lang.list('words', 'fillers');
+  const words = said(text).words.filter((w) => !fillers.has(w));
   return language.mayBeginImperative(words);
 }

@@ -1,19 +1,13 @@
+import { english } from '../language/pack/english.js';
 import { cleanText, hasWords, nonSpeechMarkers, normalizeText } from './clean-text.js';
 
 /**
  * Whisper's well-known inventions on silence and noise: subtitle credits from its training data and
- * lone filler. None of these is ever a command, so a transcript that is exactly one of them is
- * dropped — with the reason recorded, never silently.
+ * lone filler, which differ by language (each pack's words.yaml hallucinations; English's here).
+ * None of these is ever a command, so a transcript that is exactly one of them is dropped — with
+ * the reason recorded, never silently.
  */
-export const DEFAULT_HALLUCINATIONS: readonly string[] = [
-  'thank you for watching',
-  'thanks for watching',
-  'thank you for watching and see you next time',
-  'please subscribe',
-  'like and subscribe',
-  'subtitles by the amara org community',
-  'you',
-];
+export const DEFAULT_HALLUCINATIONS: readonly string[] = english().pack.words.hallucinations;
 
 export type DropCode = 'blank' | 'non-speech' | 'no-words' | 'hallucination';
 

@@ -1,19 +1,10 @@
+import { english } from '../language/pack/english.js';
+
 /**
  * Backchannels (seed 002): what a person says to show they are listening, not to take the floor.
- * The default list is the seed's, exactly.
+ * The default list is the seed's, exactly, kept in packs/en (words.yaml backchannels).
  */
-export const DEFAULT_IGNORE_LIST: readonly string[] = [
-  // single-syllable acknowledgements
-  'yeah', 'yep', 'yes', 'yup', 'ok', 'okay',
-  'hmm', 'mhm', 'mm', 'mmm', 'uh-huh', 'uh huh',
-  'ah', 'aha', 'oh', 'ooh',
-  // thinking sounds
-  'um', 'uh', 'er', 'erm',
-  // agreement
-  'right', 'sure', 'alright', 'got it',
-  // encouragement
-  'go on', 'continue', 'i see',
-];
+export const DEFAULT_IGNORE_LIST: readonly string[] = english().pack.words.backchannels;
 
 /**
  * Words of a transcript as the filter compares them: punctuation from the engines ("Yeah.",

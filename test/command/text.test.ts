@@ -1,5 +1,6 @@
+import { englishFillers } from '../../src/language/pack/english.js';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_FILLERS, hasRealWords, normalise, restAfter, said } from '../../src/language/text.js';
+import { hasRealWords, normalise, restAfter, said } from '../../src/language/text.js';
 
 describe('normalise', () => {
   it.each([
@@ -26,7 +27,7 @@ describe('restAfter', () => {
 });
 
 describe('real words', () => {
-  const fillers = new Set(DEFAULT_FILLERS);
+  const fillers = new Set(englishFillers());
   it.each([
     ['um', false],
     ['Um, uh.', false],

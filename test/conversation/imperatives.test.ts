@@ -1,7 +1,7 @@
+import { englishFillers } from '../../src/language/pack/english.js';
 import { describe, expect, it } from 'vitest';
 import { said } from '../../src/language/text.js';
 import { wholeImperatives } from '../../src/language/imperatives.js';
-import { DEFAULT_FILLERS } from '../../src/language/text.js';
 import { harness } from '../command/harness.js';
 import { script, simulate } from './sim.js';
 
@@ -11,7 +11,7 @@ import { script, simulate } from './sim.js';
  * please stop", "stop. actually continue"; continue resumes the answer that was stopped, start over
  * restarts a read-back.
  */
-const fillers = new Set(DEFAULT_FILLERS);
+const fillers = new Set(englishFillers());
 const read = (t: string) => wholeImperatives(said(t), fillers);
 
 describe('whole imperatives', () => {

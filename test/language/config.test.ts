@@ -60,6 +60,22 @@ describe('language: phrasings from the config', () => {
   });
 
   it('the defaults: no extra phrasings, and the replies hark says', () => {
-    expect(validateConfig({}, 'test').language).toEqual({ templates: {}, rules: {}, replies: { noted: 'Noted.', unclear: "I didn't get what to do with {thing}." } });
+    expect(validateConfig({}, 'test').language).toEqual({ languages: ['en'], templates: {}, rules: {}, replies: { noted: 'Noted.', unclear: "I didn't get what to do with {thing}." } });
+  });
+
+  it('language.languages names packs that ship; one that does not, or a bad code, is refused with its path', () => {
+    expect(validateConfig({ language: { languages: ['en', 'es', 'de'] } }, 'test').language.languages).toEqual(['en', 'es', 'de']);
+    const refused = (languages: unknown) => {
+      try {
+        validateConfig({ language: { languages } }, 'test');
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return 'accepted';
+    };
+    expect(refused(['en', 'xx'])).toMatch(/language\.languages\.1: language pack "xx": no language pack "xx" in .*packs.* \(packs: de, en, es\)/);
+    expect(refused(['EN'])).toMatch(/language\.languages\.0: must be a language code such as en or es/);
+    expect(refused(['es', 'es'])).toMatch(/language\.languages\.1: "es" is named twice/);
+    expect(refused([])).toMatch(/language\.languages: must name at least one language/);
   });
 });

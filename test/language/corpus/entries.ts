@@ -91,7 +91,9 @@ export function parseCorpusText(text: string, file: string): Entry[] {
   return out;
 }
 
-export function loadCorpusFile(name: 'requests.txt' | 'talk.txt' | 'fresh.txt' | 'fresh2.txt'): Entry[] {
+export type CorpusFile = 'requests.txt' | 'talk.txt' | 'fresh.txt' | 'fresh2.txt' | 'requests-es.txt' | 'talk-es.txt' | 'requests-de.txt' | 'talk-de.txt';
+
+export function loadCorpusFile(name: CorpusFile): Entry[] {
   const path = fileURLToPath(new URL(name, import.meta.url));
   return parseCorpusText(readFileSync(path, 'utf8'), `corpus/${name}`);
 }

@@ -23,6 +23,25 @@ const CLEAN_AT = 100_000;
 const LISTS = ['shopping', 'stores', 'prep', 'order'];
 
 /** The situation each line is said in: three named timers and a line on two lists, or less. */
+/** The same situations set up in Spanish and German, for their corpora (on a device that hears English too). */
+const SETUPS_IN: Record<'es' | 'de', Record<Setup, string[]>> = {
+  es: {
+    standard: ['pon un temporizador de arroz de 10 minutos', 'pon un temporizador de pollo de 20 minutos', 'pon un temporizador de patatas de 6 minutos', 'añade huevos a la lista de la compra', 'añade harina a la lista del almacén'],
+    one: ['pon un temporizador de arroz de 10 minutos', 'añade huevos a la lista de la compra'],
+    ring: ['pon un temporizador de arroz de 10 minutos', 'pon un temporizador de 30 segundos'],
+    empty: [],
+  },
+  de: {
+    standard: ['stell einen Reistimer auf 10 Minuten', 'stell einen Hähnchentimer auf 20 Minuten', 'stell einen Pommestimer auf 6 Minuten', 'setz Eier auf die Einkaufsliste', 'setz Mehl auf die Lagerliste'],
+    one: ['stell einen Reistimer auf 10 Minuten', 'setz Eier auf die Einkaufsliste'],
+    ring: ['stell einen Reistimer auf 10 Minuten', 'stell einen Timer auf 30 Sekunden'],
+    empty: [],
+  },
+};
+
+/** Lines said before one that are hark's voice commands, said without the wake word. */
+const PLAIN = /^(stop|continue|carry on|para|sigue|stopp|weiter)$/;
+
 const SETUPS: Record<Setup, string[]> = {
   standard: ['set a rice timer for 10 minutes', 'set a brisket timer for 20 minutes', 'set a chips timer for 6 minutes', 'add eggs to the shopping list', 'add flour to the stores list'],
   one: ['set a rice timer for 10 minutes', 'add eggs to the shopping list'],
@@ -30,14 +49,17 @@ const SETUPS: Record<Setup, string[]> = {
   empty: [],
 };
 
-export function script(entries: readonly Entry[], mode: Mode): string {
+export type CorpusLanguage = 'en' | 'es' | 'de';
+
+export function script(entries: readonly Entry[], mode: Mode, lang: CorpusLanguage = 'en'): string {
+  const setups = lang === 'en' ? SETUPS : SETUPS_IN[lang];
   const w = mode === 'wake-word' ? 'computer ' : '';
   const lines: string[] = [];
   const at = (atMs: number, text?: string) => lines.push(JSON.stringify(text === undefined ? { atMs } : { text, atMs }));
   entries.forEach((e, i) => {
     const t0 = i * WINDOW_MS;
-    SETUPS[e.setup].forEach((l, k) => at(t0 + 1000 * (k + 1), w + l));
-    e.before.forEach((l, k) => at(t0 + SAY_AT - 1000 * (e.before.length - k) - 600, /^(stop|continue|carry on)$/.test(l) ? l : w + l));
+    setups[e.setup].forEach((l, k) => at(t0 + 1000 * (k + 1), w + l));
+    e.before.forEach((l, k) => at(t0 + SAY_AT - 1000 * (e.before.length - k) - 600, PLAIN.test(l) ? l : w + l));
     if (e.expect.kind === 'talk' && mode === 'wake-word') at(t0 + SAY_AT - 500, "computer what's on the shopping list");
     at(t0 + SAY_AT, e.expect.kind === 'talk' ? e.text : w + e.text);
     at(t0 + CLEAN_AT, 'stop');
@@ -97,13 +119,14 @@ export function score(e: Entry, events: readonly Ev[], i: number, mode: Mode): V
 }
 
 /** Run every entry in one mode; the verdicts in entry order. */
-export function runCorpus(entries: readonly Entry[], mode: Mode): Verdict[] {
+/** `lang`: the corpus's language; es and de are run on a device that hears [en, lang]. */
+export function runCorpus(entries: readonly Entry[], mode: Mode, lang: CorpusLanguage = 'en'): Verdict[] {
   const dir = mkdtempSync(join(tmpdir(), 'hark-corpus-'));
   const config = join(dir, 'hark.yaml');
-  writeFileSync(config, `device:\n  area: kitchen\nrouter:\n  mode: ${mode}\n`);
+  writeFileSync(config, `device:\n  area: kitchen\nrouter:\n  mode: ${mode}\n${lang === 'en' ? '' : `language:\n  languages: [en, ${lang}]\n`}`);
   const r = spawnSync(process.execPath, [process.env.HARK_CORPUS_BIN ?? HARK_BIN, 'simulate', '--config', config, '--out-dir', dir, '--drain-ms', '0'], {
     cwd: ROOT,
-    input: script(entries, mode),
+    input: script(entries, mode, lang),
     encoding: 'utf8',
     timeout: 240_000,
     maxBuffer: 512 * 1024 * 1024,

@@ -1,0 +1,252 @@
+import { z } from 'zod';
+
+/**
+ * The shape of a language pack: one folder per language (packs/<lang>/), one YAML file per part.
+ * Every word hark reads or says in a language is here; the code that reads a pack knows no
+ * language. Each file is checked alone here (its shape), then together with the others in
+ * check.ts (templates compile, rules and slots exist, every reply hark says is there).
+ */
+const word = z.string({ error: 'must be a word or phrase' }).trim().min(1, 'must not be empty');
+const words = z.array(word, { error: 'must be a list of words or phrases' });
+const template = z.string({ error: 'must be a template, such as "cancel [the] {timer}"' }).trim().min(1, 'must not be empty');
+const value = z.number({ error: 'must be a number' }).finite();
+const table = z.record(word, value, { error: 'must map words to numbers' });
+
+export const packMeta = z.strictObject({
+  /** The code a config names (language.languages: [en, es]) and an utterance carries. */
+  language: z.string({ error: 'must be a language code such as en or es' }).regex(/^[a-z]{2,3}(-[a-z0-9]+)?$/, 'must be a language code such as en, es or pt-br'),
+  name: word,
+  /** espeak-ng's voice for this language's replies. */
+  voice: word,
+  /**
+   * A pack this one grows from: a file it leaves out, and a reply it does not write, are that
+   * pack's (said in that language). Its sentences and rules are always its own, and only the
+   * intents it writes are read. Without a fallback a pack is whole: everything is required.
+   */
+  fallback: z.string({ error: 'must be a language code' }).optional(),
+});
+
+/** intent → templates ("timer.cancel": ["<cancel> {timer}", ...]). */
+export const packSentences = z.record(word, z.array(template, { error: 'must be a list of templates' }).min(1, 'must have at least one template'), { error: 'must map intent names to lists of templates' });
+
+/** rule → its alternatives (a list), or one template ("[<a>] {duration} <timer_word>"). */
+export const packRules = z.record(word, z.union([template, z.array(template).min(1, 'must have at least one alternative')], { error: 'must be a template or a list of alternatives' }), {
+  error: 'must map rule names to templates',
+});
+
+/**
+ * Number words as data: word → value, multipliers ("hundred" times the number before it),
+ * connectors (what a joining word joins) and whether a number is written as one compound word
+ * that is split into its parts ("fünfundzwanzig" → fünf und zwanzig).
+ */
+export const CONNECTOR_JOINS = ['after-hundreds', 'tens-units', 'units-tens'] as const;
+export const packNumbers = z.strictObject({
+  values: table,
+  multipliers: z.record(word, z.strictObject({ value, alone: z.boolean().default(false) }), { error: 'must map words to {value, alone}' }).default({}),
+  connectors: z.record(word, z.enum(CONNECTOR_JOINS, { error: `must be one of ${CONNECTOR_JOINS.join(', ')}` }), { error: 'must map words to what they join' }).default({}),
+  compounds: z.boolean().default(false),
+  /** Parts that are a number only inside a compound word ("ein" of "einundzwanzig"; alone it is an article). */
+  compound_values: table.default({}),
+  /** How hark says a number in words; without it hark says digits (espeak-ng reads them in the voice's language). */
+  say: z
+    .strictObject({
+      ones: z.array(word).length(20, 'must name 0 to 19'),
+      tens: z.array(z.string()).length(10, 'must name the tens, 0 to 90 (the first two empty)'),
+      hundred: word,
+      thousand: word,
+      and: word,
+    })
+    .optional(),
+});
+
+/** A unit as hark says it: one, several, and (where a language says "5 minute timer") as a measure. */
+const unitSay = z.strictObject({ one: word, other: word, measure: word.optional() });
+export const packDurations = z.strictObject({
+  /** Unit words and their seconds ("minutes": 60, "viertelstunde": 900). */
+  units: table,
+  /** Articles that are one of a unit ("an hour", "una hora"). */
+  one: words,
+  /** Fraction words and their value ("half": 0.5, "media": 0.5). */
+  fractions: table,
+  /** Fractions never said straight after "and" without an article ("and half"). */
+  fraction_needs_article: words.default([]),
+  /** Joins parts ("one minute and thirty seconds") and a fraction ("an hour and a half"). */
+  and: words,
+  of: words,
+  /** Counted quarters: "three quarters of an hour". */
+  quarters: words,
+  /** "a couple of minutes": two. */
+  couple: words,
+  /** Said before a duration as more time: "another ten minutes". */
+  another: words,
+  /** Said inside or after it as more time: "2 more minutes", "five minutes longer". */
+  more: words,
+  /** A spoken correction inside a duration: "ten minutes, no, five minutes"; and the words among them that make one ("that" or "it" alone do not). */
+  corrections: words,
+  corrects: words,
+  /** How hark says a duration: each unit's forms ("1 hour", "2 hours"; as a measure: "5 minute timer") and the last joiner. */
+  say: z.strictObject({ hour: unitSay, minute: unitSay, second: unitSay, and: word }),
+});
+
+export const packLists = z.strictObject({
+  /** The list a request means when it names none, as said in this language. */
+  default: word,
+  /**
+   * Lists are shared by every language on a device: a name said here → the list it is ("compra" →
+   * shopping), so "añade huevos a la lista" and "add eggs to the list" fill one list. A name not
+   * here is its own list. Replies say a list by the first name that maps to it.
+   */
+  names: z.record(word, word, { error: 'must map names said in this language to lists' }).default({}),
+  /** The word for a list, and where its name goes: before it ("the stores list") or after it ("la lista de la compra"). */
+  list_words: words,
+  list_name: z.array(z.enum(['before', 'after'], { error: 'must be before or after' })).min(1, 'must say where a list\'s name goes'),
+  /** Articles that are one of a unit: "a case of milk", "una caja de leche". */
+  one: words,
+  /** Articles an item may start with ("the lemons"). */
+  item_start: words,
+  /** Words before an item that say nothing of it ("the", "some"). */
+  articles: words,
+  /** Words of an amount without a number ("some", "a bit"): dropped from the item. */
+  vague: words,
+  /** Units said with no "of" after them ("2 kilos onions"). */
+  measures: words,
+  /** Counting words: phrase → how many ("a dozen": 12, "half a dozen": 6, "a couple of": 2). */
+  counts: table,
+  /** Words said after a count that add nothing ("two MORE lemons"). */
+  after_count: words.default([]),
+  /** A fraction said after a number: "one and a half kilos". */
+  fractions: table.default({}),
+  /** Counting words after a number: "two dozen eggs" is 24. */
+  count_multipliers: table.default({}),
+  /** Words that join items ("and", "plus"). */
+  joiners: words,
+  of: words,
+  /** How a plural is made singular to tell "lemon" and "lemons" apart: the first ending that fits wins. */
+  singular: z.array(z.strictObject({ ends: word, becomes: z.string(), keep: words.default([]) })).default([]),
+  /** Words this short are never made singular ("bus", "gas"). */
+  singular_min_letters: z.number().int().min(1).default(1),
+  /** Words an item never starts or ends with, never holds, and never is (they belong to the sentence). */
+  item_edge: words,
+  item_never: words,
+  not_an_item: words,
+  /** Words never in a list's name ("the", "whats"). */
+  name_never: words,
+});
+
+export const packTimers = z.strictObject({
+  /** Rooms a person may name; with no device.area, any of them means here. */
+  rooms: words,
+  determiners: words,
+  all: words,
+  latest: words,
+  /** A word that may come before a latest word ("the most recent one"). */
+  latest_lead: words.default([]),
+  /** Words that name a timer, and which of them are plural ("timers", "ones"). */
+  words: words,
+  plural: words,
+  /** Words that stand for a timer only after a describing word ("the pizza ONE", "the last one"). */
+  pronouns: words.default([]),
+  /** The name may follow the timer word straight ("temporizador pizza"). */
+  name_after: z.boolean().default(false),
+  /** "timer named pizza". */
+  named: words,
+  /** After the timer word: what names its duration or name ("timer for 5 minutes"), its room ("timer in the kitchen"), and the article between. */
+  for: words,
+  in: words,
+  the: words,
+  /** Words never in a timer's name (the verbs and small words of the sentences around it). */
+  name_never: words,
+  /** Words a new timer's name never starts or ends with, or holds. */
+  name_edge: words,
+  new_name_never: words,
+  /** Verbs a command for later starts with ("in 5 minutes, open the garage door"), and words after which such a verb is a reminder instead ("remind ME"). */
+  command_verbs: words,
+  command_not_before: words,
+  /** Words that end a free-text name, reminder or command ("check the oven TIMER"), and the words after which a reminder ends when a duration follows ("... IN 10 minutes"). */
+  free_text_ends: words,
+  reminder_until: words,
+  /** Words that start another timer in the same breath ("and a 5 minute sauce timer"). */
+  start_another: words,
+  /**
+   * "a 10 minute pasta timer AND a 5 minute sauce timer": where a language sets several timers in
+   * one breath, the words that cut them apart and how the second is said again as a sentence of
+   * its own ("set" + its words, or "set a" + its words + "timer"; "for" after the cut word means
+   * the timer word comes first). Without it, one timer a sentence.
+   */
+  start_many: z
+    .strictObject({ and: words, verb: word, article: word, timer: word, for: word, drop: words })
+    .optional(),
+  /** The answer to "Which timer?" that means all of them, and polite words around an answer. */
+  answer_all: words,
+  answer_polite: words,
+  /** Words that name the alarm while it rings, and the words that name a timer or the timers in a short reply ("the chips TIMER"). */
+  alarm: words,
+  owned_words: words,
+});
+
+export const packWords = z.strictObject({
+  /** Sounds of hesitation: never added to a query alone ("um", "uh"), and those taken out before a request is read. */
+  fillers: words,
+  disfluent: words,
+  /** Words whose "'s" a template spells fused ("what's" is whats). Empty where a language has no such clitic. */
+  fused: words.default([]),
+  /** Words after which a request may go on with something else ("… and then tell me when it's done"). */
+  go_on: words,
+  /** Compound words split into their stem and a known last part before reading ("nudeltimer" → nudel timer). */
+  compound_suffixes: words.default([]),
+  /** Words that correct what came before ("stop, actually continue"). */
+  corrections: words,
+  /** The word in "repeat number 3", and the words that point at the last thing said. */
+  number: words,
+  last: words,
+  /** A kitchen's yes and no (the confirm frame). */
+  yes: words,
+  no: words,
+  /** Words that, alone or together, silence a ring ("stop", "ok thanks"), the words allowed around them, and the openings a long segment may start with while it rings. */
+  ring_stop: words,
+  ring_stop_also: words,
+  ring_stop_openings: words,
+  /** Backchannels and thinking sounds said while hark speaks: never an interruption. */
+  backchannels: words,
+  /** The wake phrases, and what dictation is left with. */
+  wake: words,
+  dictation_exit: words,
+  /** Lead-ins a tolerant exit phrase ignores ("okay, end dictation"). */
+  near_skip: words,
+  /** Lead-ins a clipped opening may carry before the wake phrase. */
+  opening_lead_ins: words,
+  /** What speech-to-text invents on silence and noise in this language (dropped, with the reason). */
+  hallucinations: words,
+  /** Words that are never the name of a thing hark owns ("what's on THE list"). */
+  not_a_name: words,
+});
+
+/** Every spoken reply: key → template (message.ts). */
+export const packReplies = z.record(word, z.string({ error: 'must be a reply, such as "Cancelled the {timer}."' }).min(1, 'must not be empty'), { error: 'must map reply names to replies' });
+
+/** The files of a pack and the part each holds. */
+export const PACK_FILES = {
+  'pack.yaml': packMeta,
+  'sentences.yaml': packSentences,
+  'rules.yaml': packRules,
+  'numbers.yaml': packNumbers,
+  'durations.yaml': packDurations,
+  'lists.yaml': packLists,
+  'timers.yaml': packTimers,
+  'words.yaml': packWords,
+  'replies.yaml': packReplies,
+} as const;
+
+export type PackFile = keyof typeof PACK_FILES;
+
+export interface PackData {
+  meta: z.infer<typeof packMeta>;
+  sentences: z.infer<typeof packSentences>;
+  rules: z.infer<typeof packRules>;
+  numbers: z.infer<typeof packNumbers>;
+  durations: z.infer<typeof packDurations>;
+  lists: z.infer<typeof packLists>;
+  timers: z.infer<typeof packTimers>;
+  words: z.infer<typeof packWords>;
+  replies: z.infer<typeof packReplies>;
+}

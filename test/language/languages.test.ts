@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { script, simulate } from '../conversation/sim.js';
+
+/**
+ * One device, several languages (language.languages), through a real `hark simulate`: each line is
+ * read in the language that explains it, and what hark keeps is shared — a timer set in Spanish is
+ * changed and stopped in English, one list holds items said in English, Spanish and German.
+ */
+const yaml = (languages: string) => `device:\n  area: kitchen\nrouter:\n  mode: always-listen\nlanguage:\n  languages: ${languages}\n`;
+
+describe('a bilingual kitchen', () => {
+  it('sets a timer in Spanish, changes it in English, asks in Spanish, and "stop" silences its ring', async () => {
+    const r = await simulate(
+      script('pon un temporizador de arroz de diez minutos', 'add five minutes to the arroz timer', '¿cuánto le queda al temporizador del arroz?', { atMs: 905_000 }, { text: 'stop', atMs: 906_000 }),
+      { yaml: yaml('[en, es]'), drainMs: 0 },
+    );
+    expect(r.actions().filter((a) => a.name !== 'timer.done')).toEqual([
+      { name: 'timer.set', args: { seconds: 600, label: 'arroz' } },
+      { name: 'timer.add', args: { seconds: 300, label: 'arroz' } },
+      { name: 'timer.status', args: { label: 'arroz' } },
+    ]);
+    expect(r.of('timer').find((t) => t.event === 'done')?.atMs).toBe(1000 + 900_000);
+    expect(r.of('timer').find((t) => t.event === 'stopped')).toMatchObject({ by: 'voice', atMs: 906_000 });
+  });
+
+  it('one list holds what is added in each language; a Spanish or German request names the same list', async () => {
+    const r = await simulate(
+      script('add eggs to the shopping list', 'añade tres limones a la lista de la compra', 'setz Milch auf die Einkaufsliste', 'put flour on the stores list', 'pon dos kilos de cebollas en la lista del almacén'),
+      { yaml: yaml('[en, es, de]'), drainMs: 0 },
+    );
+    expect(r.of('list').map((l) => [l.list, l.item])).toEqual([
+      ['shopping', 'eggs'],
+      ['shopping', 'limones'],
+      ['shopping', 'milch'],
+      ['stores', 'flour'],
+      ['stores', 'cebollas'],
+    ]);
+  });
+
+  it('English alone (the default) does not read Spanish: the same words are a query, not a timer', async () => {
+    const r = await simulate(script('pon un temporizador de arroz de diez minutos'), { yaml: yaml('[en]'), drainMs: 0 });
+    expect(r.actions()).toEqual([]);
+  });
+});
