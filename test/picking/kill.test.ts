@@ -52,7 +52,9 @@ function run(dir: string, files: string[], kill: [number, number] | null): Promi
   let firstPrompt: string | undefined;
   let killed = false;
   const say = (text: string) => {
-    if (killed) return;
+    // After the kill's line the picker says nothing more, so the kill lands at that line's moment
+    // however fast the device runs through what follows (on an idle machine 60 ms was the rest of it).
+    if (killed || (kill && written >= kill[0])) return;
     child.stdin!.write(text + '\n');
     written++;
     if (kill && written === kill[0]) {
