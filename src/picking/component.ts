@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { SystemClock, type Clock } from '../core/clock.js';
+import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
 import type { CommandRouter } from '../command/router.js';
 import type { Component } from '../path/lifecycle.js';
@@ -7,7 +7,7 @@ import type { PickingConfig } from './config.js';
 import { wmsLink, type WmsLink } from './wms-link.js';
 import { Outbox, type OutboxState } from './outbox.js';
 import { PickingRuntime } from './runtime.js';
-import { OutboxSender } from './sender.js';
+import { wallClockSender, type OutboxSender } from './sender.js';
 import { SqliteLedger } from './sqlite-ledger.js';
 import { pickingDay, type PickingDay } from './stats.js';
 
@@ -61,18 +61,7 @@ export function pickingComponent(o: PickingComponentOptions): Component & { api(
         offer: (raw) => runtime!.offer(raw),
         onConnected: () => sender?.kick(),
       });
-      sender = link
-        ? new OutboxSender({
-            outbox,
-            channel: link.channel,
-            clock: new SystemClock(),
-            wallNow: Date.now,
-            log: o.log,
-            holdMs: w.holdMs,
-            retryFirstMs: w.retryFirstMs,
-            retryMaxMs: w.retryMaxMs,
-          })
-        : null;
+      sender = link ? wallClockSender(outbox, link.channel, w, o.log) : null;
       const rt = new PickingRuntime({
         config: o.config,
         router,

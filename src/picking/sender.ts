@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from '../core/clock.js';
+import { SystemClock, type Clock, type TimerHandle } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { PickResult } from './assignment.js';
@@ -21,6 +21,32 @@ export interface SenderOptions {
   retryFirstMs: number;
   retryMaxMs: number;
   onSent?: (r: PickResult) => void;
+}
+
+/** The warehouse settings a sender reads (picking.wms). */
+export interface SenderTiming {
+  holdMs: number;
+  retryFirstMs: number;
+  retryMaxMs: number;
+}
+
+/**
+ * The sender the device and `hark simulate` both run: the warehouse is a real peer on the wall
+ * clock, so its holds and retries are timed by the system clock even when the dialogue runs on a
+ * virtual one.
+ */
+export function wallClockSender(outbox: Outbox, channel: ResultChannel, wms: SenderTiming, log: Logger, onSent?: (r: PickResult) => void): OutboxSender {
+  return new OutboxSender({
+    outbox,
+    channel,
+    clock: new SystemClock(),
+    wallNow: Date.now,
+    log,
+    holdMs: wms.holdMs,
+    retryFirstMs: wms.retryFirstMs,
+    retryMaxMs: wms.retryMaxMs,
+    ...(onSent ? { onSent } : {}),
+  });
 }
 
 /**

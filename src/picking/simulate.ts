@@ -8,9 +8,8 @@ import { openDatabase } from '../store/open.js';
 import type { PickingConfig } from './config.js';
 import { PickingRuntime } from './runtime.js';
 import { SqliteLedger } from './sqlite-ledger.js';
-import { SystemClock } from '../core/clock.js';
 import { Outbox } from './outbox.js';
-import { OutboxSender } from './sender.js';
+import { wallClockSender, type OutboxSender } from './sender.js';
 import { wmsLink } from './wms-link.js';
 
 export interface SimulatedPicking {
@@ -68,19 +67,7 @@ export function simulatePicking(o: {
         },
       })
     : null;
-  const sender = link
-    ? new OutboxSender({
-        outbox,
-        channel: link.channel,
-        clock: new SystemClock(),
-        wallNow: Date.now,
-        log: o.log,
-        holdMs: w.holdMs,
-        retryFirstMs: w.retryFirstMs,
-        retryMaxMs: w.retryMaxMs,
-        onSent: (r) => o.print({ type: 'picking', event: 'sent', id: r.id, seq: r.seq }),
-      })
-    : null;
+  const sender = link ? wallClockSender(outbox, link.channel, w, o.log, (r) => o.print({ type: 'picking', event: 'sent', id: r.id, seq: r.seq })) : null;
   runtime = new PickingRuntime({
     config: o.config,
     router: o.router,
