@@ -18,8 +18,8 @@ export interface ConfirmRequest {
 export interface FrameHost {
   readonly clock: Clock;
   emit(effect: Effect): void;
-  /** `answer`: this is the answer to a question (a read-back), not a notice: see effects.ts. */
-  speak(text: string, opts?: { answer?: true }): void;
+  /** `answer`: this is the answer to a question (a read-back), not a notice; `rate`: words a minute for this line. See effects.ts. */
+  speak(text: string, opts?: { answer?: true; rate?: number }): void;
   /** Pop this frame and everything above it (no-op if it is already gone). */
   pop(frame: Frame): void;
   confirm(request: ConfirmRequest): void;

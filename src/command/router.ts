@@ -86,7 +86,7 @@ export class CommandRouter {
     this.host = {
       clock: this.clock,
       emit: (e) => self.emit(e),
-      speak: (text, opts) => self.emit({ type: 'speak', text, ...(opts?.answer ? { answer: true as const } : {}) }),
+      speak: (text, opts) => self.emit({ type: 'speak', text, ...(opts?.answer ? { answer: true as const } : {}), ...(opts?.rate !== undefined ? { rate: opts.rate } : {}) }),
       pop: (frame) => self.popFrom(frame),
       confirm: (req) => self.confirm(req),
       voices: () => self.voiceList,

@@ -31,8 +31,9 @@ export function applySpeechEffect(
       }
       {
         const ring = effect.ring !== undefined ? { ring: effect.ring } : {};
+        const rate = effect.rate !== undefined ? { rate: effect.rate } : {};
         if (effect.earcon) speech.queue.earcon(effect.earcon, { priority: priorityFor(effect, topFrame), ...ring });
-        speech.queue.say(effect.text, { priority: priorityFor(effect, topFrame), ...ring });
+        speech.queue.say(effect.text, { priority: priorityFor(effect, topFrame), ...ring, ...rate });
       }
       return;
     case 'earcon':

@@ -28,7 +28,8 @@ export type PickEvent =
   | { event: 'rate'; operator: string; wpm: number };
 
 export interface DialogueOutput {
-  say(text: string): void;
+  /** `rate`: the operator's speaking rate, words a minute, on every line. */
+  say(text: string, rate: number): void;
   event(e: PickEvent): void;
 }
 
@@ -92,6 +93,7 @@ export class PickDialogue {
   start(): void {
     this.operator = this.o.ledger.operator();
     if (!this.operator) return;
+    this.wpm = this.rateOf(this.operator);
     this.progress = this.o.ledger.current(this.operator!);
     if (this.progress) {
       this.step = { k: 'location' };
@@ -114,7 +116,7 @@ export class PickDialogue {
     const r = read(said, this.o.words);
     if (!this.accepts(r)) return;
     const s = this.step;
-    if (r.command === 'sayAgain') return this.o.out.say(this.prompt);
+    if (r.command === 'sayAgain') return this.say(this.prompt);
     switch (s.k) {
       case 'signed-off':
         return this.ask(this.o.words.say('askOperator'), { k: 'operator' });
@@ -175,6 +177,7 @@ export class PickDialogue {
 
   private signedOn(operator: string): void {
     this.operator = operator;
+    this.wpm = this.rateOf(operator);
     this.o.ledger.signOn(operator);
     this.o.ledger.note('sign-on', {});
     this.o.out.event({ event: 'signed-on', operator });
@@ -205,7 +208,7 @@ export class PickDialogue {
     switch (c) {
       case 'skipSlot': {
         if (!pick || !this.progress) return;
-        if (this.progress.todo.length === 1) return this.o.out.say(w.say('lastSlot'));
+        if (this.progress.todo.length === 1) return this.say(w.say('lastSlot'));
         this.o.ledger.skip(this.progress.assignment.id, pick.id);
         this.o.ledger.note('skip', { assignment: this.progress.assignment.id, pick: pick.id, utteranceId });
         this.progress.todo.push(this.progress.todo.shift()!);
@@ -216,18 +219,18 @@ export class PickDialogue {
         return this.ask(w.say('askPicked'), { k: 'picked' });
       case 'howMuchMore': {
         const todo = this.progress?.todo ?? [];
-        if (!todo.length) return this.o.out.say(w.say('nothingLeft'));
+        if (!todo.length) return this.say(w.say('nothingLeft'));
         const units = todo.reduce((n, p) => n + p.quantity, 0);
-        return this.o.out.say(w.say('howMuchMore', { picks: w.plural('picks', todo.length), units: w.plural('units', units) }));
+        return this.say(w.say('howMuchMore', { picks: w.plural('picks', todo.length), units: w.plural('units', units) }));
       }
       case 'description':
-        return this.o.out.say(pick?.description ? w.say('description', { description: pick.description }) : w.say('noDescription'));
+        return this.say(pick?.description ? w.say('description', { description: pick.description }) : w.say('noDescription'));
       case 'undo':
         return this.undo(utteranceId);
       case 'repeatLastPick': {
         const l = this.last;
-        if (!l) return this.o.out.say(w.say('noLastPick'));
-        return this.o.out.say(w.say('lastPick', { aisle: l.pick.aisle, slot: l.pick.slot, picked: `${l.picked} ${unitWord(l.pick, l.picked)}` }));
+        if (!l) return this.say(w.say('noLastPick'));
+        return this.say(w.say('lastPick', { aisle: l.pick.aisle, slot: l.pick.slot, picked: `${l.picked} ${unitWord(l.pick, l.picked)}` }));
       }
       case 'takeBreak':
         this.o.ledger.note('break', {});
@@ -241,15 +244,19 @@ export class PickDialogue {
         this.last = null;
         this.prompt = '';
         this.step = { k: 'signed-off' };
-        return this.o.out.say(w.say('signedOff'));
+        this.say(w.say('signedOff'));
+        // The next to sign on starts at their own rate; until then, the site's.
+        this.wpm = this.o.rate.start;
+        return;
       case 'faster':
       case 'slower': {
         const r = this.o.rate;
         const to = c === 'faster' ? Math.min(r.max, this.wpm + r.step) : Math.max(r.min, this.wpm - r.step);
-        if (to === this.wpm) return this.o.out.say(w.say(c === 'faster' ? 'fastest' : 'slowest'));
+        if (to === this.wpm) return this.say(w.say(c === 'faster' ? 'fastest' : 'slowest'));
         this.wpm = to;
+        this.o.ledger.setRate(this.operator!, to);
         this.o.out.event({ event: 'rate', operator: this.operator!, wpm: to });
-        return this.o.out.say(w.say(c));
+        return this.say(w.say(c));
       }
       default:
         return;
@@ -302,10 +309,10 @@ export class PickDialogue {
   private undo(utteranceId: string): void {
     const w = this.o.words;
     const l = this.last;
-    if (!l) return this.o.out.say(w.say('nothingToUndo'));
+    if (!l) return this.say(w.say('nothingToUndo'));
     const r = this.o.ledger.undo(l.assignment.id, l.pick.id);
-    if (r === 'sent') return this.o.out.say(w.say('alreadySent'));
-    if (r === 'none') return this.o.out.say(w.say('nothingToUndo'));
+    if (r === 'sent') return this.say(w.say('alreadySent'));
+    if (r === 'none') return this.say(w.say('nothingToUndo'));
     this.o.ledger.note('undo', { assignment: l.assignment.id, pick: l.pick.id, utteranceId });
     this.o.out.event({ event: 'undone', assignment: l.assignment.id, pick: l.pick.id });
     this.last = null;
@@ -331,7 +338,19 @@ export class PickDialogue {
   private ask(text: string, next?: Step): void {
     if (next) this.step = next;
     this.prompt = text;
-    this.o.out.say(text);
+    this.say(text);
+  }
+
+  /** Every line at the operator's rate. */
+  private say(text: string): void {
+    this.o.out.say(text, this.wpm);
+  }
+
+  /** The rate the operator last chose, held within today's bounds (picking.rate may have changed since). */
+  private rateOf(operator: string): number {
+    const r = this.o.rate;
+    const kept = this.o.ledger.rate(operator);
+    return kept === null ? r.start : Math.min(r.max, Math.max(r.min, kept));
   }
 }
 

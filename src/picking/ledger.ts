@@ -48,4 +48,7 @@ export interface PickLedger {
   undo(assignmentId: string, pickId: string): 'undone' | 'sent' | 'none';
   finish(assignmentId: string): void;
   note(kind: PickNote, detail: { assignment?: string; pick?: string; utteranceId?: string }): void;
+  /** The operator's speaking rate (words a minute) as they last set it, or null if they never did. */
+  rate(operator: string): number | null;
+  setRate(operator: string, wpm: number): void;
 }

@@ -41,7 +41,7 @@ export class PickingRuntime {
       rate: o.config.rate,
       out: {
         // Through the router's own host, so hark's voice, the record and simulate all see it.
-        say: (text) => this.host?.speak(text),
+        say: (text, rate) => this.host?.speak(text, { rate }),
         event: (e) => {
           for (const l of this.listeners) l(e);
         },
@@ -54,7 +54,7 @@ export class PickingRuntime {
     this.dialogue.start();
   }
 
-  private host: { speak(text: string): void } | undefined;
+  private host: { speak(text: string, opts?: { rate?: number }): void } | undefined;
 
   onEvent(fn: (e: PickEvent) => void): void {
     this.listeners.push(fn);

@@ -3,7 +3,7 @@ import { checkAssignment, MESSAGE_VERSION, type Assignment, type Pick, type Pick
 import type { Confirmation, PickLedger, PickNote, Progress } from './ledger.js';
 
 /**
- * The picking ledger in the store's SQLite file (schema version 5). Each method is one transaction:
+ * The picking ledger in the store's SQLite file (schema versions 5 and 6). Each method is one transaction:
  * a confirmed pick's line and its outbox row are written together, so after a kill either both are
  * there (the pick is done and will be sent) or neither (the picker is asked for it again).
  */
@@ -43,6 +43,8 @@ export class SqliteLedger implements PickLedger {
       dropOut: db.prepare('DELETE FROM pick_outbox WHERE seq = ? AND sent_at IS NULL'),
       unconfirm: db.prepare('UPDATE pick_lines SET picked = NULL, confirmed_at = NULL WHERE assignment_id = ? AND pick_id = ?'),
       finish: db.prepare("UPDATE pick_assignments SET state = 'done' WHERE id = ?"),
+      rate: db.prepare<[string], { wpm: number }>('SELECT wpm FROM pick_rates WHERE operator = ?'),
+      setRate: db.prepare('INSERT INTO pick_rates (operator, wpm, set_at) VALUES (?, ?, ?) ON CONFLICT (operator) DO UPDATE SET wpm = excluded.wpm, set_at = excluded.set_at'),
       note: db.prepare('INSERT INTO pick_notes (at, operator, kind, assignment_id, pick_id, utterance_id) VALUES (?, ?, ?, ?, ?, ?)'),
     };
   }
@@ -140,5 +142,13 @@ export class SqliteLedger implements PickLedger {
 
   note(kind: PickNote, d: { assignment?: string; pick?: string; utteranceId?: string }): void {
     this.q.note.run(this.wallNow(), this.operator(), kind, d.assignment ?? null, d.pick ?? null, d.utteranceId ?? null);
+  }
+
+  rate(operator: string): number | null {
+    return this.q.rate.get(operator)?.wpm ?? null;
+  }
+
+  setRate(operator: string, wpm: number): void {
+    this.q.setRate.run(operator, wpm, this.wallNow());
   }
 }

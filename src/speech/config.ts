@@ -2,6 +2,10 @@ import type { z } from 'zod';
 import { between, flag, intBetween, ms, nonEmpty, oneOf, section } from '../core/config-fields.js';
 import { wyomingVoiceSection } from '../wyoming/config.js';
 
+/** The speaking rates espeak-ng is asked for (words a minute): speech.speed, and any one item's rate. */
+export const SPEED_MIN = 80;
+export const SPEED_MAX = 450;
+
 /** speech: what hark says and how (espeak-ng → aplay), and how it keeps from hearing itself. */
 export const speechSection = section({
   /** ALSA playback device for aplay; prefer a stable name such as plughw:CARD=Device,DEV=0 (see `aplay -L`). */
@@ -9,7 +13,7 @@ export const speechSection = section({
   /** espeak-ng voice (`espeak-ng --voices` lists them; the voice picker offers the installed ones). */
   voice: nonEmpty('en-us'),
   /** Words per minute (espeak-ng -s). 160 is clear in a noisy kitchen; espeak's own default is 175. */
-  speed: intBetween(80, 450, 160),
+  speed: intBetween(SPEED_MIN, SPEED_MAX, 160),
   /** espeak-ng amplitude (-a): 0 silent, 100 espeak's default, 200 loudest. */
   volume: intBetween(0, 200, 100),
   /**

@@ -49,7 +49,7 @@ export function createSpeech(config: { speech: SpeechConfig; vad: Pick<VadConfig
   let echoProblem: string | null = null;
   let player: AplayPlayer | null = null;
   if (deps.simulated) {
-    output = new SimulatedOutput({ clock: deps.clock, ...(deps.simulated.msPerChar !== undefined ? { msPerChar: deps.simulated.msPerChar } : {}) });
+    output = new SimulatedOutput({ clock: deps.clock, speed: s.speed, ...(deps.simulated.msPerChar !== undefined ? { msPerChar: deps.simulated.msPerChar } : {}) });
   } else {
     const espeak = new EspeakTts({ voice: s.voice, speed: s.speed, volume: s.volume, cacheEntries: s.cacheEntries, cacheMb: s.cacheMb });
     tts = espeak;

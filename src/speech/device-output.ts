@@ -58,6 +58,6 @@ export class DeviceOutput implements SpeechOutput {
       if (!s) throw new Error(`no earcon named "${item.text}"`);
       return s;
     }
-    return this.deps.tts.render(item.text);
+    return this.deps.tts.render(item.text, item.rate !== undefined ? { speed: item.rate } : {});
   }
 }

@@ -21,6 +21,11 @@ export interface SpeechItem {
   offsetMs: number;
   /** A timer's ring: played this many dB over the voice (AlarmLevel); absent for everything else. */
   readonly gainDb?: number;
+  /**
+   * Speech only: words a minute for this item (espeak-ng -s), within SPEED_MIN..SPEED_MAX; absent:
+   * speech.speed. A Wyoming voice ignores it (wyoming-piper takes no rate in `synthesize`).
+   */
+  readonly rate?: number;
 }
 
 /** How an item left the queue. */

@@ -2,6 +2,7 @@ import './events.js';
 import type { Bus } from '../core/bus.js';
 import type { Clock } from '../core/clock.js';
 import type { AlarmLevel } from './alarm-level.js';
+import { SPEED_MAX, SPEED_MIN } from './config.js';
 import { PRIORITY_RANK, type PlaybackHandle, type Priority, type SpeechItem, type SpeechKind, type SpeechOutcome, type SpeechOutput } from './item.js';
 
 export interface Spoken {
@@ -74,9 +75,13 @@ export class SpeechQueue {
     return this.waiting.map((e) => e.item);
   }
 
-  /** `ring`: this is a timer's ring, after that many of its rings went unanswered (it plays at the alarm's level). */
-  say(text: string, opts: { priority?: Priority; ring?: number } = {}): Spoken {
-    return this.add('speech', text, opts.priority ?? 'normal', undefined, this.gainFor(opts.ring));
+  /**
+   * `ring`: this is a timer's ring, after that many of its rings went unanswered (it plays at the alarm's level).
+   * `rate`: words a minute for this item alone (a picker's own rate), held within what espeak-ng is asked for.
+   */
+  say(text: string, opts: { priority?: Priority; ring?: number; rate?: number } = {}): Spoken {
+    const rate = opts.rate === undefined || !Number.isFinite(opts.rate) ? undefined : Math.min(SPEED_MAX, Math.max(SPEED_MIN, Math.round(opts.rate)));
+    return this.add('speech', text, opts.priority ?? 'normal', undefined, this.gainFor(opts.ring), rate);
   }
 
   earcon(name: string, opts: { priority?: Priority; ring?: number } = {}): Spoken {
@@ -116,10 +121,10 @@ export class SpeechQueue {
     return ring === undefined || !this.alarm ? undefined : this.alarm.gainDb(ring);
   }
 
-  private add(kind: SpeechKind, text: string, priority: Priority, pcm?: Int16Array, gainDb?: number): Spoken {
+  private add(kind: SpeechKind, text: string, priority: Priority, pcm?: Int16Array, gainDb?: number, rate?: number): Spoken {
     let settle!: (o: SpeechOutcome) => void;
     const done = new Promise<SpeechOutcome>((r) => (settle = r));
-    const item: SpeechItem = { id: this.nextId++, kind, text, priority, offsetMs: 0, ...(pcm ? { pcm } : {}), ...(gainDb !== undefined ? { gainDb } : {}) };
+    const item: SpeechItem = { id: this.nextId++, kind, text, priority, offsetMs: 0, ...(pcm ? { pcm } : {}), ...(gainDb !== undefined ? { gainDb } : {}), ...(rate !== undefined ? { rate } : {}) };
     this.insert({ item, settle });
     const c = this.current;
     if (c && PRIORITY_RANK[priority] <= PRIORITY_RANK.confirm && c.item.priority === 'readback') this.preempt(c);

@@ -16,14 +16,19 @@ export class SimulatedOutput implements SpeechOutput {
   /** Every item played, with when it started and how it ended, for tests and `hark simulate --trace`. */
   readonly log: { id: number; text: string; startMs: number; endMs: number | null; outcome: 'ended' | 'stopped' | null }[] = [];
 
-  constructor(opts: { clock: Clock; msPerChar?: number; earconMs?: number }) {
+  /** speech.speed: an item with a rate of its own plays for speed/rate of its time at msPerChar. */
+  private readonly speed: number;
+
+  constructor(opts: { clock: Clock; msPerChar?: number; earconMs?: number; speed?: number }) {
     this.clock = opts.clock;
     this.msPerChar = opts.msPerChar ?? SIMULATED_MS_PER_CHAR;
+    this.speed = opts.speed ?? 160;
     this.earconMs = opts.earconMs ?? 200;
   }
 
   durationOf(item: SpeechItem): number {
-    const full = item.kind === 'earcon' ? this.earconMs : Math.max(1, item.text.length * this.msPerChar);
+    const chars = item.text.length * this.msPerChar;
+    const full = item.kind === 'earcon' ? this.earconMs : Math.max(1, item.rate !== undefined ? Math.round((chars * this.speed) / item.rate) : chars);
     return Math.max(0, full - item.offsetMs);
   }
 

@@ -226,6 +226,19 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX pick_notes_at ON pick_notes (at);
     `,
   },
+  {
+    version: 6,
+    name: 'picking rates',
+    // Each operator's speaking rate ("faster", "slower"), kept across sign-off and restarts: an
+    // operator who slowed hark down should not have to do it again every shift.
+    sql: `
+      CREATE TABLE pick_rates (
+        operator TEXT PRIMARY KEY,
+        wpm INTEGER NOT NULL,
+        set_at INTEGER NOT NULL
+      );
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
