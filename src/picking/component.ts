@@ -61,13 +61,14 @@ export function pickingComponent(o: PickingComponentOptions): Component & { api(
         offer: (raw) => runtime!.offer(raw),
         onConnected: () => sender?.kick(),
       });
-      sender = link ? wallClockSender(outbox, link.channel, w, o.log) : null;
+      sender = link ? wallClockSender(outbox, link.channel, w, o.log, () => runtime?.checkOutbox()) : null;
       const rt = new PickingRuntime({
         config: o.config,
         router,
         ledger,
         clock: o.clock,
         log: o.log,
+        outbox: { pending: () => outbox.state().pending, max: w.queueMax },
         onEvent: (e) => {
           o.log.info('picking', { ...e });
           if (e.event === 'confirmed') sender?.kick();

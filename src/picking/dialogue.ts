@@ -25,7 +25,8 @@ export type PickEvent =
   | { event: 'confirmed'; assignment: string; pick: string; quantity: number; picked: number; short: boolean; seq: number; utteranceId: string }
   | { event: 'wrong-check' | 'skipped' | 'undone'; assignment: string; pick: string }
   | { event: 'assignment-started' | 'assignment-done'; assignment: string; picks: number }
-  | { event: 'rate'; operator: string; wpm: number };
+  | { event: 'rate'; operator: string; wpm: number }
+  | { event: 'outbox-over'; pending: number; max: number };
 
 export interface DialogueOutput {
   /** `rate`: the operator's speaking rate, words a minute, on every line. */
@@ -100,6 +101,15 @@ export class PickDialogue {
       this.o.out.event({ event: 'resumed', operator: this.operator });
       this.ask(this.o.words.say('resuming') + ' ' + this.locationText(this.progress.todo[0]!));
     } else this.step = { k: 'idle' };
+  }
+
+  /**
+   * The outbox has passed its bound (the warehouse system is not taking results): the picker is
+   * told, at their rate, and the step and its prompt stay as they were ("say again" repeats the step).
+   */
+  outboxOver(pending: number, max: number): void {
+    this.o.out.event({ event: 'outbox-over', pending, max });
+    if (this.operator) this.say(this.o.words.say('outboxOver', { picks: this.o.words.plural('picks', pending) }));
   }
 
   /** A new assignment was kept: announced at once if the picker is signed on and free. */

@@ -17,6 +17,8 @@ export interface PickingRuntimeOptions {
   words?: PickWords;
   /** Every dialogue event (simulate prints them; the outbox sender wakes on a confirmed pick). */
   onEvent?: (e: PickEvent) => void;
+  /** How many results wait to be sent, and picking.wms.queueMax: past it, the picker hears a warning. */
+  outbox?: { pending(): number; max: number };
 }
 
 /** What became of an assignment offered to hark. */
@@ -52,6 +54,30 @@ export class PickingRuntime {
       return new PickingFrame(host, this.dialogue);
     });
     this.dialogue.start();
+    this.listeners.push((e) => e.event === 'confirmed' && this.checkOutbox(true));
+    // A restart with the outbox already over its bound is no new crossing: the picker was told.
+    this.over = o.outbox ? o.outbox.pending() > o.outbox.max : false;
+  }
+
+  /** The outbox is over its bound now; the warning is said once each time it goes over. */
+  private over = false;
+
+  /**
+   * After each confirmed pick (`grew`, here) and each result sent (the sender's caller): the picker
+   * hears the outbox pass its bound once per crossing, not at every pick while the warehouse is away,
+   * and only as it grows past it (a result sent never warns).
+   */
+  checkOutbox(grew = false): void {
+    const o = this.o.outbox;
+    if (!o) return;
+    const pending = o.pending();
+    if (pending <= o.max) {
+      this.over = false;
+      return;
+    }
+    if (this.over || !grew) return;
+    this.over = true;
+    this.dialogue.outboxOver(pending, o.max);
   }
 
   private host: { speak(text: string, opts?: { rate?: number }): void } | undefined;

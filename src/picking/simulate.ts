@@ -67,13 +67,19 @@ export function simulatePicking(o: {
         },
       })
     : null;
-  const sender = link ? wallClockSender(outbox, link.channel, w, o.log, (r) => o.print({ type: 'picking', event: 'sent', id: r.id, seq: r.seq })) : null;
+  const sender = link
+    ? wallClockSender(outbox, link.channel, w, o.log, (r) => {
+        o.print({ type: 'picking', event: 'sent', id: r.id, seq: r.seq });
+        runtime?.checkOutbox();
+      })
+    : null;
   runtime = new PickingRuntime({
     config: o.config,
     router: o.router,
     ledger,
     clock: o.clock,
     log: o.log,
+    outbox: { pending: () => outbox.state().pending, max: w.queueMax },
     onEvent: (e) => {
       o.print({ type: 'picking', ...e });
       if (e.event === 'confirmed') sender?.kick();

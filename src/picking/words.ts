@@ -44,6 +44,7 @@ export const SAY_SLOTS = {
   slower: [],
   fastest: [],
   slowest: [],
+  outboxOver: ['picks'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type SayKey = keyof typeof SAY_SLOTS;

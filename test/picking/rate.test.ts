@@ -46,12 +46,20 @@ function device() {
   const { db } = openDatabase(join(dir, 'picking.db'), { recoverCorrupt: false });
   const runtime = new PickingRuntime({ config: config.picking, router: conversation.commands.core.router, ledger: new SqliteLedger(db, 'dock'), clock, log });
   let n = 0;
-  /** Say a line and wait until hark has said everything it answers. */
+  /**
+   * Say a line and wait until hark's answer (one line here) starts to sound: its length is known
+   * then, and the rest of it is cut short so the test does not wait out every prompt in real time.
+   */
   const say = async (text: string) => {
+    await settled();
     const from = starts.length;
     await conversation.dispatch({ id: `u${++n}`, text, rawText: text, engine: 'text', atMs: clock.now() });
-    while (speech.queue.busy) await new Promise((r) => setTimeout(r, 20));
+    await settled();
     return starts.slice(from);
+  };
+  const settled = async () => {
+    while (speech.queue.busy && !speech.queue.isSpeaking) await new Promise((r) => setTimeout(r, 10));
+    speech.queue.stop('next line');
   };
   const close = () => {
     conversation.dispose();
