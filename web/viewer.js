@@ -3,6 +3,7 @@
 
 import { renderCard, updateCard, loadWave } from './card.js';
 import { append, bytes, clockTime } from './dom.js';
+import { showPicking } from './picking.js';
 
 const PAGE = 30;
 const list = document.getElementById('list');
@@ -226,6 +227,8 @@ async function health() {
     showStt(h.stt);
     showSpeech(h.speech);
     if (h.mode !== 'viewer') showKitchen(await (await fetch('/api/kitchen')).json());
+    // Only where picking is on: the API answers 404 otherwise.
+    if (h.picking) showPicking(document.getElementById('picking'), await (await fetch('/api/picking')).json());
   } catch {
     pill('pill-store', 'store ?', 'bad');
   }

@@ -335,7 +335,8 @@ export class DebugServer {
       speech: this.opts.speech?.() ?? null,
       sseClients: this.sse.size,
     });
-    sendJson(res, status, body);
+    // Whether the page should ask for the operator's day (GET /api/picking is 404 without picking).
+    sendJson(res, status, { ...body, picking: (this.opts.picking?.() ?? null) !== null });
   }
 
   private renderMetrics(res: ServerResponse): void {
