@@ -25,6 +25,8 @@ export function showPicking(box, p) {
       r.segmentId !== null && r.segmentId !== undefined
         ? el('a', { href: `#seg-${r.segmentId}`, class: 'seg-link' }, `segment ${r.segmentId}`)
         : el('span', { class: 'muted' }, 'no segment'),
+      (r.wrongCheckSegments ?? []).length ? ' · wrong check digits: ' : null,
+      (r.wrongCheckSegments ?? []).map((id, i) => [i ? ', ' : null, el('a', { href: `#seg-${id}`, class: 'seg-link wrong' }, `segment ${id}`)]),
     ),
   );
   if (rows.length) box.append(el('ol', { class: 'picks small', id: 'picking-recent' }, rows));

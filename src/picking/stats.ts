@@ -14,7 +14,18 @@ export interface PickingDay {
   /** Median time between one confirmation and the next, seconds. */
   secondsPerPick: number | null;
   /** The latest picks, each with the utterance that confirmed it (its segment is on the debug page). */
-  recent: { id: string; picked: number; quantity: number; short: boolean; confirmedAt: string; sent: boolean; utteranceId: string | null; segmentId: number | null }[];
+  recent: {
+    id: string;
+    picked: number;
+    quantity: number;
+    short: boolean;
+    confirmedAt: string;
+    sent: boolean;
+    utteranceId: string | null;
+    segmentId: number | null;
+    /** The segments of the wrong check-digit readings at this pick, oldest first: what a supervisor listens to. */
+    wrongCheckSegments: number[];
+  }[];
 }
 
 /** Counts since `sinceMs` (wall clock), from the ledger's tables; read-only. */
@@ -28,6 +39,10 @@ export function pickingDay(db: Database, sinceMs: number): PickingDay {
         WHERE o.created_at >= ? ORDER BY o.seq`,
     )
     .all(sinceMs);
+  const wrong = db.prepare<[string, string], { segment_id: number }>(
+    `SELECT u.segment_id FROM pick_notes n JOIN utterances u ON u.id = n.utterance_id
+      WHERE n.kind = 'wrong-check' AND n.assignment_id = ? AND n.pick_id = ? AND u.segment_id IS NOT NULL ORDER BY n.id`,
+  );
   const bodies = rows.map((r) => JSON.parse(r.body_json) as { picked: number; quantity: number; short: boolean });
   const times = rows.map((r) => r.created_at);
   const gaps = times.slice(1).map((t, i) => t - times[i]!).sort((a, b) => a - b);
@@ -44,7 +59,9 @@ export function pickingDay(db: Database, sinceMs: number): PickingDay {
     secondsPerPick: gaps.length ? Math.round(gaps[Math.floor(gaps.length / 2)]! / 100) / 10 : null,
     recent: rows.slice(-20).map((r, i, all) => {
       const b = bodies[rows.length - all.length + i]!;
-      return { id: r.id, picked: b.picked, quantity: b.quantity, short: b.short, confirmedAt: new Date(r.created_at).toISOString(), sent: r.sent_at !== null, utteranceId: r.utterance_id, segmentId: r.segment_id };
+      const body = JSON.parse(r.body_json) as { assignment: string; pick: string };
+      const wrongCheckSegments = wrong.all(body.assignment, body.pick).map((w) => w.segment_id);
+      return { id: r.id, picked: b.picked, quantity: b.quantity, short: b.short, confirmedAt: new Date(r.created_at).toISOString(), sent: r.sent_at !== null, utteranceId: r.utterance_id, segmentId: r.segment_id, wrongCheckSegments };
     }),
   };
 }

@@ -58,11 +58,12 @@ describe("the operator's day on the debug page", () => {
     expect(day).toContain('1 short');
     expect(day).toContain('1 wrong check digits');
     expect(day).toContain('outbox 2 waiting');
-    const picks = await page.$$eval('#picking-recent li', (ls) => ls.map((l) => ({ text: l.textContent, href: l.querySelector('a')?.getAttribute('href') })));
+    const picks = await page.$$eval('#picking-recent li', (ls) => ls.map((l) => ({ text: l.textContent, href: l.querySelector('a')?.getAttribute('href'), wrong: Array.from(l.querySelectorAll('a.wrong'), (a) => a.getAttribute('href')) })));
     // Newest first: the short pick, confirmed by the third phrase's segment, then the first pick.
     expect(picks).toEqual([
-      { text: expect.stringMatching(/^D1\/P2: \d+ of \d+ \(short\) · not sent · segment/), href: `#seg-${segIds[2]}` },
-      { text: expect.stringMatching(/^D1\/P1: (\d+) of \1 · not sent · segment/), href: `#seg-${segIds[1]}` },
+      { text: expect.stringMatching(/^D1\/P2: \d+ of \d+ \(short\) · not sent · segment \d+$/), href: `#seg-${segIds[2]}`, wrong: [] },
+      // The first pick's check digits were read wrong once: that reading's segment is there to hear.
+      { text: expect.stringMatching(/^D1\/P1: (\d+) of \1 · not sent · segment \d+ · wrong check digits: segment \d+$/), href: `#seg-${segIds[1]}`, wrong: [`#seg-${segIds[0]}`] },
     ]);
     // The link lands on that segment's card, with its waveform.
     await page.click('#picking-recent li:last-child a');
