@@ -89,6 +89,7 @@ export class EchoStage {
     this.history = new RawHistory(this.o.frameSamples, this.o.historyMs * this.perMs);
     this.trust = new EchoTrust(this.o);
     this.clocks = new ClockFollower(resampler, reference, this.o.frameSamples);
+    if (this.o.knownSkewPpm !== undefined) this.clocks.seed(this.o.knownSkewPpm);
   }
 
   /** A chunk of `samples` arrived from the recorder at `atMs`. Call in order with process(). */

@@ -42,6 +42,8 @@ export interface EchoStageOptions {
    */
   catchUpMs: number;
   delay?: Partial<DelayEstimatorOptions>;
+  /** The skew (ppm) measured by an earlier run on the same pair of cards: followed from the first frame (ClockFollower.seed). */
+  knownSkewPpm?: number;
 }
 
 export const ECHO_STAGE_DEFAULTS: EchoStageOptions = {

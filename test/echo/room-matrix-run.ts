@@ -60,7 +60,7 @@ function feeder(program: Program, reference: EchoReference): (nowMs: number) => 
  * The capture path over `mic`. With `settings`, the production echo stage (and its gate) cleans it
  * first; without, `mic` is taken as already cleaned (another canceller's output).
  */
-export async function hear(mic: Int16Array, program: Program, config: HarkConfig, settings?: { echoFilterMs: number; echoResidual: boolean }): Promise<Opened[]> {
+export async function hear(mic: Int16Array, program: Program, config: HarkConfig, settings?: { echoFilterMs: number; echoResidual: boolean; knownSkewPpm?: number }): Promise<Opened[]> {
   const clock = new VirtualClock(0);
   const reference = new EchoReference();
   let cleaner: EchoCleaner | undefined;
