@@ -14,6 +14,7 @@ import { openGpio } from '../gpio/open.js';
 import { wireButton } from '../gpio/button-controller.js';
 import { StatusLed } from '../gpio/status-led.js';
 import { createSpeech, type Speech } from '../speech/create.js';
+import { keptSkew } from './kept-skew.js';
 import { speechServicesView } from '../debug/speech-view.js';
 import { restoreTimers } from '../path/build-commands.js';
 import { installedVoiceIds, onlyInstalled } from '../speech/voices.js';
@@ -238,7 +239,7 @@ export class Daemon {
     return {
       name: 'speech',
       start: () => {
-        const speech = createSpeech(config, { bus: this.bus, clock: this.clock, logger: this.log.child({ component: 'speech' }) });
+        const speech = createSpeech(config, { bus: this.bus, clock: this.clock, logger: this.log.child({ component: 'speech' }), skew: keptSkew(config, () => this.store, this.log.child({ component: 'speech' })) });
         this.speech = speech;
       },
       stop: () => {

@@ -1,103 +1,16 @@
-import { DelayEstimator, type DelayEstimate, type DelayEstimatorOptions } from './delay.js';
+import { DelayEstimator } from './delay.js';
 import type { EchoReference } from './reference.js';
 import { RawHistory } from './raw-history.js';
-import { DoubleTalkDetector, power, type Cancelling } from './double-talk.js';
+import { DoubleTalkDetector, power } from './double-talk.js';
 import { EchoTrust } from './trust.js';
 import { covered, inPlace, outsideFilter, type Alignment } from './alignment.js';
 import { SAMPLE_RATE } from '../audio/pcm.js';
-import { ClockFollower, type ClockFollowerStatus, type NativeResampler } from './drift.js';
+import { ClockFollower, type NativeResampler } from './drift.js';
+import { catchUp } from './catch-up.js';
+import { AlignedMicPower, cancellingState, vouchesTalkOver } from './verdict.js';
+import { ECHO_STAGE_DEFAULTS, type EchoStageOptions, type EchoStatus, type NativeCanceller } from './stage-options.js';
 
-/** The native canceller's surface (hark-aec's Canceller): speexdsp behind it. */
-export interface NativeCanceller {
-  process(mic: Int16Array, ref: Int16Array | null, out: Int16Array): void;
-  /** Samples its output lags the microphone by (hark-aec: 256 with the residual suppressor); absent: 0. */
-  readonly latency?: number;
-  reset(): void;
-  close(): void;
-}
-
-export interface EchoStageOptions {
-  frameSamples: number;
-  /** The adaptive filter's length: the room echo it models after the bulk delay. */
-  filterSamples: number;
-  /**
-   * Start of the filter this far before the estimated delay, so a late estimate still leaves the echo
-   * causal; moves of the estimate smaller than half of it are left to the adaptive filter. 20 ms: live
-   * (the simulated kitchen on a loaded machine) the estimate wanders ±5-10 ms on a ring, and with 6 ms an
-   * estimate 10 ms late put the direct path before the filter's start, where nothing cancels it.
-   */
-  marginMs: number;
-  /** The delay assumed before the first estimate (a USB card's typical latency). */
-  initialDelayMs: number;
-  /** ERLE (dB) the canceller must show on hark's sound before the echo gate stands down. */
-  convergedDb: number;
-  /** Ms of played sound at that ERLE before it counts as converged. */
-  convergedMs: number;
-  /** Raw microphone kept for the debug page's second track. */
-  historyMs: number;
-  /**
-   * When the filter starts over at a new alignment (the first estimate), the last this-many ms of
-   * microphone with hark's sound in it are run through it once more at that alignment: it learns the
-   * room from what it has already heard instead of only from what comes next (a second or more passes
-   * were measured to gain nothing). 0: off.
-   */
-  catchUpMs: number;
-  delay?: Partial<DelayEstimatorOptions>;
-}
-
-/**
- * Smoothed cancellation (dB) under which a trusted canceller has collapsed: lost the echo, or met a
- * person louder than it (DoubleTalkDetector tells which). "stop" 6 dB under hark's cancelled echo keeps
- * about 7 dB; the echo moved 20-64 ms took it to 0-3 within two frames (test/echo/room-matrix.ts, the
- * -restart rooms).
- */
-const LOST_ERLE_DB = 3;
-
-/**
- * Ms of hark's sound the filter must have learnt from since it last started over (or its clip moved)
- * before its near-end verdicts may lift the VAD (talkOver). A young filter leaves hark's sound it has
- * not met yet: a ring's "Timer done" after the beeps, with ~5 s learnt, came through 18 dB louder than
- * the filter's residual had been (ERLE 33 -> 19 dB), was read as a person, and Silero scored it
- * 0.46-0.68; lifted, it opened a segment in 2 of 6 kitchens. With 15 s learnt, none (docs/echo.md).
- */
-const TALK_OVER_LEARNT_MS = 15_000;
-/**
- * A frame the canceller left louder than the microphone it was given (by more than this, dB) holds its
- * own estimate of hark's sound where that sound no longer is (the echo moved: the card restarted), not
- * a person: a voice adds to the microphone as much as to what is left of it.
- */
-const LOUDER_DB = 1;
-const LOUDER = Math.pow(10, LOUDER_DB / 10);
-
-export const ECHO_STAGE_DEFAULTS: EchoStageOptions = {
-  frameSamples: 512,
-  filterSamples: 2048,
-  marginMs: 20,
-  initialDelayMs: 0,
-  convergedDb: 10,
-  convergedMs: 500,
-  historyMs: 40_000,
-  catchUpMs: 3000,
-};
-
-export interface EchoStatus {
-  /** idle: nothing played recently; converging: cancelling, not yet trusted; cancelling: trusted. */
-  state: 'idle' | 'converging' | 'cancelling';
-  /** The bulk delay in use (ms), and the last believed estimate. */
-  delayMs: number;
-  estimate: DelayEstimate | null;
-  /** Smoothed echo return loss enhancement over recent frames with reference (dB). */
-  erleDb: number;
-  converged: boolean;
-  /** Why it last stopped being trusted (null before it ever was doubted). */
-  distrustedFor: string | null;
-  /** Ms of hark's sound whose reference reached the canceller after the microphone it belonged to (should stay 0). */
-  lateReferenceMs: number;
-  /** hark's sound has been searched for in the microphone and not found (a far speaker, a headset, a file). */
-  noEcho: boolean;
-  /** The speaker's clock against the microphone's, and what the reference is resampled by (drift.ts). */
-  clocks: ClockFollowerStatus;
-}
+export { ECHO_STAGE_DEFAULTS, type EchoStageOptions, type EchoStatus, type NativeCanceller } from './stage-options.js';
 
 /**
  * The echo canceller in the capture path: each microphone frame, before the pre-roll ring and the VAD,
@@ -153,9 +66,8 @@ export class EchoStage {
   private harkOnly = false;
   /** The last frame processed had someone talking over hark, as a trained canceller can vouch (talkOver). */
   private overTalk = false;
-  /** Samples the native output lags the microphone by, and the energy of the last frame's last that-many. */
-  private readonly lag: number;
-  private lastTail = 0;
+  /** The microphone's power as it lines up with the native output (which lags it by its latency). */
+  private readonly micPower: AlignedMicPower;
   /** The two clocks: the skew measured, and the reference put onto the microphone's clock by it. */
   private readonly clocks: ClockFollower;
   /** Where the frame being processed starts (pipeline position). */
@@ -173,10 +85,11 @@ export class EchoStage {
     this.refZero = new Int16Array(this.o.frameSamples);
     this.out = new Int16Array(this.o.frameSamples);
     this.delayMs = this.o.initialDelayMs;
-    this.lag = Math.min(native.latency ?? 0, this.o.frameSamples);
+    this.micPower = new AlignedMicPower(Math.min(native.latency ?? 0, this.o.frameSamples));
     this.history = new RawHistory(this.o.frameSamples, this.o.historyMs * this.perMs);
     this.trust = new EchoTrust(this.o);
     this.clocks = new ClockFollower(resampler, reference, this.o.frameSamples);
+    if (this.o.knownSkewPpm !== undefined) this.clocks.seed(this.o.knownSkewPpm);
   }
 
   /** A chunk of `samples` arrived from the recorder at `atMs`. Call in order with process(). */
@@ -295,7 +208,7 @@ export class EchoStage {
     }
     // Kept long enough for a catch-up (catchUpMs) as well as the filter's own reach.
     this.reference.prune(refPos - Math.max(5 * this.o.filterSamples, (this.o.catchUpMs + 500) * this.perMs));
-    const micAligned = this.alignedMicPower(frame);
+    const micAligned = this.micPower.of(frame);
     if (!active && !inTail) {
       this.lastState = 'idle';
       this.harkOnly = this.overTalk = false;
@@ -320,11 +233,10 @@ export class EchoStage {
       }
     }
     this.native.process(frame, this.ref, this.out);
-    const cancelling = this.cancelling;
+    const cancelling = cancellingState(this.trust.erleDb, this.trust.converged, this.o.convergedDb);
     const verdict = this.talk.update(active ? this.ref : null, this.out, frame, cancelling);
     this.harkOnly = verdict === 'hark';
-    this.overTalk =
-      verdict === 'near' && this.trust.converged && this.trust.learntMs >= TALK_OVER_LEARNT_MS && cancelling !== 'collapsed' && power(this.out) <= micAligned * LOUDER;
+    this.overTalk = vouchesTalkOver({ verdict, converged: this.trust.converged, learntMs: this.trust.learntMs, cancelling, outPower: power(this.out), micPower: micAligned });
     this.history.mark(position);
     if (active) this.trust.measure(frame, this.out);
     this.lastState = this.trust.converged ? 'cancelling' : 'converging';
@@ -393,28 +305,6 @@ export class EchoStage {
     if (began && this.moved) this.startOver("the clocks' skew is followed");
   }
 
-  /**
-   * Mean square of the microphone as it lines up with this frame's output: the native output lags by
-   * `lag` samples, so the last `lag` of the previous frame and all but the last `lag` of this one.
-   */
-  private alignedMicPower(frame: Int16Array): number {
-    const n = frame.length;
-    let head = 0;
-    let tail = 0;
-    for (let i = 0; i < n - this.lag; i++) head += frame[i]! * frame[i]!;
-    for (let i = n - this.lag; i < n; i++) tail += frame[i]! * frame[i]!;
-    const aligned = (this.lastTail + head) / n;
-    this.lastTail = tail;
-    return aligned;
-  }
-
-  /** How the canceller is doing for the double-talk decision: a trusted canceller that now takes next to nothing out has 'collapsed'. */
-  private get cancelling(): Cancelling {
-    const t = this.trust;
-    if (t.erleDb >= this.o.convergedDb) return 'cancelling';
-    return t.converged && t.erleDb < LOST_ERLE_DB ? 'collapsed' : 'other';
-  }
-
   private get alignment(): Alignment {
     return { delayMs: this.delayNow, marginMs: this.o.marginMs, filterMs: this.o.filterSamples / this.perMs, steady: this.reference.steady };
   }
@@ -464,7 +354,16 @@ export class EchoStage {
   private startOver(why: string): void {
     this.native.reset();
     this.talk.restarted();
-    this.catchUp();
+    catchUp({
+      frameSamples: this.o.frameSamples,
+      catchUpMs: this.o.catchUpMs,
+      perMs: this.perMs,
+      history: this.history,
+      processed: this.processed,
+      anchorMs: this.anchorMs,
+      render: (atMs, p, out) => this.clocks.render(this.refPosition(atMs), p, out),
+      process: (mic, ref, out) => this.native.process(mic, ref, out),
+    });
     this.trust.restarted();
     this.trust.distrust(why);
   }
@@ -478,29 +377,4 @@ export class EchoStage {
     return this.reference.position(atMs - this.delayMs + this.o.marginMs);
   }
 
-  /**
-   * Run the last catchUpMs of raw microphone, with the reference at the alignment now in use, through
-   * the filter once more, up to the frame being processed. The output is thrown away; what the filter
-   * learns stays. From cold this gets hark's first answer's second second cancelled 19-20 dB instead
-   * of 9 (test/echo/echo-stage.test.ts). Costs catchUpMs of canceller work at once, once.
-   */
-  private catchUp(): void {
-    const f = this.o.frameSamples;
-    const rawEnd = this.history.end;
-    // The frame being processed is the one that ends at rawEnd; it is processed live right after.
-    const end = rawEnd - f;
-    // Not past the raw history's start, nor before the recorder's restart (another timing).
-    const start = Math.max(end - Math.round(this.o.catchUpMs * this.perMs), rawEnd - this.history.capacity, rawEnd - this.processed);
-    if (end - start < f) return;
-    const mic = new Int16Array(f);
-    const ref = new Int16Array(f);
-    const out = new Int16Array(f);
-    for (let p = end - Math.floor((end - start) / f) * f; p + f <= end; p += f) {
-      // That frame's clock time: the same mapping as now, rawEnd - p samples earlier.
-      const atMs = this.anchorMs + (this.processed - (rawEnd - p)) / this.perMs;
-      if (!this.clocks.render(this.refPosition(atMs), p, ref)) continue;
-      this.history.read(p, mic);
-      this.native.process(mic, ref, out);
-    }
-  }
 }

@@ -13,6 +13,8 @@ export interface EchoCancelSettings {
   denoiseDb: number;
   /** Resample the reference by the measured skew of the two clocks (drift.ts); absent: on. */
   echoFollowSkew?: boolean;
+  /** The skew measured before on this pair of cards (the store's echo_skew), followed from the start; absent: measured afresh. */
+  knownSkewPpm?: number;
 }
 
 /**
@@ -50,6 +52,10 @@ export function skewTooFar(ppm: number): string {
   return `echo canceller: the speaker's clock runs ${Math.round(ppm)} ppm off the microphone's, more than two crystals do: one card does not play or record at the rate it says. hark cannot follow it and will hear itself while it speaks. Fix: one USB speakerphone for both (one clock), or name the cards in capture.device and speech.device (arecord -l, aplay -l) so both are the ones meant`;
 }
 
+/** A skew is kept for the next start once its standard error is under this (ppm), and written again once it has moved this far. */
+const SKEW_KEPT_ERROR_PPM = 1;
+const SKEW_KEPT_STEP_PPM = 0.25;
+
 /** speexdsp steps in 16 ms (256-sample) frames: measured as converging faster than 32 ms steps for the same CPU. */
 const NATIVE_FRAME = 256;
 
@@ -59,6 +65,7 @@ export function createEchoCleaner(
   clock: Clock,
   opts: Partial<EchoStageOptions> = {},
   logger?: Pick<Logger, 'info'>,
+  keepSkew?: (ppm: number, errorPpm: number) => void,
 ): { cleaner: EchoCleaner } | { error: string } {
   const filterSamples = Math.ceil((s.echoFilterMs * SAMPLE_RATE) / 1000 / NATIVE_FRAME) * NATIVE_FRAME;
   const made = createNativeCanceller({
@@ -75,7 +82,7 @@ export function createEchoCleaner(
   if ('error' in made) return made;
   // Without the resampler (an addon built before it) the canceller runs as with one clock.
   const resampler = s.echoFollowSkew === false ? { error: 'off' } : createNativeResampler(RESAMPLER_QUALITY);
-  const stage = new EchoStage(made.canceller, reference, { frameSamples: FRAME_SAMPLES, filterSamples, ...opts }, 'resampler' in resampler ? resampler.resampler : null);
+  const stage = new EchoStage(made.canceller, reference, { frameSamples: FRAME_SAMPLES, filterSamples, ...(s.knownSkewPpm !== undefined ? { knownSkewPpm: s.knownSkewPpm } : {}), ...opts }, 'resampler' in resampler ? resampler.resampler : null);
   // The residual suppressor hands back each 16 ms one step late, on every frame alike (hark-aec), so
   // the cleaned audio at a position is the microphone `latency` samples earlier: the raw track read
   // that much earlier is what lines up with it on the debug page and in segment_raw_audio.
@@ -90,7 +97,7 @@ export function createEchoCleaner(
     return { raw, playback: track.playback.map((p) => ({ start: p.start + lead, end: p.end + lead })) };
   };
   // One line when the alignment or the trust changes (a technician reading the journal sees the card's latency).
-  let said = { delayMs: NaN, converged: false, lateMs: 0, noEcho: false, followedPpm: 0, unfollowable: false };
+  let said = { delayMs: NaN, converged: false, lateMs: 0, noEcho: false, followedPpm: 0, unfollowable: false, keptPpm: s.knownSkewPpm ?? NaN };
   // atSec: the microphone's timeline (seconds since capture started), as the debug page's segments show it.
   const report = (position: number) => {
     const st = stage.status;
@@ -108,6 +115,14 @@ export function createEchoCleaner(
       logger?.info(skewTooFar(c.ppm ?? 0), { atSec, skewPpm: round2(c.ppm), errorPpm: round2(c.errorPpm) });
     }
     said.unfollowable = c.unfollowable;
+    // A skew followed and known to 1 ppm is handed on to be kept for the next start (the store, per pair
+    // of cards): what a start from it leaves, the filter follows itself, and the estimator refines it
+    // (at 150 ppm it is known to 1 ppm after ~50 s of hark's sound, to 0.3 only minutes later). Again
+    // when it moves by a quarter of a ppm: a crystal's rate moves with its temperature over the day.
+    if (keepSkew && c.followedPpm !== 0 && c.ppm !== null && c.errorPpm !== null && c.errorPpm <= SKEW_KEPT_ERROR_PPM && !(Math.abs(c.ppm - said.keptPpm) < SKEW_KEPT_STEP_PPM)) {
+      said.keptPpm = c.ppm;
+      keepSkew(c.ppm, c.errorPpm);
+    }
     // A line when the skew is first followed and when it moves by 1 ppm or more (it is refined every second).
     if (c.followedPpm !== 0 && Math.abs(c.followedPpm - said.followedPpm) >= 1) {
       said.followedPpm = c.followedPpm;
@@ -125,7 +140,7 @@ export function createEchoCleaner(
       arrived: (n, at) => stage.arrived(n, at),
       process: (frame, position) => {
         const out = stage.process(frame, position);
-        if (logger) report(position);
+        if (logger || keepSkew) report(position);
         return out;
       },
       restart: () => stage.restart(),

@@ -82,6 +82,25 @@ export class ClockFollower {
     this.input = new Int16Array(Math.ceil(frameSamples * 1.01) + 16);
   }
 
+  /**
+   * Start from a skew measured before (the same pair of cards, kept across hark's restarts): the
+   * reference is resampled by it from the first frame, instead of after the 8-16 s of hark's sound the
+   * estimator needs, in which a filter meeting an echo sliding 150 ppm lets hark's ring through. The
+   * estimator measures afresh all the same, and its first reading is taken up as any later one (the
+   * drift carried on, the filter kept). Outside what is followed (under MIN_FOLLOWED_PPM, past
+   * MAX_FOLLOWED_PPM) it is ignored. Before the first frame only.
+   */
+  seed(ppm: number): boolean {
+    if (!this.resampler || !Number.isFinite(ppm) || Math.abs(ppm) < MIN_FOLLOWED_PPM || Math.abs(ppm) > MAX_FOLLOWED_PPM) return false;
+    const num = Math.round(RATIO_DEN * (1 + ppm * 1e-6));
+    this.ppm = (num / RATIO_DEN - 1) * 1e6;
+    this.acc = 0;
+    this.pivot = this.q;
+    this.next = NaN;
+    this.resampler.setRatio(num, RATIO_DEN);
+    return true;
+  }
+
   /** The reference is resampled now (a skew is followed). */
   get following(): boolean {
     return this.ppm !== 0;

@@ -36,11 +36,20 @@ export interface Speech {
 }
 
 /**
+ * The two clocks' skew kept across restarts for this pair of cards (the daemon reads and writes it in
+ * the store): the echo canceller starts from it, and hands on each settled reading.
+ */
+export interface KeptSkew {
+  known(): number | null;
+  keep(ppm: number, errorPpm: number): void;
+}
+
+/**
  * hark's voice, assembled from the config: espeak-ng → aplay on speech.device (or, with
  * `simulated`, playback time modelled on the clock for `hark simulate`), the queue, the earcons
  * (synthesised here, once) and the echo gate following playback on the bus.
  */
-export function createSpeech(config: { speech: SpeechConfig; vad: Pick<VadConfig, 'threshold'> }, deps: { bus: Bus; clock: Clock; logger?: Logger; simulated?: { msPerChar?: number } }): Speech {
+export function createSpeech(config: { speech: SpeechConfig; vad: Pick<VadConfig, 'threshold'> }, deps: { bus: Bus; clock: Clock; logger?: Logger; simulated?: { msPerChar?: number }; skew?: KeptSkew }): Speech {
   const s = config.speech;
   let output: SpeechOutput;
   let tts: SpeechTts | null = null;
@@ -55,7 +64,9 @@ export function createSpeech(config: { speech: SpeechConfig; vad: Pick<VadConfig
     tts = espeak;
     const reference = new EchoReference();
     if (s.echoMode === 'cancel') {
-      const made = createEchoCleaner(s, reference, deps.clock, {}, deps.logger);
+      const known = deps.skew?.known() ?? null;
+      if (known !== null) deps.logger?.info(`echo canceller: starting from the skew measured before on these cards, ${Math.round(known * 100) / 100} ppm`);
+      const made = createEchoCleaner(known !== null ? { ...s, knownSkewPpm: known } : s, reference, deps.clock, {}, deps.logger, deps.skew?.keep);
       if ('error' in made) {
         echoProblem = made.error;
         deps.logger?.warn(`${made.error}; the echo gate (${s.echoFallback}) stands in`);

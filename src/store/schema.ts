@@ -239,6 +239,22 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 7,
+    name: 'echo skew',
+    // The speaker's clock against the microphone's, as the echo canceller last measured it settled,
+    // per pair of cards (capture.device and speech.device as configured): a restart starts from it
+    // instead of measuring it afresh over the first 8-16 s of hark's sound (src/echo/drift.ts).
+    // A pair not in it (cards changed) starts from nothing.
+    sql: `
+      CREATE TABLE echo_skew (
+        cards TEXT PRIMARY KEY,
+        ppm REAL NOT NULL,
+        error_ppm REAL NOT NULL,
+        measured_at INTEGER NOT NULL
+      );
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

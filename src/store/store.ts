@@ -30,6 +30,7 @@ import { echoTrackProblem } from './echo-track.js';
 import { schemaVersion } from './schema.js';
 import { RowWriter, segmentRow } from './writer.js';
 import { RingStopTable, TimerTable } from './timers.js';
+import { EchoSkewTable } from './echo-skew.js';
 
 /** Where the log is and what it does; the settings for a small or full disk are DiskOptions (disk-guard.ts). */
 export interface StoreOptions extends DiskOptions {
@@ -276,6 +277,12 @@ export class Store {
     return (this.ringStopTable ??= new RingStopTable(this.db, this.wallNow));
   }
   private ringStopTable: RingStopTable | undefined;
+
+  /** The echo canceller's skew per pair of cards, kept across restarts. */
+  echoSkew(): EchoSkewTable {
+    return (this.echoSkewTable ??= new EchoSkewTable(this.db, this.wallNow));
+  }
+  private echoSkewTable: EchoSkewTable | undefined;
 
   health(): StoreHealth {
     const totals = this.db.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(audio_bytes), 0) AS bytes FROM segments').get() as { n: number; bytes: number };

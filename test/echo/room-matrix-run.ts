@@ -60,13 +60,19 @@ function feeder(program: Program, reference: EchoReference): (nowMs: number) => 
  * The capture path over `mic`. With `settings`, the production echo stage (and its gate) cleans it
  * first; without, `mic` is taken as already cleaned (another canceller's output).
  */
-export async function hear(mic: Int16Array, program: Program, config: HarkConfig, settings?: { echoFilterMs: number; echoResidual: boolean }): Promise<Opened[]> {
+export async function hear(
+  mic: Int16Array,
+  program: Program,
+  config: HarkConfig,
+  settings?: { echoFilterMs: number; echoResidual: boolean; knownSkewPpm?: number },
+  keepSkew?: (ppm: number, errorPpm: number) => void,
+): Promise<Opened[]> {
   const clock = new VirtualClock(0);
   const reference = new EchoReference();
   let cleaner: EchoCleaner | undefined;
   let gate: EchoGate | undefined;
   if (settings) {
-    const made = createEchoCleaner({ ...config.speech, ...settings }, reference, clock);
+    const made = createEchoCleaner({ ...config.speech, ...settings }, reference, clock, {}, undefined, keepSkew);
     if ('error' in made) throw new Error(made.error);
     cleaner = made.cleaner;
     gate = new EchoGate(config.speech, config.vad.threshold, clock);
