@@ -124,7 +124,10 @@ export class CommandCore {
       lastWins: opts.actions.lastWins,
     };
     this.actions = new ActionRouter({ clock: this.clock, log: this.log, policy, emit: (e) => this.fromActions(e) });
+    this.language = kitchenLanguage(opts.language);
+    const speaking = (code?: string) => this.language.speaking(code);
     this.timers = new KitchenTimers({
+      language: speaking,
       clock: this.clock,
       emit: out,
       settings: { ringIntervalMs: opts.actions.timers.ringEveryMs, giveUpMs: opts.actions.timers.giveUpMs },
@@ -132,16 +135,15 @@ export class CommandCore {
       ...(opts.area ? { deviceArea: opts.area.toLowerCase() } : {}),
       onDone: (t, lateMs) => {
         const late = lateMs >= 60_000 ? { lateSeconds: Math.round(lateMs / 1000) } : {};
-        this.actions.submit({ name: 'timer.done', args: { ...(t.label ? { label: t.label } : {}), seconds: t.seconds, ...late } });
+        this.actions.submit({ name: 'timer.done', args: { ...(t.label ? { label: t.label } : {}), seconds: t.seconds, ...late, ...(t.lang ? { lang: t.lang } : {}) } });
       },
       // A delayed command's words, handled now as if just heard.
       onCommand: (t) => this.router.command({ id: `timer-${t.id}`, text: t.command!, rawText: t.command!, engine: 'text', atMs: this.clock.now() }),
       onGiveUp: (t) => this.log.warn('timer rang unanswered; gave up', { timer: t.label ?? `${t.seconds} s`, giveUpMs: opts.actions.timers.giveUpMs }),
     });
     this.lists = opts.lists ?? new MemoryListBook();
-    this.language = kitchenLanguage(opts.language);
     const replies = opts.language?.replies ?? DEFAULT_REPLIES;
-    registerBuiltInHandlers(this.actions, { timers: this.timers, lists: this.lists, emit: out, lastSpoken: () => this.lastSpoken });
+    registerBuiltInHandlers(this.actions, { timers: this.timers, lists: this.lists, emit: out, lastSpoken: () => this.lastSpoken, language: speaking });
     this.router = new CommandRouter({
       clock: this.clock,
       emit: (e) => this.fromRouter(e),

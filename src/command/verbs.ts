@@ -61,7 +61,7 @@ export function runVerbs(host: VerbHost, frame: Frame, verbs: readonly Verb[], c
       case 'kitchen': {
         const request = ctx.input?.kitchen();
         if (request) {
-          kitchenVerb(request, emit);
+          kitchenVerb(request, emit, host.hearing.language.speaking(request.lang));
           handedOver = true;
           // Names something hark owns, asks nothing it can read: say so, never silence (issue 34).
         } else if (ctx.slots.about) emit({ type: 'speak', text: unclearReply(host.hearing, ctx.slots.about) });
