@@ -226,6 +226,13 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX pick_notes_at ON pick_notes (at);
     `,
   },
+  {
+    version: 6,
+    name: 'timer language',
+    // The language a timer was set in, when not the device's first: it rings in it after a restart
+    // too ("Temporizador de arroz terminado."). Null: the device's first language.
+    sql: `ALTER TABLE timers ADD COLUMN lang TEXT;`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
