@@ -14,6 +14,7 @@ import type { SpeechConfig } from './config.js';
 import type { SpeechOutput } from './item.js';
 import { SpeechQueue } from './queue.js';
 import { SimulatedOutput } from './simulated-output.js';
+import { languageVoices } from './language-voices.js';
 import { createWyomingSpeech, type SpeechTts, type VoiceChoice } from './wyoming-speech.js';
 
 export interface Speech {
@@ -66,7 +67,7 @@ export function createSpeech(config: { speech: SpeechConfig; vad: Pick<VadConfig
     const onLate = (lateMs: number) => deps.logger?.info('playback fed late: the card ran dry, the echo latency may move', { lateMs: Math.round(lateMs) });
     player = new AplayPlayer({ device: s.device, stallMs: s.stallMs, ...(echo ? { tap: reference, idleCloseMs: s.playerIdleMs, leadMs: s.playerLeadMs, onLate } : {}) });
     player.warm();
-    output = new DeviceOutput({ player, tts: espeak, earcons: new EarconBank({ volume: s.earconVolume }), ...(deps.logger ? { logger: deps.logger } : {}) });
+    output = new DeviceOutput({ player, tts: espeak, earcons: new EarconBank({ volume: s.earconVolume }), voiceFor: languageVoices(s.voices), ...(deps.logger ? { logger: deps.logger } : {}) });
     // A Wyoming voice server in front, espeak-ng behind it.
     const wyoming = createWyomingSpeech(s.wyoming, { espeak, player, fallback: output, ...(deps.logger ? { logger: deps.logger } : {}) });
     if (wyoming) ({ tts, output, voices } = wyoming);

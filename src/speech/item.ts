@@ -21,6 +21,8 @@ export interface SpeechItem {
   offsetMs: number;
   /** A timer's ring: played this many dB over the voice (AlarmLevel); absent for everything else. */
   readonly gainDb?: number;
+  /** The language it is said in, when not the device's first: spoken with that language's voice. */
+  readonly lang?: string;
 }
 
 /** How an item left the queue. */

@@ -74,9 +74,12 @@ export class SpeechQueue {
     return this.waiting.map((e) => e.item);
   }
 
-  /** `ring`: this is a timer's ring, after that many of its rings went unanswered (it plays at the alarm's level). */
-  say(text: string, opts: { priority?: Priority; ring?: number } = {}): Spoken {
-    return this.add('speech', text, opts.priority ?? 'normal', undefined, this.gainFor(opts.ring));
+  /**
+   * `ring`: this is a timer's ring, after that many of its rings went unanswered (it plays at the alarm's level).
+   * `lang`: said in that language (not the device's first), with its voice.
+   */
+  say(text: string, opts: { priority?: Priority; ring?: number; lang?: string } = {}): Spoken {
+    return this.add('speech', text, opts.priority ?? 'normal', undefined, this.gainFor(opts.ring), opts.lang);
   }
 
   earcon(name: string, opts: { priority?: Priority; ring?: number } = {}): Spoken {
@@ -116,10 +119,10 @@ export class SpeechQueue {
     return ring === undefined || !this.alarm ? undefined : this.alarm.gainDb(ring);
   }
 
-  private add(kind: SpeechKind, text: string, priority: Priority, pcm?: Int16Array, gainDb?: number): Spoken {
+  private add(kind: SpeechKind, text: string, priority: Priority, pcm?: Int16Array, gainDb?: number, lang?: string): Spoken {
     let settle!: (o: SpeechOutcome) => void;
     const done = new Promise<SpeechOutcome>((r) => (settle = r));
-    const item: SpeechItem = { id: this.nextId++, kind, text, priority, offsetMs: 0, ...(pcm ? { pcm } : {}), ...(gainDb !== undefined ? { gainDb } : {}) };
+    const item: SpeechItem = { id: this.nextId++, kind, text, priority, offsetMs: 0, ...(pcm ? { pcm } : {}), ...(gainDb !== undefined ? { gainDb } : {}), ...(lang ? { lang } : {}) };
     this.insert({ item, settle });
     const c = this.current;
     if (c && PRIORITY_RANK[priority] <= PRIORITY_RANK.confirm && c.item.priority === 'readback') this.preempt(c);
