@@ -296,11 +296,11 @@ export class CommandCore {
     this.actions.on('continue', () => {
       const text = this.stopped;
       this.stopped = undefined;
-      this.out(text ? { type: 'speak', text, answer: true } : { type: 'speak', text: 'Nothing to continue.' });
+      this.out(text ? { type: 'speak', text, answer: true } : { type: 'speak', text: this.language.lang.reply('continue.nothing') });
     });
     this.actions.on('start-over', () => {
       const text = this.lastAnswer;
-      this.out(text ? { type: 'speak', text, answer: true } : { type: 'speak', text: 'Nothing to start over.' });
+      this.out(text ? { type: 'speak', text, answer: true } : { type: 'speak', text: this.language.lang.reply('start_over.nothing') });
     });
   }
 

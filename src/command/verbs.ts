@@ -47,7 +47,7 @@ export function runVerbs(host: VerbHost, frame: Frame, verbs: readonly Verb[], c
         host.setMode(verb.mode);
         break;
       case 'say-mode':
-        emit({ type: 'speak', text: host.mode() === 'always-listen' ? 'Always listening.' : 'Wake word mode. Say computer first.' });
+        emit({ type: 'speak', text: host.hearing.language.lang.reply(host.mode() === 'always-listen' ? 'mode.always' : 'mode.wake') });
         break;
       case 'say':
         emit({ type: 'speak', text: fill(verb.text, ctx.slots) });

@@ -41,6 +41,16 @@ describe('a bilingual kitchen', () => {
     ]);
   });
 
+  it('a Spanish kitchen hears hark\'s own words in Spanish, and its timers\' too', async () => {
+    const r = await simulate(script('sigue', 'pon un temporizador', 'pon un temporizador de diez minutos', 'cancela el temporizador'), { yaml: yaml('[es]'), drainMs: 0 });
+    expect(r.spoken()).toEqual([
+      'No hay nada que continuar.',
+      '¿Para cuánto tiempo? Por ejemplo: pon un temporizador de diez minutos.',
+      'Temporizador puesto para 10 minutos.',
+      'Cancelado el temporizador de 10 minutos.',
+    ]);
+  });
+
   it('one list holds what is added in each language; a Spanish or German request names the same list', async () => {
     const r = await simulate(
       script('add eggs to the shopping list', 'añade tres limones a la lista de la compra', 'setz Milch auf die Einkaufsliste', 'put flour on the stores list', 'pon dos kilos de cebollas en la lista del almacén'),
