@@ -22,7 +22,9 @@ export interface FrameHost {
   /** `answer`: this is the answer to a question (a read-back), not a notice: see effects.ts. */
   speak(text: string, opts?: { answer?: true }): void;
   /** Say one of the pack's replies (packs/<lang>/replies.yaml), in the device's first language. */
-  say(key: string, args?: MessageArgs): void;
+  say(key: string, args?: MessageArgs, opts?: { answer?: true }): void;
+  /** A reply's text in the device's first language, for a question another frame asks. */
+  reply(key: string, args?: MessageArgs): string;
   /** Pop this frame and everything above it (no-op if it is already gone). */
   pop(frame: Frame): void;
   confirm(request: ConfirmRequest): void;

@@ -1,4 +1,4 @@
-import { Frame, plural, type VerbContext } from '../frame.js';
+import { Frame, type VerbContext } from '../frame.js';
 
 /**
  * Inventory capture (seed 001): each utterance is an item, kept through pauses of any length
@@ -29,10 +29,10 @@ export class InventoryFrame extends Frame {
       case 'undo': {
         const removed = this.items.pop();
         this.ids.pop();
-        return this.host.speak(removed === undefined ? 'Nothing to undo.' : `Removed ${removed}.`);
+        return removed === undefined ? this.host.say('inventory.nothing_to_undo') : this.host.say('inventory.removed', { item: removed });
       }
       case 'read-back':
-        return this.host.speak(this.items.length ? `${plural(this.items.length, 'item')}: ${this.items.join(', ')}.` : 'No items yet.', { answer: true });
+        return this.items.length ? this.host.say('inventory.items', { count: this.items.length, items: this.items.join(', ') }, { answer: true }) : this.host.say('inventory.none', {}, { answer: true });
       case 'save': {
         if (!this.items.length) return this.host.say('inventory.nothing_to_save');
         const n = this.items.length;
@@ -55,7 +55,7 @@ export class InventoryFrame extends Frame {
           return this.host.pop(this);
         }
         return this.host.confirm({
-          prompt: `Discard ${plural(n, 'item')}?`,
+          prompt: this.host.reply('inventory.discard', { count: n }),
           onYes: () => {
             this.host.pop(this);
             this.host.say('inventory.discarded', { count: n });
