@@ -116,7 +116,7 @@ export class CommandCore {
     this.area = opts.area?.toLowerCase();
     const out: EffectSink = (e) => this.out(e);
     this.targets = opts.targets?.(out) ?? new Map();
-    this.deliveries = new Deliveries(this.targets, this.log, out);
+    this.deliveries = new Deliveries(this.targets, this.log, out, (k, a) => this.language.lang.reply(k, a));
     // actions.immediate is still accepted in config but no longer means anything: every action fires at once.
     const policy: ActionPolicy = {
       cooldownsMs: opts.actions.cooldownsMs,
@@ -272,7 +272,7 @@ export class CommandCore {
     // A query kept open under the request (it held words) must not swallow the follow-up as text.
     const inQuery = !atBase && this.frameKinds.get(stack[stack.length - 1]!) === 'query';
     const woken = this.wakePhrases.some((p) => s.norm === p || s.norm.startsWith(p + ' '));
-    return this.window.take({ atBase, inQuery, woken }, () => readRequest(this.language, s, this.situation(), ['follow', 'timer', 'list']));
+    return this.window.take({ atBase, inQuery, woken }, () => readRequest(this.language, s, this.situation(), ['follow', 'timer', 'list']), (c) => this.language.speaking(c));
   }
 
   /** What the window took: the follow-up step, or the request as if the wake word came first. */
