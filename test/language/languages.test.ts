@@ -41,6 +41,17 @@ describe('a bilingual kitchen', () => {
     ]);
   });
 
+  it('a Spanish timer is cancelled in English and asked about in Spanish: each answer in the language of its request', async () => {
+    const r = await simulate(script('pon un temporizador de arroz de diez minutos', 'set a pasta timer for 5 minutes', 'cancela el temporizador', 'cancel the arroz timer', 'cancela el temporizador de pasta'), { yaml: yaml('[en, es]'), drainMs: 0 });
+    expect(r.spoken()).toEqual([
+      'Temporizador de arroz puesto para 10 minutos.',
+      'Pasta timer set for 5 minutes.',
+      '¿Qué temporizador: el temporizador de arroz o el temporizador de pasta?',
+      'Cancelled the arroz timer. 1 timer still running.',
+      'Cancelado el temporizador de pasta.',
+    ]);
+  });
+
   it('a Spanish kitchen hears hark\'s own words in Spanish, and its timers\' too', async () => {
     const r = await simulate(script('sigue', 'pon un temporizador', 'pon un temporizador de diez minutos', 'cancela el temporizador'), { yaml: yaml('[es]'), drainMs: 0 });
     expect(r.spoken()).toEqual([
