@@ -116,7 +116,7 @@ export class CommandCore {
     this.area = opts.area?.toLowerCase();
     const out: EffectSink = (e) => this.out(e);
     this.targets = opts.targets?.(out) ?? new Map();
-    this.deliveries = new Deliveries(this.targets, this.log, out);
+    this.deliveries = new Deliveries(this.targets, this.log, out, (k, a) => this.language.lang.reply(k, a));
     // actions.immediate is still accepted in config but no longer means anything: every action fires at once.
     const policy: ActionPolicy = {
       cooldownsMs: opts.actions.cooldownsMs,
@@ -124,7 +124,10 @@ export class CommandCore {
       lastWins: opts.actions.lastWins,
     };
     this.actions = new ActionRouter({ clock: this.clock, log: this.log, policy, emit: (e) => this.fromActions(e) });
+    this.language = kitchenLanguage(opts.language);
+    const speaking = (code?: string) => this.language.speaking(code);
     this.timers = new KitchenTimers({
+      language: speaking,
       clock: this.clock,
       emit: out,
       settings: { ringIntervalMs: opts.actions.timers.ringEveryMs, giveUpMs: opts.actions.timers.giveUpMs },
@@ -132,16 +135,15 @@ export class CommandCore {
       ...(opts.area ? { deviceArea: opts.area.toLowerCase() } : {}),
       onDone: (t, lateMs) => {
         const late = lateMs >= 60_000 ? { lateSeconds: Math.round(lateMs / 1000) } : {};
-        this.actions.submit({ name: 'timer.done', args: { ...(t.label ? { label: t.label } : {}), seconds: t.seconds, ...late } });
+        this.actions.submit({ name: 'timer.done', args: { ...(t.label ? { label: t.label } : {}), seconds: t.seconds, ...late, ...(t.lang ? { lang: t.lang } : {}) } });
       },
       // A delayed command's words, handled now as if just heard.
       onCommand: (t) => this.router.command({ id: `timer-${t.id}`, text: t.command!, rawText: t.command!, engine: 'text', atMs: this.clock.now() }),
       onGiveUp: (t) => this.log.warn('timer rang unanswered; gave up', { timer: t.label ?? `${t.seconds} s`, giveUpMs: opts.actions.timers.giveUpMs }),
     });
     this.lists = opts.lists ?? new MemoryListBook();
-    this.language = kitchenLanguage(opts.language);
     const replies = opts.language?.replies ?? DEFAULT_REPLIES;
-    registerBuiltInHandlers(this.actions, { timers: this.timers, lists: this.lists, emit: out, lastSpoken: () => this.lastSpoken });
+    registerBuiltInHandlers(this.actions, { timers: this.timers, lists: this.lists, emit: out, lastSpoken: () => this.lastSpoken, language: speaking });
     this.router = new CommandRouter({
       clock: this.clock,
       emit: (e) => this.fromRouter(e),
@@ -270,7 +272,7 @@ export class CommandCore {
     // A query kept open under the request (it held words) must not swallow the follow-up as text.
     const inQuery = !atBase && this.frameKinds.get(stack[stack.length - 1]!) === 'query';
     const woken = this.wakePhrases.some((p) => s.norm === p || s.norm.startsWith(p + ' '));
-    return this.window.take({ atBase, inQuery, woken }, () => readRequest(this.language, s, this.situation(), ['follow', 'timer', 'list']));
+    return this.window.take({ atBase, inQuery, woken }, () => readRequest(this.language, s, this.situation(), ['follow', 'timer', 'list']), (c) => this.language.speaking(c));
   }
 
   /** What the window took: the follow-up step, or the request as if the wake word came first. */
@@ -294,11 +296,11 @@ export class CommandCore {
     this.actions.on('continue', () => {
       const text = this.stopped;
       this.stopped = undefined;
-      this.out(text ? { type: 'speak', text, answer: true } : { type: 'speak', text: 'Nothing to continue.' });
+      this.out(text ? { type: 'speak', text, answer: true } : { type: 'speak', text: this.language.lang.reply('continue.nothing') });
     });
     this.actions.on('start-over', () => {
       const text = this.lastAnswer;
-      this.out(text ? { type: 'speak', text, answer: true } : { type: 'speak', text: 'Nothing to start over.' });
+      this.out(text ? { type: 'speak', text, answer: true } : { type: 'speak', text: this.language.lang.reply('start_over.nothing') });
     });
   }
 

@@ -1,6 +1,8 @@
 import type { FollowUp } from '../language/requests.js';
 import type { LastRequest } from '../language/situation.js';
 import { itemArgs } from './kitchen-verb.js';
+import { english } from '../language/pack/english.js';
+import type { Language } from '../language/pack/language.js';
 
 /**
  * Follow-ups without the wake word (issue 19): for a few seconds after hark acted on a command, the
@@ -22,7 +24,8 @@ export type FollowUpStep =
   /** Understood, nothing to do: say this. */
   | { say: string };
 
-export function followUpStep(f: FollowUp, last: LastRequest): FollowUpStep | null {
+/** `lang`: the language the follow-up was said in (its reply is said in it). */
+export function followUpStep(f: FollowUp, last: LastRequest, lang: Language = english()): FollowUpStep | null {
   if (f.kind === 'more') {
     if (last.kind !== 'list') return null;
     const items = f.items.length === 1 ? itemArgs(f.items[0]!) : { items: f.items.map(itemArgs) };
@@ -30,7 +33,7 @@ export function followUpStep(f: FollowUp, last: LastRequest): FollowUpStep | nul
   }
   if (last.kind !== 'timer') return null;
   const seconds = f.seconds;
-  if (seconds === last.seconds) return { say: 'It is already set for that.' };
+  if (seconds === last.seconds) return { say: lang.reply('timer.same_length') };
   if (last.label) return { action: 'timer.set', args: { seconds, label: last.label }, length: seconds };
   const delta = seconds - last.seconds;
   return { action: delta > 0 ? 'timer.add' : 'timer.remove', args: { seconds: Math.abs(delta), latest: true }, length: seconds };

@@ -3,6 +3,7 @@ import type { LastRequest } from '../language/situation.js';
 import type { Reading } from '../language/requests.js';
 import type { EffectSink } from '../core/effects.js';
 import { followUpStep, type FollowUpStep } from './follow-up.js';
+import type { Language } from '../language/pack/language.js';
 
 /** What the open window takes of words said without the wake word. */
 export type WindowTake =
@@ -66,12 +67,12 @@ export class FollowUpWindow {
    * asked of a colleague; other frames answer for themselves. `read` is asked only when the window
    * could take anything.
    */
-  take(scene: WindowScene, read: () => Reading | null): WindowTake | null {
+  take(scene: WindowScene, read: () => Reading | null, speaking?: (code?: string) => Language): WindowTake | null {
     if (!this.open || scene.woken || (!scene.atBase && !scene.inQuery)) return null;
     const r = read();
     if (!r) return null;
     if (r.kind === 'follow-up') {
-      const step = this.last ? followUpStep(r.follow, this.last) : null;
+      const step = this.last ? followUpStep(r.follow, this.last, speaking?.(r.lang)) : null;
       return step ? { kind: 'follow-up', step } : null;
     }
     return (r.kind === 'timer' || r.kind === 'list') && !r.question ? { kind: 'request' } : null;

@@ -1,3 +1,4 @@
+import type { MessageArgs } from '../language/pack/message.js';
 import type { Clock, TimerHandle } from '../core/clock.js';
 import type { Utterance } from '../core/utterance.js';
 import type { CompiledRule, MatchInput, Slots } from './compile.js';
@@ -20,6 +21,10 @@ export interface FrameHost {
   emit(effect: Effect): void;
   /** `answer`: this is the answer to a question (a read-back), not a notice; `rate`: words a minute for this line. See effects.ts. */
   speak(text: string, opts?: { answer?: true; rate?: number }): void;
+  /** Say one of the pack's replies (packs/<lang>/replies.yaml), in the device's first language. */
+  say(key: string, args?: MessageArgs, opts?: { answer?: true; rate?: number }): void;
+  /** A reply's text in the device's first language, for a question another frame asks. */
+  reply(key: string, args?: MessageArgs): string;
   /** Pop this frame and everything above it (no-op if it is already gone). */
   pop(frame: Frame): void;
   confirm(request: ConfirmRequest): void;

@@ -63,7 +63,8 @@ export function matchInput(said: Said, fillers: ReadonlySet<string>, hearing: Ro
 export function unclearReply(hearing: RouterHearing, thing: string): string {
   const text = hearing.replies.unclear.replace('{thing}', thing);
   // A ringing alarm: say how to silence it, the one thing the person surely wants.
-  return thing === 'the alarm' ? `${text} Say stop to silence it.` : text;
+  const lang = hearing.language.lang;
+  return thing === lang.phrase('owned.alarm') ? `${text} ${lang.reply('unclear.alarm')}` : text;
 }
 
 /**

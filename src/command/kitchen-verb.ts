@@ -6,11 +6,14 @@ import type { Situation } from '../language/situation.js';
 import { readRequest } from '../language/understand.js';
 import type { Said } from '../language/text.js';
 import type { EffectSink } from '../core/effects.js';
+import { english } from '../language/pack/english.js';
+import type { Language } from '../language/pack/language.js';
 
 /** Kitchen timers run from one second to a day; anything else is a mishearing. */
 export const TIMER_MAX_SECONDS = 86_400;
 
-export type KitchenRequest = { family: 'timer'; command: TimerCommand; question: boolean } | { family: 'list'; command: ListCommand; question: boolean };
+/** `lang`: the language it was said in, when not the device's first (the actions carry it, the replies are said in it). */
+export type KitchenRequest = ({ family: 'timer'; command: TimerCommand; question: boolean } | { family: 'list'; command: ListCommand; question: boolean }) & { lang?: string };
 
 let openers: ReadonlySet<string> | undefined;
 /**
@@ -33,8 +36,9 @@ export function mayStartKitchen(words: readonly string[]): boolean {
 /** The kitchen language over one utterance: a timer or list request, or null. */
 export function parseKitchen(s: Said, language: KitchenLanguage, situation: Situation): KitchenRequest | null {
   const r = readRequest(language, s, situation);
-  if (r?.kind === 'timer') return { family: 'timer', command: r.command, question: r.question };
-  if (r?.kind === 'list') return { family: 'list', command: r.command, question: r.question };
+  const lang = r?.lang !== undefined && r.lang !== language.lang.code ? { lang: r.lang } : {};
+  if (r?.kind === 'timer') return { family: 'timer', command: r.command, question: r.question, ...lang };
+  if (r?.kind === 'list') return { family: 'list', command: r.command, question: r.question, ...lang };
   return null;
 }
 
@@ -59,41 +63,43 @@ export function itemArgs(i: ItemAmount): Record<string, unknown> {
  * go as one list action with `items`; one item as `item` (and `quantity`, `unit`); the parts of the
  * list that were not items as `unread`, for the answer to name.
  */
-export function kitchenVerb(request: Pick<KitchenRequest, 'family' | 'command'>, emit: EffectSink): void {
+export function kitchenVerb(request: Pick<KitchenRequest, 'family' | 'command' | 'lang'>, emit: EffectSink, lang: Language = english()): void {
+  const code = request.lang !== undefined ? { lang: request.lang } : {};
+  const say = (key: string) => emit({ type: 'speak', text: lang.reply(key), ...code });
   if (request.family === 'list') {
     const c = request.command as ListCommand;
     if (!('items' in c)) {
-      emit({ type: 'action', name: `list.${c.op}`, args: { list: c.list } });
+      emit({ type: 'action', name: `list.${c.op}`, args: { list: c.list, ...code } });
       return;
     }
     const items = c.items.length === 1 ? itemArgs(c.items[0]!) : { items: c.items.map(itemArgs) };
-    emit({ type: 'action', name: `list.${c.op}`, args: { list: c.list, ...items, ...(c.unread ? { unread: c.unread } : {}) } });
+    emit({ type: 'action', name: `list.${c.op}`, args: { list: c.list, ...items, ...(c.unread ? { unread: c.unread } : {}), ...code } });
     return;
   }
   const c = request.command as TimerCommand;
   switch (c.op) {
     case 'start-many':
-      for (const t of c.timers) kitchenVerb({ family: 'timer', command: { op: 'start', seconds: t.seconds, ...(t.name ? { name: t.name } : {}) } }, emit);
+      for (const t of c.timers) kitchenVerb({ family: 'timer', command: { op: 'start', seconds: t.seconds, ...(t.name ? { name: t.name } : {}) }, ...code }, emit, lang);
       return;
     case 'start':
     case 'delay': {
       if (c.seconds === null) {
-        emit({ type: 'speak', text: 'For how long? For example: set a timer for ten minutes.' });
+        say('timer.how_long');
         return;
       }
       if (c.seconds < 1 || c.seconds > TIMER_MAX_SECONDS) {
-        emit({ type: 'speak', text: 'A timer can run from 1 second to 24 hours.' });
+        say('timer.out_of_range');
         return;
       }
       const extra = c.op === 'delay' ? { command: c.command } : c.name ? { label: c.name } : {};
-      emit({ type: 'action', name: 'timer.set', args: { seconds: c.seconds, ...extra } });
+      emit({ type: 'action', name: 'timer.set', args: { seconds: c.seconds, ...extra, ...code } });
       return;
     }
     case 'add':
     case 'remove':
-      emit({ type: 'action', name: `timer.${c.op}`, args: { seconds: c.seconds, ...pickArgs(c.pick) } });
+      emit({ type: 'action', name: `timer.${c.op}`, args: { seconds: c.seconds, ...pickArgs(c.pick), ...code } });
       return;
     default:
-      emit({ type: 'action', name: `timer.${c.op}`, args: { ...pickArgs(c.pick), ...(c.all ? { all: true } : {}) } });
+      emit({ type: 'action', name: `timer.${c.op}`, args: { ...pickArgs(c.pick), ...(c.all ? { all: true } : {}), ...code } });
   }
 }

@@ -87,6 +87,8 @@ export class CommandRouter {
       clock: this.clock,
       emit: (e) => self.emit(e),
       speak: (text, opts) => self.emit({ type: 'speak', text, ...(opts?.answer ? { answer: true as const } : {}), ...(opts?.rate !== undefined ? { rate: opts.rate } : {}) }),
+      reply: (key, args) => self.hearing.language.lang.reply(key, args),
+      say: (key, args, opts) => self.emit({ type: 'speak', text: self.hearing.language.lang.reply(key, args), ...(opts?.answer ? { answer: true as const } : {}), ...(opts?.rate !== undefined ? { rate: opts.rate } : {}) }),
       pop: (frame) => self.popFrom(frame),
       confirm: (req) => self.confirm(req),
       voices: () => self.voiceList,
@@ -376,7 +378,7 @@ export class CommandRouter {
   private setMode(mode: Mode): void {
     this.currentMode = mode;
     this.emit({ type: 'mode', mode });
-    this.emit({ type: 'speak', text: mode === 'always-listen' ? 'Always listening.' : 'Wake word mode. Say computer first.' });
+    this.emit({ type: 'speak', text: this.hearing.language.lang.reply(mode === 'always-listen' ? 'mode.always' : 'mode.wake') });
   }
 }
 

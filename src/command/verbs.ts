@@ -47,7 +47,7 @@ export function runVerbs(host: VerbHost, frame: Frame, verbs: readonly Verb[], c
         host.setMode(verb.mode);
         break;
       case 'say-mode':
-        emit({ type: 'speak', text: host.mode() === 'always-listen' ? 'Always listening.' : 'Wake word mode. Say computer first.' });
+        emit({ type: 'speak', text: host.hearing.language.lang.reply(host.mode() === 'always-listen' ? 'mode.always' : 'mode.wake') });
         break;
       case 'say':
         emit({ type: 'speak', text: fill(verb.text, ctx.slots) });
@@ -61,7 +61,7 @@ export function runVerbs(host: VerbHost, frame: Frame, verbs: readonly Verb[], c
       case 'kitchen': {
         const request = ctx.input?.kitchen();
         if (request) {
-          kitchenVerb(request, emit);
+          kitchenVerb(request, emit, host.hearing.language.speaking(request.lang));
           handedOver = true;
           // Names something hark owns, asks nothing it can read: say so, never silence (issue 34).
         } else if (ctx.slots.about) emit({ type: 'speak', text: unclearReply(host.hearing, ctx.slots.about) });

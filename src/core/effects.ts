@@ -16,8 +16,9 @@ export type Effect =
    * `answer`: a spoken answer to what was asked (a read-back, a list): it follows the response cascade.
    * `ring`: a timer's ring, after that many of its rings went unanswered (the speaker plays it at the alarm's level).
    * `rate`: words a minute for this line only (a picker's "faster"); absent: speech.speed.
+   * `lang`: the language it is said in, when not the device's first (the speaker picks that language's voice).
    */
-  | { type: 'speak'; text: string; earcon?: Earcon; answer?: true; ring?: number; rate?: number }
+  | { type: 'speak'; text: string; earcon?: Earcon; answer?: true; ring?: number; rate?: number; lang?: string }
   /** Stop whatever hark is saying now (barge-in, "stop"). */
   | { type: 'stop-speaking' }
   | { type: 'earcon'; name: Earcon }

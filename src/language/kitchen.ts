@@ -44,6 +44,11 @@ export class KitchenLanguage {
     return [this, ...this.others];
   }
 
+  /** The language a reply is said in: the device's language of this code, the first for none (or one it lacks). */
+  speaking(code?: string): Language {
+    return (code !== undefined ? this.in(code)?.lang : undefined) ?? this.lang;
+  }
+
   /** The device's language of this code, if it has it. */
   in(code: string): KitchenLanguage | undefined {
     return this.each().find((k) => k.lang.code === code);

@@ -50,12 +50,14 @@ export type FollowUp =
   /** The timer just set, at a new length: "make it ten minutes". */
   | { kind: 'length'; seconds: number };
 
-export type Reading =
+/** `lang`: the language whose reading won (readRequest sets it), which the reply is said in. */
+export type Reading = (
   | { kind: 'timer'; command: TimerCommand; question: boolean }
   | { kind: 'list'; command: ListCommand; question: boolean }
   | { kind: 'imperative'; imperatives: Imperative[] }
   | { kind: 'follow-up'; follow: FollowUp }
   /** It names something hark owns (`about`: "the chips timer") but asks nothing hark can read. */
-  | { kind: 'unclear'; about: string };
+  | { kind: 'unclear'; about: string }
+) & { lang?: string };
 
 export const DEFAULT_LIST = 'shopping';

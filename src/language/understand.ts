@@ -75,12 +75,12 @@ export function wordsOf(s: Said, possessive = false, lang: Language = english())
 export function readRequest(lang: KitchenLanguage, s: Said, situation: Situation, families: readonly Family[] = ['timer', 'list']): Reading | null {
   // Each of the device's languages: the one whose reading explains the words best is the one they
   // were said in (a tie goes to the first configured).
-  let best: { reading: Reading; score: number } | null = null;
+  let best: { reading: Reading; score: number; lang: string } | null = null;
   for (const k of lang.each()) {
     const r = requestIn(k, s, situation, families);
-    if (r && (!best || r.score > best.score)) best = r;
+    if (r && (!best || r.score > best.score)) best = { ...r, lang: k.lang.code };
   }
-  return best?.reading ?? null;
+  return best ? { ...best.reading, lang: best.lang } : null;
 }
 
 function requestIn(lang: KitchenLanguage, s: Said, situation: Situation, families: readonly Family[]): { reading: Reading; score: number } | null {

@@ -26,14 +26,15 @@ export function applySpeechEffect(
       // Seed 003: an answer is prepared while the person may still go on, and played 2 s after they
       // stopped; speaking again throws it away. Notices ("Timer set.") are said at once.
       if (effect.answer && cascade && speech.tts) {
-        cascade.start({ kind: 'answer', text: effect.text }, endOfSpeechAt === undefined ? {} : { endOfSpeechAt });
+        cascade.start({ kind: 'answer', text: effect.text, ...(effect.lang ? { lang: effect.lang } : {}) }, endOfSpeechAt === undefined ? {} : { endOfSpeechAt });
         return;
       }
       {
         const ring = effect.ring !== undefined ? { ring: effect.ring } : {};
         const rate = effect.rate !== undefined ? { rate: effect.rate } : {};
+        const lang = effect.lang ? { lang: effect.lang } : {};
         if (effect.earcon) speech.queue.earcon(effect.earcon, { priority: priorityFor(effect, topFrame), ...ring });
-        speech.queue.say(effect.text, { priority: priorityFor(effect, topFrame), ...ring, ...rate });
+        speech.queue.say(effect.text, { priority: priorityFor(effect, topFrame), ...ring, ...rate, ...lang });
       }
       return;
     case 'earcon':

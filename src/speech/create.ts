@@ -14,6 +14,7 @@ import type { SpeechConfig } from './config.js';
 import type { SpeechOutput } from './item.js';
 import { SpeechQueue } from './queue.js';
 import { SimulatedOutput } from './simulated-output.js';
+import { languageVoices } from './language-voices.js';
 import { createWyomingSpeech, type SpeechTts, type VoiceChoice } from './wyoming-speech.js';
 
 export interface Speech {
@@ -29,6 +30,8 @@ export interface Speech {
   echoProblem: string | null;
   /** Present with the real speaker: the cascade renders through it, the voice picker sets its voice. */
   tts: SpeechTts | null;
+  /** The voice a language's replies are said in (speech.voices, else its pack's voice); absent when simulated. */
+  voiceFor?: (lang: string) => string | undefined;
   /** The voices a voice server offers (the picker lists these instead of espeak-ng's); absent without one. */
   voices?: () => Promise<VoiceChoice[]>;
   /** Stop following the bus and silence the speaker. */
@@ -54,6 +57,7 @@ export function createSpeech(config: { speech: SpeechConfig; vad: Pick<VadConfig
   let output: SpeechOutput;
   let tts: SpeechTts | null = null;
   let voices: (() => Promise<VoiceChoice[]>) | undefined;
+  let voiceFor: ((lang: string) => string | undefined) | undefined;
   let echo: EchoCleaner | null = null;
   let echoProblem: string | null = null;
   let player: AplayPlayer | null = null;
@@ -77,7 +81,8 @@ export function createSpeech(config: { speech: SpeechConfig; vad: Pick<VadConfig
     const onLate = (lateMs: number) => deps.logger?.info('playback fed late: the card ran dry, the echo latency may move', { lateMs: Math.round(lateMs) });
     player = new AplayPlayer({ device: s.device, stallMs: s.stallMs, ...(echo ? { tap: reference, idleCloseMs: s.playerIdleMs, leadMs: s.playerLeadMs, onLate } : {}) });
     player.warm();
-    output = new DeviceOutput({ player, tts: espeak, earcons: new EarconBank({ volume: s.earconVolume }), ...(deps.logger ? { logger: deps.logger } : {}) });
+    voiceFor = languageVoices(s.voices);
+    output = new DeviceOutput({ player, tts: espeak, earcons: new EarconBank({ volume: s.earconVolume }), voiceFor, ...(deps.logger ? { logger: deps.logger } : {}) });
     // A Wyoming voice server in front, espeak-ng behind it.
     const wyoming = createWyomingSpeech(s.wyoming, { espeak, player, fallback: output, ...(deps.logger ? { logger: deps.logger } : {}) });
     if (wyoming) ({ tts, output, voices } = wyoming);
@@ -95,6 +100,7 @@ export function createSpeech(config: { speech: SpeechConfig; vad: Pick<VadConfig
     echoProblem,
     tts,
     ...(voices ? { voices } : {}),
+    ...(voiceFor ? { voiceFor } : {}),
     close: () => {
       queue.stop('shutdown');
       unbind();

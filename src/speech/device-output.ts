@@ -12,7 +12,8 @@ import type { OutputCallbacks, PlaybackHandle, SpeechItem, SpeechOutput } from '
  * played as given; all go out through aplay.
  */
 export class DeviceOutput implements SpeechOutput {
-  constructor(private readonly deps: { player: AplayPlayer; tts: EspeakTts; earcons: EarconBank; logger?: Logger }) {}
+  /** `voiceFor`: the espeak-ng voice of a language an item is said in (none: the device's voice). */
+  constructor(private readonly deps: { player: AplayPlayer; tts: EspeakTts; earcons: EarconBank; logger?: Logger; voiceFor?: (lang: string) => string | undefined }) {}
 
   play(item: SpeechItem, cb: OutputCallbacks): PlaybackHandle {
     let stopped = false;
@@ -58,6 +59,7 @@ export class DeviceOutput implements SpeechOutput {
       if (!s) throw new Error(`no earcon named "${item.text}"`);
       return s;
     }
-    return this.deps.tts.render(item.text, item.rate !== undefined ? { speed: item.rate } : {});
+    const voice = item.lang ? this.deps.voiceFor?.(item.lang) : undefined;
+    return this.deps.tts.render(item.text, { ...(item.rate !== undefined ? { speed: item.rate } : {}), ...(voice ? { voice } : {}) });
   }
 }

@@ -26,6 +26,8 @@ export interface SpeechItem {
    * speech.speed. A Wyoming voice ignores it (wyoming-piper takes no rate in `synthesize`).
    */
   readonly rate?: number;
+  /** The language it is said in, when not the device's first: spoken with that language's voice. */
+  readonly lang?: string;
 }
 
 /** How an item left the queue. */

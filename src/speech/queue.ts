@@ -78,10 +78,11 @@ export class SpeechQueue {
   /**
    * `ring`: this is a timer's ring, after that many of its rings went unanswered (it plays at the alarm's level).
    * `rate`: words a minute for this item alone (a picker's own rate), held within what espeak-ng is asked for.
+   * `lang`: said in that language (not the device's first), with its voice.
    */
-  say(text: string, opts: { priority?: Priority; ring?: number; rate?: number } = {}): Spoken {
+  say(text: string, opts: { priority?: Priority; ring?: number; rate?: number; lang?: string } = {}): Spoken {
     const rate = opts.rate === undefined || !Number.isFinite(opts.rate) ? undefined : Math.min(SPEED_MAX, Math.max(SPEED_MIN, Math.round(opts.rate)));
-    return this.add('speech', text, opts.priority ?? 'normal', undefined, this.gainFor(opts.ring), rate);
+    return this.add('speech', text, opts.priority ?? 'normal', undefined, this.gainFor(opts.ring), rate, opts.lang);
   }
 
   earcon(name: string, opts: { priority?: Priority; ring?: number } = {}): Spoken {
@@ -121,10 +122,10 @@ export class SpeechQueue {
     return ring === undefined || !this.alarm ? undefined : this.alarm.gainDb(ring);
   }
 
-  private add(kind: SpeechKind, text: string, priority: Priority, pcm?: Int16Array, gainDb?: number, rate?: number): Spoken {
+  private add(kind: SpeechKind, text: string, priority: Priority, pcm?: Int16Array, gainDb?: number, rate?: number, lang?: string): Spoken {
     let settle!: (o: SpeechOutcome) => void;
     const done = new Promise<SpeechOutcome>((r) => (settle = r));
-    const item: SpeechItem = { id: this.nextId++, kind, text, priority, offsetMs: 0, ...(pcm ? { pcm } : {}), ...(gainDb !== undefined ? { gainDb } : {}), ...(rate !== undefined ? { rate } : {}) };
+    const item: SpeechItem = { id: this.nextId++, kind, text, priority, offsetMs: 0, ...(pcm ? { pcm } : {}), ...(gainDb !== undefined ? { gainDb } : {}), ...(rate !== undefined ? { rate } : {}), ...(lang ? { lang } : {}) };
     this.insert({ item, settle });
     const c = this.current;
     if (c && PRIORITY_RANK[priority] <= PRIORITY_RANK.confirm && c.item.priority === 'readback') this.preempt(c);

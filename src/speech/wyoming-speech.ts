@@ -9,7 +9,8 @@ import { WyomingTts, WyomingVoice } from './wyoming-voice.js';
 
 /** What the cascade renders with and the voice picker sets: espeak-ng, or a Wyoming voice with espeak-ng behind it. */
 export interface SpeechTts {
-  render(text: string): Promise<Int16Array>;
+  /** `voice`: this one render in another voice (a reply in another of the device's languages). */
+  render(text: string, opts?: { voice?: string }): Promise<Int16Array>;
   setVoice(voice: string): void;
 }
 

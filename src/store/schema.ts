@@ -255,6 +255,13 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 8,
+    name: 'timer language',
+    // The language a timer was set in, when not the device's first: it rings in it after a restart
+    // too ("Temporizador de arroz terminado."). Null: the device's first language.
+    sql: `ALTER TABLE timers ADD COLUMN lang TEXT;`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -14,6 +14,8 @@ export interface TimerRow {
   dueAt: number | null;
   remainingMs: number | null;
   command: string | null;
+  /** The language it was set in, when not the device's first; null (or absent, from older callers) for the first. */
+  lang?: string | null;
 }
 
 /** A stop said here for another device's timer, kept until that device's state says it no longer rings. */
@@ -51,11 +53,11 @@ export class TimerTable {
   save(t: TimerRow): void {
     this.db
       .prepare(
-        `INSERT INTO timers (id, label, seconds, state, due_at, remaining_ms, command, updated_at) VALUES (@id, @label, @seconds, @state, @dueAt, @remainingMs, @command, @now)
+        `INSERT INTO timers (id, label, seconds, state, due_at, remaining_ms, command, lang, updated_at) VALUES (@id, @label, @seconds, @state, @dueAt, @remainingMs, @command, @lang, @now)
          ON CONFLICT (id) DO UPDATE SET label = excluded.label, seconds = excluded.seconds, state = excluded.state, due_at = excluded.due_at,
-           remaining_ms = excluded.remaining_ms, command = excluded.command, updated_at = excluded.updated_at`,
+           remaining_ms = excluded.remaining_ms, command = excluded.command, lang = excluded.lang, updated_at = excluded.updated_at`,
       )
-      .run({ ...t, now: this.wallNow() });
+      .run({ ...t, lang: t.lang ?? null, now: this.wallNow() });
   }
 
   remove(id: number): void {
@@ -63,6 +65,6 @@ export class TimerTable {
   }
 
   all(): TimerRow[] {
-    return (this.db.prepare('SELECT id, label, seconds, state, due_at AS dueAt, remaining_ms AS remainingMs, command FROM timers ORDER BY id').all() as TimerRow[]).map((r) => ({ ...r }));
+    return (this.db.prepare('SELECT id, label, seconds, state, due_at AS dueAt, remaining_ms AS remainingMs, command, lang FROM timers ORDER BY id').all() as TimerRow[]).map((r) => ({ ...r }));
   }
 }

@@ -5,7 +5,8 @@ import type { ResponseCascade } from './cascade.js';
  * open request the model will answer (the intent pass, seed 004) — the model asked at the first
  * timer, the question rendered at the second, the request handed over and the question said at the third.
  */
-export type Turn = { kind: 'answer'; text: string } | { kind: 'proposal'; frame: string; text: string };
+/** `lang`: the language an answer is said in, when not the device's first. */
+export type Turn = { kind: 'answer'; text: string; lang?: string } | { kind: 'proposal'; frame: string; text: string };
 
 /** A turn worked out: what hark will say (null when nothing can be said ahead: the model is away). */
 export interface Worked {

@@ -17,11 +17,11 @@ import { Store } from '../../src/store/store.js';
  * wall clock that has moved on, finds them. Wall time is a variable here, so "hark was off for 3
  * minutes" takes no time.
  */
-function boot(path: string, wall: { now: number }) {
+function boot(path: string, wall: { now: number }, languages: string[] = ['en']) {
   const clock = new VirtualClock(0);
   const log = memoryLogger();
   const store = new Store({ path, wallNow: () => wall.now, backgroundCheckpoint: false });
-  const cfg = validateConfig({ router: { mode: 'always-listen' } }, 'test');
+  const cfg = validateConfig({ router: { mode: 'always-listen' }, language: { languages } }, 'test');
   const effects: TimedEffect[] = [];
   const keeper = new StoreTimerKeeper(store.timers(), clock, log, () => wall.now);
   const core = new CommandCore({
@@ -31,6 +31,7 @@ function boot(path: string, wall: { now: number }) {
     log,
     timerKeeper: keeper,
     lists: new StoreListBook(store),
+    language: cfg.language,
     onEffect: (e) => effects.push({ ...e, atMs: clock.now() }),
   });
   let n = 0;
@@ -53,6 +54,21 @@ function boot(path: string, wall: { now: number }) {
 }
 
 describe('timers survive a restart', () => {
+  it('a timer set in Spanish on an [en, es] device rings in Spanish after a restart', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'hark-timers-')), 'hark.db');
+    const wall = { now: 1_800_000_000_000 };
+    const first = boot(path, wall, ['en', 'es']);
+    first.say('pon un temporizador de arroz de dos minutos');
+    first.say('set a pasta timer for 3 minutes');
+    first.shutdown();
+    // Off for 5 minutes: both came due while hark was off; each says so in its own language.
+    wall.now += 300_000;
+    const second = boot(path, wall, ['en', 'es']);
+    second.restore();
+    expect(second.spoken()).toEqual(['El temporizador de arroz sonó hace 3 minutos.', 'The pasta timer went off 2 minutes ago.']);
+    second.shutdown();
+  });
+
   it('restores running and paused timers; one due while hark was off rings saying how long ago', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'hark-timers-')), 'hark.db');
     const wall = { now: 1_800_000_000_000 };

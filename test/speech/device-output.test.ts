@@ -3,6 +3,7 @@ import { parseConfigText } from '../../src/config/load.js';
 import { Bus } from '../../src/core/bus.js';
 import { SystemClock } from '../../src/core/clock.js';
 import { createSpeech } from '../../src/speech/create.js';
+import type { EspeakTts } from '../../src/speech/espeak.js';
 
 /** The real chain: the queue, espeak-ng, the earcon bank and aplay, playing to ALSA's null device. */
 function realSpeech(extra = '') {
@@ -47,6 +48,21 @@ describe('speaking through espeak-ng and aplay', () => {
     expect(await speech.queue.earcon('listening').done).toBe('ended');
     expect(await speech.queue.earcon('fanfare').done).toBe('error');
     expect(events.at(-1)).toMatchObject({ type: 'speak.error', p: { error: 'no earcon named "fanfare"' } });
+  });
+
+  it('a reply in another language is spoken with that language\'s voice: the pack\'s, or speech.voices\' for it', async () => {
+    const { speech, events } = realSpeech('  voices: {de: xx-nowhere}\n');
+    const text = 'Temporizador de arroz puesto para diez minutos.';
+    expect(await speech.queue.say(text, { lang: 'es' }).done).toBe('ended');
+    // What aplay was given is espeak-ng's Spanish voice (packs/es voice: es), not the device's en-us.
+    const tts = speech.tts as EspeakTts;
+    const ms = (pcm: Int16Array) => Math.round((pcm.length / 16_000) * 1000);
+    const [es, en] = [await tts.render(text, { voice: 'es' }), await tts.render(text, { voice: 'en-us' })];
+    expect(ms(es)).not.toBe(ms(en));
+    expect(events[0]!.p.durationMs).toBe(ms(es));
+    // speech.voices overrides the pack's: German here is a voice espeak-ng lacks, and says so.
+    expect(await speech.queue.say('Reis-Timer ist abgelaufen.', { lang: 'de' }).done).toBe('error');
+    expect(String(events.at(-1)!.p.error)).toMatch(/speech.voice is "xx-nowhere"/);
   });
 
   it('a missing voice fails that item with the reason, and the next one still plays', async () => {

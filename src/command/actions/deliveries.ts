@@ -2,6 +2,8 @@ import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
 import type { Effect } from '../../core/effects.js';
 import { DeliveryError, type Delivery, type Target } from './targets/target.js';
+import { english } from '../../language/pack/english.js';
+import type { MessageArgs } from '../../language/pack/message.js';
 
 /** Targets that keep words without answering: hark says, in words, that it kept them (and when it could not). */
 export const PLAIN_TARGETS: ReadonlySet<string> = new Set(['file', 'webhook']);
@@ -15,7 +17,13 @@ export const PLAIN_TARGETS: ReadonlySet<string> = new Set(['file', 'webhook']);
 export class Deliveries {
   private readonly inFlight = new Set<Promise<void>>();
 
-  constructor(private readonly targets: ReadonlyMap<string, Target>, private readonly log: Logger, private readonly out: (e: Effect) => void) {}
+  /** `reply`: a reply in the device's first language (English without it). */
+  constructor(
+    private readonly targets: ReadonlyMap<string, Target>,
+    private readonly log: Logger,
+    private readonly out: (e: Effect) => void,
+    private readonly reply: (key: string, args?: MessageArgs) => string = (k, a) => english().reply(k, a),
+  ) {}
 
   get busy(): boolean {
     return this.inFlight.size > 0;
@@ -44,7 +52,7 @@ export class Deliveries {
           const attempts = err instanceof DeliveryError ? err.attempts : 1;
           this.log.error('delivery failed', { target: name, error: err });
           this.out({ type: 'delivery-failed', target: name, kind: d.kind, error: errorMessage(err), attempts });
-          if (d.kind === 'submit' && PLAIN_TARGETS.has(target.type)) this.out({ type: 'speak', text: `I could not keep that: the ${name} target failed.` });
+          if (d.kind === 'submit' && PLAIN_TARGETS.has(target.type)) this.out({ type: 'speak', text: this.reply('kept.failed', { target: name }) });
         },
       )
       .finally(() => this.inFlight.delete(p));

@@ -3,7 +3,10 @@ import { registerListHandlers } from './list-handlers.js';
 import type { TimerPick } from '../../language/requests.js';
 import type { EffectSink } from '../../core/effects.js';
 import type { ActionRouter, FiredAction } from './action-router.js';
-import { ringText, type KitchenTimers } from './timers.js';
+import type { KitchenTimers } from './timers.js';
+import { ringText } from '../../language/say.js';
+import { english } from '../../language/pack/english.js';
+import type { Language } from '../../language/pack/language.js';
 import { numberedPart, referenceNumber } from '../answers.js';
 
 /**
@@ -12,8 +15,16 @@ import { numberedPart, referenceNumber } from '../answers.js';
  * whose effect can be cut short registers an `undo` beside its handler: the ActionRouter runs it
  * when a conflicting action supersedes it (the one place "stop what it started" lives).
  */
-export function registerBuiltInHandlers(actions: ActionRouter, deps: { timers: KitchenTimers; lists: ListBook; emit: EffectSink; lastSpoken: () => string | undefined }): void {
+/**
+ * `language`: the device's language of a code, the first for none. An action said in another of
+ * the device's languages carries `lang` (the kitchen verb adds it), and its reply is said in it.
+ */
+export function registerBuiltInHandlers(
+  actions: ActionRouter,
+  deps: { timers: KitchenTimers; lists: ListBook; emit: EffectSink; lastSpoken: () => string | undefined; language?: (code?: string) => Language },
+): void {
   const { timers, emit } = deps;
+  const language = (code?: string) => deps.language?.(code) ?? english();
   // "stop" silences a ringing timer first; otherwise it stops hark talking.
   actions.on('stop', () => {
     if (!timers.stopRinging('voice')) emit({ type: 'stop-speaking' });
@@ -27,32 +38,33 @@ export function registerBuiltInHandlers(actions: ActionRouter, deps: { timers: K
       // "repeat number 3": the third item (or sentence) of the last thing said.
       const n = referenceNumber(a.args.reference);
       if (n !== null && last !== undefined) {
-        emit({ type: 'speak', text: numberedPart(last, n) ?? `There is no number ${n}.` });
+        emit({ type: 'speak', text: numberedPart(last, n) ?? language().reply('repeat.no_number', { number: n }) });
         return;
       }
-      emit({ type: 'speak', text: last ?? 'I have not said anything yet.' });
+      emit({ type: 'speak', text: last ?? language().reply('repeat.nothing') });
     },
     { undo: () => emit({ type: 'stop-speaking' }) },
   );
   actions.on('timer.set', (a) => {
     const seconds = Number(a.args.seconds);
     if (!Number.isFinite(seconds) || seconds <= 0) throw new Error(`timer.set needs a positive number of seconds, got ${JSON.stringify(a.args.seconds)}`);
-    timers.set(seconds, str(a.args.label), str(a.args.command));
+    timers.set(seconds, str(a.args.label), str(a.args.command), str(a.args.lang));
   });
   for (const op of ['cancel', 'status', 'pause', 'resume'] as const) {
-    actions.on(`timer.${op}`, (a) => timers.act(op, pickOf(a), a.args.all === true));
+    actions.on(`timer.${op}`, (a) => timers.act(op, pickOf(a), a.args.all === true, 0, undefined, str(a.args.lang)));
   }
   for (const op of ['add', 'remove'] as const) {
     actions.on(`timer.${op}`, (a) => {
       const seconds = Number(a.args.seconds);
       if (!Number.isFinite(seconds) || seconds <= 0) throw new Error(`timer.${op} needs a positive number of seconds, got ${JSON.stringify(a.args.seconds)}`);
-      timers.act(op, pickOf(a), false, seconds);
+      timers.act(op, pickOf(a), false, seconds, undefined, str(a.args.lang));
     });
   }
   actions.on('timer.done', (a) => {
-    emit({ type: 'speak', text: ringText(str(a.args.label), Number(a.args.lateSeconds ?? 0) * 1000), earcon: 'timer', ring: 0 });
+    const code = str(a.args.lang);
+    emit({ type: 'speak', text: ringText(str(a.args.label), Number(a.args.lateSeconds ?? 0) * 1000, language(code)), earcon: 'timer', ring: 0, ...(code ? { lang: code } : {}) });
   });
-  registerListHandlers(actions, deps.lists, emit);
+  registerListHandlers(actions, deps.lists, emit, language);
 }
 
 function str(v: unknown): string | undefined {

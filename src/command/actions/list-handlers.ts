@@ -1,7 +1,10 @@
 import { itemKey, type ItemAmount } from '../../language/items.js';
-import type { ListBook, ListLine } from '../lists.js';
+import type { ListBook } from '../lists.js';
 import type { EffectSink } from '../../core/effects.js';
 import { sayQuantity, spokenNumbers } from '../../language/spoken.js';
+import { english } from '../../language/pack/english.js';
+import type { Language } from '../../language/pack/language.js';
+import { joinAll, listName } from '../../language/say.js';
 import type { ActionRequest, ActionRouter } from './action-router.js';
 
 /**
@@ -14,16 +17,14 @@ import type { ActionRequest, ActionRouter } from './action-router.js';
  * unit}], several said at once); `unread`: parts of what was said that were not items, named in
  * the answer so the cook can say them again; `utteranceId` links the rows to what was said.
  */
-const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
-
 /** "three lemons", "two kilos of onions": an amount as hark says it. */
-export function sayItem(i: { item: string; quantity?: number | null; unit?: string | null }): string {
-  return spokenNumbers(sayQuantity(i.item, i.quantity ?? undefined, i.unit ?? undefined));
+export function sayItem(i: { item: string; quantity?: number | null; unit?: string | null }, lang: Language = english()): string {
+  return spokenNumbers(sayQuantity(i.item, i.quantity ?? undefined, i.unit ?? undefined, lang), lang);
 }
 
 /** "a, b and c". */
-export function sayAll(parts: readonly string[]): string {
-  return parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+export function sayAll(parts: readonly string[], lang: Language = english()): string {
+  return joinAll(parts, 'and', lang);
 }
 
 function need(a: ActionRequest, k: string): string {
@@ -47,8 +48,13 @@ export function itemsOf(a: ActionRequest): ItemAmount[] {
   return [one(a.args, '')];
 }
 
-export function registerListHandlers(actions: ActionRouter, lists: ListBook, emit: EffectSink): void {
-  const say = (text: string) => emit({ type: 'speak', text });
+export function registerListHandlers(actions: ActionRouter, lists: ListBook, emit: EffectSink, language: (code?: string) => Language = () => english()): void {
+  const code = (a: ActionRequest) => (typeof a.args.lang === 'string' && a.args.lang ? a.args.lang : undefined);
+  const langOf = (a: ActionRequest) => language(code(a));
+  const say = (a: ActionRequest, text: string, answer = false) => {
+    const c = code(a);
+    emit({ type: 'speak', text, ...(answer ? { answer: true as const } : {}), ...(c ? { lang: c } : {}) });
+  };
   const link = (a: ActionRequest) => (typeof a.args.utteranceId === 'string' ? { utteranceId: a.args.utteranceId } : {});
 
   actions.on('list.add', (a) => {
@@ -58,12 +64,14 @@ export function registerListHandlers(actions: ActionRouter, lists: ListBook, emi
       lists.record({ list, item: i.item, quantity: i.quantity ?? null, unit: i.unit ?? null, op: 'add', ...link(a) });
       emit({ type: 'list', op: 'add', list, item: i.item });
     }
-    say(`Added ${sayAll(items.map(sayItem))} to the ${list} list.${notCaught(a)}`);
+    const l = langOf(a);
+    say(a, l.reply('list.added', { items: sayAll(items.map((i) => sayItem(i, l)), l), list: listName(list, l) }) + notCaught(a, l));
   });
 
   actions.on('list.remove', (a) => {
     const list = need(a, 'list');
     const lines = lists.lines(list);
+    const l = langOf(a);
     const done: string[] = [];
     const fewer: string[] = [];
     const missing: string[] = [];
@@ -78,20 +86,21 @@ export function registerListHandlers(actions: ActionRouter, lists: ListBook, emi
       if (left !== null) lists.record({ list, item: line.item, quantity: left, unit: line.unit, op: 'set', ...link(a) });
       else lists.record({ list, item: line.item, op: 'remove', ...link(a) });
       emit({ type: 'list', op: 'remove', list, item: line.item });
-      if (left !== null) fewer.push(`Took ${sayItem({ ...i, unit: i.unit ?? line.unit })} off the ${list} list; ${spokenNumbers(String(left))} left.`);
+      if (left !== null) fewer.push(l.reply('list.took', { item: sayItem({ ...i, unit: i.unit ?? line.unit }, l), list: listName(list, l), left: spokenNumbers(String(left), l) }));
       else done.push(line.item);
     }
     const parts: string[] = [];
-    if (done.length) parts.push(`Removed ${sayAll(done)} from the ${list} list.`);
+    if (done.length) parts.push(l.reply('list.removed', { items: sayAll(done, l), list: listName(list, l) }));
     parts.push(...fewer);
-    if (missing.length) parts.push(`${capital(sayAll(missing))} ${missing.length > 1 ? 'are' : 'is'} not on the ${list} list.`);
-    say(parts.join(' ') + notCaught(a));
+    if (missing.length) parts.push(l.reply('list.missing', { items: sayAll(missing, l), count: missing.length, list: listName(list, l) }));
+    say(a, parts.join(' ') + notCaught(a, l));
   });
 
   actions.on('list.read', (a) => {
     const list = need(a, 'list');
     const lines = lists.lines(list);
-    emit({ type: 'speak', text: lines.length ? `The ${list} list: ${sayAll(lines.map(sayLine))}.` : `The ${list} list is empty.`, answer: true });
+    const l = langOf(a);
+    say(a, lines.length ? l.reply('list.read', { list: listName(list, l), items: sayAll(lines.map((x) => sayItem(x, l)), l) }) : l.reply('list.empty', { list: listName(list, l) }), true);
   });
 
   actions.on('list.clear', (a) => {
@@ -100,16 +109,12 @@ export function registerListHandlers(actions: ActionRouter, lists: ListBook, emi
     // Cleared as removals, so the log still shows what was on it (lists are never edited in place).
     for (const l of lines) lists.record({ list, item: l.item, op: 'remove', ...link(a) });
     emit({ type: 'list', op: 'clear', list });
-    say(lines.length ? `Cleared the ${list} list.` : `The ${list} list was already empty.`);
+    say(a, langOf(a).reply(lines.length ? 'list.cleared' : 'list.already_empty', { list: listName(list, langOf(a)) }));
   });
 }
 
 /** " I didn't catch shallots two kilos." for the parts of a list that were not items; "" when all were. */
-function notCaught(a: ActionRequest): string {
+function notCaught(a: ActionRequest, l: Language): string {
   const u = Array.isArray(a.args.unread) ? a.args.unread.filter((x): x is string => typeof x === 'string' && x.trim() !== '') : [];
-  return u.length ? ` I didn't catch ${sayAll(u.map((x) => spokenNumbers(x.trim())))}.` : '';
-}
-
-function sayLine(l: ListLine): string {
-  return sayItem(l);
+  return u.length ? ` ${l.reply('list.not_caught', { items: sayAll(u.map((x) => spokenNumbers(x.trim(), l)), l) })}` : '';
 }

@@ -1,9 +1,10 @@
 import type { Clock, TimerHandle } from '../../core/clock.js';
-import { sayDuration } from '../../language/duration.js';
+import { english } from '../../language/pack/english.js';
+import type { Language } from '../../language/pack/language.js';
+import { joinAll, ringText, timerName } from '../../language/say.js';
 import type { TimerPick } from '../../language/timer-language.js';
-import { capitalise, describeTimer, pickTimers } from '../../language/timer-pick.js';
+import { capitalise, pickTimers } from '../../language/timer-pick.js';
 import type { EffectSink } from '../../core/effects.js';
-import { plural } from '../frame.js';
 
 /**
  * Kitchen timers on the injected clock. Several may run at once; a label tells them apart ("the
@@ -26,6 +27,8 @@ export interface KitchenTimer {
   command?: string;
   /** Another device's timer, rung here for its area (the fleet): that device and its id there. Never kept in the store. */
   from?: { device: string; id: number };
+  /** The language it was set in, when not the device's first: its ring is said in it. */
+  lang?: string;
 }
 
 export interface TimerSettings {
@@ -51,11 +54,7 @@ export interface TimerEvents {
   onGiveUp?: (t: KitchenTimer) => void;
 }
 
-/** What hark says each time a timer rings. */
-export function ringText(label: string | undefined, lateMs = 0): string {
-  if (lateMs >= 60_000) return `The ${label ? `${label} ` : ''}timer went off ${sayDuration(Math.round(lateMs / 60_000) * 60)} ago.`;
-  return label ? `${capitalise(label)} timer done.` : 'Timer done.';
-}
+export { ringText };
 
 /** `rung`: rings of it gone unanswered since it came due (each is louder: the speaker's AlarmLevel). */
 type Live = KitchenTimer & { handle?: TimerHandle; ringingSince?: number; rung?: number };
@@ -70,11 +69,24 @@ export class KitchenTimers {
   private ringHandle: TimerHandle | undefined;
   private ringTurn = 0;
   /** The open "Which timer?" question: what to do, and among which timers. */
-  private question: { op: TimerOp; bySeconds: number; ids: number[]; atMs: number } | undefined;
+  private question: { op: TimerOp; bySeconds: number; ids: number[]; atMs: number; code?: string } | undefined;
   private readonly settings: TimerSettings;
 
-  constructor(private readonly opts: { clock: Clock; emit: EffectSink; settings?: TimerSettings; keeper?: TimerKeeper; deviceArea?: string } & TimerEvents) {
+  /**
+   * `language`: the device's language of a code, the first one for none (what a reply without a
+   * request's language, a ring, is said in); English without it.
+   */
+  constructor(private readonly opts: { clock: Clock; emit: EffectSink; settings?: TimerSettings; keeper?: TimerKeeper; deviceArea?: string; language?: (code?: string) => Language } & TimerEvents) {
     this.settings = opts.settings ?? DEFAULT_TIMER_SETTINGS;
+  }
+
+  private lang(code?: string): Language {
+    return this.opts.language?.(code) ?? english();
+  }
+
+  /** A reply in the language of `code` (the request's, or the timer's); the effect names it when it is not the first. */
+  private say(code: string | undefined, text: string, more: { earcon?: 'timer'; ring?: number } = {}): void {
+    this.opts.emit({ type: 'speak', text, ...more, ...(code ? { lang: code } : {}) });
   }
 
   list(): KitchenTimer[] {
@@ -103,8 +115,9 @@ export class KitchenTimers {
     return [...this.timers.values()].some((t) => t.state === 'ringing');
   }
 
-  set(seconds: number, label?: string, command?: string): KitchenTimer {
+  set(seconds: number, label?: string, command?: string, code?: string): KitchenTimer {
     const { emit } = this.opts;
+    const lang = this.lang(code);
     let restarted = false;
     if (label) {
       for (const t of this.timers.values()) {
@@ -115,13 +128,14 @@ export class KitchenTimers {
       }
     }
     const id = this.nextId++;
-    const t: Live = { id, seconds, dueAtMs: this.opts.clock.now() + seconds * 1000, state: 'running', ...(label ? { label } : {}), ...(command ? { command } : {}) };
+    const t: Live = { id, seconds, dueAtMs: this.opts.clock.now() + seconds * 1000, state: 'running', ...(label ? { label } : {}), ...(command ? { command } : {}), ...(code ? { lang: code } : {}) };
     this.timers.set(id, t);
     this.arm(t);
     this.opts.keeper?.save(plain(t));
     emit({ type: 'timer', event: 'set', ...eventOf(t) });
-    if (command) emit({ type: 'speak', text: `In ${sayDuration(seconds)}: ${command}.` });
-    else emit({ type: 'speak', text: `${label ? `${capitalise(label)} timer` : 'Timer'} ${restarted ? 'restarted' : 'set'} for ${sayDuration(seconds)}.` });
+    const duration = lang.durations.say(seconds);
+    if (command) this.say(code, lang.reply('timer.later', { duration, command }));
+    else this.say(code, lang.reply(restarted ? 'timer.restarted' : 'timer.set', { name: label, duration }));
     return plain(t);
   }
 
@@ -168,25 +182,28 @@ export class KitchenTimers {
   }
 
   /** Cancel, pause, resume, add or take off time, or say how long is left, on the picked timers. */
-  act(op: TimerOp, pick: TimerPick, all: boolean, bySeconds = 0, only?: readonly number[]): void {
+  act(op: TimerOp, pick: TimerPick, all: boolean, bySeconds = 0, only?: readonly number[], code?: string): void {
     const { emit } = this.opts;
+    const lang = this.lang(code);
+    const say = (text: string) => this.say(code, text);
+    const left = (t: Live) => lang.durations.say(Math.ceil(this.leftMs(t) / 1000));
     this.question = undefined;
     const candidates = [...this.timers.values()].filter((t) => (op === 'cancel' || t.state !== 'ringing') && (!only || only.includes(t.id)));
-    const r = pickTimers(candidates, pick, { op, all, ...(this.opts.deviceArea ? { deviceArea: this.opts.deviceArea } : {}) });
+    const r = pickTimers(candidates, pick, { op, all, ...(this.opts.deviceArea ? { deviceArea: this.opts.deviceArea } : {}) }, lang);
     if ('say' in r) {
-      emit({ type: 'speak', text: r.say });
-      if (r.ask) this.question = { op, bySeconds, ids: r.ask.map((t) => t.id), atMs: this.opts.clock.now() };
+      say(r.say);
+      if (r.ask) this.question = { op, bySeconds, ids: r.ask.map((t) => t.id), atMs: this.opts.clock.now(), ...(code ? { code } : {}) };
       return;
     }
     const chosen = r.timers.sort((a, b) => this.leftMs(a) - this.leftMs(b));
     switch (op) {
       case 'status':
-        return this.status(chosen);
+        return this.status(chosen, lang, say);
       case 'cancel': {
         for (const t of chosen) this.finish(t, 'cancelled');
-        const left = [...this.timers.values()].filter((t) => t.state !== 'ringing').length;
-        const what = chosen.length > 1 ? `Cancelled ${plural(chosen.length, 'timer')}.` : `Cancelled the ${describe(chosen[0]!)}.`;
-        emit({ type: 'speak', text: left ? `${what} ${plural(left, 'timer')} still running.` : what });
+        const running = [...this.timers.values()].filter((t) => t.state !== 'ringing').length;
+        const what = chosen.length > 1 ? lang.reply('timer.cancelled_many', { count: chosen.length }) : lang.reply('timer.cancelled', { timer: timerName(chosen[0]!, lang) });
+        say(running ? `${what} ${lang.reply('timer.still_running', { count: running })}` : what);
         return;
       }
       case 'pause':
@@ -197,7 +214,7 @@ export class KitchenTimers {
           this.opts.keeper?.save(plain(t));
           emit({ type: 'timer', event: 'paused', ...eventOf(t) });
         }
-        emit({ type: 'speak', text: `Paused the ${chosen.map((t) => `${describe(t)} with ${sayDuration(Math.ceil(t.remainingMs! / 1000))} left`).join(' and the ')}.` });
+        say(lang.reply('timer.paused', { timers: joinAll(chosen.map((t) => lang.phrase('timer.paused_item', { timer: timerName(t, lang), left: left(t) })), 'and', lang) }));
         return;
       case 'resume':
         for (const t of chosen) {
@@ -208,7 +225,7 @@ export class KitchenTimers {
           this.opts.keeper?.save(plain(t));
           emit({ type: 'timer', event: 'resumed', ...eventOf(t) });
         }
-        emit({ type: 'speak', text: `Resumed the ${chosen.map((t) => `${describe(t)}, ${sayDuration(Math.ceil(this.leftMs(t) / 1000))} left`).join(' and the ')}.` });
+        say(lang.reply('timer.resumed', { timers: joinAll(chosen.map((t) => lang.phrase('timer.resumed_item', { timer: timerName(t, lang), left: left(t) })), 'and', lang) }));
         return;
       case 'add':
       case 'remove': {
@@ -222,8 +239,9 @@ export class KitchenTimers {
         }
         this.opts.keeper?.save(plain(t));
         emit({ type: 'timer', event: 'changed', ...eventOf(t), bySeconds: delta / 1000 });
-        const left = Math.ceil(this.leftMs(t) / 1000);
-        emit({ type: 'speak', text: `${op === 'add' ? 'Added' : 'Took'} ${sayDuration(bySeconds)} ${op === 'add' ? 'to' : 'off'} the ${describe(t)}: ${left > 0 ? `${sayDuration(left)} left` : 'it is done'}.` });
+        const args = { by: lang.durations.say(bySeconds), timer: timerName(t, lang), left: left(t) };
+        const key = op === 'add' ? 'timer.added' : 'timer.taken';
+        say(lang.reply(this.leftMs(t) > 0 ? key : `${key}_done`, args));
         return;
       }
     }
@@ -239,7 +257,7 @@ export class KitchenTimers {
     if (!q || this.opts.clock.now() - q.atMs > ANSWER_MS) return false;
     const offered = [...this.timers.values()].filter((t) => q.ids.includes(t.id));
     if (pick !== 'all' && 'say' in pickTimers(offered, pick, { op: q.op, all: false })) return false;
-    this.act(q.op, pick === 'all' ? {} : pick, pick === 'all', q.bySeconds, q.ids);
+    this.act(q.op, pick === 'all' ? {} : pick, pick === 'all', q.bySeconds, q.ids, q.code);
     return true;
   }
 
@@ -271,7 +289,7 @@ export class KitchenTimers {
       if (t.dueAtMs > now && t.state === 'running') this.arm(t);
       else if (t.command !== undefined) {
         this.drop(t.id);
-        this.opts.emit({ type: 'speak', text: `While I was off, it came time to: ${t.command}. I did not do it.` });
+        this.say(t.lang, this.lang(t.lang).reply('timer.missed_command', { command: t.command }));
       } else {
         t.state = 'running';
         this.due(t.id, now - t.dueAtMs);
@@ -290,20 +308,20 @@ export class KitchenTimers {
     return t.state === 'paused' ? (t.remainingMs ?? 0) : t.dueAtMs - this.opts.clock.now();
   }
 
-  private status(timers: Live[]): void {
-    const { emit } = this.opts;
-    const left = (t: Live) => (t.state === 'ringing' ? 'ringing' : `${sayDuration(Math.ceil(this.leftMs(t) / 1000))} left${t.state === 'paused' ? ', paused' : ''}`);
+  private status(timers: Live[], lang: Language, say: (text: string) => void): void {
+    const left = (t: Live) => lang.durations.say(Math.ceil(this.leftMs(t) / 1000));
     if (timers.length === 1) {
       const t = timers[0]!;
-      const text = t.command
-        ? `${sayDuration(Math.ceil(this.leftMs(t) / 1000))} until: ${t.command}.`
-        : t.state === 'paused'
-          ? `The ${describe(t)} is paused with ${sayDuration(Math.ceil(this.leftMs(t) / 1000))} left.`
-          : `${capitalise(left(t))} on the ${describe(t)}.`;
-      emit({ type: 'speak', text });
+      const args = { timer: timerName(t, lang), left: left(t) };
+      say(t.command ? lang.reply('timer.until', { left: left(t), command: t.command }) : lang.reply(t.state === 'paused' ? 'timer.paused_left' : t.state === 'ringing' ? 'timer.ringing' : 'timer.left', args));
       return;
     }
-    emit({ type: 'speak', text: `${plural(timers.length, 'timer')}. ` + timers.map((t) => `${capitalise(t.command ? `${t.command}` : describe(t))}: ${left(t)}`).join('. ') + '.' });
+    const item = (t: Live) => {
+      const args = { timer: capitalise(t.command ?? timerName(t, lang)), left: left(t) };
+      return lang.phrase(t.state === 'ringing' ? 'timer.status_item_ringing' : t.state === 'paused' ? 'timer.status_item_paused' : 'timer.status_item', args);
+    };
+    // The items are sentences of their own: "2 timers. Rice timer: 5 minutes left. Pasta timer: ringing."
+    say(lang.reply('timer.status_many', { count: timers.length, timers: timers.map(item).join('. ') }));
   }
 
   private arm(t: Live): void {
@@ -343,7 +361,7 @@ export class KitchenTimers {
     if (!ringing.length) return;
     const t = ringing[this.ringTurn++ % ringing.length]!;
     t.rung = (t.rung ?? 0) + 1;
-    this.opts.emit({ type: 'speak', text: ringText(t.label), earcon: 'timer', ring: t.rung });
+    this.say(t.lang, ringText(t.label, 0, this.lang(t.lang)), { earcon: 'timer', ring: t.rung });
     this.ringHandle = this.opts.clock.setTimer(this.settings.ringIntervalMs, () => this.ringAgain());
   }
 
@@ -373,8 +391,4 @@ function plain(t: Live): KitchenTimer {
 
 function eventOf(t: KitchenTimer): { id: number; label?: string; seconds: number; dueAtMs: number; command?: string; from?: { device: string; id: number } } {
   return { id: t.id, seconds: t.seconds, dueAtMs: t.dueAtMs, ...(t.label ? { label: t.label } : {}), ...(t.command ? { command: t.command } : {}), ...(t.from ? { from: t.from } : {}) };
-}
-
-function describe(t: KitchenTimer): string {
-  return describeTimer(t);
 }

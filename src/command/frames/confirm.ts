@@ -1,10 +1,12 @@
 import { Frame, type ConfirmRequest, type FrameHost, type VerbContext } from '../frame.js';
 import type { CompiledRule } from '../compile.js';
 import type { FrameSpec } from '../spec.js';
+import { english } from '../../language/pack/english.js';
+import type { Language } from '../../language/pack/language.js';
 
-/** The question as said: the response cascade renders it ahead (issue 19 item 8), so it is worded in one place. */
-export function confirmQuestion(prompt: string): string {
-  return `${prompt} Say yes or no.`;
+/** The question as said: the response cascade renders it ahead, so it is worded in one place (the pack's confirm.ask). */
+export function confirmQuestion(prompt: string, lang: Language = english()): string {
+  return lang.reply('confirm.ask', { question: prompt });
 }
 
 /**
@@ -30,7 +32,7 @@ export class ConfirmFrame extends Frame {
   private start(): void {
     this.arm(this.spec.timeoutMs ?? 10_000, () => {
       this.settled = true;
-      this.host.speak('No answer, so I did nothing.');
+      this.host.say('confirm.no_answer');
       this.host.pop(this);
       this.request.onTimeout?.();
     });
@@ -47,7 +49,7 @@ export class ConfirmFrame extends Frame {
       this.settled = true;
       this.disarm();
       if (this.request.onNo) return this.request.onNo();
-      return this.host.speak('Cancelled.');
+      return this.host.say('confirm.cancelled');
     }
     if (op === 'unclear') {
       // Once: a second stray remark is most likely not meant for hark, and repeating the prompt over
@@ -57,7 +59,7 @@ export class ConfirmFrame extends Frame {
         return;
       }
       this.askedAgain = true;
-      return this.host.speak('Yes or no?');
+      return this.host.say('confirm.unclear');
     }
     return super.op(op, ctx);
   }

@@ -13,7 +13,7 @@ export class DictationFrame extends Frame {
   override enter(): void {
     // Kept short: the person starts dictating right away, and a long prompt talks over (and, through
     // the echo gate, muffles) their first words. The tap is in the README and in the "Still dictating" hint.
-    this.host.speak('Dictating. Say end dictation when you are done.');
+    this.host.say('dictation.start');
   }
 
   override holds(): boolean {
@@ -28,7 +28,7 @@ export class DictationFrame extends Frame {
         this.ids.push(ctx.utterance.id);
         return;
       case 'submit':
-        if (!this.parts.length) return this.host.speak('Nothing was dictated.');
+        if (!this.parts.length) return this.host.say('dictation.nothing');
         this.host.emit({ type: 'submit', frame: this.name, target: this.spec.target ?? 'file', text: this.parts.join(' '), utteranceIds: this.ids });
         this.host.emit({ type: 'earcon', name: 'sent' });
         this.parts = [];

@@ -1,4 +1,4 @@
-import { Frame, plural, type VerbContext } from '../frame.js';
+import { Frame, type VerbContext } from '../frame.js';
 
 /**
  * Inventory capture (seed 001): each utterance is an item, kept through pauses of any length
@@ -9,7 +9,7 @@ export class InventoryFrame extends Frame {
   private ids: string[] = [];
 
   override enter(): void {
-    this.host.speak('Inventory. Say each item, then save.');
+    this.host.say('inventory.start');
   }
 
   override holds(): boolean {
@@ -29,12 +29,12 @@ export class InventoryFrame extends Frame {
       case 'undo': {
         const removed = this.items.pop();
         this.ids.pop();
-        return this.host.speak(removed === undefined ? 'Nothing to undo.' : `Removed ${removed}.`);
+        return removed === undefined ? this.host.say('inventory.nothing_to_undo') : this.host.say('inventory.removed', { item: removed });
       }
       case 'read-back':
-        return this.host.speak(this.items.length ? `${plural(this.items.length, 'item')}: ${this.items.join(', ')}.` : 'No items yet.', { answer: true });
+        return this.items.length ? this.host.say('inventory.items', { count: this.items.length, items: this.items.join(', ') }, { answer: true }) : this.host.say('inventory.none', {}, { answer: true });
       case 'save': {
-        if (!this.items.length) return this.host.speak('Nothing to save.');
+        if (!this.items.length) return this.host.say('inventory.nothing_to_save');
         const n = this.items.length;
         this.host.emit({
           type: 'submit',
@@ -46,21 +46,21 @@ export class InventoryFrame extends Frame {
         });
         this.items = [];
         this.ids = [];
-        return this.host.speak(`Saved ${plural(n, 'item')}.`);
+        return this.host.say('inventory.saved', { count: n });
       }
       case 'discard': {
         const n = this.items.length;
         if (n === 0) {
-          this.host.speak('Inventory closed.');
+          this.host.say('inventory.closed');
           return this.host.pop(this);
         }
         return this.host.confirm({
-          prompt: `Discard ${plural(n, 'item')}?`,
+          prompt: this.host.reply('inventory.discard', { count: n }),
           onYes: () => {
             this.host.pop(this);
-            this.host.speak(`Discarded ${plural(n, 'item')}.`);
+            this.host.say('inventory.discarded', { count: n });
           },
-          onNo: () => this.host.speak(`Kept ${plural(n, 'item')}.`),
+          onNo: () => this.host.say('inventory.kept', { count: n }),
         });
       }
       default:

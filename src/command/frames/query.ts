@@ -31,7 +31,7 @@ export class QueryFrame extends IdleFrame {
 
   private submit(): void {
     if (!this.parts.length) {
-      this.host.speak('Nothing to send.');
+      this.host.say('query.nothing');
       return;
     }
     const target = this.spec.target ?? 'file';

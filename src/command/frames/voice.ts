@@ -11,7 +11,7 @@ export class VoiceFrame extends IdleFrame {
 
   override enter(): void {
     const names = this.host.voices().slice(0, 6).map((v) => v.say[0] ?? v.id);
-    this.host.speak(`Which voice? ${names.join(', ')}. Or say cancel.`);
+    this.host.say('voice.which', { voices: names.join(', ') });
     super.enter();
   }
 
@@ -20,7 +20,7 @@ export class VoiceFrame extends IdleFrame {
   }
 
   protected idle(): void {
-    this.host.speak('Voice unchanged.');
+    this.host.say('voice.unchanged');
     this.host.pop(this);
   }
 
@@ -29,6 +29,6 @@ export class VoiceFrame extends IdleFrame {
     const id = ctx.slots.value;
     if (!id) return;
     this.host.emit({ type: 'action', name: 'voice.set', args: { voice: id } });
-    this.host.speak(`Voice set to ${ctx.slots.match ?? id}.`);
+    this.host.say('voice.set', { voice: ctx.slots.match ?? id });
   }
 }

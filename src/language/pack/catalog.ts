@@ -69,6 +69,7 @@ export const REPLIES: Readonly<Record<string, readonly string[]>> = {
   'timer.none_running_now': [],
   'timer.none_paused': [],
   'timer.which': ['choices'],
+  'timer.choice': ['timer'],
   // lists
   'list.added': ['items', 'list'],
   'list.removed': ['items', 'list'],
@@ -78,6 +79,7 @@ export const REPLIES: Readonly<Record<string, readonly string[]>> = {
   'list.empty': ['list'],
   'list.cleared': ['list'],
   'list.already_empty': ['list'],
+  'list.not_caught': ['items'],
   // hark's own words
   'kept.noted': [],
   'kept.failed': ['target'],
