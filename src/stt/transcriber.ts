@@ -328,6 +328,7 @@ export class Transcriber {
       closeReason: 'segment-end',
     };
     if (fallbackReason) u.fallbackReason = fallbackReason;
+    if (t.language) u.language = t.language;
     if (t.tokens) u.tokens = t.tokens;
     if (t.words) u.words = t.words.map((w) => ({ word: w.word, start: w.start, end: w.end }));
     return { kind: 'heard', utterance: u };

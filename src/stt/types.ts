@@ -50,6 +50,8 @@ export interface Transcript {
   tokens?: SttToken[];
   words?: AsrWord[];
   confidence?: number;
+  /** The language the engine heard (a pack code: en, es), when it names one. */
+  language?: string;
   /** Wall time the engine spent on this segment. */
   ms: number;
 }
