@@ -9,6 +9,7 @@ import { ENGINES } from './engines/registry.js';
 import { engineOrder, type SttMode } from './fallback-policy.js';
 import { Transcriber } from './transcriber.js';
 import { buildPrompt } from './whisper/params.js';
+import { packLanguage } from '../language/pack/english.js';
 
 export interface CreateSttOptions {
   config: SttConfig;
@@ -72,7 +73,8 @@ export async function createStt(o: CreateSttOptions): Promise<SttStack> {
     engines,
     clearSpeechProb: cfg.clearSpeechProb,
     breaker: cfg.breaker,
-    filter: cfg.filter,
+    // Whisper's inventions differ by language: each of the device's packs names its own.
+    filter: { ...cfg.filter, byLanguage: Object.fromEntries((o.languages ?? ['en']).map((code) => [code, packLanguage(code).pack.words.hallucinations])) },
     stabilizer: cfg.stabilizer,
     clock,
     logger: o.logger.child({ component: 'stt' }),
