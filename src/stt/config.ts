@@ -43,7 +43,11 @@ const deepgramSection = section({
   /** Deepgram's API base URL (a ws:// URL points hark at a local test server). */
   url: nonEmpty('wss://api.deepgram.com'),
   model: nonEmpty('nova-3'),
-  language: nonEmpty('en'),
+  /**
+   * Deepgram's language. '' : the device's (language.languages): one → that code; several → `multi`
+   * (Nova-3's multilingual model, which names the language of each result).
+   */
+  language: text(''),
   interimResults: flag(true),
   /** Silence after the last word before Deepgram sends UtteranceEnd (needs interimResults); 0 disables. */
   utteranceEndMs: ms(1000, 0, 5000),

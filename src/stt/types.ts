@@ -94,6 +94,8 @@ export type AsrEvent =
       speechFinal: boolean;
       fromFinalize: boolean;
       receivedAt: number;
+      /** With language=multi: the language Deepgram heard (the alternative's first `languages`). */
+      language?: string;
     }
   | { kind: 'utterance-end'; lastWordEnd: number; receivedAt: number }
   | { kind: 'speech-started'; timestamp: number; receivedAt: number }
