@@ -13,8 +13,11 @@ const whisperSection = section({
   model: nonEmpty('base.en-q5_1'),
   /** Where `hark model fetch` puts models and where a model name is looked up. */
   modelsDir: nonEmpty('/var/lib/hark/models'),
-  /** Spoken language; `en` for the .en models. */
-  language: nonEmpty('en'),
+  /**
+   * Spoken language told to Whisper. '' : the device's (language.languages) when it has one, `auto`
+   * (detected in the same pass) when several; a `.en` model needs English alone.
+   */
+  language: text(''),
   /** Inference threads; 0 picks min(4, CPU cores). */
   threads: intBetween(0, 64, 0),
   /**
