@@ -105,6 +105,7 @@ export class CommandCore {
   private readonly window: FollowUpWindow;
   private readonly wakePhrases: string[];
   private readonly frameKinds: ReadonlyMap<string, string>;
+  private readonly unknownLanguages = new Set<string>();
   /** True while an utterance is being dispatched: actions fired now were commanded by a person. */
   private inDispatch = false;
 
@@ -241,6 +242,7 @@ export class CommandCore {
   }
 
   dispatch(utterance: Utterance): void {
+    this.checkLanguage(utterance.language);
     // While a timer rings, "stop", "ok", "thanks" silence it without the wake word, whatever frame
     // is open (a cook across the room will not say "computer" first).
     if (this.timers.ringing && this.stopsRinging(said(utterance.text).words)) {
@@ -254,12 +256,23 @@ export class CommandCore {
     }
     this.inDispatch = true;
     try {
-      const take = this.windowTake(said(utterance.text));
+      const take = this.windowTake(said(utterance.text, utterance.language));
       if (take) this.followUp(take, utterance);
       else this.router.dispatch(utterance);
     } finally {
       this.inDispatch = false;
     }
+  }
+
+  /**
+   * A language speech-to-text named that the device does not hear (a multilingual engine that
+   * heard French on an [en, es] device) is no hint: the words are read in every configured language
+   * alike. Said once per language, so a log is not a stream of it.
+   */
+  private checkLanguage(code: string | undefined): void {
+    if (!code || this.language.in(code) || this.unknownLanguages.has(code)) return;
+    this.unknownLanguages.add(code);
+    this.log.warn('speech-to-text named a language this device does not hear; read in its languages', { language: code, languages: this.language.each().map((k) => k.lang.code) });
   }
 
   /**

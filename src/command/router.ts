@@ -334,7 +334,7 @@ export class CommandRouter {
   private run(utterance: Utterance): void {
     let restart: Restart;
     try {
-      const r = this.walker.now(toSaid(utterance.text), utterance, 0);
+      const r = this.walker.now(toSaid(utterance.text, utterance.language), utterance, 0);
       if (r === 'handled') return;
       restart = r;
     } catch (err) {

@@ -88,7 +88,7 @@ export class RuleWalk {
       if (this.pushDeclines(frame, rule.verbs, ctx)) continue;
       this.host.emit({ type: 'matched', frame: frame.name, rule: rule.index, kind: rule.kind, text: input.said.original });
       const result = this.host.execute(frame, rule.verbs, ctx, rule.kind === 'prefix');
-      if (typeof result === 'object') return this.now(toSaid(result.redispatch), { ...utterance, text: result.redispatch }, depth + 1);
+      if (typeof result === 'object') return this.now(toSaid(result.redispatch, utterance.language), { ...utterance, text: result.redispatch }, depth + 1);
       return 'handled';
     }
     return 'unhandled';
@@ -141,7 +141,7 @@ export class RuleWalk {
       const result = this.host.execute(frame, verbs, ctx, rule.kind === 'prefix');
       after?.();
       if (typeof result === 'object') {
-        return yield* this.waiting(toSaid(result.redispatch), { ...utterance, text: result.redispatch }, depth + 1);
+        return yield* this.waiting(toSaid(result.redispatch, utterance.language), { ...utterance, text: result.redispatch }, depth + 1);
       }
       return 'handled';
     }

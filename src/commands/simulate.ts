@@ -52,6 +52,9 @@ Input, one per line:
   [tap]                           a button tap, 1 s after the previous line ({"button": "tap", "atMs": N});
                                   a ringing timer takes it first (as do "stop", "ok", "thanks", no wake word)
   {"text": "...", "atMs": 5000}   an utterance at a virtual time (atMs optional)
+  [es] text                       an utterance said in this language ({"text": "...", "language": "es"}):
+                                  read in it first, as a multilingual engine's transcript is; one of
+                                  language.languages
   {"atMs": 65000}                 only move the clock (timers fire on the way)
 
 With ha.conversation.url set (or --ha URL), query submissions go to Home Assistant's conversation
@@ -163,6 +166,11 @@ async function simulate(opts: SimulateOpts): Promise<void> {
       process.stderr.write(`hark simulate: line ${lineNo}: atMs must be at most ${MAX_SIM_MS} (a year) (line skipped)\n`);
       continue;
     }
+    if (parsed.language !== undefined && !core.language.in(parsed.language)) {
+      rejected++;
+      process.stderr.write(`hark simulate: line ${lineNo}: language "${parsed.language}" is not one of this device's (language.languages: ${core.language.each().map((k) => k.lang.code).join(', ')}) (line skipped)\n`);
+      continue;
+    }
     await advanceTo(parsed.atMs);
     previous = parsed.atMs;
     if (parsed.button !== undefined) {
@@ -180,7 +188,7 @@ async function simulate(opts: SimulateOpts): Promise<void> {
       continue;
     }
     if (parsed.text === undefined) continue;
-    out(JSON.stringify({ type: 'heard', line: lineNo, text: parsed.text, atMs: clock.now() }));
+    out(JSON.stringify({ type: 'heard', line: lineNo, text: parsed.text, ...(parsed.language ? { language: parsed.language } : {}), atMs: clock.now() }));
     // As on the appliance: while hark speaks, "yeah" is a backchannel and playback goes on; a yes or
     // no to hark's own question is an answer.
     // A ring is not a conversation: "ok" or "thanks" over it stops it rather than being a backchannel.
@@ -190,7 +198,7 @@ async function simulate(opts: SimulateOpts): Promise<void> {
     if (decision?.action === 'filter' && !conversation.takesEveryWord()) continue;
     // As the segment path does: words take the floor from an answer being prepared.
     if (!speech.queue.isSpeaking) conversation.interruptAnswer('speech');
-    const dispatched = conversation.dispatch({ id: `line-${lineNo}`, text: parsed.text, rawText: parsed.text, engine: 'text', atMs: parsed.atMs }, parsed.atMs);
+    const dispatched = conversation.dispatch({ id: `line-${lineNo}`, text: parsed.text, rawText: parsed.text, engine: 'text', ...(parsed.language ? { language: parsed.language } : {}), atMs: parsed.atMs }, parsed.atMs);
     await settle();
     await dispatched;
   }

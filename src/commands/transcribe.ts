@@ -75,6 +75,7 @@ export function register(program: Command): void {
         const stt = await createStt({
           config: config.stt,
           secrets,
+          languages: config.language.languages,
           bus: new Bus(),
           logger,
           ...(mode ? { mode } : {}),

@@ -18,6 +18,8 @@ export interface Utterance {
   /** Engine output as it came, special tokens such as [BLANK_AUDIO] kept. */
   rawText: string;
   engine: SttEngineName;
+  /** The language speech-to-text heard it in (a pack code), or a text line named: read in it first. */
+  language?: string;
   /** The segment this came from, when it came from audio. */
   segmentId?: number | string;
   /** Speech-to-text time in ms. */

@@ -295,6 +295,7 @@ export class Daemon {
         this.stt = await createStt({
           config: config.stt,
           secrets,
+          languages: config.language.languages,
           bus: this.bus,
           logger: this.log.child({ component: 'stt' }),
           clock: this.clock,

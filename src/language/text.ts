@@ -24,6 +24,11 @@ export interface Said {
   readonly wordToken: readonly number[];
   /** The original text split on whitespace. */
   readonly tokens: readonly string[];
+  /**
+   * The language speech-to-text (or a text line) said these words were in, a pack code: read in that
+   * language first. Undefined: read in each of the device's languages alike.
+   */
+  readonly language?: string;
 }
 
 const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
@@ -46,7 +51,7 @@ function isLetterAt(s: string, i: number): boolean {
  * between digits, any other letter or digit in any script is kept lower-cased, everything else
  * breaks words. Whitespace also splits the original into tokens, tracked for restAfter().
  */
-export function said(text: string): Said {
+export function said(text: string, language?: string): Said {
   const original = text.trim();
   const tokens = original ? original.split(/\s+/) : [];
   const words: string[] = [];
@@ -94,7 +99,7 @@ export function said(text: string): Said {
     } else flush();
   }
   flush();
-  return { original, norm: words.join(' '), words, spelled, wordToken, tokens };
+  return { original, norm: words.join(' '), words, spelled, wordToken, tokens, ...(language ? { language } : {}) };
 }
 
 /** The normalised form alone (for vocabularies and exact sets). */

@@ -74,13 +74,19 @@ export function wordsOf(s: Said, possessive = false, lang: Language = english())
  */
 export function readRequest(lang: KitchenLanguage, s: Said, situation: Situation, families: readonly Family[] = ['timer', 'list']): Reading | null {
   // Each of the device's languages: the one whose reading explains the words best is the one they
-  // were said in (a tie goes to the first configured).
+  // were said in (a tie goes to the language speech-to-text named, else the first configured).
   let best: { reading: Reading; score: number; lang: string } | null = null;
-  for (const k of lang.each()) {
+  for (const k of heardFirst(lang, s)) {
     const r = requestIn(k, s, situation, families);
     if (r && (!best || r.score > best.score)) best = { ...r, lang: k.lang.code };
   }
   return best ? { ...best.reading, lang: best.lang } : null;
+}
+
+/** The device's languages, the one the words were heard in (when it is one of them) first. */
+function heardFirst(lang: KitchenLanguage, s: Said): readonly KitchenLanguage[] {
+  const heard = s.language ? lang.in(s.language) : undefined;
+  return heard ? [heard, ...lang.each().filter((k) => k !== heard)] : lang.each();
 }
 
 function requestIn(lang: KitchenLanguage, s: Said, situation: Situation, families: readonly Family[]): { reading: Reading; score: number } | null {
@@ -98,7 +104,7 @@ function requestIn(lang: KitchenLanguage, s: Said, situation: Situation, familie
  * 5") must be one. In the order said; null when anything else was said.
  */
 export function readImperatives(lang: KitchenLanguage, s: Said, situation: Situation): Imperative[] | null {
-  for (const k of lang.each()) {
+  for (const k of heardFirst(lang, s)) {
     const r = imperativesIn(k, s, situation);
     if (r) return r;
   }

@@ -67,7 +67,7 @@ export function segmentWrite(rec: SegmentRecord, source: string): SegmentWrite {
     segment: { ...segment, startedAt: rec.closedWallAt - Math.round(samplesToMs(segment.pcm.length)), source },
     transcripts,
     ...(u
-      ? { utterance: { id: u.id, text: u.text, rawText: u.rawText, engine: u.engine, ...(u.sttMs !== undefined ? { sttMs: Math.round(u.sttMs) } : {}), ...(u.fallbackReason ? { fallbackReason: u.fallbackReason } : {}) } }
+      ? { utterance: { id: u.id, text: u.text, rawText: u.rawText, engine: u.engine, ...(u.sttMs !== undefined ? { sttMs: Math.round(u.sttMs) } : {}), ...(u.fallbackReason ? { fallbackReason: u.fallbackReason } : {}), ...(u.language ? { language: u.language } : {}) } }
       : {}),
     actions: rec.actions.map((a) => ({ ...a, utteranceId: u?.id ?? null })),
   };

@@ -39,6 +39,8 @@ export interface HearingSections {
   stt: SttConfig;
   vad: VadConfig;
   router: Pick<RouterConfig, 'frames'>;
+  /** The languages the engines listen for. */
+  language: { languages: readonly string[] };
 }
 
 export interface AudioHearingOptions {
@@ -69,6 +71,7 @@ export async function audioHearing(o: AudioHearingOptions): Promise<AudioHearing
   const stt = await createStt({
     config: o.config.stt,
     secrets: o.secrets,
+    languages: o.config.language.languages,
     bus: new Bus(),
     logger: o.logger,
     ...(o.mode ? { mode: o.mode } : {}),

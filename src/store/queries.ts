@@ -170,6 +170,7 @@ interface UtteranceRow {
   raw_text: string;
   stt_ms: number | null;
   fallback_reason: string | null;
+  language: string | null;
 }
 interface IntentRow {
   id: number;
@@ -269,7 +270,7 @@ function transcriptView(r: TranscriptRow): TranscriptView {
 }
 
 function utteranceView(r: UtteranceRow): UtteranceView {
-  return { id: r.id, createdAt: r.created_at, engine: r.engine, text: r.text, rawText: r.raw_text, sttMs: r.stt_ms, fallbackReason: r.fallback_reason };
+  return { id: r.id, createdAt: r.created_at, engine: r.engine, text: r.text, rawText: r.raw_text, sttMs: r.stt_ms, fallbackReason: r.fallback_reason, language: r.language };
 }
 
 function intentView(r: IntentRow): IntentView {

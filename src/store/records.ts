@@ -70,6 +70,8 @@ export interface UtteranceInput {
   engine: string;
   sttMs?: number;
   fallbackReason?: string;
+  /** The language it was heard in (a pack code), when speech-to-text or the line named one. */
+  language?: string;
 }
 
 export interface IntentInput {
@@ -170,6 +172,7 @@ export interface UtteranceView {
   rawText: string;
   sttMs: number | null;
   fallbackReason: string | null;
+  language: string | null;
 }
 
 export interface IntentView {

@@ -262,6 +262,16 @@ export const MIGRATIONS: readonly Migration[] = [
     // too ("Temporizador de arroz terminado."). Null: the device's first language.
     sql: `ALTER TABLE timers ADD COLUMN lang TEXT;`,
   },
+  {
+    version: 9,
+    name: 'utterance language',
+    // The language each utterance was heard in (a pack code: the one speech-to-text named, or a text
+    // line's), so the log and the page say which of the device's languages a segment was; NULL when
+    // none was named, and for every row written before this version.
+    sql: `
+      ALTER TABLE utterances ADD COLUMN language TEXT;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -33,8 +33,8 @@ export class RowWriter {
     this.rawAudio = db.prepare('INSERT INTO segment_raw_audio (segment_id, pcm) VALUES (?, ?)');
     this.transcript = db.prepare(`INSERT INTO transcripts (segment_id, created_at, engine, raw_text, text, tokens_json, stt_ms, fallback_reason, dropped_reason)
       VALUES (@segmentId, @createdAt, @engine, @rawText, @text, @tokens, @sttMs, @fallbackReason, @droppedReason)`);
-    this.utterance = db.prepare(`INSERT OR REPLACE INTO utterances (id, segment_id, created_at, engine, text, raw_text, stt_ms, fallback_reason)
-      VALUES (@id, @segmentId, @createdAt, @engine, @text, @rawText, @sttMs, @fallbackReason)`);
+    this.utterance = db.prepare(`INSERT OR REPLACE INTO utterances (id, segment_id, created_at, engine, text, raw_text, stt_ms, fallback_reason, language)
+      VALUES (@id, @segmentId, @createdAt, @engine, @text, @rawText, @sttMs, @fallbackReason, @language)`);
     this.intent = db.prepare(`INSERT INTO intents (segment_id, utterance_id, created_at, kind, intent, target, slots_json, confidence, model, latency_ms, reason)
       VALUES (@segmentId, @utteranceId, @createdAt, @kind, @intent, @target, @slots, @confidence, @model, @latencyMs, @reason)`);
     this.action = db.prepare(`INSERT INTO actions (segment_id, utterance_id, created_at, name, args_json, outcome, error, latency_ms)
@@ -95,6 +95,7 @@ export class RowWriter {
       rawText: u.rawText ?? u.text,
       sttMs: u.sttMs ?? null,
       fallbackReason: u.fallbackReason ?? null,
+      language: u.language ?? null,
     });
   }
 

@@ -51,8 +51,13 @@ function results(msg: Record<string, unknown>, receivedAt: number): Normalized {
       words.push(word);
     }
   }
+  // language=multi: the alternative's languages, most words' first; a word's own language when the
+  // alternative names none (Deepgram leaves either out on audio that switches).
+  const wordLanguages = Array.isArray(best.words) ? best.words.flatMap((w) => (isObj(w) && typeof w.language === 'string' ? [w.language] : [])) : [];
+  const language = Array.isArray(best.languages) && typeof best.languages[0] === 'string' ? best.languages[0] : mostOf(wordLanguages);
   return {
     event: {
+      ...(language ? { language: language.toLowerCase() } : {}),
       kind: msg.is_final === true ? 'final' : 'partial',
       text: best.transcript.trim(),
       words,
@@ -64,6 +69,12 @@ function results(msg: Record<string, unknown>, receivedAt: number): Normalized {
       receivedAt,
     },
   };
+}
+
+function mostOf(xs: readonly string[]): string | undefined {
+  const n = new Map<string, number>();
+  for (const x of xs) n.set(x, (n.get(x) ?? 0) + 1);
+  return [...n].sort((a, b) => b[1] - a[1])[0]?.[0];
 }
 
 /**

@@ -13,8 +13,11 @@ const whisperSection = section({
   model: nonEmpty('base.en-q5_1'),
   /** Where `hark model fetch` puts models and where a model name is looked up. */
   modelsDir: nonEmpty('/var/lib/hark/models'),
-  /** Spoken language; `en` for the .en models. */
-  language: nonEmpty('en'),
+  /**
+   * Spoken language told to Whisper. '' : the device's (language.languages) when it has one, `auto`
+   * (detected in the same pass) when several; a `.en` model needs English alone.
+   */
+  language: text(''),
   /** Inference threads; 0 picks min(4, CPU cores). */
   threads: intBetween(0, 64, 0),
   /**
@@ -43,7 +46,11 @@ const deepgramSection = section({
   /** Deepgram's API base URL (a ws:// URL points hark at a local test server). */
   url: nonEmpty('wss://api.deepgram.com'),
   model: nonEmpty('nova-3'),
-  language: nonEmpty('en'),
+  /**
+   * Deepgram's language. '' : the device's (language.languages): one → that code; several → `multi`
+   * (Nova-3's multilingual model, which names the language of each result).
+   */
+  language: text(''),
   interimResults: flag(true),
   /** Silence after the last word before Deepgram sends UtteranceEnd (needs interimResults); 0 disables. */
   utteranceEndMs: ms(1000, 0, 5000),

@@ -9,6 +9,7 @@ import { ENGINES } from './engines/registry.js';
 import { engineOrder, type SttMode } from './fallback-policy.js';
 import { Transcriber } from './transcriber.js';
 import { buildPrompt } from './whisper/params.js';
+import { packLanguage } from '../language/pack/english.js';
 
 export interface CreateSttOptions {
   config: SttConfig;
@@ -20,6 +21,8 @@ export interface CreateSttOptions {
   mode?: SttMode;
   modelPath?: string;
   deepgramUrl?: string;
+  /** The languages the device hears (language.languages); English alone when not given. */
+  languages?: readonly string[];
 }
 
 /** What the composition root holds: the transcriber it feeds segments to, and the engines it shuts down. */
@@ -55,7 +58,7 @@ export async function createStt(o: CreateSttOptions): Promise<SttStack> {
     for (const [i, id] of order.entries()) {
       const factory = ENGINES[id];
       if (!factory) throw new HarkError(`stt.engines: unknown engine "${id}" (known: ${Object.keys(ENGINES).join(', ')})`, { exitCode: 2 });
-      const built = await factory({ config: cfg, secrets: o.secrets, logger: o.logger, clock, prompt, overrides });
+      const built = await factory({ config: cfg, secrets: o.secrets, logger: o.logger, clock, prompt, overrides, languages: o.languages ?? ['en'] });
       if ('missing' in built) {
         if (i === 0) throw new HarkError(`${label} needs ${built.needs} (or use stt.mode local-only)`, { exitCode: 2 });
         engines.push({ id, engine: null, missing: built.missing });
@@ -70,7 +73,8 @@ export async function createStt(o: CreateSttOptions): Promise<SttStack> {
     engines,
     clearSpeechProb: cfg.clearSpeechProb,
     breaker: cfg.breaker,
-    filter: cfg.filter,
+    // Whisper's inventions differ by language: each of the device's packs names its own.
+    filter: { ...cfg.filter, byLanguage: Object.fromEntries((o.languages ?? ['en']).map((code) => [code, packLanguage(code).pack.words.hallucinations])) },
     stabilizer: cfg.stabilizer,
     clock,
     logger: o.logger.child({ component: 'stt' }),

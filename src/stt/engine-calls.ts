@@ -150,7 +150,7 @@ export function recordAttempt(engine: EngineId, outcome: Outcome, heard: LiveHea
   const a: SttAttempt = { engine, outcome: 'ok', rawText: t.rawText, text: t.text, sttMs: t.ms };
   if (t.tokens) a.tokens = t.tokens;
   if (fallbackReason) a.fallbackReason = fallbackReason;
-  const drop = rejected ?? filter.check(t.rawText, t.text)?.reason;
+  const drop = rejected ?? filter.check(t.rawText, t.text, t.language)?.reason;
   if (drop) a.droppedReason = drop;
   return a;
 }

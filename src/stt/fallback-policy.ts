@@ -46,7 +46,7 @@ export function judge(
 ): Verdict {
   if ('failure' in outcome) return { accept: false, reason: outcome.failure.reason };
   if (engine.trustBlank) return { accept: true };
-  const drop = o.filter.check(outcome.transcript.rawText, outcome.transcript.text);
+  const drop = o.filter.check(outcome.transcript.rawText, outcome.transcript.text, outcome.transcript.language);
   if (!drop) return { accept: true };
   const clear = peak === undefined || peak >= o.clearSpeechProb;
   if (!clear) return { accept: true };

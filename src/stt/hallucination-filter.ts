@@ -18,7 +18,13 @@ export interface Drop {
 }
 
 export interface FilterOptions {
+  /** Dropped whatever the language (stt.filter.phrases). */
   phrases: readonly string[];
+  /**
+   * Each of the device's languages' own (its pack's `hallucinations`): a transcript that names its
+   * language is checked against that language's, one that names none against all of them.
+   */
+  byLanguage?: Readonly<Record<string, readonly string[]>>;
 }
 
 /**
@@ -27,11 +33,21 @@ export interface FilterOptions {
  */
 export class HallucinationFilter {
   private readonly phrases: Set<string>;
+  private readonly byLanguage = new Map<string, Set<string>>();
+  /** Every language's phrases: for a transcript that names no language (or one the device lacks). */
+  private readonly anyLanguage: Set<string>;
   constructor(opts: FilterOptions) {
-    this.phrases = new Set(opts.phrases.map(normalizeText).filter((p) => p.length > 0));
+    const norm = (list: readonly string[]) => list.map(normalizeText).filter((p) => p.length > 0);
+    this.phrases = new Set(norm(opts.phrases));
+    this.anyLanguage = new Set(this.phrases);
+    for (const [code, list] of Object.entries(opts.byLanguage ?? {})) {
+      const own = new Set([...this.phrases, ...norm(list)]);
+      this.byLanguage.set(code, own);
+      for (const p of own) this.anyLanguage.add(p);
+    }
   }
 
-  check(rawText: string, text = cleanText(rawText)): Drop | null {
+  check(rawText: string, text = cleanText(rawText), language?: string): Drop | null {
     if (rawText.trim() === '') return { code: 'blank', reason: 'blank: no text' };
     if (text === '') {
       // Only markers: Whisper's way of saying it heard silence or music ([BLANK_AUDIO], (music)).
@@ -41,7 +57,8 @@ export class HallucinationFilter {
     // Lone punctuation ("." or "...") is what Whisper says for a cough or a door.
     if (!hasWords(text)) return { code: 'no-words', reason: `no words: ${JSON.stringify(text)}` };
     const norm = normalizeText(text);
-    if (this.phrases.has(norm)) return { code: 'hallucination', reason: `hallucination: "${norm}"` };
+    const phrases = (language !== undefined ? this.byLanguage.get(language) : undefined) ?? this.anyLanguage;
+    if (phrases.has(norm)) return { code: 'hallucination', reason: `hallucination: "${norm}"` };
     return null;
   }
 }

@@ -314,7 +314,7 @@ export class Transcriber {
 
   /** The words of the transcript that stood, through the hallucination filter: heard, or dropped with why. */
   private hearing(segment: SttSegment, engine: EngineId, t: Transcript, fallbackReason: string | undefined, startedAt: number): SegmentHearing {
-    const drop = this.filter.check(t.rawText, t.text);
+    const drop = this.filter.check(t.rawText, t.text, t.language);
     if (drop) return { kind: 'dropped', reason: drop.reason, rawText: t.rawText, engine };
     const now = this.o.clock.now();
     const u: Utterance = {
@@ -328,6 +328,7 @@ export class Transcriber {
       closeReason: 'segment-end',
     };
     if (fallbackReason) u.fallbackReason = fallbackReason;
+    if (t.language) u.language = t.language;
     if (t.tokens) u.tokens = t.tokens;
     if (t.words) u.words = t.words.map((w) => ({ word: w.word, start: w.start, end: w.end }));
     return { kind: 'heard', utterance: u };

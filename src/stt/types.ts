@@ -50,6 +50,8 @@ export interface Transcript {
   tokens?: SttToken[];
   words?: AsrWord[];
   confidence?: number;
+  /** The language the engine heard (a pack code: en, es), when it names one. */
+  language?: string;
   /** Wall time the engine spent on this segment. */
   ms: number;
 }
@@ -92,6 +94,8 @@ export type AsrEvent =
       speechFinal: boolean;
       fromFinalize: boolean;
       receivedAt: number;
+      /** With language=multi: the language Deepgram heard (the alternative's first `languages`). */
+      language?: string;
     }
   | { kind: 'utterance-end'; lastWordEnd: number; receivedAt: number }
   | { kind: 'speech-started'; timestamp: number; receivedAt: number }

@@ -24,8 +24,11 @@ function server(optional: boolean) {
 export const wyomingSttSection = section({
   /** The speech-to-text server, e.g. tcp://speech.lan:10300 (wyoming-faster-whisper's port). Needed when stt.engines names wyoming. */
   server: server(true),
-  /** Spoken language sent with each transcribe. */
-  language: text('en'),
+  /**
+   * Spoken language sent with each transcribe. '' : the device's language (language.languages) when
+   * it has one; none when it has several, so the server detects it and names it in its transcript.
+   */
+  language: text(''),
   /** A model name for the server to use (transcribe{name}); '' lets the server use its own. */
   model: text(''),
   /** A connection not up by then counts as a failure (the next engine takes the segment). */

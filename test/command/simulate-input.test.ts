@@ -17,12 +17,18 @@ describe('simulate input lines', () => {
     ['{"button": "tap"}', 1000, { kind: 'event', atMs: 2000, button: 'tap' }],
     // Upper-case brackets are what an engine wrote (Whisper's special tokens): text, not a gesture.
     ['[BLANK_AUDIO]', 0, { kind: 'event', atMs: 1000, text: '[BLANK_AUDIO]' }],
+    // A pack code before the words names their language.
+    ['[es] pausa el arroz', 0, { kind: 'event', atMs: 1000, text: 'pausa el arroz', language: 'es' }],
+    ['[pt-br] pausa', 0, { kind: 'event', atMs: 1000, text: 'pausa', language: 'pt-br' }],
+    ['{"text": "pausa", "language": "es", "atMs": 10}', 0, { kind: 'event', atMs: 10, text: 'pausa', language: 'es' }],
   ] as const)('%j after %i ms', (line, prev, expected) => {
     expect(parseSimLine(line, prev)).toEqual(expected);
   });
 
   it.each([
-    ['{oops', /^not valid JSON \(.+\); expected plain text, \[tap\], \{"text": "\.\.\.", "atMs": N\}, \{"button": "tap", "atMs": N\} or \{"atMs": N\}$/],
+    ['{oops', /^not valid JSON \(.+\); expected plain text, \[tap\], \[es\] text, \{"text": "\.\.\.", "atMs": N, "language": "es"\}, \{"button": "tap", "atMs": N\} or \{"atMs": N\}$/],
+    ['{"text": "pausa", "language": "ES"}', /^"language" must be a language pack's code \("es", "pt-br"\), got "ES"$/],
+    ['{"language": "es"}', /^"language" names the language of a "text"; this line has none$/],
     ['{}', /^needs "text", "button" or "atMs"/],
     ['[hold]', /^unknown button gesture \[hold\] \(known: \[tap\]\)$/],
     ['{"button": "hold"}', /^"button" must be one of: tap; got "hold"$/],

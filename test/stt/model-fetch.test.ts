@@ -141,6 +141,13 @@ describe('hark model fetch (against a local HTTP server)', () => {
     expect(MODEL_CATALOG['tiny.en-q5_1']!.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it('the multilingual models are pinned too: the wrong bytes for base-q5_1 never land', async () => {
+    server.files.set('ggml-base-q5_1.bin', model);
+    const err = await fetchModel({ name: 'base-q5_1', dir, baseUrl: server.url }).catch((e: unknown) => e);
+    expect((err as Error).message).toMatch(/ended at 586836 of 59707625 bytes/);
+    expect(MODEL_CATALOG['tiny-q5_1']).toMatchObject({ bytes: 32_152_673, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+  });
+
   it('a model without a pinned checksum needs --sha256', async () => {
     const err = await fetchModel({ name: 'large-v3', dir, baseUrl: server.url }).catch((e: unknown) => e);
     expect((err as Error).message).toMatch(/no pinned checksum for model "large-v3".*--sha256/);

@@ -64,6 +64,12 @@ export interface ScriptedUtterance {
    * first audio byte, one pair per word, in order. Without it words are paced by leadInSec / wordSec.
    */
   timing?: Array<[number, number]>;
+  /**
+   * The language it is spoken in. With the query's language=multi (Nova-3 multilingual) Deepgram
+   * names it: `languages` on the alternative and `language` on each word; with a language code it
+   * names none.
+   */
+  language?: string;
 }
 
 /** What a replyLagMs function is told about the message it delays. */
@@ -327,6 +333,10 @@ export class DeepgramDouble {
         punctuated_word: w,
       }));
     };
+    // language=multi: Deepgram names what it heard, on the alternative and on each word.
+    const multi = query.language === 'multi';
+    const named = (lang: string | undefined, n: number) => (multi && lang && n > 0 ? { languages: [lang] } : {});
+    const wordLang = (lang: string | undefined) => (multi && lang ? { language: lang } : {});
     const results = (isFinal: boolean, fromFinalize: boolean, ws2: ReturnType<typeof words>) => {
       const start = sec(segStartBytes);
       return {
@@ -337,13 +347,13 @@ export class DeepgramDouble {
         is_final: isFinal,
         speech_final: isFinal,
         from_finalize: fromFinalize,
-        channel: { alternatives: [{ transcript: ws2.map((w) => w.punctuated_word).join(' '), confidence: ws2.length ? (current()?.confidence ?? 0.95) : 0, words: ws2 }] },
+        channel: { alternatives: [{ transcript: ws2.map((w) => w.punctuated_word).join(' '), confidence: ws2.length ? (current()?.confidence ?? 0.95) : 0, words: ws2.map((w) => ({ ...w, ...wordLang(current()?.language) })), ...named(current()?.language, ws2.length) }] },
         metadata: { request_id: requestId, model_info: { name: query.model, version: 'double', arch: 'double' }, model_uuid: 'double' },
       };
     };
 
     // ---- the live cadence: one segment (Finalize to Finalize) at a time ----
-    type LiveWord = { word: string; punctuated: string; start: number; end: number; confidence: number };
+    type LiveWord = { word: string; punctuated: string; start: number; end: number; confidence: number; language?: string };
     const live = {
       words: null as LiveWord[] | null,
       /** Words already sent in a final. */
@@ -366,7 +376,7 @@ export class DeepgramDouble {
         const t = u.timing?.[i];
         const start = t ? base + t[0] : base + this.leadInSec + i * this.wordSec;
         const end = t ? base + t[1] : start + this.wordSec;
-        return { word: bare(w), punctuated: w, start, end, confidence: u.confidence ?? 0.95 };
+        return { word: bare(w), punctuated: w, start, end, confidence: u.confidence ?? 0.95, ...(u.language ? { language: u.language } : {}) };
       });
       return live.words;
     };
@@ -385,7 +395,8 @@ export class DeepgramDouble {
             {
               transcript: ws2.map((w) => (punctuated ? w.punctuated : w.word)).join(' '),
               confidence: round(conf),
-              words: ws2.map((w) => ({ word: w.word, start: round(w.start), end: round(w.end), confidence: w.confidence, ...(punctuated ? { punctuated_word: w.punctuated } : {}) })),
+              words: ws2.map((w) => ({ word: w.word, start: round(w.start), end: round(w.end), confidence: w.confidence, ...(punctuated ? { punctuated_word: w.punctuated } : {}), ...wordLang(w.language) })),
+              ...named(ws2[0]?.language, ws2.length),
             },
           ],
         },

@@ -61,6 +61,12 @@ export class WyomingDouble {
   readonly exchanges: ReceivedExchange[] = [];
   /** Transcripts in order, one per ASR exchange (then `defaultText`). */
   script: string[] = [];
+  /**
+   * The language a multilingual server detects when transcribe names none; the transcript carries
+   * it (wyoming asr.py Transcript.language). With transcribe{language} the transcript names that
+   * one. Null: the transcript names no language (an older server).
+   */
+  detects: string | null = null;
   defaultText = 'hello';
   /** Faults for the next exchanges, in order (ASR and TTS alike; describe is never faulted). */
   faults: WyomingFault[] = [];
@@ -253,7 +259,9 @@ export class WyomingDouble {
       for (const [i, w] of words.entries()) if (i >= alreadyStreamed) this.send(socket, 'transcript-chunk', { text: i === 0 ? w : ` ${w}` });
       this.send(socket, 'transcript-stop', {});
     }
-    this.send(socket, 'transcript', { text });
+    const asked = ex.events.find((e) => e.type === 'transcribe')?.data.language;
+    const language = this.detects === null ? undefined : typeof asked === 'string' ? asked : this.detects;
+    this.send(socket, 'transcript', language ? { text, language } : { text });
     socket.end();
   }
 

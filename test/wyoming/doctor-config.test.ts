@@ -21,7 +21,7 @@ afterEach(async () => {
 describe('config: stt.wyoming and speech.wyoming', () => {
   it('defaults: no servers, the engine and voice unused', () => {
     const c = validateConfig({}, 'test');
-    expect(c.stt.wyoming).toMatchObject({ server: '', language: 'en', connectTimeoutMs: 1000, chunkSamples: 1024 });
+    expect(c.stt.wyoming).toMatchObject({ server: '', language: '', connectTimeoutMs: 1000, chunkSamples: 1024 });
     expect(c.speech.wyoming).toMatchObject({ server: '', voice: '' });
   });
 

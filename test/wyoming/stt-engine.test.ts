@@ -235,4 +235,25 @@ describe('wyoming engine from the config (createStt)', () => {
       await stack.close();
     }
   });
+
+  it('the device\'s one language is sent; with several none is, and the language the server names is the utterance\'s', async () => {
+    server = await WyomingDouble.start({ models: ['small-int8'] });
+    server.detects = 'es';
+    const { createStt } = await import('../../src/stt/create.js');
+    const { validateConfig } = await import('../../src/config/load.js');
+    const { stt } = validateConfig({ stt: { engines: ['wyoming'], wyoming: { server: server.url } } }, 'test');
+    const one = await createStt({ config: stt, secrets: {}, bus: new Bus(), logger: memoryLogger(), languages: ['de'] });
+    const several = await createStt({ config: stt, secrets: {}, bus: new Bus(), logger: memoryLogger(), languages: ['en', 'es'] });
+    try {
+      server.script = ['stell einen timer', 'pon un temporizador'];
+      const de = await one.transcriber.transcribe({ index: 1, pcm: ramp(1600), maxProb: 0.9 });
+      const es = await several.transcriber.transcribe({ index: 2, pcm: ramp(1600), maxProb: 0.9 });
+      expect(server.asr().map((x) => x.events[0]!.data)).toEqual([{ language: 'de' }, {}]);
+      expect(de.hearing).toMatchObject({ kind: 'heard', utterance: { text: 'stell einen timer', language: 'de' } });
+      expect(es.hearing).toMatchObject({ kind: 'heard', utterance: { text: 'pon un temporizador', language: 'es' } });
+    } finally {
+      await one.close();
+      await several.close();
+    }
+  });
 });

@@ -31,7 +31,7 @@ export class DeepgramStream implements LiveStream {
   readonly offsetSamples: number;
   samples = 0;
   finalizeSent = false;
-  private finals: { text: string; words: AsrWord[]; confidence: number; end: number }[] = [];
+  private finals: { text: string; words: AsrWord[]; confidence: number; end: number; language?: string }[] = [];
   private failure: EngineFailure | null = null;
   private finished = false;
   private finishing = false;
@@ -97,7 +97,7 @@ export class DeepgramStream implements LiveStream {
     if (this.finished) return;
     const rel = relative(e, this.offsetSec);
     const end = e.kind === 'final' ? e.start + e.duration : 0;
-    if (rel.kind === 'final') this.finals.push({ text: rel.text, words: rel.words, confidence: rel.confidence, end });
+    if (rel.kind === 'final') this.finals.push({ text: rel.text, words: rel.words, confidence: rel.confidence, end, ...(rel.language ? { language: rel.language } : {}) });
     this.onEvent(rel);
     if (rel.kind !== 'final' || !this.finalizeSent) return;
     if (rel.fromFinalize || end >= this.endSec - COVERAGE_SLACK_S) this.complete();
@@ -136,6 +136,11 @@ export class DeepgramStream implements LiveStream {
       words: this.finals.flatMap((f) => f.words),
       ms: Math.round(this.host.clock.now() - this.startedAt),
     };
+    // The segment's language: the one the most of its words were heard in.
+    const heard = new Map<string, number>();
+    for (const f of confident) if (f.language) heard.set(f.language, (heard.get(f.language) ?? 0) + Math.max(1, f.words.length));
+    const language = [...heard].sort((a, b) => b[1] - a[1])[0]?.[0];
+    if (language) t.language = language;
     if (confident.length > 0) t.confidence = confident.reduce((s, f) => s + f.confidence, 0) / confident.length;
     this.end();
     this.settle.resolve(t);

@@ -12,6 +12,8 @@ export interface EngineContext {
   clock: Clock;
   /** Whisper's initial prompt, asked afresh for each segment (vocabulary biasing). */
   prompt: () => string;
+  /** The languages the device hears (language.languages, pack codes): what an engine listens for. */
+  languages: readonly string[];
   overrides: { modelPath?: string; deepgramUrl?: string };
 }
 

@@ -10,11 +10,15 @@ import { loadBinding, type NativeBinding, type NativeModel, type NativeParams, t
 import { checkModelFile, fetchHint, type ModelInfo } from './model-file.js';
 import { UninterruptibleLine } from '../uninterruptible-line.js';
 import { CallCost } from './call-cost.js';
+import { heardLanguage } from './language.js';
 import { planCall, type WhisperCallOptions, type WhisperCallPlan } from './params.js';
 
 export interface WhisperEngineOptions extends WhisperCallOptions {
   modelPath: string;
+  /** What whisper_full is told: a language code, or `auto` (detected in the same pass). */
   language: string;
+  /** The device's languages: a detected language outside them is read as the first (language.ts). */
+  languages?: readonly string[];
   /** 0: min(4, cores). */
   threads: number;
   temperatureFallback: boolean;
@@ -63,6 +67,8 @@ export class WhisperEngine implements SttEngine {
   private readonly cost = new CallCost();
   private readonly threads: number;
   private readonly clock: Clock;
+  /** Detected languages outside the device's already logged (once each). */
+  private readonly outside = new Set<string>();
 
   private constructor(
     private readonly binding: NativeBinding,
@@ -182,10 +188,19 @@ export class WhisperEngine implements SttEngine {
       if (!Array.isArray(results)) throw new EngineFailure('whisper', 'error', results instanceof Error ? results.message : `unexpected result ${String(results)}`);
       const ms = Math.round(this.clock.now() - started);
       this.cost.record(pcm.length, ms);
-      return { ...toTranscript(results), ms };
+      return { ...this.withLanguage(toTranscript(results), results[0]?.lang), ms };
     } finally {
       this.running--;
     }
+  }
+
+  private withLanguage(t: Transcript, detected: string | undefined): Transcript {
+    const h = heardLanguage(this.opts.language, detected || undefined, this.opts.languages ?? []);
+    if (h.outside && !this.outside.has(h.outside)) {
+      this.outside.add(h.outside);
+      this.opts.logger.warn('whisper heard a language this device does not hear; read as its first', { detected: h.outside, languages: this.opts.languages, as: h.language });
+    }
+    return h.language && t.text ? { ...t, language: h.language } : t;
   }
 
   private params(plan: WhisperCallPlan): NativeParams {

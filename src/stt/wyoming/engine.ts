@@ -11,6 +11,7 @@ import type { WyomingServer } from '../../wyoming/server-url.js';
 
 export interface WyomingSttOptions {
   server: WyomingServer;
+  /** Sent with each transcribe; '' sends none (the server detects the language). */
   language: string;
   /** A model name for `transcribe{name}`; '' lets the server use its own. */
   model: string;
@@ -117,6 +118,8 @@ class WyomingSession implements LiveStream {
   private answer: Promise<string> | null = null;
   private deadline: TimerHandle | null = null;
   private gotText = false;
+  /** The language the server's transcript named (wyoming asr.py Transcript.language), if any. */
+  private heard: string | undefined;
 
   constructor(
     private readonly o: WyomingSttOptions,
@@ -132,7 +135,8 @@ class WyomingSession implements LiveStream {
         this.transcript = this.readTranscript(conn);
         // Read now, awaited at the close: a failure before then must not be an unhandled rejection.
         this.transcript.catch(() => {});
-        const transcribe: Record<string, unknown> = { language: o.language };
+        // Several languages on the device: none is sent, and the server detects which was spoken.
+        const transcribe: Record<string, unknown> = o.language ? { language: o.language } : {};
         if (o.model) transcribe.name = o.model;
         conn.send('transcribe', transcribe);
         conn.send('audio-start', { ...FORMAT, timestamp: 0 });
@@ -198,7 +202,7 @@ class WyomingSession implements LiveStream {
       const text = await this.answer;
       // The engine's time on the segment: from its close (a live segment was streamed while it was open).
       const ms = Math.round(this.o.clock.now() - this.closedAt!);
-      return { engine: 'wyoming', rawText: text, text: cleanText(text), ms };
+      return { engine: 'wyoming', rawText: text, text: cleanText(text), ...(this.heard ? { language: this.heard } : {}), ms };
     } catch (err) {
       throw toFailure(err);
     } finally {
@@ -246,6 +250,7 @@ class WyomingSession implements LiveStream {
       }
       switch (e.type) {
         case 'transcript':
+          if (typeof e.data.language === 'string' && e.data.language) this.heard = e.data.language.toLowerCase();
           return typeof e.data.text === 'string' ? e.data.text : '';
         case 'transcript-chunk': {
           const text = typeof e.data.text === 'string' ? e.data.text : '';

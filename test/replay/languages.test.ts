@@ -1,0 +1,36 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hark, writeConfig, writeLog, type Spoken } from './fixtures.js';
+
+/**
+ * `hark replay --config` with another language set, on a real segment log through the real CLI:
+ * "had this kitchen had Spanish on, what would its Spanish requests have done?"
+ */
+const at = Date.now() - 3_600_000;
+const kitchen: Spoken[] = [
+  // Long words in one breath after the wake phrase (the query frame's 4 s would close on a second segment).
+  { at, phrase: 'computer pon un temporizador de arroz de diez minutos', heard: 'Computer, pon un temporizador de arroz de diez minutos.' },
+];
+
+let dir: string;
+let db: string;
+let ids: number[];
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'hark-replay-lang-'));
+  db = join(dir, 'hark.db');
+  ({ ids } = await writeLog(db, kitchen));
+}, 60_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('hark replay --config with other languages', () => {
+  it('reads the stored words with the languages set: the Spanish request sets its timer', async () => {
+    const spanish = writeConfig(dir, 'es.yaml', { language: { languages: ['en', 'es'] } });
+    const r = await hark(['replay', '--db', db, '--text-only', '--config', spanish]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(new RegExp(`^#${ids[0]} .* differs .*actions: \\(none\\) → timer\\.set\\{seconds=600,label=arroz\\}`));
+  });
+});
