@@ -16,6 +16,8 @@ export type RingScope = 'device' | 'area' | 'site';
 export interface RingEntry {
   id: number;
   label: string | null;
+  /** The duration it was set for: the other devices show and pick it by it ("the 5 minute timer"). */
+  seconds?: number;
   scope: 'area' | 'site';
   /** The owner's area (an area ring rings only on the devices of this area). */
   area: string | null;
@@ -53,7 +55,7 @@ export function ringingState(device: string, area: string | null, timers: readon
   for (const t of timers) {
     if (t.state !== 'ringing' || t.from) continue;
     const s = scope(t.label);
-    if (s !== 'device') ringing.push({ id: t.id, label: t.label ?? null, scope: s, area, since: since(t.id) });
+    if (s !== 'device') ringing.push({ id: t.id, label: t.label ?? null, seconds: t.seconds, scope: s, area, since: since(t.id) });
   }
   return { device, ringing, at: new Date(wallMs).toISOString() };
 }
@@ -85,7 +87,8 @@ export function parseRingStop(text: string): RingStop | { error: string } {
 }
 
 export interface SiteRingHooks {
-  ringGuest(from: { device: string; id: number }, label?: string): void;
+  /** `ring`: the owner's timer as its state lists it (its duration, and since when it rings there). */
+  ringGuest(from: { device: string; id: number }, label?: string, ring?: { seconds: number; since: string }): void;
   endGuest(from: { device: string; id: number }): void;
   stopOwn(id: number, by: 'voice' | 'button', at: string): boolean;
 }
@@ -136,11 +139,11 @@ export class SiteRing {
   peerState(owner: string, state: RingingState | null, retained = false): { again: RingStop[]; ask: boolean } {
     if (owner === this.o.device) return { again: [], ask: false };
     const listed = new Set<number>();
-    const labels = new Map<number, string | undefined>();
+    const entries = new Map<number, RingEntry>();
     for (const r of state?.ringing ?? []) {
       if (r.scope === 'area' && (!this.o.area || r.area !== this.o.area)) continue;
       listed.add(r.id);
-      labels.set(r.id, r.label ?? undefined);
+      entries.set(r.id, r);
     }
     const had = this.guests.get(owner) ?? new Set<number>();
     const now = new Set<number>();
@@ -151,7 +154,8 @@ export class SiteRing {
       else if (retained) ask = true;
       else {
         now.add(id);
-        this.o.hooks.ringGuest({ device: owner, id }, labels.get(id));
+        const r = entries.get(id)!;
+        this.o.hooks.ringGuest({ device: owner, id }, r.label ?? undefined, { seconds: typeof r.seconds === 'number' ? r.seconds : 0, since: r.since });
       }
     }
     for (const id of had) {

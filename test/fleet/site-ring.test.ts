@@ -151,6 +151,23 @@ describe('a timer rung for its whole area, on a real Mosquitto', () => {
     expect(back.timerEvents('stopped').at(-1)).toEqual(expect.objectContaining({ label: 'front of house', at: 'bar' }));
   });
 
+  it('a ring on another device carries its duration and how long it has rung at the owner (the debug page, /api/kitchen)', async () => {
+    const back = await device(broker.url, 'back', 'kitchen', { ringOn: 'area' });
+    await back.say('computer set a timer for 1 minute');
+    back.clock.advanceTo(60_000);
+    expect(back.ringing()).toEqual(['timer']);
+    // Two seconds of ringing at the owner before the pass joins.
+    await new Promise((r) => setTimeout(r, 2100));
+    const pass = await device(broker.url, 'pass', 'kitchen', { ringOn: 'area' });
+    await until('the pass rings it', () => pass.ringing().includes('timer from back'));
+    const [shown] = pass.core.timers.view();
+    expect(shown).toMatchObject({ seconds: 60, state: 'ringing', from: 'back' });
+    expect(shown!.ringingSeconds).toBeGreaterThanOrEqual(2);
+    // Picked by its duration there, as at the owner: cancelling "the 1 minute timer" stops it on both.
+    await pass.say('computer cancel the 1 minute timer');
+    await until('the owner stops', () => back.ringing().length === 0, 1000);
+  });
+
   it('a device that joins while it rings rings it too, and stops when the owner does', async () => {
     const back = await device(broker.url, 'back', 'kitchen');
     await fryerRings(back, []);
