@@ -179,7 +179,7 @@ export class SiteRing {
     return { again, ask };
   }
 
-  /** The broker is gone: only this device's own timers ring on (the owners' rings come back with their retained state). */
+  /** The broker is gone: only this device's own timers ring on (the owners' rings come back when each owner says again that they ring). */
   brokerLost(): void {
     for (const [owner, ids] of this.guests) for (const id of ids) this.o.hooks.endGuest({ device: owner, id });
     this.guests.clear();
