@@ -206,7 +206,7 @@ export class Fleet {
     this.setState('connected');
     this.o.log.info('mqtt: connected', { url: c.url, device: c.device, room: c.room || null });
     client.publish(this.topics.availability, 'online', { qos: 1, retain: true });
-    const subs = [...this.topics.commandFilters, this.topics.haStatus, ...(this.topics.claim ? [this.topics.claim] : []), this.topics.peersRinging, this.topics.ringStop()];
+    const subs = [...this.topics.commandFilters, this.topics.haStatus, ...(this.topics.claim ? [this.topics.claim] : []), this.topics.peersRinging, this.topics.ringStop(), this.topics.ringAsk()];
     client.subscribe(subs, { qos: 1 }, (err) => err && this.o.log.error('mqtt: subscribe failed', { topics: subs, error: errorMessage(err) }));
     if (c.discovery) this.publishDiscovery();
     this.sendTimers();
@@ -259,6 +259,11 @@ export class Fleet {
   private sendTimers(): void {
     const own = this.o.hooks.timers().filter((t) => !t.from);
     this.send(this.topics.state('timers'), timersState(own, this.o.clock.now(), this.wall()), true);
+    this.sendRinging();
+  }
+
+  private sendRinging(): void {
+    const own = this.o.hooks.timers().filter((t) => !t.from);
     const c = this.o.config;
     const state = ringingState(c.device, this.o.area ?? null, own, (label) => scopeOf(label, c), (id) => this.ring.ringingSince(id, this.wall()), this.wall());
     this.ring.keepSince(state.ringing.map((r) => r.id));
@@ -290,9 +295,14 @@ export class Fleet {
   private message(topic: string, payload: string, retained: boolean): void {
     const owner = this.topics.ringingOwner(topic);
     if (owner !== null) {
-      for (const stop of this.ring.peerState(owner, payload ? parseRingingState(payload) : null)) this.send(this.topics.ringStop(owner), { ...stop }, false);
+      const { again, ask } = this.ring.peerState(owner, payload ? parseRingingState(payload) : null, retained);
+      for (const stop of again) this.send(this.topics.ringStop(owner), { ...stop }, false);
+      // Not queued: an owner away answers anyway when it is back (it publishes its state at connect).
+      if (ask && this.client?.connected) this.client.publish(this.topics.ringAsk(owner), JSON.stringify({ device: this.o.config.device }), { qos: EVENT_QOS });
       return;
     }
+    // Asked what it rings: its state again, fresh (the payload is not read: any ask is answered).
+    if (topic === this.topics.ringAsk()) return this.sendRinging();
     if (topic === this.topics.ringStop()) {
       // Retained, it would stop the next ring of that id at every reconnect.
       if (retained) return this.refuse(topic, 'ring/stop', payload, 'retained stops are ignored (publish them without the retain flag)');

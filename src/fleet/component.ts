@@ -30,7 +30,8 @@ export function fleetHooks(front: () => PathFront | null, speech: () => Speech |
     timers: () => timers()?.list() ?? [],
     setTimer: (seconds, label) => void timers()?.set(seconds, label),
     timerAct: (op, label, all) => timers()?.act(op, label ? { name: label } : {}, all),
-    ringGuest: (from, label) => timers()?.ringGuest(from, label),
+    // How long it has rung at the owner, by wall time (the timers keep their own clock).
+    ringGuest: (from, label, ring) => timers()?.ringGuest(from, label, ring ? { seconds: ring.seconds, rungMs: Math.max(0, Date.now() - (Date.parse(ring.since) || Date.now())) } : undefined),
     endGuest: (from) => timers()?.endGuest(from),
     stopOwn: (id, by, at) => timers()?.stopOwn(id, by, at) ?? false,
   };

@@ -7,14 +7,17 @@ import type { KitchenTimer } from '../command/actions/timers.js';
  * one — so a device that missed a stop (broker down), or joins while a timer rings, follows the
  * owner's word as soon as it hears it. A stop said at any device goes to the owner with a stop id,
  * at least once (QoS 1, queued while the broker is away); the owner stops its timer and records it
- * once (a stop id seen before, or a timer no longer ringing, changes nothing). A device that loses
- * the broker rings only its own timers.
+ * once (a stop id seen before, or a timer no longer ringing, changes nothing). A retained state rings
+ * nothing new until the owner says it again: after a broker restart it may be older than a stop. A
+ * device that loses the broker rings only its own timers.
  */
 export type RingScope = 'device' | 'area' | 'site';
 
 export interface RingEntry {
   id: number;
   label: string | null;
+  /** The duration it was set for: the other devices show and pick it by it ("the 5 minute timer"). */
+  seconds?: number;
   scope: 'area' | 'site';
   /** The owner's area (an area ring rings only on the devices of this area). */
   area: string | null;
@@ -52,7 +55,7 @@ export function ringingState(device: string, area: string | null, timers: readon
   for (const t of timers) {
     if (t.state !== 'ringing' || t.from) continue;
     const s = scope(t.label);
-    if (s !== 'device') ringing.push({ id: t.id, label: t.label ?? null, scope: s, area, since: since(t.id) });
+    if (s !== 'device') ringing.push({ id: t.id, label: t.label ?? null, seconds: t.seconds, scope: s, area, since: since(t.id) });
   }
   return { device, ringing, at: new Date(wallMs).toISOString() };
 }
@@ -84,7 +87,8 @@ export function parseRingStop(text: string): RingStop | { error: string } {
 }
 
 export interface SiteRingHooks {
-  ringGuest(from: { device: string; id: number }, label?: string): void;
+  /** `ring`: the owner's timer as its state lists it (its duration, and since when it rings there). */
+  ringGuest(from: { device: string; id: number }, label?: string, ring?: { seconds: number; since: string }): void;
   endGuest(from: { device: string; id: number }): void;
   stopOwn(id: number, by: 'voice' | 'button', at: string): boolean;
 }
@@ -126,20 +130,35 @@ export class SiteRing {
   }
 
   /**
-   * A peer's state/ringing (retained, or fresh): ring what it rings for here, end what it no longer
-   * rings. Returns the stops said here that it has still not taken (it rings a timer stopped here): to
-   * send again — the owner may have been away when they were sent.
+   * A peer's state/ringing: ring what it rings for here, end what it no longer rings. `retained`: the
+   * broker's copy, handed over at subscribe — after a broker restart it may be from before a stop the
+   * owner could not yet publish, so it rings nothing new (`ask`: the owner is to be asked for its word
+   * now; an owner not on the broker answers when it is back). Returns, too, the stops said here that
+   * it has still not taken (it rings a timer stopped here): to send again.
    */
-  peerState(owner: string, state: RingingState | null): RingStop[] {
-    if (owner === this.o.device) return [];
-    const now = new Set<number>();
+  peerState(owner: string, state: RingingState | null, retained = false): { again: RingStop[]; ask: boolean } {
+    if (owner === this.o.device) return { again: [], ask: false };
+    const listed = new Set<number>();
+    const entries = new Map<number, RingEntry>();
     for (const r of state?.ringing ?? []) {
       if (r.scope === 'area' && (!this.o.area || r.area !== this.o.area)) continue;
-      now.add(r.id);
-      if (this.stoppedHere.has(key(owner, r.id))) continue;
-      this.o.hooks.ringGuest({ device: owner, id: r.id }, r.label ?? undefined);
+      listed.add(r.id);
+      entries.set(r.id, r);
     }
-    for (const id of this.guests.get(owner) ?? []) {
+    const had = this.guests.get(owner) ?? new Set<number>();
+    const now = new Set<number>();
+    let ask = false;
+    for (const id of listed) {
+      if (had.has(id)) now.add(id);
+      else if (this.stoppedHere.has(key(owner, id))) continue;
+      else if (retained) ask = true;
+      else {
+        now.add(id);
+        const r = entries.get(id)!;
+        this.o.hooks.ringGuest({ device: owner, id }, r.label ?? undefined, { seconds: typeof r.seconds === 'number' ? r.seconds : 0, since: r.since });
+      }
+    }
+    for (const id of had) {
       if (now.has(id)) continue;
       this.stoppedHere.delete(key(owner, id));
       this.o.hooks.endGuest({ device: owner, id });
@@ -148,7 +167,7 @@ export class SiteRing {
     const again: RingStop[] = [];
     for (const s of this.outboxRows()) {
       if (s.owner !== owner) continue;
-      if (now.has(s.timerId)) {
+      if (listed.has(s.timerId)) {
         again.push({ id: s.timerId, stopId: s.stopId, by: s.by, device: s.device });
         continue;
       }
@@ -157,10 +176,10 @@ export class SiteRing {
     }
     if (now.size) this.guests.set(owner, now);
     else this.guests.delete(owner);
-    return again;
+    return { again, ask };
   }
 
-  /** The broker is gone: only this device's own timers ring on (the owners' rings come back with their retained state). */
+  /** The broker is gone: only this device's own timers ring on (the owners' rings come back when each owner says again that they ring). */
   brokerLost(): void {
     for (const [owner, ids] of this.guests) for (const id of ids) this.o.hooks.endGuest({ device: owner, id });
     this.guests.clear();

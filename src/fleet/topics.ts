@@ -52,6 +52,10 @@ export class Topics {
   ringStop(owner = this.n.device): string {
     return `${this.n.prefix}/${owner}/ring/stop`;
   }
+  /** Where a device asks a timer's owner to say again what it rings (its retained state may be from before a broker restart). */
+  ringAsk(owner = this.n.device): string {
+    return `${this.n.prefix}/${owner}/ring/ask`;
+  }
   /** Home Assistant announces itself here ("online") after a restart: discovery is sent again. */
   get haStatus(): string {
     return `${this.n.discoveryPrefix}/status`;

@@ -2,6 +2,7 @@ import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { join } from 'node:path';
+import { userInfo } from 'node:os';
 import mqtt, { type MqttClient } from 'mqtt';
 
 /** A free TCP port on loopback (bound and released). */
@@ -35,6 +36,9 @@ export class Mosquitto {
     mkdirSync(dir, { recursive: true });
     const port = await freePort();
     const lines = [`listener ${port} 127.0.0.1`, 'persistence true', `persistence_location ${dir}/`, 'log_dest stderr', 'log_type error', 'log_type warning'];
+    // Started as root, Mosquitto drops to its own user, which cannot write the persistence file here:
+    // it would come back from a restart with no retained message. It stays the user that started it.
+    if (userInfo().uid === 0) lines.push('user root');
     if (opts.user) {
       const pw = join(dir, 'passwd');
       writeFileSync(pw, '');

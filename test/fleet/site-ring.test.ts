@@ -151,6 +151,23 @@ describe('a timer rung for its whole area, on a real Mosquitto', () => {
     expect(back.timerEvents('stopped').at(-1)).toEqual(expect.objectContaining({ label: 'front of house', at: 'bar' }));
   });
 
+  it('a ring on another device carries its duration and how long it has rung at the owner (the debug page, /api/kitchen)', async () => {
+    const back = await device(broker.url, 'back', 'kitchen', { ringOn: 'area' });
+    await back.say('computer set a timer for 1 minute');
+    back.clock.advanceTo(60_000);
+    expect(back.ringing()).toEqual(['timer']);
+    // Two seconds of ringing at the owner before the pass joins.
+    await new Promise((r) => setTimeout(r, 2100));
+    const pass = await device(broker.url, 'pass', 'kitchen', { ringOn: 'area' });
+    await until('the pass rings it', () => pass.ringing().includes('timer from back'));
+    const [shown] = pass.core.timers.view();
+    expect(shown).toMatchObject({ seconds: 60, state: 'ringing', from: 'back' });
+    expect(shown!.ringingSeconds).toBeGreaterThanOrEqual(2);
+    // Picked by its duration there, as at the owner: cancelling "the 1 minute timer" stops it on both.
+    await pass.say('computer cancel the 1 minute timer');
+    await until('the owner stops', () => back.ringing().length === 0, 1000);
+  });
+
   it('a device that joins while it rings rings it too, and stops when the owner does', async () => {
     const back = await device(broker.url, 'back', 'kitchen');
     await fryerRings(back, []);
@@ -236,6 +253,52 @@ describe('a timer rung for its whole area, on a real Mosquitto', () => {
     expect(pass.ringing()).toEqual(['pasta']);
     expect(back.timerEvents('stopped')).toHaveLength(1);
   });
+
+  it('the broker restarted mid-ring, the owner stopped it meanwhile and is back last: the other device never rings it again', async () => {
+    // The owner reconnects seconds after the broker is back; the pass within a few hundred ms.
+    const back = await device(broker.url, 'back', 'kitchen', { reconnectInitialMs: 2500, reconnectMaxMs: 2500 });
+    const pass = await device(broker.url, 'pass', 'kitchen');
+    await fryerRings(back, [pass]);
+    await broker.stop();
+    await until('the pass rings only its own', () => pass.ringing().length === 0, 2000);
+    await back.say('stop');
+    await broker.resume();
+    // Back on the broker, the pass finds the owner's retained state from before the restart (the fryer
+    // still listed): it is not the owner's word now, and the fryer must not ring again.
+    await until('the pass reconnects', () => pass.fleet().status.state === 'connected', 3000);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(back.fleet().status.state).not.toBe('connected');
+    expect(pass.ringing()).toEqual([]);
+    expect(pass.rings()).toEqual(['Fryer timer done.']);
+    // The owner back: its state no longer lists the fryer, and the pass stays quiet.
+    await until('the owner reconnects', () => back.fleet().status.state === 'connected', 6000);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(pass.ringing()).toEqual([]);
+    expect(pass.rings()).toEqual(['Fryer timer done.']);
+    expect(back.timerEvents('stopped')).toEqual([expect.objectContaining({ by: 'voice' })]);
+  });
+
+  it('the broker restarted mid-ring and the owner still rings: the other device rings it again once the owner says so, whichever is back first', async () => {
+    const back = await device(broker.url, 'back', 'kitchen', { reconnectInitialMs: 2500, reconnectMaxMs: 2500 });
+    const pass = await device(broker.url, 'pass', 'kitchen');
+    const grill = await device(broker.url, 'grill', 'kitchen', { reconnectInitialMs: 5000, reconnectMaxMs: 5000 });
+    await fryerRings(back, [pass, grill]);
+    await broker.stop();
+    await until('the others ring nothing', () => pass.ringing().length === 0 && grill.ringing().length === 0, 2000);
+    await broker.resume();
+    // The pass is back before the owner: the retained state alone does not ring it.
+    await until('the pass reconnects', () => pass.fleet().status.state === 'connected', 3000);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(pass.ringing()).toEqual([]);
+    // The owner back, still ringing: the pass rings it again (its ring starts over from the room's level).
+    await until('the pass rings it again', () => pass.ringing().includes('fryer from back'), 6000);
+    expect(back.fleet().status.state).toBe('connected');
+    // The grill is back after the owner: it asks the owner, which answers that the fryer still rings.
+    await until('the grill rings it again', () => grill.ringing().includes('fryer from back'), 8000);
+    await pass.say('stop');
+    await until('all three quiet', () => [back, pass, grill].every((d) => d.ringing().length === 0), 1000);
+    expect(back.timerEvents('stopped')).toEqual([expect.objectContaining({ at: 'pass' })]);
+  }, 20_000);
 });
 
 describe('where a timer rings: the settings', () => {

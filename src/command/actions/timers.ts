@@ -155,11 +155,14 @@ export class KitchenTimers {
    * Another device's timer rings here for its area, by its name, as one of hark's own ("stop", a tap,
    * the give-up). Once per timer: the owner's state comes again at every reconnect.
    */
-  ringGuest(from: { device: string; id: number }, label?: string): void {
+  ringGuest(from: { device: string; id: number }, label?: string, ring?: { seconds: number; rungMs: number }): void {
     if (this.guest(from)) return;
     const id = this.nextId++;
-    this.timers.set(id, { id, seconds: 0, dueAtMs: this.opts.clock.now(), state: 'running', from: { ...from }, ...(label ? { label } : {}) });
+    this.timers.set(id, { id, seconds: ring?.seconds ?? 0, dueAtMs: this.opts.clock.now(), state: 'running', from: { ...from }, ...(label ? { label } : {}) });
     this.due(id, 0);
+    // Shown as long as it has rung at its owner, on every device alike.
+    const t = this.timers.get(id);
+    if (t && ring) t.ringingSince = this.opts.clock.now() - ring.rungMs;
   }
 
   /** The owner says its timer no longer rings (stopped there or elsewhere, gave up), or the broker is gone: quiet here. */
