@@ -31,6 +31,6 @@ describe('hark replay --config with other languages', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n');
-    expect(lines[0]).toMatch(new RegExp(`^#${ids[0]} .* differs .*actions: \\(none\\) → timer\\.set\\{seconds=600,label=arroz\\}`));
+    expect(lines[0]).toMatch(new RegExp(`^#${ids[0]} .* differs .*actions: \\(none\\) → timer\\.set\\{seconds=600,label=arroz,lang=es\\}`));
   });
 });
