@@ -50,9 +50,12 @@ export const TARGETS = { quietSegments: 0, stopWithinMs: 300 };
  */
 export const STOP_AFTER_MS = [3000, 3500, 6000];
 
-/** `stop.earlierMs`: hark said that much before its confirmation (room-program.ts), in both programs. */
-export async function matrixPrograms(config: HarkConfig, ringMs = 60_000, stop: { stopAfterMs?: number[]; answer?: string; earlierMs?: number } = {}): Promise<Programs> {
-  const ring = { ringEveryMs: 2000, earconVolume: config.speech.earconVolume, earlierMs: stop.earlierMs };
+/**
+ * `stop.earlierMs`: hark said that much before its confirmation (room-program.ts), in both programs;
+ * `stop.ringGainDb`: the ring that much over the voice (speech.alarmDb … alarmMaxDb; default 0).
+ */
+export async function matrixPrograms(config: HarkConfig, ringMs = 60_000, stop: { stopAfterMs?: number[]; answer?: string; earlierMs?: number; ringGainDb?: number } = {}): Promise<Programs> {
+  const ring = { ringEveryMs: 2000, earconVolume: config.speech.earconVolume, earlierMs: stop.earlierMs, ringGainDb: stop.ringGainDb };
   return { quiet: await quietProgram({ ringMs, ...ring }), stop: await stopProgram({ ...ring, stopAfterMs: stop.stopAfterMs ?? STOP_AFTER_MS, reactMs: 800, answer: stop.answer }) };
 }
 

@@ -1,5 +1,6 @@
 import { ringText } from '../../src/command/actions/timers.js';
 import { synthEarcon } from '../../src/speech/earcons.js';
+import { withGain } from '../../src/speech/alarm-level.js';
 import { espeakPhrase } from '../support/speech.js';
 
 /**
@@ -38,11 +39,13 @@ const S = 16;
 /**
  * A timer ringing for `ms`: every `everyMs` (actions.timers.ringEveryMs; 2 s, as the live echo-room
  * run, the densest ring) the timer earcon at `earconVolume` then "Timer done.", each ring after the
- * last has finished.
+ * last has finished. `gainDb`: the ring's level over the voice (speech.alarmDb … alarmMaxDb), put on
+ * the earcon and the words as the device's output does (withGain: clipped at full scale), so what
+ * the card is handed, and the reference, is the clipped ring.
  */
-export async function ring(ms: number, everyMs: number, earconVolume: number): Promise<Int16Array> {
-  const beeps = synthEarcon('timer', earconVolume);
-  const words = await espeakPhrase(ringText(undefined));
+export async function ring(ms: number, everyMs: number, earconVolume: number, gainDb = 0): Promise<Int16Array> {
+  const beeps = withGain(synthEarcon('timer', earconVolume), gainDb);
+  const words = withGain(await espeakPhrase(ringText(undefined)), gainDb);
   const out = new Int16Array(ms * S);
   for (let at = 0; at < out.length; ) {
     out.set(beeps.subarray(0, Math.max(0, Math.min(beeps.length, out.length - at))), at);
@@ -83,10 +86,10 @@ async function confirmation(earlierMs?: number): Promise<Int16Array> {
 }
 
 /** Nobody speaks: the confirmation, the list (~30 s), then the ring (`ringMs`). */
-export async function quietProgram(o: { ringMs: number; ringEveryMs: number; earconVolume: number; earlierMs?: number }): Promise<Program> {
+export async function quietProgram(o: { ringMs: number; ringEveryMs: number; earconVolume: number; earlierMs?: number; ringGainDb?: number }): Promise<Program> {
   const confirm = await confirmation(o.earlierMs);
   const list = await espeakPhrase(LIST);
-  const rung = await ring(o.ringMs, o.ringEveryMs, o.earconVolume);
+  const rung = await ring(o.ringMs, o.ringEveryMs, o.earconVolume, o.ringGainDb);
   const { played, at } = lay([500, confirm, 1000, list, 2000, rung, 1500]);
   const clips: Array<[number, number]> = [
     [at[1]!, at[1]! + confirm.length],
@@ -102,7 +105,7 @@ export async function quietProgram(o: { ringMs: number; ringEveryMs: number; ear
  * `reactMs` after the word, as it does when it hears it. Where the word falls matters: a few
  * seconds into the list, on a loud stretch of hark's voice, is where it went unheard.
  */
-export async function stopProgram(o: { ringEveryMs: number; earconVolume: number; stopAfterMs: number[]; reactMs: number; answer?: string; earlierMs?: number }): Promise<Program> {
+export async function stopProgram(o: { ringEveryMs: number; earconVolume: number; stopAfterMs: number[]; reactMs: number; answer?: string; earlierMs?: number; ringGainDb?: number }): Promise<Program> {
   const confirm = await confirmation(o.earlierMs);
   // What hark reads when the "stop" comes: the list by default, or another answer (the live run's).
   const list = await espeakPhrase(o.answer ?? LIST);
@@ -110,7 +113,7 @@ export async function stopProgram(o: { ringEveryMs: number; earconVolume: number
   const pieces: Array<Int16Array | number> = [500, confirm, 1000];
   for (const after of o.stopAfterMs) {
     const cut = (after + o.reactMs) * S;
-    const rung = (await ring(after + o.reactMs, o.ringEveryMs, o.earconVolume)).subarray(0, cut);
+    const rung = (await ring(after + o.reactMs, o.ringEveryMs, o.earconVolume, o.ringGainDb)).subarray(0, cut);
     pieces.push(rung, 1500, list.subarray(0, cut), 1500);
   }
   const { played, at } = lay(pieces);
