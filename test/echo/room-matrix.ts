@@ -1,7 +1,7 @@
 import type { HarkConfig } from '../../src/config/schema.js';
 import { dbfs } from '../support/room-acoustics.js';
 import { rms, toS16, type RoomSpec } from '../support/room-sim.js';
-import { quietProgram, stopProgram, type Program } from './room-program.js';
+import { quietProgram, stopProgram, type Program, type RingFit } from './room-program.js';
 import { clean, erle, hear, programMic, type Opened } from './room-matrix-run.js';
 
 /**
@@ -50,9 +50,13 @@ export const TARGETS = { quietSegments: 0, stopWithinMs: 300 };
  */
 export const STOP_AFTER_MS = [3000, 3500, 6000];
 
-/** `stop.earlierMs`: hark said that much before its confirmation (room-program.ts), in both programs. */
-export async function matrixPrograms(config: HarkConfig, ringMs = 60_000, stop: { stopAfterMs?: number[]; answer?: string; earlierMs?: number } = {}): Promise<Programs> {
-  const ring = { ringEveryMs: 2000, earconVolume: config.speech.earconVolume, earlierMs: stop.earlierMs };
+/**
+ * `stop.earlierMs`: hark said that much before its confirmation (room-program.ts), in both programs;
+ * `stop.ringGainDb`: the ring that much over the voice (speech.alarmDb … alarmMaxDb; default 0),
+ * clipped where it passes full scale or, `ringFit: 'cap'`, raised no further than its peak allows.
+ */
+export async function matrixPrograms(config: HarkConfig, ringMs = 60_000, stop: { stopAfterMs?: number[]; answer?: string; earlierMs?: number; ringGainDb?: number; ringFit?: RingFit } = {}): Promise<Programs> {
+  const ring = { ringEveryMs: 2000, earconVolume: config.speech.earconVolume, earlierMs: stop.earlierMs, ringGainDb: stop.ringGainDb, ringFit: stop.ringFit };
   return { quiet: await quietProgram({ ringMs, ...ring }), stop: await stopProgram({ ...ring, stopAfterMs: stop.stopAfterMs ?? STOP_AFTER_MS, reactMs: 800, answer: stop.answer }) };
 }
 

@@ -1,5 +1,6 @@
 import { ringText } from '../../src/command/actions/timers.js';
 import { synthEarcon } from '../../src/speech/earcons.js';
+import { withGain } from '../../src/speech/alarm-level.js';
 import { espeakPhrase } from '../support/speech.js';
 
 /**
@@ -38,11 +39,15 @@ const S = 16;
 /**
  * A timer ringing for `ms`: every `everyMs` (actions.timers.ringEveryMs; 2 s, as the live echo-room
  * run, the densest ring) the timer earcon at `earconVolume` then "Timer done.", each ring after the
- * last has finished.
+ * last has finished. `gainDb`: the ring's level over the voice (speech.alarmDb … alarmMaxDb), put on
+ * the earcon and the words as the device's output does (withGain: clipped at full scale), so what
+ * the card is handed, and the reference, is the clipped ring. `fit: 'cap'` instead raises each clip
+ * no further than its peak allows (for comparison: a ring held under full scale, not clipped).
  */
-export async function ring(ms: number, everyMs: number, earconVolume: number): Promise<Int16Array> {
-  const beeps = synthEarcon('timer', earconVolume);
-  const words = await espeakPhrase(ringText(undefined));
+export async function ring(ms: number, everyMs: number, earconVolume: number, gainDb = 0, fit: RingFit = 'clip'): Promise<Int16Array> {
+  const raise = (pcm: Int16Array) => withGain(pcm, fit === 'clip' ? gainDb : Math.min(gainDb, headroomDb(pcm)));
+  const beeps = raise(synthEarcon('timer', earconVolume));
+  const words = raise(await espeakPhrase(ringText(undefined)));
   const out = new Int16Array(ms * S);
   for (let at = 0; at < out.length; ) {
     out.set(beeps.subarray(0, Math.max(0, Math.min(beeps.length, out.length - at))), at);
@@ -51,6 +56,16 @@ export async function ring(ms: number, everyMs: number, earconVolume: number): P
     at = Math.max(at + everyMs * S, w + words.length + 150 * S);
   }
   return out;
+}
+
+/** How a ring raised past full scale is made to fit the sample format: clipped (the device's output today), or its gain capped at the clip's peak. */
+export type RingFit = 'clip' | 'cap';
+
+/** dB a clip can be raised before its peak reaches full scale. */
+function headroomDb(pcm: Int16Array): number {
+  let peak = 1;
+  for (const v of pcm) peak = Math.max(peak, Math.abs(v));
+  return 20 * Math.log10(32767 / peak);
 }
 
 /** Pieces and silences (ms) back to back: the samples and where each piece starts. */
@@ -83,10 +98,10 @@ async function confirmation(earlierMs?: number): Promise<Int16Array> {
 }
 
 /** Nobody speaks: the confirmation, the list (~30 s), then the ring (`ringMs`). */
-export async function quietProgram(o: { ringMs: number; ringEveryMs: number; earconVolume: number; earlierMs?: number }): Promise<Program> {
+export async function quietProgram(o: { ringMs: number; ringEveryMs: number; earconVolume: number; earlierMs?: number; ringGainDb?: number; ringFit?: RingFit }): Promise<Program> {
   const confirm = await confirmation(o.earlierMs);
   const list = await espeakPhrase(LIST);
-  const rung = await ring(o.ringMs, o.ringEveryMs, o.earconVolume);
+  const rung = await ring(o.ringMs, o.ringEveryMs, o.earconVolume, o.ringGainDb, o.ringFit);
   const { played, at } = lay([500, confirm, 1000, list, 2000, rung, 1500]);
   const clips: Array<[number, number]> = [
     [at[1]!, at[1]! + confirm.length],
@@ -102,7 +117,7 @@ export async function quietProgram(o: { ringMs: number; ringEveryMs: number; ear
  * `reactMs` after the word, as it does when it hears it. Where the word falls matters: a few
  * seconds into the list, on a loud stretch of hark's voice, is where it went unheard.
  */
-export async function stopProgram(o: { ringEveryMs: number; earconVolume: number; stopAfterMs: number[]; reactMs: number; answer?: string; earlierMs?: number }): Promise<Program> {
+export async function stopProgram(o: { ringEveryMs: number; earconVolume: number; stopAfterMs: number[]; reactMs: number; answer?: string; earlierMs?: number; ringGainDb?: number; ringFit?: RingFit }): Promise<Program> {
   const confirm = await confirmation(o.earlierMs);
   // What hark reads when the "stop" comes: the list by default, or another answer (the live run's).
   const list = await espeakPhrase(o.answer ?? LIST);
@@ -110,7 +125,7 @@ export async function stopProgram(o: { ringEveryMs: number; earconVolume: number
   const pieces: Array<Int16Array | number> = [500, confirm, 1000];
   for (const after of o.stopAfterMs) {
     const cut = (after + o.reactMs) * S;
-    const rung = (await ring(after + o.reactMs, o.ringEveryMs, o.earconVolume)).subarray(0, cut);
+    const rung = (await ring(after + o.reactMs, o.ringEveryMs, o.earconVolume, o.ringGainDb, o.ringFit)).subarray(0, cut);
     pieces.push(rung, 1500, list.subarray(0, cut), 1500);
   }
   const { played, at } = lay(pieces);

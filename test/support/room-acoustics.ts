@@ -264,3 +264,55 @@ function buildSinc(): Float32Array {
   }
   return table;
 }
+
+/**
+ * A small speaker's distortion, growing with how loud it is played: the driver's suspension stiffens
+ * as the cone travels, a cubic term in its response (y = u − k·u³, u the card's sample over full
+ * scale), so a sine of peak A comes out with a third harmonic of k·A³/4: its THD grows with the square
+ * of the level (4× for each 6 dB), and past the cubic's top (u = 1/√(3k)) the cone is at its limit
+ * and the output holds there, as a hard-driven speaker flattens. One parameter sets it: `thdPct`, the
+ * THD of a sine played at a peak of `atDbfs` (a spec sheet's "1 % at 1 W"); the rest follows.
+ */
+export class SpeakerDistortion {
+  private readonly k: number;
+  private readonly top: number;
+  private readonly held: number;
+
+  constructor(thdPct: number, atDbfs: number) {
+    const t = thdPct / 100;
+    const a = Math.pow(10, atDbfs / 20);
+    // THD = (k·A²/4) / (1 − 3k·A²/4) at peak A, solved for k.
+    this.k = (4 * t) / (a * a * (1 + 3 * t));
+    this.top = 1 / Math.sqrt(3 * this.k);
+    this.held = this.top - this.k * this.top ** 3;
+  }
+
+  /** Samples as the card plays them (full scale 32768) to what the cone sounds, on the same scale. */
+  process(x: Float32Array): Float32Array {
+    const out = new Float32Array(x.length);
+    for (let i = 0; i < x.length; i++) {
+      const u = x[i]! / 32768;
+      const y = Math.abs(u) >= this.top ? Math.sign(u) * this.held : u - this.k * u * u * u;
+      out[i] = y * 32768;
+    }
+    return out;
+  }
+}
+
+/** THD (%) of `y`, the response to a sine of `hz`: the power of its harmonics 2-9 over the fundamental's (Goertzel). */
+export function thdPct(y: ArrayLike<number>, hz: number): number {
+  const power = (f: number) => {
+    const w = (2 * Math.PI * f) / RATE;
+    let s1 = 0;
+    let s2 = 0;
+    for (let i = 0; i < y.length; i++) {
+      const s = y[i]! + 2 * Math.cos(w) * s1 - s2;
+      s2 = s1;
+      s1 = s;
+    }
+    return s1 * s1 + s2 * s2 - 2 * Math.cos(w) * s1 * s2;
+  };
+  let h = 0;
+  for (let n = 2; n <= 9 && n * hz < RATE / 2; n++) h += power(n * hz);
+  return 100 * Math.sqrt(h / power(hz));
+}

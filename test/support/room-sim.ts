@@ -7,7 +7,7 @@
  * Two rooms live here: Reverb, the fixed room the canceller was first tuned in (kept: the echo unit
  * tests are calibrated on it), and RoomPaths/micSignal, any room a RoomSpec (room-spec.ts) describes.
  */
-import { Convolver, HighPass, fanNoise, impulseResponse, mainsHum, sampleAt } from './room-acoustics.js';
+import { Convolver, HighPass, SpeakerDistortion, fanNoise, impulseResponse, mainsHum, sampleAt } from './room-acoustics.js';
 import { roomDrr, type RoomSpec } from './room-spec.js';
 
 export { rng } from './prng.js';
@@ -107,6 +107,7 @@ export class RoomPaths {
   readonly echoIr: Float32Array;
   readonly personIr: Float32Array;
   private readonly speaker: HighPass | null;
+  private readonly distortion: SpeakerDistortion | null;
   private readonly echoConv: Convolver;
   private readonly personConv: Convolver;
   private readonly noiseLoop: Float32Array | null;
@@ -121,6 +122,7 @@ export class RoomPaths {
     const e = Math.sqrt(p.reduce((s, v) => s + v * v, 0));
     this.personIr = p.map((v) => v / e);
     this.speaker = spec.speaker.highPassHz > 0 ? new HighPass(spec.speaker.highPassHz) : null;
+    this.distortion = spec.speaker.thd ? new SpeakerDistortion(spec.speaker.thd.pct, spec.speaker.thd.atDbfs) : null;
     this.echoConv = new Convolver(this.echoIr, block);
     this.personConv = new Convolver(this.personIr, block);
     const { fanDbfs, humDbfs, humHz } = spec.noise;
@@ -161,9 +163,10 @@ export class RoomPaths {
     return sampleAt(played, k + (i - delay) * ppm * 1e-6);
   }
 
-  /** The next stretch of hark's sound at the mic, given what the card plays then (already delayed). */
+  /** The next stretch of hark's sound at the mic, given what the card plays then (already delayed): the driver distorts it, the cabinet rolls it off, the room carries it. */
   echo(played: Float32Array): Float32Array {
-    const out = this.echoConv.process(this.speaker ? this.speaker.process(played) : played);
+    const driven = this.distortion ? this.distortion.process(played) : played;
+    const out = this.echoConv.process(this.speaker ? this.speaker.process(driven) : driven);
     for (let i = 0; i < out.length; i++) out[i]! *= this.spec.echoGain;
     return out;
   }

@@ -18,8 +18,13 @@ export interface RoomSpec {
   tailOnsetMs: number;
   /** Amplitude of hark's direct sound at the microphone, on the PCM hark plays. */
   echoGain: number;
-  /** hark's speaker: distance from the microphone (m), directivity (Q: 2 on a worktop), roll-off (Hz; 0 none). */
-  speaker: { distanceM: number; directivity: number; highPassHz: number };
+  /**
+   * hark's speaker: distance from the microphone (m), directivity (Q: 2 on a worktop), roll-off (Hz; 0
+   * none), and its distortion (absent: none): `thd.pct` % THD for a sine played at a peak of
+   * `thd.atDbfs`, growing with the square of the level above it (room-acoustics.ts, SpeakerDistortion),
+   * so a ring raised over the voice comes back dirtier than the voice.
+   */
+  speaker: { distanceM: number; directivity: number; highPassHz: number; thd?: { pct: number; atDbfs: number } };
   /** Early reflections of hark's sound (worktop, wall, cupboard), after its direct sound. */
   early: Reflection[];
   /** The person: farther than the speaker, so more of what the mic hears of them is the room. */
@@ -108,6 +113,18 @@ export const PRESETS: Record<string, RoomSpec> = {
 /** The rooms the offline matrix runs: each RT60 at each latency. */
 export function roomMatrix(rt60s = [250, 400, 600], latencies = [30, 80]): RoomSpec[] {
   return rt60s.flatMap((rt) => latencies.map((lat) => kitchen(rt, lat)));
+}
+
+/**
+ * A small speaker (a Pi's amplifier board and a 40-50 mm driver): 1 % THD at -12 dBFS peak, a spec
+ * sheet's "1 % at rated power" with hark's voice peaking there, so about 4 % at -6 dBFS and, from
+ * -2 dBFS, the cone at its limit (a ring at +14 dB over the voice gets there).
+ */
+export const SMALL_SPEAKER_THD = { pct: 1, atDbfs: -12 };
+
+/** The same room with its speaker distorting as `thd` says (default SMALL_SPEAKER_THD), named `-thd<pct>`. */
+export function distorting(spec: RoomSpec, thd = SMALL_SPEAKER_THD): RoomSpec {
+  return { ...spec, name: `${spec.name}-thd${thd.pct}`, speaker: { ...spec.speaker, thd } };
 }
 
 /** A room with its speaker's clock `ppm` off the microphone's, named as roomsByName reads it. */
