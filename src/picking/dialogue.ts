@@ -72,9 +72,11 @@ export class PickDialogue {
   private shortUtterance = '';
   /** The language hark speaks now: the last one a picker was heard in. */
   private words: PickWords;
+  private promptIn: string;
 
   constructor(private readonly o: DialogueOptions) {
     this.words = o.words;
+    this.promptIn = o.words.language;
     this.wpm = o.rate.start;
     this.operators = new Map(o.operators.map((op) => [op.id, op]));
   }
@@ -134,7 +136,8 @@ export class PickDialogue {
     const r = heard.reading;
     this.words = heard.words;
     const s = this.step;
-    if (r.command === 'sayAgain') return this.say(this.prompt);
+    // The prompt as it was said, in its own language's voice (its words were built in that language).
+    if (r.command === 'sayAgain') return this.o.out.say(this.prompt, this.wpm, this.promptIn);
     switch (s.k) {
       case 'signed-off':
         return this.ask(this.words.say('askOperator'), { k: 'operator' });
@@ -201,6 +204,7 @@ export class PickDialogue {
     this.o.out.event({ event: 'signed-on', operator });
     this.step = { k: 'idle' };
     this.prompt = this.words.say('signedOn', { operator: spaced(operator) });
+    this.promptIn = this.words.language;
     this.begin(this.prompt);
   }
 
@@ -356,6 +360,7 @@ export class PickDialogue {
   private ask(text: string, next?: Step): void {
     if (next) this.step = next;
     this.prompt = text;
+    this.promptIn = this.words.language;
     this.say(text);
   }
 

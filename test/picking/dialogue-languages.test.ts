@@ -45,7 +45,8 @@ describe('picking on a device of two languages', () => {
     expect(hear('conectar')).toEqual([{ text: '¿Número de operario?', language: 'es' }]);
     expect(hear('uno dos').map((l) => l.language)).toEqual(['es']);
     expect(hear('cuatro siete')).toEqual([{ text: 'Recoja 3 cajas.', language: 'es' }]);
-    expect(hear('say again')).toEqual([{ text: 'Recoja 3 cajas.', language: 'en' }]);
+    // The prompt again as it was said, with its own voice; what follows is in English.
+    expect(hear('say again')).toEqual([{ text: 'Recoja 3 cajas.', language: 'es' }]);
     expect(hear('short')).toEqual([{ text: 'Quantity picked?', language: 'en' }]);
   });
 
