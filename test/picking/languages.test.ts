@@ -99,4 +99,17 @@ describe('picking in the language of the device', () => {
       ]);
     }, 60_000);
   }
+
+  it('on an [en, es] device a picker who signs on in Spanish is answered in Spanish, with its voice', async () => {
+    const dir = scratch('lang-en-es');
+    const file = join(dir, 'a.json');
+    writeFileSync(file, JSON.stringify(assignment('L-en-es', 1, () => ({ unit: 'caja', unitPlural: 'cajas' }))));
+    const lines = await run(dir, '[en, es]', ['conectar', 'uno dos', 'cuatro siete'], file);
+    const speak = lines.filter((l) => l.type === 'speak').map((l) => ({ text: l.text, lang: l.lang }));
+    expect(speak).toEqual([
+      { text: '¿Número de operario?', lang: 'es' },
+      { text: 'Operario 1 2 conectado. Tarea nueva, 1 recogida. Pasillo 1, ubicación 11.', lang: 'es' },
+      { text: 'Recoja 2 cajas.', lang: 'es' },
+    ]);
+  }, 60_000);
 });
