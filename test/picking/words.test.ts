@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PACKS_DIR } from '../../src/language/pack/files.js';
+import { loadPack, PACKS_DIR } from '../../src/language/pack/files.js';
 import { PackError, readPack } from '../../src/language/pack/load.js';
 import { englishWords, wordsOf } from '../../src/picking/words.js';
 import { read, readCode } from '../../src/picking/reading.js';
@@ -86,6 +86,11 @@ describe('picking words in the language packs', () => {
     const files = withPicking('en', (t) => t);
     files.delete('picking.yaml');
     expect(problems(files)).toEqual(['packs/en/picking.yaml: is missing: every pack has this file (or names a fallback in pack.yaml)']);
+    const es = withPicking('es', (t) => t);
+    es.delete('picking.yaml');
+    es.set('pack.yaml', `${es.get('pack.yaml')!}\nfallback: en\n`);
+    expect(readPack(es, 'packs/es', 'es', (l) => loadPack(l)).picking.say.askPin).toBe('PIN?');
+    expect(readPack(es, 'packs/es', 'es', (l) => loadPack(l)).picking.hear.sayAgain).toContain('say again');
   });
 });
 
