@@ -124,7 +124,7 @@ async function simulate(opts: SimulateOpts): Promise<void> {
   // Voice picking: its frame on top from the start, its ledger in the out dir (a second run resumes).
   let picking: SimulatedPicking | null = null;
   if (config.picking.enabled) {
-    picking = simulatePicking({ config: config.picking, device: config.mqtt.device, router: core.router, clock, log, outDir, print: (e) => out(JSON.stringify({ ...e, atMs: clock.now() })), liveWms: opts.liveWms === true, mqtt: config.mqtt, secrets });
+    picking = simulatePicking({ config: config.picking, languages: config.language.languages, device: config.mqtt.device, router: core.router, clock, log, outDir, print: (e) => out(JSON.stringify({ ...e, atMs: clock.now() })), liveWms: opts.liveWms === true, mqtt: config.mqtt, secrets });
     for (const file of opts.assignment ?? []) offerFile(picking.runtime, file);
   } else if (opts.assignment?.length) throw new HarkError('--assignment needs picking.enabled: true in the config', { exitCode: 2 });
   // As the daemon does: load the model first, so the first line does not pay for it. A failure is

@@ -126,6 +126,7 @@ export class Daemon {
     });
     const picking = pickingComponent({
       config: config.picking,
+      languages: config.language.languages,
       device: config.mqtt.device,
       db: () => this.store?.db ?? null,
       router: () => this.conversation?.core.router ?? null,

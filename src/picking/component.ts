@@ -20,6 +20,8 @@ export interface PickingApi {
 
 export interface PickingComponentOptions {
   config: PickingConfig;
+  /** language.languages: the first is what picking speaks; a picker may speak any of them. */
+  languages: readonly string[];
   device: string;
   /** The store's open file (picking's tables are in it); read at start. */
   db: () => Database | null;
@@ -64,6 +66,7 @@ export function pickingComponent(o: PickingComponentOptions): Component & { api(
       sender = link ? wallClockSender(outbox, link.channel, w, o.log, () => runtime?.checkOutbox()) : null;
       const rt = new PickingRuntime({
         config: o.config,
+        languages: o.languages,
         router,
         ledger,
         clock: o.clock,

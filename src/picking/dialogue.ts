@@ -29,13 +29,16 @@ export type PickEvent =
   | { event: 'outbox-over'; pending: number; max: number };
 
 export interface DialogueOutput {
-  /** `rate`: the operator's speaking rate, words a minute, on every line. */
-  say(text: string, rate: number): void;
+  /** `rate`: the operator's speaking rate, words a minute, on every line; `language`: the pack the line is in (its voice). */
+  say(text: string, rate: number, language: string): void;
   event(e: PickEvent): void;
 }
 
 export interface DialogueOptions {
+  /** The device's first language's words: what hark speaks until a picker speaks another. */
   words: PickWords;
+  /** The device's other languages: a picker who speaks one of them is answered in it from then on. */
+  others?: readonly PickWords[];
   ledger: PickLedger;
   clock: Clock;
   out: DialogueOutput;
@@ -67,8 +70,13 @@ export class PickDialogue {
   private readonly operators: ReadonlyMap<string, { pin?: string | undefined }>;
   /** The utterance that gave a short quantity: the pick is confirmed by the "yes" after it, and made by it. */
   private shortUtterance = '';
+  /** The language hark speaks now: the last one a picker was heard in. */
+  private words: PickWords;
+  private promptIn: string;
 
   constructor(private readonly o: DialogueOptions) {
+    this.words = o.words;
+    this.promptIn = o.words.language;
     this.wpm = o.rate.start;
     this.operators = new Map(o.operators.map((op) => [op.id, op]));
   }
@@ -99,7 +107,7 @@ export class PickDialogue {
     if (this.progress) {
       this.step = { k: 'location' };
       this.o.out.event({ event: 'resumed', operator: this.operator });
-      this.ask(this.o.words.say('resuming') + ' ' + this.locationText(this.progress.todo[0]!));
+      this.ask(this.words.say('resuming') + ' ' + this.locationText(this.progress.todo[0]!));
     } else this.step = { k: 'idle' };
   }
 
@@ -109,7 +117,7 @@ export class PickDialogue {
    */
   outboxOver(pending: number, max: number): void {
     this.o.out.event({ event: 'outbox-over', pending, max });
-    if (this.operator) this.say(this.o.words.say('outboxOver', { picks: this.o.words.plural('picks', pending) }));
+    if (this.operator) this.say(this.words.say('outboxOver', { picks: this.words.plural('picks', pending) }));
   }
 
   /** A new assignment was kept: announced at once if the picker is signed on and free. */
@@ -119,17 +127,20 @@ export class PickDialogue {
   }
 
   takes(said: Said): boolean {
-    return this.accepts(read(said, this.o.words));
+    return this.heardIn(said) !== null;
   }
 
   hear(said: Said, utteranceId: string): void {
-    const r = read(said, this.o.words);
-    if (!this.accepts(r)) return;
+    const heard = this.heardIn(said);
+    if (!heard) return;
+    const r = heard.reading;
+    this.words = heard.words;
     const s = this.step;
-    if (r.command === 'sayAgain') return this.say(this.prompt);
+    // The prompt as it was said, in its own language's voice (its words were built in that language).
+    if (r.command === 'sayAgain') return this.o.out.say(this.prompt, this.wpm, this.promptIn);
     switch (s.k) {
       case 'signed-off':
-        return this.ask(this.o.words.say('askOperator'), { k: 'operator' });
+        return this.ask(this.words.say('askOperator'), { k: 'operator' });
       case 'operator':
         return this.signOnNumber(r);
       case 'pin':
@@ -175,13 +186,13 @@ export class PickDialogue {
   private signOnNumber(r: Reading): void {
     const id = r.code!;
     const known = this.operators;
-    if (known.size && !known.has(id)) return this.ask(this.o.words.say('unknownOperator', { operator: spaced(id) }));
-    if (known.get(id)?.pin) return this.ask(this.o.words.say('askPin'), { k: 'pin', operator: id });
+    if (known.size && !known.has(id)) return this.ask(this.words.say('unknownOperator', { operator: spaced(id) }));
+    if (known.get(id)?.pin) return this.ask(this.words.say('askPin'), { k: 'pin', operator: id });
     this.signedOn(id);
   }
 
   private signOnPin(operator: string, pin: string): void {
-    if (this.operators.get(operator)?.pin !== pin) return this.ask(this.o.words.say('wrongPin'), { k: 'operator' });
+    if (this.operators.get(operator)?.pin !== pin) return this.ask(this.words.say('wrongPin'), { k: 'operator' });
     this.signedOn(operator);
   }
 
@@ -192,7 +203,8 @@ export class PickDialogue {
     this.o.ledger.note('sign-on', {});
     this.o.out.event({ event: 'signed-on', operator });
     this.step = { k: 'idle' };
-    this.prompt = this.o.words.say('signedOn', { operator: spaced(operator) });
+    this.prompt = this.words.say('signedOn', { operator: spaced(operator) });
+    this.promptIn = this.words.language;
     this.begin(this.prompt);
   }
 
@@ -201,19 +213,19 @@ export class PickDialogue {
     this.progress = this.o.ledger.current(this.operator!);
     const lines = lead ? [lead] : [];
     if (!this.progress) {
-      lines.push(this.o.words.say('noAssignment'));
+      lines.push(this.words.say('noAssignment'));
       return this.ask(lines.join(' '), { k: 'idle' });
     }
     const a = this.progress.assignment;
     this.o.out.event({ event: 'assignment-started', assignment: a.id, picks: this.progress.todo.length });
     // One begun before a sign-off (or a restart) goes on where it stopped.
-    const opening = this.progress.done.length ? this.o.words.say('resuming') : this.o.words.say('newAssignment', { picks: this.o.words.plural('picks', this.progress.todo.length) });
+    const opening = this.progress.done.length ? this.words.say('resuming') : this.words.say('newAssignment', { picks: this.words.plural('picks', this.progress.todo.length) });
     lines.push(opening, this.locationText(this.progress.todo[0]!));
     this.ask(lines.join(' '), { k: 'location' });
   }
 
   private command(c: NonNullable<Reading['command']>, utteranceId: string): void {
-    const w = this.o.words;
+    const w = this.words;
     const pick = this.current;
     switch (c) {
       case 'skipSlot': {
@@ -279,17 +291,17 @@ export class PickDialogue {
       this.o.ledger.note('wrong-check', { assignment: this.progress!.assignment.id, pick: pick.id, utteranceId });
       this.o.out.event({ event: 'wrong-check', assignment: this.progress!.assignment.id, pick: pick.id });
       // Never the digits: a picker at the wrong slot must not be able to just repeat them.
-      return this.ask(`${this.o.words.say('wrong')} ${this.locationText(pick)}`);
+      return this.ask(`${this.words.say('wrong')} ${this.locationText(pick)}`);
     }
     this.ask(this.quantityText(pick), { k: 'quantity' });
   }
 
   private quantity(n: number, utteranceId: string): void {
     const pick = this.current!;
-    if (n > pick.quantity) return this.ask(`${this.o.words.say('tooMany', { quantity: `${pick.quantity} ${unitWord(pick, pick.quantity)}` })} ${this.quantityText(pick)}`, { k: 'quantity' });
+    if (n > pick.quantity) return this.ask(`${this.words.say('tooMany', { quantity: `${pick.quantity} ${unitWord(pick, pick.quantity)}` })} ${this.quantityText(pick)}`, { k: 'quantity' });
     if (n === pick.quantity) return this.confirm(n, utteranceId);
     this.shortUtterance = utteranceId;
-    this.ask(this.o.words.say('shortConfirm', { missing: pick.quantity - n }), { k: 'confirm-short', picked: n });
+    this.ask(this.words.say('shortConfirm', { missing: pick.quantity - n }), { k: 'confirm-short', picked: n });
   }
 
   private shortAnswer(c: Reading['command']): void {
@@ -313,11 +325,11 @@ export class PickDialogue {
     this.o.ledger.finish(p.assignment.id);
     this.o.out.event({ event: 'assignment-done', assignment: p.assignment.id, picks: p.done.length });
     this.progress = null;
-    this.begin(this.o.words.say('assignmentDone'));
+    this.begin(this.words.say('assignmentDone'));
   }
 
   private undo(utteranceId: string): void {
-    const w = this.o.words;
+    const w = this.words;
     const l = this.last;
     if (!l) return this.say(w.say('nothingToUndo'));
     const r = this.o.ledger.undo(l.assignment.id, l.pick.id);
@@ -338,22 +350,37 @@ export class PickDialogue {
   }
 
   private locationText(p: Pick): string {
-    return p.say ?? this.o.words.say('location', { aisle: p.aisle, slot: p.slot });
+    return p.say ?? this.words.say('location', { aisle: p.aisle, slot: p.slot });
   }
   private quantityText(p: Pick): string {
-    return this.o.words.say('pick', { quantity: `${p.quantity} ${unitWord(p, p.quantity)}` });
+    return this.words.say('pick', { quantity: `${p.quantity} ${unitWord(p, p.quantity)}` });
   }
 
   /** Say a prompt (kept for "say again") and move to the step that waits for its answer. */
   private ask(text: string, next?: Step): void {
     if (next) this.step = next;
     this.prompt = text;
+    this.promptIn = this.words.language;
     this.say(text);
   }
 
   /** Every line at the operator's rate. */
+  /**
+   * The words read in the first language that takes them: the one speech-to-text named, then the
+   * one hark speaks now, then the device's others in order (as the kitchen reads each language).
+   */
+  private heardIn(said: Said): { reading: Reading; words: PickWords } | null {
+    const all = [this.o.words, ...(this.o.others ?? [])];
+    const order = [...all.filter((w) => w.language === said.language), this.words, ...all];
+    for (const words of new Set(order)) {
+      const reading = read(said, words);
+      if (this.accepts(reading)) return { reading, words };
+    }
+    return null;
+  }
+
   private say(text: string): void {
-    this.o.out.say(text, this.wpm);
+    this.o.out.say(text, this.wpm, this.words.language);
   }
 
   /** The rate the operator last chose, held within today's bounds (picking.rate may have changed since). */

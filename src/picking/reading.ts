@@ -1,11 +1,11 @@
-import { readNumber, parseNumber } from '../language/numbers.js';
 import type { Said } from '../language/text.js';
 import type { HearKey, PickWords } from './words.js';
 
 /**
  * What a picker's words are, read without acting: a command ("say again"), a string of digits and
  * letters (check digits, an operator number: "four seven", "forty-seven" and "4 7" are all "47";
- * "alpha one two" is "A12"), or a quantity (one number: "twelve", "12"). The dialogue decides which
+ * "alpha one two" is "A12"), or a quantity (one number: "twelve", "12"), in the words of one
+ * language (its picking.yaml and numbers.yaml). The dialogue decides which
  * of them the step it is at takes.
  */
 export interface Reading {
@@ -21,7 +21,8 @@ export interface Reading {
 export function read(said: Said, words: PickWords): Reading {
   const kept = said.words.filter((w) => !words.fillers.has(w));
   const norm = kept.join(' ');
-  const number = parseNumber(kept);
+  const whole = words.readNumber(kept, 0);
+  const number = whole && whole.next === kept.length ? whole.value : null;
   return {
     norm,
     command: words.command(norm),
@@ -57,7 +58,7 @@ export function readCode(ws: readonly string[], words: PickWords): string | null
     else if (words.digits.has(w)) piece = words.digits.get(w);
     else {
       // A spoken number of more than one digit: "forty seven", "twelve".
-      const n = readNumber(ws, i);
+      const n = words.readNumber(ws, i);
       if (n && Number.isInteger(n.value)) {
         piece = String(n.value);
         next = n.next;

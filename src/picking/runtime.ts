@@ -1,12 +1,13 @@
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
+import type { FrameHost } from '../command/frame.js';
 import type { CommandRouter } from '../command/router.js';
 import { checkAssignment, type Checked, type Assignment } from './assignment.js';
 import type { PickingConfig } from './config.js';
 import { PickDialogue, type PickEvent } from './dialogue.js';
 import { PickingFrame } from './frame.js';
 import type { PickLedger } from './ledger.js';
-import { englishWords, type PickWords } from './words.js';
+import { wordsOf } from './words.js';
 
 export interface PickingRuntimeOptions {
   config: PickingConfig;
@@ -14,7 +15,8 @@ export interface PickingRuntimeOptions {
   ledger: PickLedger;
   clock: Clock;
   log: Logger;
-  words?: PickWords;
+  /** language.languages: picking speaks the first, and answers a picker in any of them (English when none). */
+  languages?: readonly string[];
   /** Every dialogue event (simulate prints them; the outbox sender wakes on a confirmed pick). */
   onEvent?: (e: PickEvent) => void;
   /** How many results wait to be sent, and picking.wms.queueMax: past it, the picker hears a warning. */
@@ -35,15 +37,18 @@ export class PickingRuntime {
   constructor(private readonly o: PickingRuntimeOptions) {
     if (o.onEvent) this.listeners.push(o.onEvent);
     const router = o.router;
+    const [first, ...others] = wordsOf(o.languages);
     this.dialogue = new PickDialogue({
-      words: o.words ?? englishWords(),
+      words: first!,
+      others,
       ledger: o.ledger,
       clock: o.clock,
       operators: o.config.operators,
       rate: o.config.rate,
       out: {
         // Through the router's own host, so hark's voice, the record and simulate all see it.
-        say: (text, rate) => this.host?.speak(text, { rate }),
+        // A line in another of the device's languages carries it, so it is spoken with that voice.
+        say: (text, rate, language) => this.host?.emit({ type: 'speak', text, rate, ...(language !== first!.language ? { lang: language } : {}) }),
         event: (e) => {
           for (const l of this.listeners) l(e);
         },
@@ -80,7 +85,7 @@ export class PickingRuntime {
     this.dialogue.outboxOver(pending, o.max);
   }
 
-  private host: { speak(text: string, opts?: { rate?: number }): void } | undefined;
+  private host: Pick<FrameHost, 'emit'> | undefined;
 
   onEvent(fn: (e: PickEvent) => void): void {
     this.listeners.push(fn);

@@ -32,6 +32,8 @@ export interface SimulatedPicking {
  */
 export function simulatePicking(o: {
   config: PickingConfig;
+  /** language.languages (the device's first is what picking speaks). */
+  languages: readonly string[];
   device: string;
   router: CommandRouter;
   clock: Clock;
@@ -75,6 +77,7 @@ export function simulatePicking(o: {
     : null;
   runtime = new PickingRuntime({
     config: o.config,
+    languages: o.languages,
     router: o.router,
     ledger,
     clock: o.clock,

@@ -82,6 +82,7 @@ export function readPack(files: ReadonlyMap<string, string>, where: string, expe
     timers: parts['timers.yaml'] as PackData['timers'],
     words: parts['words.yaml'] as PackData['words'],
     replies: { ...base?.replies, ...(parts['replies.yaml'] as PackData['replies']) },
+    picking: parts['picking.yaml'] as PackData['picking'],
   };
   if (expect !== undefined && data.meta.language !== expect) problems.push({ file: 'pack.yaml', path: ['language'], message: `is "${data.meta.language}", but the pack is read as "${expect}"` });
   const checked = checkParts(data, problems, base !== undefined);
@@ -99,6 +100,7 @@ const SECTION: Record<PackFile, keyof PackData> = {
   'timers.yaml': 'timers',
   'words.yaml': 'words',
   'replies.yaml': 'replies',
+  'picking.yaml': 'picking',
 };
 
 function fallbackOf(meta: PackData['meta'] | undefined, get: ((language: string) => Pack) | undefined, problems: PackProblem[]): Pack | undefined {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { packPicking } from './picking.js';
 
 /**
  * The shape of a language pack: one folder per language (packs/<lang>/), one YAML file per part.
@@ -235,6 +236,7 @@ export const PACK_FILES = {
   'timers.yaml': packTimers,
   'words.yaml': packWords,
   'replies.yaml': packReplies,
+  'picking.yaml': packPicking,
 } as const;
 
 export type PackFile = keyof typeof PACK_FILES;
@@ -249,4 +251,5 @@ export interface PackData {
   timers: z.infer<typeof packTimers>;
   words: z.infer<typeof packWords>;
   replies: z.infer<typeof packReplies>;
+  picking: z.infer<typeof packPicking>;
 }
