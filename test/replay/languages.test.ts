@@ -52,6 +52,9 @@ describe('hark replay --config with other languages', () => {
     const es = join(dir, 'es.db');
     await writeLog(es, spoken('es'));
     expect(await names(es)).toEqual(['timer.set/es', 'timer.pause/es']);
+    // Its line names the language it was heard in, as a simulate line does.
+    const all = await hark(['replay', '--db', es, '--text-only', '--config', taught, '--all']);
+    expect(all.stdout).toMatch(/ text: \[es\] "Pausa arroz\."  actions: \(none\) → timer\.pause\{label=arroz,lang=es\}/);
     const unnamed = join(dir, 'unnamed.db');
     await writeLog(unnamed, spoken());
     expect(await names(unnamed)).toEqual(['timer.set/es', 'timer.cancel']);
