@@ -114,6 +114,8 @@ function head(seg) {
   // One headline for what became of the segment (server-side, src/debug/segment-fate.ts); each
   // engine's attempt, a drop the next engine made good included, is listed below (issue 32).
   const fate = seg.fate;
+  // Which of the device's languages it was heard in: the stored utterances' (none named: no badge).
+  const languages = [...new Set(seg.utterances.map((u) => u.language).filter(Boolean))];
   return el(
     'header',
     { class: 'seg-head' },
@@ -128,6 +130,7 @@ function head(seg) {
     seg.audio === 'reclaimed' && el('span', { class: 'badge warn' }, 'audio reclaimed: disk full'),
     seg.echo && el('span', { class: 'badge', title: 'heard while hark was playing: the echo canceller took hark\'s sound out' }, 'over playback'),
     el('span', { class: 'spacer' }),
+    languages.length > 0 && el('span', { class: 'badge lang', title: 'the language it was heard in (speech-to-text named it, or the text line did)' }, languages.join(' ')),
     t && el('span', { class: 'engine' }, `${t.engine} · ${msText(t.sttMs)}`),
   );
 }
@@ -212,7 +215,7 @@ function transcripts(seg) {
     );
   }
   for (const u of seg.utterances) {
-    append(box, el('div', { class: 'row small' }, el('span', { class: 'k' }, 'utterance'), el('span', { class: 'clean' }, u.text || '(empty)'), el('span', { class: 'muted' }, ` ${u.id}`)));
+    append(box, el('div', { class: 'row small' }, el('span', { class: 'k' }, 'utterance'), el('span', { class: 'clean' }, u.text || '(empty)'), u.language && el('span', { class: 'muted' }, ` [${u.language}]`), el('span', { class: 'muted' }, ` ${u.id}`)));
   }
   return box;
 }

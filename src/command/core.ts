@@ -212,12 +212,12 @@ export class CommandCore {
    * was said; in always-listen mode, everything). The interruption filter asks this while hark
    * speaks (turn/addressed.ts), so what cuts hark off is what the router then acts on.
    */
-  hears(text: string): boolean {
-    const s = said(text);
+  hears(text: string, language?: string): boolean {
+    const s = said(text, language);
     if (this.timers.ringing && this.stopsRinging(s.words)) return true;
     if (this.timers.asking && readTimerAnswer(s.words, this.situation()) !== null) return true;
     if (this.windowTake(s)) return true;
-    return this.router.wouldTake(text) !== null;
+    return this.router.wouldTake(text, language) !== null;
   }
 
   /** Words that silence a ring in any of the device's languages ("stop", "vale, gracias", "ok danke"). */

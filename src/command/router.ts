@@ -369,8 +369,8 @@ export class CommandRouter {
    * "is this said to hark?" that the interruption filter asks while hark speaks, answered by the
    * rules that would then carry it out. The rule kind, or null.
    */
-  wouldTake(text: string): string | null {
-    const said = toSaid(text);
+  wouldTake(text: string, language?: string): string | null {
+    const said = toSaid(text, language);
     if (!said.norm) return null;
     return firstTaker(this.frames, this.currentMode, this.matchInput(said))?.rule.kind ?? null;
   }

@@ -128,10 +128,11 @@ function jsonRecord(v: Verdict) {
     input: r.skipped ? null : r.input,
     note: r.note,
     skipped: r.skipped,
-    old: { texts: r.old.heard.texts, dropped: r.old.heard.dropped, engine: r.old.heard.engine, actions: r.old.actions },
+    old: { texts: r.old.heard.texts, languages: r.old.heard.languages ?? [], dropped: r.old.heard.dropped, engine: r.old.heard.engine, actions: r.old.actions },
     new: r.new
       ? {
           texts: r.new.heard.texts,
+          languages: r.new.heard.languages ?? [],
           dropped: r.new.heard.dropped,
           engine: r.new.heard.engine,
           vad: r.new.vad,

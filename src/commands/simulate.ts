@@ -194,7 +194,7 @@ async function simulate(opts: SimulateOpts): Promise<void> {
     // A ring is not a conversation: "ok" or "thanks" over it stops it rather than being a backchannel.
     // In wake-word mode, talk between cooks ("behind you") does not cut hark off; dictation and
     // inventory take every word as content, whether or not it stops hark (issue 19).
-    const decision = conversation.interruption(`line-${lineNo}`, parsed.text, true, speech.queue.isSpeaking);
+    const decision = conversation.interruption(`line-${lineNo}`, parsed.text, true, speech.queue.isSpeaking, parsed.language);
     if (decision?.action === 'filter' && !conversation.takesEveryWord()) continue;
     // As the segment path does: words take the floor from an answer being prepared.
     if (!speech.queue.isSpeaking) conversation.interruptAnswer('speech');

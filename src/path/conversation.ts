@@ -13,6 +13,7 @@ import type { FilterDecision, InterruptionFilter } from '../turn/interruption.js
 import { addressedToHark, takesEveryWord, type RouterView } from '../turn/addressed.js';
 import type { Turn, TurnCascade, Worked } from '../turn/turns.js';
 import { cascadeToBus, createBargeIn } from '../turn/wiring.js';
+import { ignoreLists } from '../turn/ignore-list.js';
 import { buildCommands, type CommandSandbox, type Commands } from './build-commands.js';
 import { applySpeechEffect } from './speech-effects.js';
 import { turnSteps } from './turn-steps.js';
@@ -89,7 +90,8 @@ export class Conversation {
       : null;
     this.barge = speech
       ? createBargeIn({
-          settings: config.interruption,
+          // Words said over hark are read with the ignore list of the language they were heard in.
+          settings: { ...config.interruption, languages: ignoreLists(config.interruption.ignoreList, this.commands.core.language.each().map((k) => ({ code: k.lang.code, backchannels: k.lang.pack.words.backchannels }))) },
           clock,
           bus,
           targets: {
@@ -139,13 +141,13 @@ export class Conversation {
    * talk on. Not while hark waits for a yes or no, nor while a timer rings: "ok" or "thanks" over the
    * ring is how a cook stops it. Null when no filter runs (no voice) or it failed (the person gets through).
    */
-  interruption(id: string, text: string, final: boolean, speaking: boolean): FilterDecision | null {
+  interruption(id: string, text: string, final: boolean, speaking: boolean, language?: string): FilterDecision | null {
     if (!this.barge) return null;
     const during = !this.waitingForAnswer() && (speaking || (this.d.speech?.queue.isSpeaking ?? false));
     try {
       // Issue 19: in wake-word mode, talk between cooks ("behind you") is not said to hark.
-      const addressed = !during || addressedToHark(text, this.routerView());
-      return this.barge.transcript({ id, text, final, addressed }, during);
+      const addressed = !during || addressedToHark(text, this.routerView(), language);
+      return this.barge.transcript({ id, text, final, addressed, ...(language ? { language } : {}) }, during);
     } catch (err) {
       // Seed 002: an error in the filter falls back to letting the person through.
       this.d.log.error('interruption filter failed; allowing', { error: errorMessage(err) });
@@ -175,7 +177,7 @@ export class Conversation {
 
   routerView(): RouterView {
     const core = this.commands.core;
-    return { frames: this.frames(), mode: core.router.mode, stack: core.router.stack, hears: (text) => core.hears(text) };
+    return { frames: this.frames(), mode: core.router.mode, stack: core.router.stack, hears: (text, language) => core.hears(text, language) };
   }
 
   /** Seed 003: words take the floor from an answer being prepared. */

@@ -55,7 +55,7 @@ function fateOf(conv: Conversation, { segment, transcript: t, seg, cancelled }: 
     return { kind: 'dropped', reason: t.hearing.reason };
   }
   const u = t.hearing.utterance;
-  const decision = barge(conv, seg, seg?.key ?? `#${segment.index}`, u.text, true, seg?.speaking ?? false);
+  const decision = barge(conv, seg, seg?.key ?? `#${segment.index}`, u.text, true, seg?.speaking ?? false, u.language);
   // A content frame (dictation, inventory) takes every word: a backchannel lets hark talk on, but is still content.
   if (decision?.action === 'filter' && !conv.takesEveryWord()) return { kind: 'filtered', utterance: u, reason: decision.reason };
   return { kind: 'dispatched', utterance: u };

@@ -237,9 +237,9 @@ export class OpenSegments {
 // ---- the segment's hold on the floor: used while it is open and again when its fate is decided ----
 
 /** The interruption filter on words of this segment (Conversation.interruption); its ids are forgotten if the segment comes to nothing. */
-export function barge(conv: Conversation, seg: OpenSegment | null, id: string, text: string, final: boolean, speaking: boolean): FilterDecision | null {
+export function barge(conv: Conversation, seg: OpenSegment | null, id: string, text: string, final: boolean, speaking: boolean, language?: string): FilterDecision | null {
   seg?.bargeIds.add(id);
-  return conv.interruption(id, text, final, speaking);
+  return conv.interruption(id, text, final, speaking, language);
 }
 
 /** Every engine failed on a segment said over hark: it gets the floor (seed 002). */

@@ -72,7 +72,9 @@ function formatActions(list: readonly ActionOutcome[], why: string | null): stri
 function formatText(h: Heard): string {
   if (h.texts.length === 0) return `(nothing: ${h.dropped ?? 'nothing heard'})`;
   const more = h.texts.length > 1 ? ` (+${h.texts.length - 1} more)` : '';
-  return JSON.stringify(h.texts[0]) + more;
+  // The language it was heard in, as a simulate line names it: `[es] "Pausa arroz."`.
+  const language = h.languages?.[0];
+  return (language ? `[${language}] ` : '') + JSON.stringify(h.texts[0]) + more;
 }
 
 /** Why the new run fired no action, from what only the new side knows. */

@@ -141,12 +141,15 @@ async function hearAudio(s: StoredSegment, pcm: Int16Array, vad: Vad | null, stt
 /** The daemon hands the router each segment's heard utterance; the rest say why nothing was heard. */
 export function heardFrom(results: readonly SegmentTranscript[]): Heard {
   const texts: string[] = [];
+  const languages: (string | null)[] = [];
   const dropped: string[] = [];
   for (const r of results) {
-    if (r.hearing.kind === 'heard') texts.push(r.hearing.utterance.text);
-    else dropped.push(r.hearing.reason);
+    if (r.hearing.kind === 'heard') {
+      texts.push(r.hearing.utterance.text);
+      languages.push(r.hearing.utterance.language ?? null);
+    } else dropped.push(r.hearing.reason);
   }
   const first = results.find((r) => r.hearing.kind === 'heard' || r.hearing.engine);
   const engine = first ? (first.hearing.kind === 'heard' ? first.hearing.utterance.engine : first.hearing.engine) : null;
-  return { texts, dropped: texts.length ? null : [...new Set(dropped)].join('; ') || 'nothing heard', engine };
+  return { texts, languages, dropped: texts.length ? null : [...new Set(dropped)].join('; ') || 'nothing heard', engine };
 }

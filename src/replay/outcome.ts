@@ -26,6 +26,8 @@ export interface ActionOutcome {
 export interface Heard {
   /** Cleaned text of each utterance handed to the router, in order (the daemon skips empty ones). */
   texts: string[];
+  /** The language each of those was heard in (a pack code; null: none named), read in it first as on the device. */
+  languages?: (string | null)[];
   /** Why nothing reached the router, when nothing did. */
   dropped: string | null;
   engine: string | null;
@@ -90,7 +92,7 @@ export function oldOutcome(view: SegmentView, later: readonly ActionView[] = [])
   const u = view.utterances[0];
   const reasons = view.transcripts.map((t) => t.droppedReason).filter((r): r is string => !!r);
   const heard: Heard = u
-    ? { texts: u.text ? [u.text] : [], dropped: u.text ? null : 'empty utterance', engine: u.engine }
+    ? { texts: u.text ? [u.text] : [], languages: u.text ? [u.language] : [], dropped: u.text ? null : 'empty utterance', engine: u.engine }
     : {
         texts: [],
         dropped: reasons.length ? [...new Set(reasons)].join('; ') : view.transcripts.length ? 'nothing heard' : 'no transcript stored',

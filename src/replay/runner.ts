@@ -104,7 +104,9 @@ export async function runReplay(o: RunOptions): Promise<void> {
       handling = true;
       // One at a time, each settled before the next, as Conversation.dispatch does.
       for (const [i, text] of heard.heard.texts.entries()) {
-        const dispatched = conversation.dispatch({ id: `replay-${s.id}-${i}`, text, rawText: text, engine: engineName(heard.heard.engine), atMs: clock.now(), segmentId: s.id }, speechEndAt);
+        // The language it was heard in goes with it, as speech-to-text hands it on: read in it first.
+        const language = heard.heard.languages?.[i] ?? undefined;
+        const dispatched = conversation.dispatch({ id: `replay-${s.id}-${i}`, text, rawText: text, engine: engineName(heard.heard.engine), atMs: clock.now(), segmentId: s.id, ...(language ? { language } : {}) }, speechEndAt);
         await settle();
         await dispatched;
       }

@@ -12,7 +12,7 @@ export interface RouterView {
    * Would hark take these words now (CommandCore.hears)? The command core's own answer: the rules
    * of the open frames read by the kitchen language, the follow-up window, a ring, "Which timer?".
    */
-  hears: (text: string) => boolean;
+  hears: (text: string, language?: string) => boolean;
 }
 
 /** Frames whose every word is content (seed 001): dictation and inventory. */
@@ -32,10 +32,11 @@ export function takesEveryWord(view: Pick<RouterView, 'frames' | 'stack'>): bool
  * the whole of what was said ("stop", "alright, carry on"), a follow-up inside the window. So a line
  * between cooks that only starts with a command word ("repeat order for table two") does not cut
  * hark off, and what does cut it off is what the router then acts on: one idea of a command, not
- * two. Always-listen mode takes everything (seed 002 as written). Pure, given `hears`.
+ * two. Always-listen mode takes everything (seed 002 as written). Words heard in a language named
+ * are read in it first, as the router will read them. Pure, given `hears`.
  */
-export function addressedToHark(text: string, view: RouterView): boolean {
+export function addressedToHark(text: string, view: RouterView, language?: string): boolean {
   if (view.mode !== 'wake-word') return true;
   if (!said(text).norm) return true;
-  return view.hears(text);
+  return view.hears(text, language);
 }

@@ -25,6 +25,12 @@ export interface InterruptionSettings {
   caseSensitive: boolean;
   /** How long a partial made only of ignore-list words waits for its final transcript. */
   bufferMs: number;
+  /**
+   * Each of the device's languages' own ignore list (its pack's backchannels): words heard in one of
+   * them are read with its list alone; words heard in none named, with all of them together.
+   * Without it, ignoreList is the one list.
+   */
+  languages?: Readonly<Record<string, readonly string[]>>;
 }
 
 export interface Transcript {
@@ -37,6 +43,8 @@ export interface Transcript {
    * only a backchannel anyway. Absent: one listener, as seed 002 assumes.
    */
   addressed?: boolean;
+  /** The language speech-to-text heard it in (a pack code), when it named one. */
+  language?: string;
 }
 
 /** Returns true to filter, false to allow, undefined to leave it to the ignore list (seed 002's custom_filter_fn). */
@@ -72,7 +80,9 @@ const MAX_TRACKED = 64;
  */
 export class InterruptionFilter {
   private readonly settings: InterruptionSettings;
+  /** Words heard in no language named (or one without a list): every list together. */
   private readonly matcher: IgnoreMatcher;
+  private readonly byLanguage = new Map<string, IgnoreMatcher>();
   private readonly opts: InterruptionFilterOptions;
   private readonly tracked = new Map<string, Pending>();
 
@@ -80,12 +90,15 @@ export class InterruptionFilter {
     validateInterruptionSettings(opts.settings);
     this.opts = opts;
     this.settings = opts.settings;
-    this.matcher = new IgnoreMatcher(opts.settings.ignoreList, { caseSensitive: opts.settings.caseSensitive });
+    const caseSensitive = opts.settings.caseSensitive;
+    const lists = Object.entries(opts.settings.languages ?? {});
+    for (const [code, list] of lists) this.byLanguage.set(code, new IgnoreMatcher(list, { caseSensitive }));
+    this.matcher = new IgnoreMatcher(lists.length > 0 ? lists.flatMap(([, list]) => list) : opts.settings.ignoreList, { caseSensitive });
   }
 
-  /** Decide on a whole (final) text. Never throws. */
-  decide(text: string, speaking: boolean): FilterDecision {
-    return this.safe(text, true, speaking);
+  /** Decide on a whole (final) text, heard in `language` when named. Never throws. */
+  decide(text: string, speaking: boolean, language?: string): FilterDecision {
+    return this.safe(text, true, speaking, true, language);
   }
 
   /**
@@ -96,7 +109,7 @@ export class InterruptionFilter {
   transcript(t: Transcript, speaking: boolean): FilterDecision {
     let p = this.tracked.get(t.id);
     if (p?.settled) return p.settled;
-    const d = { ...this.safe(t.text, t.final, speaking, t.addressed ?? true), utteranceId: t.id };
+    const d = { ...this.safe(t.text, t.final, speaking, t.addressed ?? true, t.language), utteranceId: t.id };
     if (d.action === 'pending') {
       if (!p) {
         p = { timer: null, text: t.text, settled: null };
@@ -149,16 +162,16 @@ export class InterruptionFilter {
     if (speaking) this.report(d);
   }
 
-  private safe(text: string, final: boolean, speaking: boolean, addressed = true): FilterDecision {
+  private safe(text: string, final: boolean, speaking: boolean, addressed = true, language?: string): FilterDecision {
     try {
-      return this.rule(text, final, speaking, addressed);
+      return this.rule(text, final, speaking, addressed, (language !== undefined ? this.byLanguage.get(language) : undefined) ?? this.matcher);
     } catch (err) {
       const name = err instanceof Error ? err.name : typeof err;
       return { action: 'allow', reason: `filter error (${name}: ${errorMessage(err)}): allowing`, text: String(text), speaking, final, confidence: 0 };
     }
   }
 
-  private rule(text: string, final: boolean, speaking: boolean, addressed: boolean): FilterDecision {
+  private rule(text: string, final: boolean, speaking: boolean, addressed: boolean, matcher: IgnoreMatcher): FilterDecision {
     const d = (action: FilterAction, reason: string): FilterDecision => ({ action, reason, text, speaking, final, confidence: 1 });
     if (!speaking) return d('allow', 'hark is not speaking: ordinary input');
     if (!this.settings.enabled) return d('allow', 'interruption filter disabled: any speech interrupts');
@@ -167,14 +180,14 @@ export class InterruptionFilter {
     if (custom === false) return d('allow', 'custom filter');
     const w = words(text, this.settings.caseSensitive);
     if (w.length === 0) return final ? d('filter', 'no words (noise)') : d('pending', 'no words yet: waiting for the final transcript');
-    if (this.matcher.coversAll(text)) {
+    if (matcher.coversAll(text)) {
       return final ? d('filter', `backchannel only ("${text.trim()}")`) : d('pending', `only backchannel so far ("${text.trim()}"): waiting for the final transcript`);
     }
     if (!addressed) {
       // Talk between cooks: hark talks on. A partial may still turn into "... stop": wait for the final.
       return final ? d('filter', `not addressed to hark ("${text.trim()}"): wake-word mode, no wake phrase, command, stop word or follow-up`) : d('pending', `not addressed to hark so far ("${text.trim()}"): waiting for the final transcript`);
     }
-    const foreign = this.matcher.foreignWords(text);
+    const foreign = matcher.foreignWords(text);
     if (foreign.length === 0) {
       // Every word belongs to some entry but they do not tile: a phrase still forming ("go" of "go on").
       return final ? d('allow', `not a backchannel phrase ("${text.trim()}")`) : d('pending', `"${text.trim()}" may still become a backchannel: waiting for the final transcript`);

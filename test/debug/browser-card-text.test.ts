@@ -20,9 +20,10 @@ const pageErrors: string[] = [];
 let plainId: number;
 let fellBackId: number;
 let filteredId: number;
+let spanishId: number;
 
 /** A segment's words as the daemon's path records them: Whisper heard a blank, Deepgram the words. */
-async function handled(fate: (u: Utterance) => Fate, startedAt: number, index: number) {
+async function handled(fate: (u: Utterance) => Fate, startedAt: number, index: number, language?: string) {
   const p = JFK_PHRASES[1];
   const cut = cutSegment(await jfkPcm(), p.vad, p.end);
   const segment = { ...cut, index, closeReason: 'hangover' as const, maxProb: 0.97, openedBy: 'vad' as const };
@@ -30,7 +31,7 @@ async function handled(fate: (u: Utterance) => Fate, startedAt: number, index: n
     { engine: 'whisper', outcome: 'ok', rawText: '[BLANK_AUDIO]', text: '', sttMs: 410, droppedReason: BLANK },
     { engine: 'deepgram', outcome: 'ok', rawText: p.text, text: p.text, sttMs: 620, fallbackReason: BLANK },
   ];
-  const u: Utterance = { id: `utt-${index}`, text: p.text, rawText: p.text, engine: 'deepgram', sttMs: 1030, fallbackReason: BLANK, atMs: 0 };
+  const u: Utterance = { id: `utt-${index}`, text: p.text, rawText: p.text, engine: 'deepgram', sttMs: 1030, fallbackReason: BLANK, atMs: 0, ...(language ? { language } : {}) };
   const f = fate(u);
   const rec = {
     segment,
@@ -51,6 +52,7 @@ beforeAll(async () => {
   plainId = h.store.recordSegment((await jfkWrites(Date.now() - 90_000))[0]!)!.id;
   fellBackId = h.store.recordSegment(await handled((u) => ({ kind: 'dispatched', utterance: u }), Date.now() - 60_000, 1))!.id;
   filteredId = h.store.recordSegment(await handled((u) => ({ kind: 'filtered', utterance: u, reason: 'backchannel only ("ask not")' }), Date.now() - 30_000, 2))!.id;
+  spanishId = h.store.recordSegment(await handled((u) => ({ kind: 'dispatched', utterance: u }), Date.now() - 20_000, 3, 'es'))!.id;
 
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
@@ -62,7 +64,7 @@ beforeAll(async () => {
   await page.goto(h.url);
   await page.waitForSelector('body[data-ready="1"]', { timeout: 15_000 });
   // Every card as it finally reads: its waveform loaded (the note under it is written then).
-  for (const id of [plainId, fellBackId, filteredId]) {
+  for (const id of [plainId, fellBackId, filteredId, spanishId]) {
     await page.$eval(`#seg-${id}`, (c) => c.scrollIntoView());
     await page.waitForSelector(`#seg-${id} canvas[data-drawn="1"]`, { timeout: 15_000 });
   }
@@ -78,7 +80,7 @@ const seen = (id: number, part = '') => page.$eval(`#seg-${id} ${part}`.trim(), 
 
 describe('a card reads as a sentence, not as JavaScript (issue 32)', () => {
   it('shows no "false", "null" or "undefined" on any card, with or without hark playing', async () => {
-    for (const id of [plainId, fellBackId, filteredId]) {
+    for (const id of [plainId, fellBackId, filteredId, spanishId]) {
       const text = await seen(id);
       expect(text, `card #${id}`).not.toMatch(/false|null|undefined|NaN/);
     }
@@ -100,5 +102,16 @@ describe('a card reads as a sentence, not as JavaScript (issue 32)', () => {
     expect(head).toContain('filtered: backchannel only ("ask not")');
     expect(head).not.toMatch(/dropped|dispatched/);
     expect(await seen(filteredId, '.seg-body')).toContain(BLANK);
+  });
+});
+
+describe('a card says which language its segment was heard in', () => {
+  it('heads a segment heard in Spanish with "es" and names it on its utterance; one with no language named shows none', async () => {
+    const head = await seen(spanishId, '.seg-head');
+    expect(head).toMatch(/\bes\b/);
+    expect(await seen(spanishId, '.seg-body')).toContain('[es]');
+    expect(await seen(fellBackId, '.seg-head')).not.toMatch(/\bes\b|\ben\b/);
+    expect(await seen(fellBackId, '.seg-body')).not.toMatch(/\[(es|en)\]/);
+    expect(pageErrors).toEqual([]);
   });
 });

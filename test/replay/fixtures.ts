@@ -37,6 +37,8 @@ export interface Spoken {
   intents?: IntentInput[];
   /** Written while audio storage was off (disk-full mode keeps the text only). */
   noAudio?: boolean;
+  /** The language speech-to-text named (stored on the utterance). */
+  language?: string;
 }
 
 const vadConfig = validateConfig({}, 'test').vad;
@@ -77,7 +79,7 @@ export async function writeLog(path: string, spoken: readonly Spoken[]): Promise
       const rec = store.recordSegment({
         segment: { ...seg, ...(sp.cancelled ? { openedBy: 'ptt', closeReason: 'ptt-release' } : {}), startedAt: sp.at, source: 'mic' },
         transcripts,
-        ...(sp.heard && !sp.cancelled ? { utterance: { id: uttId, text: sp.heard, rawText: ` ${sp.heard}`, engine: 'whisper', sttMs: STT_MS } } : {}),
+        ...(sp.heard && !sp.cancelled ? { utterance: { id: uttId, text: sp.heard, rawText: ` ${sp.heard}`, engine: 'whisper', sttMs: STT_MS, ...(sp.language ? { language: sp.language } : {}) } } : {}),
         ...(sp.intents ? { intents: sp.intents } : {}),
         actions: (sp.actions ?? []).map((a) => ({ latencyMs: 2, ...a, utteranceId: sp.heard ? uttId : null })),
       });

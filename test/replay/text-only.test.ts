@@ -114,9 +114,10 @@ describe('hark replay --text-only', () => {
       input: 'text',
       note: null,
       skipped: null,
-      old: { texts: ['Eighty six the chicken.'], dropped: null, engine: 'whisper', actions: [] },
+      old: { texts: ['Eighty six the chicken.'], languages: [null], dropped: null, engine: 'whisper', actions: [] },
       new: {
         texts: ['Eighty six the chicken.'],
+        languages: [null],
         dropped: null,
         engine: 'whisper',
         vad: null,
