@@ -12,6 +12,7 @@ import type { RouterConfig } from './config.js';
 import type { Classifier } from './classifier.js';
 import type { Effect, EffectSink } from '../core/effects.js';
 import { CommandRouter } from './router.js';
+import { framesFor } from './defaults.js';
 import { said, type Said } from '../language/text.js';
 import { readTimerAnswer, stopsRinging } from '../language/answers.js';
 import type { KitchenLanguage } from '../language/kitchen.js';
@@ -145,10 +146,12 @@ export class CommandCore {
     this.lists = opts.lists ?? new MemoryListBook();
     const replies = opts.language?.replies ?? DEFAULT_REPLIES;
     registerBuiltInHandlers(this.actions, { timers: this.timers, lists: this.lists, emit: out, lastSpoken: () => this.lastSpoken, language: speaking });
+    // The default frames' words (wake phrases, yes and no, dictation's) in every language of the device.
+    const frames = framesFor(opts.router.frames, this.language.each().map((k) => k.lang));
     this.router = new CommandRouter({
       clock: this.clock,
       emit: (e) => this.fromRouter(e),
-      frames: opts.router.frames,
+      frames,
       voices: opts.voices ?? opts.router.voices,
       mode: opts.router.mode,
       fillers: opts.router.fillers,
@@ -164,8 +167,8 @@ export class CommandCore {
     });
     this.registerAnswerHandlers();
     this.window = new FollowUpWindow({ clock: this.clock, ms: opts.router.followUpMs ?? 6000, emit: (e) => this.onEffect(e) });
-    this.wakePhrases = rulePhrases(opts.router.frames.base, ['prefix']).map((p) => said(p).norm);
-    this.frameKinds = new Map(Object.entries(opts.router.frames).map(([name, f]) => [name, f.kind]));
+    this.wakePhrases = rulePhrases(frames.base, ['prefix']).map((p) => said(p).norm);
+    this.frameKinds = new Map(Object.entries(frames).map(([name, f]) => [name, f.kind]));
     this.plugins = opts.plugins ?? [];
     const pluginOut: EffectSink = (e) => {
       this.firing = undefined;

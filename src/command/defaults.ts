@@ -1,5 +1,6 @@
-import { NO, YES } from '../language/answers.js';
-import type { FramesSpec, VoiceSpec } from './spec.js';
+import { english } from '../language/pack/english.js';
+import type { Language } from '../language/pack/language.js';
+import type { FrameSpec, FramesSpec, VoiceSpec } from './spec.js';
 
 /**
  * The frames hark ships with. Tests and users rely on these words; change them in YAML
@@ -15,21 +16,40 @@ import type { FramesSpec, VoiceSpec } from './spec.js';
 // `kitchen` verb carries it out.
 const KITCHEN_RULES = [{ kitchen: ['timer' as const, 'list' as const], do: ['kitchen', 'pop'] }];
 
-/** Answer words, repeated or combined, with fillers and "please"/"thanks" around them. */
-function answerPattern(words: readonly string[]): string {
-  const alt = [...words, 'please', 'thanks', 'thank you', 'uh', 'um', 'oh', 'er', 'well', 'then'].sort((a, b) => b.length - a.length).join('|');
+/** Answer words, repeated or combined, with what a language says around them ("please", "thanks", "uh"). */
+function answerPattern(words: readonly string[], around: readonly string[]): string {
+  const alt = [...words, ...around].map(escape).sort((a, b) => b.length - a.length).join('|');
   return `^(?:${alt})(?: (?:${alt}))*$`;
 }
 
-export const DEFAULT_FRAMES: FramesSpec = {
+function escape(word: string): string {
+  return word.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+}
+
+/** One word list of every language's, the first language's first, each phrase once. */
+function all(langs: readonly Language[], pick: (w: Language['pack']['words']) => readonly string[]): string[] {
+  return [...new Set(langs.flatMap((l) => pick(l.pack.words)))];
+}
+
+/**
+ * The frames hark ships with, their words those of the device's languages (each pack's
+ * words.yaml): a Spanish cook wakes hark with "oye computadora" and confirms with "sí", a German
+ * with "ja", on the same device as an English one. Yes and no with the words around them are read
+ * per language, so a Spanish "sí" never comes with an English "please" it was not said with.
+ */
+export function defaultFrames(langs: readonly Language[] = [english()]): FramesSpec {
+  const wake = all(langs, (w) => w.wake);
+  const yes = all(langs, (w) => w.yes);
+  const no = all(langs, (w) => w.no);
+  return {
   base: {
     kind: 'base',
     rules: [
-      { prefix: ['computer', 'hey computer', 'ok computer', 'okay computer'], do: [{ push: 'query' }] },
+      { prefix: wake, do: [{ push: 'query' }] },
       { exact: ['mode query', 'what mode', 'which mode', 'what mode are you in'], do: ['say-mode'] },
       { exact: ['always listen', 'always listening', 'listen always'], do: [{ mode: 'always-listen' }] },
       { exact: ['wake word mode', 'wake word', 'wakeword mode'], do: [{ mode: 'wake-word' }] },
-      { exact: ['start dictation'], do: [{ push: 'dictation' }] },
+      { exact: all(langs, (w) => w.start_dictation), do: [{ push: 'dictation' }] },
       { exact: ['switch voice', 'change voice', 'change the voice'], do: [{ push: 'voice' }] },
       { exact: ['start inventory'], do: [{ push: 'inventory' }] },
       { exact: ['stop', 'cancel', 'never mind', 'nevermind', 'stop talking', 'be quiet', 'quiet', 'enough'], do: [{ action: 'stop' }] },
@@ -52,7 +72,7 @@ export const DEFAULT_FRAMES: FramesSpec = {
     target: 'file',
     silenceMs: 4000,
     rules: [
-      { exact: ['cancel', 'abort', 'cancel that', 'never mind', 'nevermind'], do: [{ earcon: 'cancelled' }, 'pop'] },
+      { exact: all(langs, (w) => w.query_cancel), do: [{ earcon: 'cancelled' }, 'pop'] },
       { exact: ['go', 'done', 'send', 'send it', 'over'], do: ['submit', 'pop'] },
       { exact: ['read back', 'read it back', 'read that back'], do: ['read-back'] },
       ...KITCHEN_RULES,
@@ -81,11 +101,11 @@ export const DEFAULT_FRAMES: FramesSpec = {
       //   so a dictated sentence that mentions dictation stays text. Here only: the base frame and
       //   the query frame do not have this rule, and nothing reaches dictation from above.
       { button: 'tap', do: ['submit', 'pop'] },
-      { near: ['end dictation', 'stop dictation', 'finish dictation', 'exit dictation'], do: ['submit', 'pop'] },
+      { near: all(langs, (w) => w.dictation_exit), do: ['submit', 'pop'] },
       // A bare "stop" or "computer" is kept as text (seed 001: everything is content until the exit
       // phrase; a one-word "Stop." can be dictated, and leaving wrongly would drop everything said
       // after it), but a person saying only that most likely wanted out, so hark says how.
-      { exact: ['stop', 'computer', 'hey computer', 'ok computer', 'okay computer'], do: ['append', { say: 'Still dictating. Say end dictation, or tap the button.' }] },
+      { exact: ['stop', ...wake], do: ['append', { say: 'Still dictating. Say end dictation, or tap the button.' }] },
       { 'catch-all': true, do: ['append'] },
     ],
   },
@@ -97,10 +117,12 @@ export const DEFAULT_FRAMES: FramesSpec = {
       // early: see complete.ts), then the same words in any order with fillers and thanks around
       // them ("uh yes please", "yeah go ahead"), then a "no" that goes on ("no, the other one").
       // Yes and no as a kitchen says them: the kitchen language's words (src/language/answers.ts).
-      { exact: [...YES], do: ['yes', 'pop'] },
-      { exact: [...NO], do: ['no', 'pop'] },
-      { pattern: answerPattern(YES), do: ['yes', 'pop'] },
-      { pattern: answerPattern(NO), do: ['no', 'pop'] },
+      { exact: yes, do: ['yes', 'pop'] },
+      { exact: no, do: ['no', 'pop'] },
+      ...langs.flatMap((l): FrameSpec['rules'] => [
+        { pattern: answerPattern(l.pack.words.yes, l.pack.words.answer_around), do: ['yes', 'pop'] },
+        { pattern: answerPattern(l.pack.words.no, l.pack.words.answer_around), do: ['no', 'pop'] },
+      ]),
       { pattern: '^(?:(?:uh|um|oh|er|well) )*(?:no|nope|nah)(?! (?:problem|worries))(?: .+)?$', do: ['no', 'pop'] },
       // Anything else: "Yes or no?" once, then quietly ignored until an answer or the timeout.
       { 'catch-all': true, do: ['unclear'] },
@@ -120,7 +142,26 @@ export const DEFAULT_FRAMES: FramesSpec = {
       { 'catch-all': true, do: ['append'] },
     ],
   },
-};
+  };
+}
+
+/** The frames of an English device (router.frames' defaults). */
+export const DEFAULT_FRAMES: FramesSpec = defaultFrames();
+
+/**
+ * The frames a device with these languages uses: each default frame whose rules the config left
+ * alone (router.frames.<name>.rules replaces them) gets every language's words; a frame the config
+ * wrote keeps what it says.
+ */
+export function framesFor(frames: FramesSpec, langs: readonly Language[]): FramesSpec {
+  if (langs.length === 1 && langs[0] === english()) return frames;
+  const built = defaultFrames(langs);
+  const out: FramesSpec = { ...frames };
+  for (const [name, spec] of Object.entries(frames)) {
+    if (spec.rules === DEFAULT_FRAMES[name]?.rules) out[name] = { ...spec, rules: built[name]!.rules };
+  }
+  return out;
+}
 
 /**
  * espeak-ng voices every install has, with what a cook would say. The speech issue narrows this

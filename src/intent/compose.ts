@@ -1,4 +1,5 @@
 import type { IntentSink } from '../command/actions/targets/intent.js';
+import { packLanguage } from '../language/pack/english.js';
 import { INTENT_TARGET } from '../command/actions/targets/intent.js';
 import type { Bus } from '../core/bus.js';
 import type { Clock } from '../core/clock.js';
@@ -34,6 +35,8 @@ export interface IntentSections {
   intent: IntentConfig;
   router: RouterConfig;
   actions: Pick<ActionsConfig, 'forward'>;
+  /** The device's languages: the pass's own words (its question's "Say yes or no.", "Cancelled.") are the first's. */
+  language?: { languages: readonly string[] };
 }
 
 export interface IntentRuntimeOptions {
@@ -78,6 +81,7 @@ export function createIntentRuntime(opts: IntentRuntimeOptions): IntentRuntime {
   const pass = new IntentPass({
     config: c,
     model,
+    ...(config.language?.languages[0] ? { language: packLanguage(config.language.languages[0]) } : {}),
     clock,
     lists,
     log: opts.log.child({ component: 'intent' }),

@@ -1,4 +1,6 @@
 import './events.js';
+import { english } from '../language/pack/english.js';
+import type { Language } from '../language/pack/language.js';
 import type { IntentOutcome, IntentSink } from '../command/actions/targets/intent.js';
 import type { Delivery } from '../command/actions/targets/target.js';
 import type { IntentConfig } from './config.js';
@@ -62,6 +64,8 @@ export interface IntentPassOptions {
    * Assistant's conversation agent): then the pass hands it over instead of asking to rephrase.
    */
   handOver?: (frame: string | undefined) => boolean;
+  /** The device's first language: the confirmation's "Say yes or no." and "Cancelled." in its words (English without). */
+  language?: Language;
 }
 
 type Judged =
@@ -88,6 +92,9 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
   private readonly asker: ModelAsker;
   private readonly system: string;
   private readonly line = new OneAtATime();
+  private get lang(): Language {
+    return this.opts.language ?? english();
+  }
   constructor(private readonly opts: IntentPassOptions) {
     const { config: cfg, clock } = opts;
     this.cfg = cfg;
@@ -162,7 +169,7 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
     const r = await this.asker.ahead(said, [{ role: 'system', content: this.system }, ...messages], signal);
     if (!('reply' in r)) return { spoken: null };
     const j = this.judge(r.reply.content, said);
-    if (j.status === 'PROPOSED') return { spoken: confirmQuestion(fillSlots(j.intent.ask, j.slots)) };
+    if (j.status === 'PROPOSED') return { spoken: confirmQuestion(fillSlots(j.intent.ask, j.slots), this.lang) };
     return { spoken: j.intent?.clarify ?? this.cfg.clarify };
   }
 
@@ -298,7 +305,7 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
       },
       onNo: () => {
         settle('no');
-        this.emit({ type: 'speak', text: 'Cancelled.' });
+        this.emit({ type: 'speak', text: this.lang.reply('confirm.cancelled') });
       },
       onTimeout: () => settle('timeout'),
     });

@@ -10,10 +10,6 @@ import { timerRefOf } from './timer-ref.js';
  * Pure.
  */
 
-/** Yes and no as a kitchen says them in English (normalised: "that's right" is "thats right"). */
-export const YES: readonly string[] = english().pack.words.yes;
-export const NO: readonly string[] = english().pack.words.no;
-
 /**
  * Said while a timer rings, these words silence it, with no wake word and in any frame: a cook
  * across the room says "ok", "thanks", "stop the alarm", "got it". Anything with another word in

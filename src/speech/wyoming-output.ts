@@ -12,13 +12,17 @@ import type { Synthesis, WyomingVoice } from './wyoming-voice.js';
  * arrives, through the same aplay player as everything else (so the echo reference sees every
  * sample). Earcons and clips, and any speech the server cannot give — away, refusing, silent, an
  * error event, bytes that are not Wyoming — go to `fallback` (espeak-ng), so an answer is never lost.
- * A barge-in stop hangs up on the server and silences aplay at once.
+ * A barge-in stop hangs up on the server and silences aplay at once. Speech in another of the
+ * device's languages is asked of that language's server voice (`voiceFor`); a language with none
+ * goes to `fallback`, which says it with that language's espeak-ng voice.
  */
 export class WyomingOutput implements SpeechOutput {
-  constructor(private readonly deps: { voice: WyomingVoice; player: AplayPlayer; fallback: SpeechOutput; logger?: Logger }) {}
+  constructor(private readonly deps: { voice: WyomingVoice; player: AplayPlayer; fallback: SpeechOutput; logger?: Logger; voiceFor?: (lang: string) => string | undefined }) {}
 
   play(item: SpeechItem, cb: OutputCallbacks): PlaybackHandle {
     if (item.kind !== 'speech' || !item.text.trim()) return this.deps.fallback.play(item, cb);
+    const voice = item.lang ? this.deps.voiceFor?.(item.lang) : undefined;
+    if (item.lang && !voice) return this.deps.fallback.play(item, cb);
     let stopped = false;
     let fallback: PlaybackHandle | null = null;
     let started = false;
@@ -36,7 +40,7 @@ export class WyomingOutput implements SpeechOutput {
     const playback: StreamingPlayback = this.deps.player.playStream();
     const toFallback = (why: string) => {
       if (stopped || fallback) return;
-      this.deps.logger?.warn('the Wyoming voice could not say it; espeak-ng does', { id: item.id, error: why });
+      this.deps.logger?.warn('the Wyoming voice could not say it; espeak-ng does', { id: item.id, error: why, ...(voice ? { voice } : {}) });
       void playback.stop();
       fallback = this.deps.fallback.play(item, { started: announce, finished: (error) => cb.finished(error) });
     };
@@ -58,7 +62,7 @@ export class WyomingOutput implements SpeechOutput {
           if (!stopped && !fallback) announce(0);
         });
       }
-    });
+    }, voice);
     synthesis.done.then(
       async () => {
         if (stopped || fallback) return;

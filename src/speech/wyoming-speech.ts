@@ -9,8 +9,11 @@ import { WyomingTts, WyomingVoice } from './wyoming-voice.js';
 
 /** What the cascade renders with and the voice picker sets: espeak-ng, or a Wyoming voice with espeak-ng behind it. */
 export interface SpeechTts {
-  /** `voice`: this one render in another voice (a reply in another of the device's languages). */
-  render(text: string, opts?: { voice?: string }): Promise<Int16Array>;
+  /**
+   * A reply in another of the device's languages: `voice` is that language's espeak-ng voice, `lang`
+   * its code (a Wyoming voice asks the server for that language's voice, speech.wyoming.voices).
+   */
+  render(text: string, opts?: { voice?: string; lang?: string }): Promise<Int16Array>;
   setVoice(voice: string): void;
 }
 
@@ -41,10 +44,11 @@ export function createWyomingSpeech(
     chunkGapTimeoutMs: cfg.chunkGapTimeoutMs,
     ...(logger ? { logger } : {}),
   });
+  const voiceFor = (lang: string): string | undefined => (Object.hasOwn(cfg.voices, lang) ? cfg.voices[lang] : undefined);
   return {
     voice,
-    tts: new WyomingTts(voice, deps.espeak, logger),
-    output: new WyomingOutput({ voice, player: deps.player, fallback: deps.fallback, ...(logger ? { logger } : {}) }),
+    tts: new WyomingTts(voice, deps.espeak, logger, voiceFor),
+    output: new WyomingOutput({ voice, player: deps.player, fallback: deps.fallback, voiceFor, ...(logger ? { logger } : {}) }),
     voices: async () => {
       try {
         return voiceChoices((await voice.describe()).voices.map((v) => v.name));

@@ -77,7 +77,7 @@ export class WyomingVoice {
    * cannot play: wyoming-piper keeps it open after audio-stop until the client hangs up, so a path
    * that forgot would leak a socket per answer and keep `hark run --exit-at-end` from exiting.
    */
-  synthesize(text: string, onAudio: (pcm: Int16Array) => void): Synthesis {
+  synthesize(text: string, onAudio: (pcm: Int16Array) => void, voice?: string): Synthesis {
     let conn: WyomingConnection | null = null;
     let stopped = false;
     const url = this.o.server.url;
@@ -86,7 +86,8 @@ export class WyomingVoice {
       try {
         if (stopped) return;
         const data: Record<string, unknown> = { text };
-        if (this.voiceName) data.voice = { name: this.voiceName };
+        const name = voice ?? this.voiceName;
+        if (name) data.voice = { name };
         conn.send('synthesize', data);
         let decoder: WyomingAudioDecoder | null = null;
         let first = true;
@@ -120,9 +121,9 @@ export class WyomingVoice {
   }
 
   /** The whole answer as one clip (the response cascade renders ahead of playing). */
-  async render(text: string): Promise<Int16Array> {
+  async render(text: string, voice?: string): Promise<Int16Array> {
     const parts: Int16Array[] = [];
-    await this.synthesize(text, (p) => parts.push(p)).done;
+    await this.synthesize(text, (p) => parts.push(p), voice).done;
     return concatPcm(parts);
   }
 }
@@ -139,21 +140,27 @@ function formatOf(data: Record<string, unknown>, url: string): AudioFormat {
 /**
  * What the rest of hark calls "the tts": the Wyoming voice, and espeak-ng whenever the server is away
  * or fails, so an answer is always said. The voice picker's choice goes to the server's voice.
+ * A reply in another of the device's languages (`lang`) is asked of that language's server voice
+ * (`voiceFor`, speech.wyoming.voices); with none, espeak-ng says it in `voice`, that language's own.
  */
 export class WyomingTts {
   constructor(
     readonly wyoming: WyomingVoice,
     readonly espeak: EspeakTts,
     private readonly logger?: Logger,
+    private readonly voiceFor: (lang: string) => string | undefined = () => undefined,
   ) {}
 
-  async render(text: string): Promise<Int16Array> {
+  async render(text: string, opts?: { voice?: string; lang?: string }): Promise<Int16Array> {
     if (!text.trim()) return new Int16Array(0);
+    const espeak = () => this.espeak.render(text, opts?.voice ? { voice: opts.voice } : undefined);
+    const name = opts?.lang ? this.voiceFor(opts.lang) : undefined;
+    if (opts?.lang && !name) return espeak();
     try {
-      return await this.wyoming.render(text);
+      return await this.wyoming.render(text, name);
     } catch (err) {
-      this.logger?.warn('the Wyoming voice could not say it; espeak-ng does', { error: errorMessage(err) });
-      return this.espeak.render(text);
+      this.logger?.warn('the Wyoming voice could not say it; espeak-ng does', { error: errorMessage(err), ...(name ? { voice: name } : {}) });
+      return espeak();
     }
   }
 

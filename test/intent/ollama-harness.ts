@@ -31,6 +31,7 @@ export function intentHarness(opts: IntentHarnessOptions) {
     clock,
     router: rt.router,
     actions: cfg.actions,
+    language: cfg.language,
     classifiers: rt.classifiers,
     // As the daemon composes it: the rules and the intent pass keep the same lists.
     lists: rt.lists,

@@ -38,6 +38,17 @@ describe('the intent pass: the model proposes, the person confirms, then hark ac
     expect(h.stack()).toEqual(['base']);
   });
 
+  it('on a device whose first language is Spanish, the question and its "Cancelled." are the Spanish pack\'s', async () => {
+    const h = intentHarness({ host: ollama.url, config: { language: { languages: ['es', 'en'] } } });
+    await h.request('we are short three cases of milk for the order list');
+    expect(h.spoken()).toEqual(['Add three cases of milk to the order list? Di sí o no.']);
+    // What the response cascade renders ahead is the same words the confirm frame says.
+    expect((await h.pass.prepare('we are short three cases of milk for the order list', new AbortController().signal)).spoken).toBe('Add three cases of milk to the order list? Di sí o no.');
+    await h.script('no');
+    expect(h.of('discard')).toEqual([expect.objectContaining({ intent: 'add_to_list', reason: 'no' })]);
+    expect(h.spoken().at(-1)).toBe('Cancelado.');
+  });
+
   it('sends the conversation with the prompt, the schema as format, temperature 0 and keep_alive', async () => {
     const h = intentHarness({ host: ollama.url });
     await h.request('we are short three cases of milk for the order list');

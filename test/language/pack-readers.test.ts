@@ -5,6 +5,7 @@ import { durationReader } from '../../src/language/pack/durations.js';
 import { loadPack } from '../../src/language/pack/files.js';
 import { languageOf } from '../../src/language/pack/language.js';
 import { numberReader } from '../../src/language/pack/numbers.js';
+import { readDurationAt } from '../../src/language/readers.js';
 import { numberWords } from '../../src/language/spoken.js';
 import { said } from '../../src/language/text.js';
 import { loadCases } from '../kitchen/ha-cases.js';
@@ -130,10 +131,13 @@ describe('Spanish and German numbers and durations, from their packs alone', () 
       const w = said(text).words;
       expect(readers(lang).d.read(w, 0), `${lang}: ${text}`).toEqual({ seconds, next: w.length });
     }
-    const more = (lang: 'es' | 'de', text: string) => readers(lang).d.readSaid(said(text).words, 0);
+    const more = (lang: 'es' | 'de', text: string) => readDurationAt(said(text).words, 0, languageOf(packs[lang]));
     expect(more('es', 'otros cinco minutos')).toEqual({ value: { seconds: 300, more: true }, end: 3 });
     expect(more('es', 'cinco minutos más')).toEqual({ value: { seconds: 300, more: true }, end: 3 });
     expect(more('es', 'diez minutos no cinco minutos')).toEqual({ value: { seconds: 300, more: false }, end: 5 });
+    // One correction logic for every language: the unit carries over, and a number cut short is the duration after it.
+    expect(more('es', 'diez minutos no cinco')).toEqual({ value: { seconds: 300, more: false }, end: 4 });
+    expect(more('de', 'zwanzig nein fünfundzwanzig Minuten')).toEqual({ value: { seconds: 1500, more: false }, end: 4 });
     expect(more('de', 'noch fünf Minuten')).toEqual({ value: { seconds: 300, more: true }, end: 3 });
     expect(more('de', 'fünf Minuten länger')).toEqual({ value: { seconds: 300, more: true }, end: 3 });
     expect(readers('es').d.say(3723)).toBe('1 hora, 2 minutos y 3 segundos');

@@ -16,7 +16,8 @@ import { concatPcm } from '../../src/audio/pcm.js';
  * - It returns True: **the connection stays open** after audio-stop until the client hangs up. Only
  *   the client's close (or an error) ends it.
  * - An exception writes `error{text, code: <exception class>}` and raises: the handler's run ends and
- *   the connection closes (server.py).
+ *   the connection closes (server.py). A voice name it has not got is one (`VoiceNotFoundError`); the
+ *   `language` of `voice` it does not read (only `name` and `speaker`).
  *
  * How the chunks are paced (`pace`): handler.py writes a sentence's chunks back to back, each write
  * awaiting drain ('burst'). In the field they arrive a little faster than real time with gaps — a
@@ -112,6 +113,12 @@ export class PiperPeer extends WyomingPeer {
     const req: PiperRequest = { conn, text: String(e.data.text ?? ''), voice: typeof voice === 'string' ? voice : null, chunks: 0, completed: false, firstChunkAt: null };
     this.requests.push(req);
     const fault = this.faults.shift();
+    // A voice it does not have: handler.py's ensure_voice_exists → find_voice raises
+    // VoiceNotFoundError(name) (download.py), which handle_event writes as error{text, code} and re-raises.
+    if (req.voice !== null && !this.o.voices.includes(req.voice)) {
+      await writePeerEvent(socket, 'error', { text: req.voice, code: 'VoiceNotFoundError' });
+      throw new Error(`VoiceNotFoundError: ${req.voice}`);
+    }
     if (fault?.kind === 'error') {
       await writePeerEvent(socket, 'error', { text: fault.text, code: fault.code ?? 'ValueError' });
       throw new Error(fault.text);

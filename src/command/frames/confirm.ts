@@ -22,7 +22,8 @@ export class ConfirmFrame extends Frame {
   }
 
   override enter(): void {
-    this.host.speak(confirmQuestion(this.request.prompt));
+    // In the language the frame's other words are said in (its "¿Sí o no?", "Cancelado."), not English's.
+    this.host.speak(this.host.reply('confirm.ask', { question: this.request.prompt }));
     this.start();
   }
   override uncover(): void {

@@ -10,7 +10,8 @@ import type { packDurations } from './schema.js';
  * hora"), a fraction after "and" ("an hour and a half", "una hora y media", "una hora y cuarto"),
  * "a couple of minutes", m:ss, and parts that add up ("one hour, 15 minutes and 30 seconds").
  * More time ("another ten minutes", "cinco minutos más", "noch fünf Minuten") and a spoken
- * correction ("ten minutes, no, five minutes") are read around it. Pure.
+ * correction ("ten minutes, no, five minutes") are read around it by the readers (readers.ts
+ * readDurationAt), in one place for every language. Pure.
  */
 export type DurationWords = z.infer<typeof packDurations>;
 
@@ -20,17 +21,10 @@ export interface DurationMatch {
   next: number;
 }
 
-export interface SaidDuration {
-  seconds: number;
-  /** Said as more time: "five more minutes", "another ten minutes". */
-  more: boolean;
-}
 
 export interface DurationReader {
   /** A duration starting at words[i], or null. */
   read(words: readonly string[], i?: number): DurationMatch | null;
-  /** A duration at i with more time and a spoken correction around it. */
-  readSaid(words: readonly string[], at: number): { value: SaidDuration; end: number } | null;
   /** "1 hour, 5 minutes and 3 seconds": how hark says one back (digits read well in espeak-ng). */
   say(totalSeconds: number): string;
   /** "5 minute" as a measure ("5 minute timer"), where the language says one; else as said. */
@@ -45,8 +39,6 @@ export function durationReader(d: DurationWords, readNumber: NumberReader): Dura
   const quarters = set(d.quarters);
   const couple = set(d.couple);
   const more = set(d.more);
-  const another = set(d.another);
-  const corrections = set(d.corrections);
   const needsArticle = set(d.fraction_needs_article);
   const unitAt = (words: readonly string[], i: number): number | null => {
     const w = words[i];
@@ -155,54 +147,6 @@ export function durationReader(d: DurationWords, readNumber: NumberReader): Dura
     return { seconds: Math.round(seconds), next };
   };
 
-  const readSaid = (words: readonly string[], at: number): { value: SaidDuration; end: number } | null => {
-    let i = at;
-    let isMore = false;
-    if (another.has(words[i]!)) {
-      isMore = true;
-      i++;
-    } else if (one.has(words[i]!) && another.has(words[i + 1]!)) {
-      // "an extra minute"
-      isMore = true;
-      i += 2;
-    }
-    let seconds: number;
-    let end: number;
-    const unit = unitAt(words, i);
-    const pair = one.has(words[i]!) && couple.has(words[i + 1]!) && more.has(words[i + 2]!) ? unitAt(words, i + 3) : null;
-    if (pair !== null) {
-      // "a couple more minutes"
-      seconds = 2 * pair;
-      end = i + 4;
-      isMore = true;
-    } else if (isMore && unit !== null) {
-      // "another minute"
-      seconds = unit;
-      end = i + 1;
-    } else {
-      const m = read(words, i);
-      if (!m || m.seconds <= 0) return null;
-      seconds = m.seconds;
-      end = m.next;
-      if (words.slice(i, end).some((w) => more.has(w))) isMore = true;
-    }
-    while (more.has(words[end]!)) {
-      isMore = true;
-      end++;
-    }
-    // "ten minutes, no, five minutes": the last duration said wins.
-    for (let j = end; j < words.length && j - end < 3 && corrections.has(words[j]!); ) {
-      j++;
-      const m = read(words, j);
-      if (m && m.seconds > 0) {
-        seconds = m.seconds;
-        end = m.next;
-        j = end;
-      }
-    }
-    return { value: { seconds, more: isMore }, end };
-  };
-
   const parts = (totalSeconds: number, form: (u: DurationWords['say']['hour'], n: number) => string): string[] => {
     const s = Math.max(0, Math.round(totalSeconds));
     const h = Math.floor(s / 3600);
@@ -217,7 +161,6 @@ export function durationReader(d: DurationWords, readNumber: NumberReader): Dura
   const joined = (p: string[]) => (p.length === 1 ? p[0]! : `${p.slice(0, -1).join(', ')} ${d.say.and} ${p[p.length - 1]}`);
   return {
     read,
-    readSaid,
     say: (t) => joined(parts(t, (u, n) => (n === 1 ? u.one : u.other))),
     measure: (t) => joined(parts(t, (u, n) => u.measure ?? (n === 1 ? u.one : u.other))),
   };

@@ -212,6 +212,11 @@ export const packWords = z.strictObject({
   /** The wake phrases, and what dictation is left with. */
   wake: words,
   dictation_exit: words,
+  /** What opens dictation ("start dictation"), and what cancels a query the wake phrase opened ("cancel", "never mind"). */
+  start_dictation: words.default([]),
+  query_cancel: words.default([]),
+  /** Words a confirmation's yes or no may come with ("uh yes please", "no thanks then"). */
+  answer_around: words.default([]),
   /** Lead-ins a tolerant exit phrase ignores ("okay, end dictation"). */
   near_skip: words,
   /** Lead-ins a clipped opening may carry before the wake phrase. */
