@@ -15,11 +15,31 @@ import type { Language } from './pack/language.js';
 export function numberWords(n: number, lang: Language = english()): string {
   const say = lang.pack.numbers.say;
   if (!say || !Number.isInteger(n) || n < 0 || n > 9999) return String(n);
-  const { ones, tens } = say;
-  if (n < 20) return ones[n]!;
-  if (n < 100) return tens[Math.floor(n / 10)]! + (n % 10 ? ` ${ones[n % 10]}` : '');
-  if (n < 1000) return `${ones[Math.floor(n / 100)]} ${say.hundred}` + (n % 100 ? ` ${say.and} ${numberWords(n % 100, lang)}` : '');
-  return `${numberWords(Math.floor(n / 1000), lang)} ${say.thousand}` + (n % 1000 ? `${n % 1000 < 100 ? ` ${say.and}` : ''} ${numberWords(n % 1000, lang)}` : '');
+  return inWords(n, say);
+}
+
+type Say = NonNullable<Language['pack']['numbers']['say']>;
+
+function inWords(n: number, say: Say): string {
+  const { ones, tens, space } = say;
+  if (n < ones.length) return ones[n]!;
+  if (n < 100) {
+    const t = tens[Math.floor(n / 10)]!;
+    const u = n % 10;
+    if (!u) return t;
+    if (!say.units_first) return `${t}${say.tens_join}${ones[u]}`;
+    return `${u === 1 && say.compound_one ? say.compound_one : ones[u]}${say.tens_join}${t}`;
+  }
+  const rest = (r: number, joined: boolean) => (r ? `${joined && say.and ? `${space}${say.and}` : ''}${space}${inWords(r, say)}` : '');
+  if (n < 1000) {
+    const h = Math.floor(n / 100);
+    if (n === 100 && say.hundred_alone) return say.hundred_alone;
+    const head = say.hundreds ? say.hundreds[h]! : `${h === 1 && say.compound_one ? say.compound_one : ones[h]}${space}${say.hundred}`;
+    return head + rest(n % 100, true);
+  }
+  const k = Math.floor(n / 1000);
+  const head = k === 1 && say.thousand_alone ? say.thousand_alone : `${k === 1 && say.compound_one ? say.compound_one : inWords(k, say)}${space}${say.thousand}`;
+  return head + rest(n % 1000, n % 1000 < 100);
 }
 
 /** Whole numbers standing alone become words; decimals ("1.5") and codes ("A3") stay as written. */

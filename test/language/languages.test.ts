@@ -34,9 +34,9 @@ describe('a bilingual kitchen', () => {
   it('answers list requests in the language they were said in, the same list either way', async () => {
     const r = await simulate(script('añade tres limones a la lista de la compra', 'add eggs to the shopping list', '¿qué hay en la lista de la compra?', 'setz Milch auf die Einkaufsliste'), { yaml: yaml('[en, es, de]'), drainMs: 0 });
     expect(r.spoken()).toEqual([
-      'He añadido 3 limones a la lista de compra.',
+      'He añadido tres limones a la lista de compra.',
       'Added eggs to the shopping list.',
-      'La lista de compra: 3 limones y eggs.',
+      'La lista de compra: tres limones y eggs.',
       'Milch auf die einkaufs-Liste gesetzt.',
     ]);
   });

@@ -103,6 +103,23 @@ describe('Spanish and German numbers and durations, from their packs alone', () 
     expect(read('einen')).toBeNull();
   });
 
+  it('Spanish and German say every number from 0 to 9999 in words that their own reader reads back', () => {
+    for (const l of ['es', 'de'] as const) {
+      const lang = languageOf(packs[l]);
+      const { n } = readers(l);
+      for (let v = 0; v <= 9999; v++) {
+        const text = numberWords(v, lang);
+        expect(text, `${l} ${v}`).not.toMatch(/\d/);
+        const w = said(text).words;
+        expect(n(w, 0), `${l} ${v}: ${text}`).toEqual({ value: v, next: w.length });
+      }
+    }
+    const es = languageOf(packs.es);
+    const de = languageOf(packs.de);
+    expect([3, 21, 35, 100, 101, 242, 1000, 2005].map((v) => numberWords(v, es))).toEqual(['tres', 'veintiuno', 'treinta y cinco', 'cien', 'ciento uno', 'doscientos cuarenta y dos', 'mil', 'dos mil cinco']);
+    expect([3, 21, 35, 100, 101, 242, 1000, 2005].map((v) => numberWords(v, de))).toEqual(['drei', 'einundzwanzig', 'fünfunddreißig', 'einhundert', 'einhunderteins', 'zweihundertzweiundvierzig', 'eintausend', 'zweitausendfünf']);
+  });
+
   it('durations in each language', () => {
     const cases: [lang: 'es' | 'de', text: string, seconds: number][] = [
       ['es', 'diez minutos', 600],

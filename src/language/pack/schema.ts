@@ -51,11 +51,27 @@ export const packNumbers = z.strictObject({
   /** How hark says a number in words; without it hark says digits (espeak-ng reads them in the voice's language). */
   say: z
     .strictObject({
-      ones: z.array(word).length(20, 'must name 0 to 19'),
+      /** 0 to 19 at least; a language with one word for more ("veintiuno") names them on, up to 99. */
+      ones: z.array(word).min(20, 'must name 0 to 19').max(100, 'must name at most 0 to 99'),
       tens: z.array(z.string()).length(10, 'must name the tens, 0 to 90 (the first two empty)'),
+      /** Between tens and units: ' ' ("forty two"), ' y ' ("treinta y cinco"), 'und' ("dreiundzwanzig"). */
+      tens_join: z.string().default(' '),
+      /** Units said before the tens ("drei und zwanzig"). */
+      units_first: z.boolean().default(false),
+      /** One as the first part of a compound ("ein" of "einundzwanzig"), where it differs from one alone. */
+      compound_one: word.optional(),
       hundred: word,
+      /** Each hundred's own word, 0 to 900 ("ciento", "doscientos"); without it, the ones then `hundred`. */
+      hundreds: z.array(z.string()).length(10, 'must name the hundreds, 0 to 900 (the first empty)').optional(),
+      /** A hundred exactly, where it differs ("cien"). */
+      hundred_alone: word.optional(),
       thousand: word,
-      and: word,
+      /** A thousand with no number before it ("mil", "tausend"); without it, one then `thousand`. */
+      thousand_alone: word.optional(),
+      /** Between the parts of a number: ' ', or '' where a number is one word ("zweihundertdrei"). */
+      space: z.string().default(' '),
+      /** Said after hundreds and before what is left ("one hundred and five"); none in some languages. */
+      and: z.string().default(''),
     })
     .optional(),
 });
