@@ -37,7 +37,7 @@ describe('a bilingual kitchen', () => {
       'He añadido tres limones a la lista de compra.',
       'Added eggs to the shopping list.',
       'La lista de compra: tres limones y eggs.',
-      'Milch auf die einkaufs-Liste gesetzt.',
+      'Milch auf die Einkaufs-Liste gesetzt.',
     ]);
   });
 

@@ -34,9 +34,9 @@ describe('a German kitchen', () => {
     expect(r.spoken()).toEqual([
       'Reis-Timer auf 10 Minuten gestellt.',
       'Nudel-Timer auf 5 Minuten gestellt.',
-      'Den nudel-Timer abgebrochen. 1 Timer läuft noch.',
-      'Zwei kilo zwiebeln auf die einkaufs-Liste gesetzt.',
-      'Die einkaufs-Liste: zwei kilo zwiebeln.',
+      'Den Nudel-Timer abgebrochen. 1 Timer läuft noch.',
+      'Zwei Kilo Zwiebeln auf die Einkaufs-Liste gesetzt.',
+      'Die Einkaufs-Liste: zwei Kilo Zwiebeln.',
       'Diktat. Sag Diktat beenden, wenn du fertig bist.',
       'Inventur. Sag jeden Artikel, dann speichern.',
       '1 Artikel verwerfen? Sag ja oder nein.',

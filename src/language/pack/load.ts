@@ -122,7 +122,7 @@ export function phrase(pack: Pack, key: string, args: MessageArgs = {}): string 
   const m = pack.messages.get(key);
   // check.ts holds every pack to the catalog, so only a key outside it can be missing.
   if (!m) throw new Error(`${pack.where}: no reply "${key}"`);
-  return formatMessage(m, args, pluralRule(pack.meta.language));
+  return formatMessage(m, args, pluralRule(pack.meta.language), pack.meta.noun_slots);
 }
 
 /** A reply as hark says it: the first letter made capital, as a sentence starts. */

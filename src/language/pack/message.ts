@@ -135,7 +135,7 @@ export type MessageArgs = Readonly<Record<string, string | number | undefined>>;
 /** Which plural form a number takes: the language's rule (see plural.ts), given to format. */
 export type PluralRule = (n: number) => string;
 
-export function formatMessage(m: Message, args: MessageArgs, plural: PluralRule): string {
+export function formatMessage(m: Message, args: MessageArgs, plural: PluralRule, nouns: readonly string[] = []): string {
   const run = (parts: Part[], count: number | undefined): string => {
     let out = '';
     for (const part of parts) {
@@ -148,7 +148,8 @@ export function formatMessage(m: Message, args: MessageArgs, plural: PluralRule)
           break;
         case 'arg': {
           const v = args[part.name];
-          out += v === undefined ? '' : String(v);
+          const text = v === undefined ? '' : String(v);
+          out += nouns.includes(part.name) ? text.charAt(0).toUpperCase() + text.slice(1) : text;
           break;
         }
         case 'plural': {

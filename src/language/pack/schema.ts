@@ -25,6 +25,11 @@ export const packMeta = z.strictObject({
    * intents it writes are read. Without a fallback a pack is whole: everything is required.
    */
   fallback: z.string({ error: 'must be a language code' }).optional(),
+  /**
+   * Reply slots whose words are nouns, said with a capital first letter where the language writes
+   * nouns so: German's [name, list, item, unit] make "den Nudel-Timer", "2 Kilo Zwiebeln".
+   */
+  noun_slots: z.array(z.enum(['name', 'list', 'item', 'unit'], { error: 'must be name, list, item or unit' })).default([]),
 });
 
 /** intent → templates ("timer.cancel": ["<cancel> {timer}", ...]). */
