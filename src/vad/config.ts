@@ -30,7 +30,7 @@ export const vadSection = section({
   frameHangoverMs: z
     .record(z.string(), z.number({ error: 'must be a number of milliseconds' }).int('must be a whole number of milliseconds').min(100, 'must be at least 100 ms').max(10_000, 'must be at most 10000 ms'), { error: 'must map frame names to milliseconds' })
     .default({ confirm: 250, voice: 250 }),
-  /** A segment is split here (seed 000's 12 s guard). */
+  /** A segment is split here (the 12 s guard). */
   maxSegmentMs: ms(12_000, 500, 120_000),
   /**
    * Segments with less speech than this (pre-roll excluded) are dropped as clicks and bumps. 120, not

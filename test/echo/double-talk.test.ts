@@ -15,7 +15,7 @@ import { Reverb, rms, rng } from '../support/room-sim.js';
 import { espeakPhrase } from '../support/speech.js';
 
 /**
- * Issue 32: in a reverberant kitchen, what the canceller leaves of hark's own voice must not open
+ * In a reverberant kitchen, what the canceller leaves of hark's own voice must not open
  * segments, and a person saying "stop" 6 dB under that voice must. The production capture path past
  * arecord: the SegmentPipeline with the real speexdsp canceller at the configured defaults, the echo
  * gate as the daemon binds it, the real Silero VAD and segmenter. The rooms span card latencies and

@@ -6,7 +6,7 @@ import { TARGETS, matrixPrograms, openedAfterMs, roomMics, type Programs } from 
 import { SHORT_ANSWER } from './room-program.js';
 
 /**
- * Issue 32: live, "stop" said 6 dB under hark's answer went unheard in the RT60 400 and 600 kitchens
+ * Live, "stop" said 6 dB under hark's answer went unheard in the RT60 400 and 600 kitchens
  * (make echo-room). Offline the same happens over that answer (its text, not the matrix's list) at the
  * points where it fell: said every 250 ms from 2 to 5.5 s in, it opened no segment at 1-4 of the 15
  * points in each kitchen, always 3.5-5.25 s in. The canceller keeps the word's level and the

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Segmenter, type SegmenterEvent, type SegmenterOptions } from '../../src/vad/segmenter.js';
 
 /**
- * The segmenter's pause/resume events (issue 13, preemptive transcription) and its runtime
+ * The segmenter's pause/resume events (preemptive transcription) and its runtime
  * hangover (a shorter one while the top frame waits for yes/no). Pure: time is the frame count.
  */
 const F = 512; // 32 ms
