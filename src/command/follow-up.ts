@@ -5,7 +5,7 @@ import { english } from '../language/pack/english.js';
 import type { Language } from '../language/pack/language.js';
 
 /**
- * Follow-ups without the wake word (issue 19): for a few seconds after hark acted on a command, the
+ * Follow-ups without the wake word: for a few seconds after hark acted on a command, the
  * person may go on as people do, leaning on what was just done:
  *
  * - after a list request: "and two pints of milk", "also some butter", "plus eggs" → the same

@@ -7,7 +7,7 @@ import { harness } from '../command/harness.js';
 import { script, simulate } from './sim.js';
 
 /**
- * Issue 19 item 11: after hark acts on a command, for router.followUpMs (6 s) the person may go on
+ * After hark acts on a command, for router.followUpMs (6 s) the person may go on
  * without the wake word; outside that window, words without the wake phrase stay ignored.
  */
 describe('follow-ups without the wake word, through hark simulate', () => {
