@@ -1,7 +1,7 @@
 import { english } from '../language/pack/english.js';
 
 /**
- * Backchannels (seed 002): what a person says to show they are listening, not to take the floor.
+ * Backchannels: what a person says to show they are listening, not to take the floor.
  * The default list is the seed's, exactly, kept in packs/en (words.yaml backchannels).
  */
 export const DEFAULT_IGNORE_LIST: readonly string[] = english().pack.words.backchannels;

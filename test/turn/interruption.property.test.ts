@@ -8,7 +8,7 @@ import { createBargeIn } from '../../src/turn/wiring.js';
 import { SpeechQueue } from '../../src/speech/queue.js';
 import { SimulatedOutput } from '../../src/speech/simulated-output.js';
 
-/** Seed 002's eight correctness properties, each over at least 100 generated cases. */
+/** Eight correctness properties, each over at least 100 generated cases. */
 const RUNS = { numRuns: 150 };
 const SETTINGS = { enabled: true, ignoreList: DEFAULT_IGNORE_LIST, caseSensitive: false, bufferMs: 500 };
 const KNOWN = new Set(DEFAULT_IGNORE_LIST.flatMap((e) => words(e)));

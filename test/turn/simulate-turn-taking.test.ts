@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { HARK_BIN } from '../support/paths.js';
 
 /**
- * Issue 19, the turn-taking side, as a cook would try it through `hark simulate` (hark's voice is
+ * The turn-taking side, as a cook would try it through `hark simulate` (hark's voice is
  * modelled on the virtual clock at 70 ms a character; each plain line comes 1 s after the last).
  */
 type Line = Record<string, unknown>;
