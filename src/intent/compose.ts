@@ -62,7 +62,7 @@ export const INTENT_CLASSIFIER = 'ollama';
 /**
  * Point each of `frames` at the intent target; returns the new frames and where each pointed before.
  * Their rules stay as they are: what hark's rules can do alone (timers, lists said the kitchen way:
- * "add eggs to the shopping list") never waits on, or depends on, the model (issue 19). Only what
+ * "add eggs to the shopping list") never waits on, or depends on, the model. Only what
  * no rule takes reaches the model; both keep the same lists (one ListBook).
  */
 export function routeToIntent(router: RouterConfig, frames: readonly string[]): { router: RouterConfig; fallbacks: Record<string, string> } {

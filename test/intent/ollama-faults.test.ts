@@ -86,7 +86,7 @@ describe('faults leave hark answering and routing', () => {
     expect(calls).toBeGreaterThan(1); // retried within the deadline
 
     // Within the 30 s the breaker is open: no call, no second full apology, but each request is
-    // answered (issue 19: a cook must not believe it went through).
+    // answered (a cook must not believe it went through).
     await h.request('we are short three cases of milk for the order list');
     await h.request('we are short three cases of milk for the order list');
     expect(ollama.chats.length).toBe(calls);

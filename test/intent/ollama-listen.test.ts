@@ -4,7 +4,7 @@ import { intentHarness } from './ollama-harness.js';
 
 /**
  * Always-listen mode: hark hears the whole kitchen. What nobody's rule claimed goes through the
- * query frame to the pass, which reads it with seed 000's window: earlier speech as context,
+ * query frame to the pass, which reads it with the window: earlier speech as context,
  * duplicates suppressed, at most one model call per 2 s, and silence when the model finds nothing.
  */
 let ollama: OllamaDouble;
