@@ -8,7 +8,7 @@ import { JFK_PHRASES, cutSegment, jfkPcm, jfkWrites } from '../store/fixtures.js
 import { startHarness, type Harness } from './harness.js';
 
 /**
- * Issue 32, defect 6: what a technician reads on a card. A segment heard without hark's playback
+ * What a technician reads on a card. A segment heard without hark's playback
  * showed "falsenull" under its controls; a segment the first engine dropped and the next one heard
  * had a red "dropped: …" headline though it was acted on. Read as the page shows it (innerText).
  */

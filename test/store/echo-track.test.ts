@@ -9,7 +9,7 @@ import type { SegmentWrite } from '../../src/store/records.js';
 import { jfkPcm, jfkWrites, overPlaybackWrite, scratch } from './fixtures.js';
 
 /**
- * Issue 20: a segment heard while hark played keeps its raw microphone beside the cleaned audio, and
+ * A segment heard while hark played keeps its raw microphone beside the cleaned audio, and
  * where the playback was. Real SQLite files throughout.
  */
 const open: Store[] = [];
