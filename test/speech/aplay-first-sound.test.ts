@@ -5,7 +5,7 @@ import { AplayPlayer } from '../../src/speech/aplay.js';
 import { standInAplay, tone, until } from '../support/aplay-stand-in.js';
 
 /**
- * Issue 32 item 1: the first sound after quiet. With the echo canceller in force hark plays through one
+ * The first sound after quiet. With the echo canceller in force hark plays through one
  * long-lived aplay, closed after a spell of quiet (speech.idleCloseMs, 60 s) and started again for the
  * next sound. Nothing is written to a new aplay until it is seen reading its stdin; that check looked
  * for a pipe, Node gives a child a Unix socket, the check never succeeded, and the first reply after
