@@ -6,6 +6,7 @@
  * [BLANK_AUDIO]. Addressing by absolute sample number makes that class of bug a RangeError instead.
  *
  * One typed array allocated at construction; write() and copyRange() allocate nothing.
+ * Why: docs/decisions.md#the-pre-roll-ring-is-addressed-by-absolute-sample.
  */
 export class PreRollRing {
   readonly capacity: number;

@@ -15,6 +15,7 @@ import type { Language } from '../language/pack/language.js';
  *
  * The kitchen language reads the words (its follow.* sentences, only while the window is open);
  * this says what doing it means. Pure.
+ * Why: docs/decisions.md#follow-ups-without-the-wake-word.
  */
 export type { LastRequest } from '../language/situation.js';
 

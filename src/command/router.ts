@@ -48,6 +48,7 @@ interface Press {
  *
  * Pure: no I/O, time only from the Clock, results only through `emit`. `action` effects from here
  * are requests; the ActionRouter decides whether and when they fire.
+ * Why: docs/decisions.md#the-command-router-is-a-stack-of-frames-and-check-parent-is-a-rule.
  */
 export class CommandRouter {
   private readonly clock: Clock;

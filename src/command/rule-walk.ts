@@ -43,6 +43,7 @@ export interface WalkHost {
  * with why. Two walks over the same rules: `now` (plain, every rule kind but the classifier) and
  * `waiting` (a generator that yields at a classifier rule). The router owns the stack and the
  * queue; this owns the order of the rules.
+ * Why: docs/decisions.md#the-command-router-is-a-stack-of-frames-and-check-parent-is-a-rule.
  */
 export class RuleWalk {
   constructor(private readonly host: WalkHost) {}

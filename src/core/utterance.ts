@@ -1,5 +1,6 @@
 /**
  * What the speech-to-text side hands to the router: one kind of utterance, whichever engine made it.
+ * Why: docs/decisions.md#one-close-reason-the-segments-end.
  */
 /** The engine an utterance came from ("whisper", "deepgram", ...), or "text" for typed input. */
 export type SttEngineName = string;

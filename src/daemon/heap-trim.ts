@@ -11,6 +11,7 @@ import type { Component } from '../path/lifecycle.js';
  * 0.5-0.7 ms here, so once a minute on the main thread costs nothing a cook could notice. (An hour
  * with it kept the same RSS floor as the hour before, within 1 MB: it bounds malloc's free space, it
  * did not find the creep; docs/testing.md.)
+ * Why: docs/decisions.md#a-loud-room-all-day-finished-work-is-forgotten.
  */
 export const HEAP_TRIM_EVERY_MS = 60_000;
 

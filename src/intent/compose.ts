@@ -19,6 +19,7 @@ import type { ProposalModel } from './proposal-model.js';
  * (a CommandCore plugin), the router config with intent.frames' submissions routed to the
  * `intent` target, the target's wiring, and the `ollama` classifier for YAML rules. The daemon
  * and `hark simulate --ollama` both build it here, so what a technician simulates is what runs.
+ * Why: docs/decisions.md#rules-first-the-model-only-for-what-no-rule-takes.
  */
 export interface IntentRuntime {
   pass: IntentPass;

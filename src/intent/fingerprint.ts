@@ -11,6 +11,7 @@ import { normalise } from '../language/text.js';
  * Only a proposal that stands is remembered: one the person turned down ("no") or left unanswered
  * is forgotten (`forget`), so saying it again gets a fresh proposal (proposals are
  * non-binding; a refusal must not silence the request for the rest of the window).
+ * Why: docs/decisions.md#always-listen-mode-a-two-buffer-window-deduplication-a-rate-limit.
  */
 const STOP_WORDS = new Set(
   // Fillers and acknowledgements too: "yeah, get milk" is "get milk" said again.

@@ -11,6 +11,7 @@ import { readImperatives } from './understand.js';
  * every clause where a person corrects themself, must be one, so "next table wants the fish" and
  * "stop the fryer" stay a kitchen's words. In the order said; the action router's last-wins decides
  * which one stands. This is the built-in language's reading; the router uses the configured one.
+ * Why: docs/decisions.md#the-imperatives-are-read-whole.
  */
 export type { Imperative };
 

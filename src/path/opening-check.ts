@@ -14,6 +14,7 @@ import { opensForBase } from './opening.js';
  * and the words stage at the close when it could not run earlier. In: the opening's audio. Out: a
  * verdict — transcribe the whole (`wake`), hand the whole to the engines after the local one
  * (`pass`: it gave no judgement), or store it with the opening's words (`none`).
+ * Why: docs/decisions.md#the-opening-check-of-a-long-segment.
  */
 
 /** Tokens Whisper decodes of an opening: the wake phrase and a word or two (timestamps and specials count too). */

@@ -4,6 +4,7 @@ import type { TimerHandle } from '../core/clock.js';
 /**
  * What the stream player (aplay-stream.ts) writes at each tick: how far ahead, and which clips sound
  * in it, summed. Pure: no I/O, no clock (positions are in samples on the stream's timeline).
+ * Why: docs/decisions.md#a-streamed-clip-is-never-padded.
  */
 
 /** A clip in the stream player. */

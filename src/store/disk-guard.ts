@@ -68,6 +68,7 @@ const MB = 1024 * 1024;
  * writes (store.ts): the WAL's bound and checkpoints, the reserve file, the pause of audio storage,
  * the oldest audio given up to make room, and the bounded queue of rows waiting for room. The store
  * asks it before and after each write; it never writes a row itself.
+ * Why: docs/decisions.md#a-full-disk-keeps-every-row.
  */
 export class DiskGuard {
   private readonly db: Database;

@@ -10,6 +10,7 @@ import './events.js';
  * stopped). This file keeps the books: which segment it was for, on what audio, whether it still
  * stands; the transcriber starts the work and hands its promise here. Counted on the bus
  * (`stt.preemptive`: started, used, discarded) for /metrics.
+ * Why: docs/decisions.md#preemptive-transcription-at-a-pause.
  */
 
 interface Speculation {

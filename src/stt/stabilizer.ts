@@ -47,6 +47,7 @@ interface Word {
  *   window starts over, and the stable text becomes exactly the finals' words. When that changes or
  *   drops a word that was shown (compared without case and punctuation), it is one revision; the
  *   stable text then grows again from the next agreeing interims, so it never freezes.
+ * Why: docs/decisions.md#settled-text-is-what-three-hypotheses-agree-on.
  */
 export class Stabilizer {
   private committed: Word[] = [];

@@ -12,6 +12,7 @@ import { EngineFailure } from './types.js';
  * engine instead. A call given up on before its turn never starts.
  *
  * Pure apart from the injected clock: tests drive it with a virtual one.
+ * Why: docs/decisions.md#whispers-deadline-counts-from-the-segments-close.
  */
 export class UninterruptibleLine {
   private tail: Promise<unknown> = Promise.resolve();

@@ -47,7 +47,7 @@ export interface Transcript {
   language?: string;
 }
 
-/** Returns true to filter, false to allow, undefined to leave it to the ignore list (the custom_filter_fn). */
+/** Returns true to filter, false to allow, undefined to leave it to the ignore list (the filter's custom_filter_fn hook). */
 export type CustomFilter = (text: string, speaking: boolean) => boolean | undefined;
 
 export interface InterruptionFilterOptions {
@@ -77,6 +77,7 @@ const MAX_TRACKED = 64;
  * words waits (PENDING) for the final transcript, at most bufferMs, then the person is given the
  * floor (a slow transcript must never silence them). Any error in here allows too. While hark is
  * silent, every word is ordinary input. Pure: time comes from the clock.
+ * Why: docs/decisions.md#backchannels-do-not-interrupt-hark.
  */
 export class InterruptionFilter {
   private readonly settings: InterruptionSettings;

@@ -24,6 +24,7 @@ import type { EffectSink } from '../../core/effects.js';
  *   hark's speech is not also refused by the cooldown of the speech it stopped.
  * - Everything else (timers, voice) neither supersedes nor is superseded.
  * - A handler (or undo) that throws or rejects is logged and reported; the pipeline carries on.
+ * Why: docs/decisions.md#actions-fire-at-once-with-cooldowns-and-last-wins.
  */
 export interface ActionRequest {
   name: string;

@@ -5,6 +5,7 @@ import { Frame, type VerbContext } from '../frame.js';
  * Command words and repeats ("cancel", "zero zero zero") are kept as said; no silence timer.
  * The ways out are rules like any other (defaults.ts): the exit phrase heard tolerantly (a `near`
  * rule) and a button tap (a `button` rule), both `submit, pop`; CommandRouter.abort() drops it.
+ * Why: docs/decisions.md#dictation-everything-is-content-until-the-exit-phrase.
  */
 export class DictationFrame extends Frame {
   private parts: string[] = [];
