@@ -102,7 +102,7 @@ function report(): void {
   writeFileSync(join(outputDir('bench-results'), 'proposal-latency.txt'), [line('before'), line('after')].filter(Boolean).join('\n') + '\n');
 }
 
-describe('end of speech → the model’s spoken proposal (issue 19 item 8)', () => {
+describe('end of speech → the model’s spoken proposal', () => {
   bench('before: the query’s 4 s silence, then the model', async () => {
     samples.before.push(await before.once());
     report();

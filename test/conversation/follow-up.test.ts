@@ -78,7 +78,7 @@ describe('follow-ups without the wake word, through hark simulate', () => {
   });
 });
 
-describe('the window, for other parts (issue 21 asks it)', () => {
+describe('the window, for other parts', () => {
   it('core.followUpOpen(), core.awaitingAnswer() and core.expectingWords()', () => {
     const h = harness();
     expect(h.core.followUpOpen()).toBe(false);

@@ -97,7 +97,7 @@ afterAll(async () => {
 
 const overlaps = (s: Segment, [a, b]: [number, number]) => s.startSample < b && s.endSample > a;
 
-describe('a segment said over hark playing stores both tracks; one said in silence stores one (issue 20)', () => {
+describe('a segment said over hark playing stores both tracks; one said in silence stores one', () => {
   it('stores the raw microphone, bit for bit, beside the cleaned audio, with the playback spans, for the segment said over the answer', () => {
     const i = segments.findIndex((s) => overlaps(s, overAt));
     expect(i, `segments: ${JSON.stringify(segments.map((s) => [s.startSample, s.endSample]))}, said at ${overAt}`).toBeGreaterThanOrEqual(0);

@@ -78,7 +78,7 @@ afterAll(async () => {
 /** What a person sees of a part of a card. */
 const seen = (id: number, part = '') => page.$eval(`#seg-${id} ${part}`.trim(), (e) => (e as HTMLElement).innerText);
 
-describe('a card reads as a sentence, not as JavaScript (issue 32)', () => {
+describe('a card reads as a sentence, not as JavaScript', () => {
   it('shows no "false", "null" or "undefined" on any card, with or without hark playing', async () => {
     for (const id of [plainId, fellBackId, filteredId, spanishId]) {
       const text = await seen(id);

@@ -115,7 +115,7 @@ function tracks(id: number) {
   }, id);
 }
 
-describe('the debug page shows both tracks of a segment heard over playback (issue 20)', () => {
+describe('the debug page shows both tracks of a segment heard over playback', () => {
   it('draws the raw microphone above the cleaned signal, on one timeline, with the playback shaded and the splice marked on both', async () => {
     const [raw, cleaned, ...rest] = await tracks(echoId);
     expect(rest).toEqual([]);

@@ -81,7 +81,7 @@ afterAll(async () => {
   await ollama?.close();
 });
 
-describe('one command core for hark run, hark simulate and hark replay (issue 33)', () => {
+describe('one command core for hark run, hark simulate and hark replay', () => {
   it('hark run: the question about 2 s after the words, then the action on "yes"', () => {
     const spoken = hark.of('speak').map((e) => e.text);
     expect(spoken).toEqual(expect.arrayContaining([QUESTION, DONE]));

@@ -94,7 +94,7 @@ function newCleaner(reference: EchoReference, clock = new VirtualClock()): EchoC
   return made.cleaner;
 }
 
-describe("the microphone's timeline across hark's playback (issue 32, defect 5)", () => {
+describe("the microphone's timeline across hark's playback", () => {
   let ring: Int16Array;
   let level: number;
   beforeAll(async () => {

@@ -33,7 +33,7 @@ beforeAll(async () => {
   programs = await matrixPrograms(config, 1000, { stopAfterMs: POINTS, answer: SHORT_ANSWER });
 }, 60_000);
 
-describe('"stop" 6 dB under a reverberant answer, where it went unheard (issue 32)', () => {
+describe('"stop" 6 dB under a reverberant answer, where it went unheard', () => {
   it.each(roomsByName('kitchen-rt400-lat80,kitchen-rt600-lat30').map((spec) => ({ name: spec.name, spec })))(
     '$name: every "stop" over the answer opens its segment within one frame of 300 ms',
     async ({ spec }) => {
@@ -57,7 +57,7 @@ describe('"stop" 6 dB under a reverberant answer, where it went unheard (issue 3
  * for a while after the move is its own estimate misplaced, louder than the microphone: lifted, it
  * opened one more (EchoStage.talkOver now refuses a frame it left louder than the microphone).
  */
-describe('the lift opens no segment on hark\'s own sound that it would not open without it (issue 32)', () => {
+describe('the lift opens no segment on hark\'s own sound that it would not open without it', () => {
   it('kitchen-rt250-lat80-restart64at50: a 30 s list and a 60 s ring, nobody speaking', async () => {
     const [spec] = roomsByName('kitchen-rt250-lat80-restart64at50');
     const quiet = await matrixPrograms(config);

@@ -55,7 +55,7 @@ describe('always-listen: the two-buffer window', () => {
     expect(h.of('proposal')).toHaveLength(2);
   });
 
-  it('dedup fingerprints what was said (seed 000 §4a): another item or another quantity is another request (issue 19)', async () => {
+  it('dedup fingerprints what was said: another item or another quantity is another request', async () => {
     ollama.on('add milk', { verb: 'add_to_list', object: 'milk' });
     ollama.on('add oat milk', { verb: 'add_to_list', object: 'oat milk' });
     const h = listening();

@@ -26,7 +26,7 @@ afterEach(() => {
   player = null;
 });
 
-describe('the first sound after quiet reaches aplay at once (issue 32)', () => {
+describe('the first sound after quiet reaches aplay at once', () => {
   it('a stand-in aplay, blocked reading its stdin as aplay is, gets the first bytes within tens of ms: at start and after each idle close', async () => {
     // A stand-in aplay blocked in read(2) on the stdin hark gave it; it logs when its first byte came.
     const { bin, firstBytes, exits } = standInAplay('aplay-first-sound');

@@ -25,7 +25,7 @@ afterEach(() => {
 const overPlayback = () => overPlaybackWrite();
 const bytes = (a: Int16Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
-describe('the raw microphone track (issue 20)', () => {
+describe('the raw microphone track', () => {
   it('stores both tracks and the playback spans for a segment heard over playback, and only the one track otherwise', async () => {
     const path = join(scratch('store-echo'), 'hark.db');
     const w = await overPlayback();

@@ -69,7 +69,7 @@ describe('retention on a real file', () => {
     expect(runs).toHaveLength(2); // nothing more until the interval
   });
 
-  it('ages rows out by their time, not behind a row stamped in the future (issue 15)', async () => {
+  it('ages rows out by their time, not behind a row stamped in the future', async () => {
     const { s, clock, add } = await setup({ batchSize: 10 });
     const future = s.recordSegment({ segment: { pcm: new Int16Array(160), prerollSamples: 0, startedAt: NOW + 3650 * DAY }, transcripts: [{ engine: 'x', rawText: 'x', text: 'x' }] })!.id;
     const old = Array.from({ length: 12 }, () => add(30));

@@ -96,7 +96,7 @@ describe('closing early on a whole command', () => {
   });
 });
 
-describe('a long open segment (issue 31: its opening is checked while it is said)', () => {
+describe('a long open segment (its opening is checked while it is said)', () => {
   // 640 ms: past it after 21 frames (672 ms) of speech span from the VAD start.
   const LONG = { longSpeechMs: 640, pauseMs: 0 };
 
