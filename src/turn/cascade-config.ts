@@ -6,6 +6,7 @@ import { ms } from '../core/config-fields.js';
  * each from the end of speech, so a pause to think is not cut off and the answer still feels instant.
  * The same steps answer an open request the intent pass handles (wake-word mode): the model is asked
  * at modelMs, its question rendered at renderMs, and the request handed over and asked at playMs.
+ * Why: docs/decisions.md#the-response-cascades-three-timers.
  */
 export const cascadeSection = z
   .strictObject({
