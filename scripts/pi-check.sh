@@ -238,7 +238,7 @@ s_run() {
 }
 
 s_echo_speed() {
-  # Issue 20: the canceller's cost on the Pi's instruction set (under qemu: an upper bound).
+  # The canceller's cost on the Pi's instruction set (under qemu: an upper bound).
   mkdir -p "$R/root/pi-check" && cp scripts/pi-check/*.mjs "$R/root/pi-check/"
   pi "cd /opt/hark && node /root/pi-check/aec-speed.mjs /opt/hark" | tee "$LOGS/echo-speed.json" || return 1
   node -e 'const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); if (!r.ok || !r.converged || Math.abs(r.delayMs - 50) > 2) { console.log("the canceller did not find the 50 ms echo and converge on arm64"); process.exit(1); }' "$LOGS/echo-speed.json"

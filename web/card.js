@@ -74,7 +74,7 @@ async function fetchWave(box, seg) {
 }
 
 /**
- * The raw microphone of a segment heard over hark's playback (issue 20), or null. A missing, damaged
+ * The raw microphone of a segment heard over hark's playback, or null. A missing, damaged
  * or mismatched track says why under the waveform; the cleaned one is drawn all the same.
  */
 async function fetchRaw(box, seg, samples) {
@@ -112,7 +112,7 @@ function head(seg) {
   // The engine whose words stood: an `engine: none` row is hark's own note of the fate, not an engine.
   const t = seg.transcripts.findLast((x) => x.engine !== 'none');
   // One headline for what became of the segment (server-side, src/debug/segment-fate.ts); each
-  // engine's attempt, a drop the next engine made good included, is listed below (issue 32).
+  // engine's attempt, a drop the next engine made good included, is listed below.
   const fate = seg.fate;
   // Which of the device's languages it was heard in: the stored utterances' (none named: no badge).
   const languages = [...new Set(seg.utterances.map((u) => u.language).filter(Boolean))];
@@ -138,7 +138,7 @@ function head(seg) {
 function wavePanel(seg) {
   const data = { prerollSamples: seg.prerollSamples, sampleCount: seg.sampleCount };
   const canvas = el('canvas', { class: 'wave-canvas', role: 'img', 'aria-label': `waveform of segment ${seg.id}`, data: { ...data, track: 'cleaned' } });
-  // Issue 20: heard over hark's playback, the raw microphone goes above, on the same timeline.
+  // Heard over hark's playback, the raw microphone goes above, on the same timeline.
   const two = Boolean(seg.rawAudioUrl);
   const rawTrack =
     two &&
@@ -300,7 +300,7 @@ function meta(seg) {
   return el('dl', { class: 'meta' }, items.map(([k, v]) => [el('dt', {}, k), el('dd', {}, v)]));
 }
 
-/** How much of the segment hark's playback covered, and whether the raw track is kept (issue 20). */
+/** How much of the segment hark's playback covered, and whether the raw track is kept. */
 function playbackText(seg) {
   const e = seg.echo;
   if (e.problem) return e.problem;

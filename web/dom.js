@@ -19,7 +19,7 @@ export function el(tag, props = {}, ...children) {
 
 /**
  * The one way the page adds children: `cond && el(...)` leaves false, null or undefined, which the
- * DOM's own append would print as text ("falsenull" under a card, issue 32), so those are skipped.
+ * DOM's own append would print as text ("falsenull" under a card), so those are skipped.
  * Arrays are flattened; strings and numbers become text nodes. Returns the node.
  */
 export function append(node, ...children) {

@@ -120,7 +120,7 @@ function showStore(store) {
   }
 }
 
-// The open segment as the cloud hears it: seed 000's stable text, then the rest of the hypothesis.
+// The open segment as the cloud hears it: the stable text, then the rest of the hypothesis.
 // textContent only: what was heard is never markup.
 function showHearing(h) {
   const box = document.getElementById('hearing');
@@ -181,7 +181,7 @@ function showMqtt(m) {
   else pill('pill-mqtt', `mqtt ${m.state}${m.lastError ? ` · ${m.lastError}` : ''}`, 'warn');
 }
 
-/** Speech-to-text load (issue 21): "behind" when segments wait past stt.queue.maxWaitMs. */
+/** Speech-to-text load: "behind" when segments wait past stt.queue.maxWaitMs. */
 function showStt(l) {
   const el = document.getElementById('pill-stt');
   el.hidden = !l;
@@ -191,7 +191,7 @@ function showStt(l) {
   else pill('pill-stt', `stt ${l.depth} waiting${rtf}`, l.depth > 0 ? 'warn' : 'good');
 }
 
-// The speech services in use (issue 23): each engine in order, a Wyoming server with the models its
+// The speech services in use: each engine in order, a Wyoming server with the models its
 // info listed at start, and a Wyoming voice with its voices. Text only: a server's names are never markup.
 function wyomingText(w, names) {
   // Why it did not answer is in the pill's title (it can be long).

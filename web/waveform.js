@@ -1,7 +1,7 @@
 // A segment's waveform on a canvas: the pre-roll shaded, the splice marked, a time ruler, zoom (drag
 // to select, Ctrl+wheel, buttons) down to single samples, and playback of what is in view.
 // The marker's x position (CSS px) is published as canvas.dataset.markerX for tests and tools.
-// A segment heard while hark played (issue 20) draws two of these, the raw microphone above the
+// A segment heard while hark played draws two of these, the raw microphone above the
 // cleaned signal, linked to one timeline (zoom one, both follow) and one scale, with hark's playback
 // shaded on both; the shaded spans' x ranges are published as canvas.dataset.playbackX ("x0-x1 ...").
 
@@ -20,7 +20,7 @@ export class Waveform {
     this.preroll = prerollSamples;
     this.warn = Boolean(spliceWarning);
     this.onChange = onChange ?? (() => {});
-    // Spans of hark's own playback, in samples from the first one (issue 20); [] for most segments.
+    // Spans of hark's own playback, in samples from the first one; [] for most segments.
     this.playback = Array.isArray(playback) ? playback : [];
     this.liveColor = liveColor ?? '--wave-live';
     /** Waveforms on the same timeline: a zoom here moves them too. */
@@ -129,7 +129,7 @@ export class Waveform {
         ctx.fillText('pre-roll', px0 + 4, H - 3);
       }
     }
-    // hark's own playback (issue 20): where the canceller had a reference to take out
+    // hark's own playback: where the canceller had a reference to take out
     const shaded = [];
     for (const span of this.playback) {
       const a = Math.max(0, x(span.start));

@@ -1,5 +1,5 @@
 #!/bin/bash
-# WebRTC AEC3 over the rooms the echo matrix wrote out, for a comparison with speexdsp (issue 32).
+# WebRTC AEC3 over the rooms the echo matrix wrote out, for a comparison with speexdsp.
 #
 # AEC3 is in webrtc-audio-processing 1.x: Debian trixie (Raspberry Pi OS) has it, bookworm (these
 # machines) has 0.3, the legacy AEC. So it runs in a native trixie root, through chroot:

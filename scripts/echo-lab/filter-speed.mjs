@@ -1,4 +1,4 @@
-// Issue 32: what a longer echo filter costs. The production echo stage (dist/echo/create.js:
+// What a longer echo filter costs. The production echo stage (dist/echo/create.js:
 // hark-aec's speexdsp and hark's delay tracking) at each speech.echoFilterMs, residual suppression
 // on and off, on 20 s of a played signal and its echo; process CPU time per 32 ms frame (not wall
 // time). Run from a built hark directory, here or inside pi-check's emulated arm64 root:

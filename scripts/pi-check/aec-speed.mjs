@@ -1,4 +1,4 @@
-// pi-check's echo-speed step (issue 20 asks for the canceller's CPU per frame under arm64 emulation):
+// pi-check's echo-speed step (the canceller's CPU per frame under arm64 emulation):
 // the production echo stage (dist/echo/create.js: hark-aec's speexdsp plus hark's delay
 // tracking) on 30 s of a played signal and its echo, timed per 32 ms frame with process.cpuUsage
 // (CPU time, not wall time), and the memory it adds. Run from a built hark directory:

@@ -2,10 +2,11 @@
  * The pre-roll ring: a fixed window of the most recent samples, addressed by absolute stream
  * position so that a splice is a copy of exact indices, never "the last N of whatever is there".
  *
- * Seed 001: if the history index is off by one window the splice jumps in level and Whisper answers
+ * If the history index is off by one window the splice jumps in level and Whisper answers
  * [BLANK_AUDIO]. Addressing by absolute sample number makes that class of bug a RangeError instead.
  *
  * One typed array allocated at construction; write() and copyRange() allocate nothing.
+ * Why: docs/decisions.md#the-pre-roll-ring-is-addressed-by-absolute-sample.
  */
 export class PreRollRing {
   readonly capacity: number;

@@ -1,7 +1,7 @@
 import { readNumber } from '../language/numbers.js';
 
 /**
- * "repeat number 3" (seed 000's repeat with a reference): the third item of what hark last said —
+ * "repeat number 3" (the repeat with a reference): the third item of what hark last said —
  * a list read back ("The shopping list: eggs, milk and oats.") is items after the colon; anything
  * else is sentences. Pure.
  */

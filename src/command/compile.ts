@@ -39,7 +39,7 @@ export interface MatchInput {
   intent(): Intent;
   /** The utterance in the kitchen language (timers, lists), computed at most once. */
   kitchen(): KitchenRequest | null;
-  /** Seed 000's imperatives, when they are the whole utterance (the kitchen language's reading). */
+  /** The imperatives, when they are the whole utterance (the kitchen language's reading). */
   imperatives(): Imperative[] | null;
   /**
    * Something hark owns that the words name ("the chips timer") when they ask nothing it can read,

@@ -179,7 +179,7 @@ export class CommandCore {
 
   /**
    * True while the follow-up window is open (router.followUpMs after hark acted on a command):
-   * words without the wake word may go on from what was just done. For the audio side (issue 21),
+   * words without the wake word may go on from what was just done. For the audio side,
    * which treats a segment said now as meant for hark.
    */
   followUpOpen(): boolean {
@@ -193,7 +193,7 @@ export class CommandCore {
 
   /**
    * Words said now are likely meant for hark without the wake word: the follow-up window is open or
-   * hark waits for an answer. One question for the audio side (issue 21: transcribe a segment whole).
+   * hark waits for an answer. One question for the audio side (transcribe a segment whole).
    */
   expectingWords(): boolean {
     return this.followUpOpen() || this.awaitingAnswer();

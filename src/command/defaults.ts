@@ -54,7 +54,7 @@ export function defaultFrames(langs: readonly Language[] = [english()]): FramesS
       { exact: ['start inventory'], do: [{ push: 'inventory' }] },
       { exact: ['stop', 'cancel', 'never mind', 'nevermind', 'stop talking', 'be quiet', 'quiet', 'enough'], do: [{ action: 'stop' }] },
       { exact: ['repeat', 'say that again', 'repeat that', 'what did you say', 'come again', 'pardon'], do: [{ action: 'repeat' }] },
-      // Seed 000's imperatives however they are put ("can you repeat that", "repeat number 3",
+      // Imperatives however they are put ("can you repeat that", "repeat number 3",
       // "please stop", "stop. actually continue"), each clause an action in order; the action
       // router's last-wins keeps the correction. `whole`: only when nothing but command words was
       // said, so "next table wants the fish" stays a kitchen's words.
@@ -77,7 +77,7 @@ export function defaultFrames(langs: readonly Language[] = [english()]): FramesS
       { exact: ['read back', 'read it back', 'read that back'], do: ['read-back'] },
       ...KITCHEN_RULES,
       // Before the catch-all: the base frame gets first refusal (mode words, "switch voice",
-      // "stop"), and the catch-all keeps only what the base frame did not take (seed 001).
+      // "stop"), and the catch-all keeps only what the base frame did not take.
       'check-parent',
       { 'catch-all': true, do: ['append'] },
     ],
@@ -102,7 +102,7 @@ export function defaultFrames(langs: readonly Language[] = [english()]): FramesS
       //   the query frame do not have this rule, and nothing reaches dictation from above.
       { button: 'tap', do: ['submit', 'pop'] },
       { near: all(langs, (w) => w.dictation_exit), do: ['submit', 'pop'] },
-      // A bare "stop" or "computer" is kept as text (seed 001: everything is content until the exit
+      // A bare "stop" or "computer" is kept as text (everything is content until the exit
       // phrase; a one-word "Stop." can be dictated, and leaving wrongly would drop everything said
       // after it), but a person saying only that most likely wanted out, so hark says how.
       { exact: ['stop', ...wake], do: ['append', { say: 'Still dictating. Say end dictation, or tap the button.' }] },

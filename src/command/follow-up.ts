@@ -5,7 +5,7 @@ import { english } from '../language/pack/english.js';
 import type { Language } from '../language/pack/language.js';
 
 /**
- * Follow-ups without the wake word (issue 19): for a few seconds after hark acted on a command, the
+ * Follow-ups without the wake word: for a few seconds after hark acted on a command, the
  * person may go on as people do, leaning on what was just done:
  *
  * - after a list request: "and two pints of milk", "also some butter", "plus eggs" → the same
@@ -15,6 +15,7 @@ import type { Language } from '../language/pack/language.js';
  *
  * The kitchen language reads the words (its follow.* sentences, only while the window is open);
  * this says what doing it means. Pure.
+ * Why: docs/decisions.md#follow-ups-without-the-wake-word.
  */
 export type { LastRequest } from '../language/situation.js';
 

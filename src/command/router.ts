@@ -42,12 +42,13 @@ interface Press {
 }
 
 /**
- * The frame-stack command router (seed 001). Owns the stack and the listening mode; an utterance
+ * The frame-stack command router. Owns the stack and the listening mode; an utterance
  * walks the stack from the top, each frame's rules in order, until a rule handles it. A frame
  * without `check-parent` is exclusive; what nobody takes is reported as `ignored`.
  *
  * Pure: no I/O, time only from the Clock, results only through `emit`. `action` effects from here
  * are requests; the ActionRouter decides whether and when they fire.
+ * Why: docs/decisions.md#the-command-router-is-a-stack-of-frames-and-check-parent-is-a-rule.
  */
 export class CommandRouter {
   private readonly clock: Clock;
@@ -218,7 +219,7 @@ export class CommandRouter {
   }
 
   /**
-   * What an open query frame has collected so far (seed 003: the cascade asks the model about it
+   * What an open query frame has collected so far (the cascade asks the model about it
    * before the frame submits). Null when no such frame is open or it is not a query.
    */
   heldText(name: string): string | null {
@@ -227,7 +228,7 @@ export class CommandRouter {
   }
 
   /**
-   * Send what an open frame holds and close it now, as its silence timer would (seed 003: the answer
+   * Send what an open frame holds and close it now, as its silence timer would (the answer
    * is due 2 s after the person stopped, not after the frame's 4 s). False when the frame is not open,
    * or an utterance is still being classified (the frame may yet change).
    */

@@ -38,11 +38,12 @@ export interface WalkHost {
 }
 
 /**
- * How an utterance walks the frame stack (seed 001): from the top frame down through check-parent,
+ * How an utterance walks the frame stack: from the top frame down through check-parent,
  * each frame's rules in order, until one handles it; what nobody takes is reported as `ignored`
  * with why. Two walks over the same rules: `now` (plain, every rule kind but the classifier) and
  * `waiting` (a generator that yields at a classifier rule). The router owns the stack and the
  * queue; this owns the order of the rules.
+ * Why: docs/decisions.md#the-command-router-is-a-stack-of-frames-and-check-parent-is-a-rule.
  */
 export class RuleWalk {
   constructor(private readonly host: WalkHost) {}

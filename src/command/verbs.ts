@@ -26,7 +26,7 @@ export function runVerbs(host: VerbHost, frame: Frame, verbs: readonly Verb[], c
   let redispatch: string | undefined;
   // A kitchen request said into a frame that holds something (a query's text): the request is
   // carried out and the frame stays open, so what it holds is still sent on its silence or "go"
-  // (issue 19: a frame that is left must hand over what it holds, never drop it).
+  // (a frame that is left must hand over what it holds, never drop it).
   let handedOver = false;
   for (const verb of verbs) {
     switch (verb.v) {
@@ -63,7 +63,7 @@ export function runVerbs(host: VerbHost, frame: Frame, verbs: readonly Verb[], c
         if (request) {
           kitchenVerb(request, emit, host.hearing.language.speaking(request.lang));
           handedOver = true;
-          // Names something hark owns, asks nothing it can read: say so, never silence (issue 34).
+          // Names something hark owns, asks nothing it can read: say so, never silence.
         } else if (ctx.slots.about) emit({ type: 'speak', text: unclearReply(host.hearing, ctx.slots.about) });
         break;
       }

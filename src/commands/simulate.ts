@@ -94,7 +94,7 @@ async function simulate(opts: SimulateOpts): Promise<void> {
   if (typeof opts.ha === 'string' && !/^https?:\/\/[^/\s]+/.test(opts.ha)) throw new HarkError(`--ha must be an http:// URL such as http://homeassistant.local:8123, got ${JSON.stringify(opts.ha)}`, { exitCode: 2 });
   if (opts.ha === true && !haUrl) throw new HarkError('--ha needs a URL, or ha.conversation.url in the config', { exitCode: 2 });
   if (opts.ollama !== undefined && !/^https?:\/\/[^/\s]+/.test(opts.ollama)) throw new HarkError(`--ollama must be an http:// URL such as http://127.0.0.1:11434, got ${JSON.stringify(opts.ollama)}`, { exitCode: 2 });
-  // The device's command side, built by the device's own builder (issue 33): the response cascade
+  // The device's command side, built by the device's own builder: the response cascade
   // prepares a proposal 0.5 s after the words and says it at 2 s here too. No store in simulate:
   // lists live in memory for the run (the header line says so).
   const conversation = new Conversation({
@@ -193,7 +193,7 @@ async function simulate(opts: SimulateOpts): Promise<void> {
     // no to hark's own question is an answer.
     // A ring is not a conversation: "ok" or "thanks" over it stops it rather than being a backchannel.
     // In wake-word mode, talk between cooks ("behind you") does not cut hark off; dictation and
-    // inventory take every word as content, whether or not it stops hark (issue 19).
+    // inventory take every word as content, whether or not it stops hark.
     const decision = conversation.interruption(`line-${lineNo}`, parsed.text, true, speech.queue.isSpeaking, parsed.language);
     if (decision?.action === 'filter' && !conversation.takesEveryWord()) continue;
     // As the segment path does: words take the floor from an answer being prepared.

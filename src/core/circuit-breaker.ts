@@ -3,9 +3,9 @@ import type { Clock } from './clock.js';
 export type CircuitState = 'closed' | 'open' | 'half-open';
 
 export interface CircuitBreakerOptions {
-  /** Consecutive failures that open the circuit (issue 3: 3). */
+  /** Consecutive failures that open the circuit (3). */
   failures: number;
-  /** How long the circuit stays open before one probe is let through (issue 3: 30 s). */
+  /** How long the circuit stays open before one probe is let through (30 s). */
   openMs: number;
 }
 

@@ -33,7 +33,7 @@ export type Effect =
   /** Not fired: the same action again within its cooldown. (Nothing is dropped as superseded any more.) */
   | { type: 'action.dropped'; name: string; args: Record<string, unknown>; reason: 'cooldown' }
   /**
-   * Last-wins (seed 000): the action that fired as `seq` was overruled by a conflicting one (`by`,
+   * Last-wins: the action that fired as `seq` was overruled by a conflicting one (`by`,
    * fired as `bySeq`) inside the conflict window. It had already acted; what it started (repeat's
    * speech) has been stopped, and this records that it no longer stands. Comes before `by`'s `action`.
    */
@@ -77,7 +77,7 @@ export type Effect =
   | { type: 'list'; op: 'add' | 'remove' | 'clear'; list: string; item?: string }
   | { type: 'delivered'; target: string; kind: 'submit' | 'action'; detail?: string }
   /**
-   * The intent pass (seed 004). A proposal is non-binding: hark asks yes or no. Ambiguous replies
+   * The intent pass. A proposal is non-binding: hark asks yes or no. Ambiguous replies
    * failed validation (reason says why). Commit follows a yes, discard a no or no answer.
    */
   | { type: 'proposal'; intent: string; target: string | null }

@@ -2,7 +2,7 @@
  * A one-shot "time is up" (hark is stopping and speech-to-text has no more time) that many short waits
  * race against. A plain pending promise would not do: each `Promise.race` against it leaves a reaction
  * on it until it settles — at shutdown — and that reaction keeps the race's own result (a whole
- * transcript) reachable, so a day of segments piled up (issue 31). Here a wait that finished is
+ * transcript) reachable, so a day of segments piled up. Here a wait that finished is
  * forgotten.
  */
 export class TimeUp {

@@ -1,5 +1,6 @@
 /**
  * What the speech-to-text side hands to the router: one kind of utterance, whichever engine made it.
+ * Why: docs/decisions.md#one-close-reason-the-segments-end.
  */
 /** The engine an utterance came from ("whisper", "deepgram", ...), or "text" for typed input. */
 export type SttEngineName = string;
@@ -7,7 +8,7 @@ export type SttEngineName = string;
 /**
  * Why an utterance closed. hark hands the router one utterance per VAD segment, so the segment's end
  * is the only reason produced (stt/transcriber.ts). Reasons that were declared and never produced
- * were removed (issue 19); a new close rule adds its reason here together with its producer.
+ * were removed; a new close rule adds its reason here together with its producer.
  */
 export type UtteranceCloseReason = 'segment-end';
 

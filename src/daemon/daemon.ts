@@ -80,7 +80,7 @@ export class Daemon {
   private conversation: Conversation | null = null;
   private stt: SttStack | null = null;
   private path: SegmentPath | null = null;
-  /** MQTT (issue 16): events out, commands in, the room arbiter; null unless mqtt.url is set. */
+  /** MQTT: events out, commands in, the room arbiter; null unless mqtt.url is set. */
   private fleet: Fleet | null = null;
   private led: StatusLed | null = null;
   /** Voice picking's HTTP side, once started (picking.enabled). */
@@ -216,7 +216,7 @@ export class Daemon {
           },
           sttLoad: () => this.path?.load() ?? null,
           picking: () => this.picking?.() ?? null,
-          // The engines in order with a Wyoming server's models, and a Wyoming voice's voices (issue 23).
+          // The engines in order with a Wyoming server's models, and a Wyoming voice's voices.
           speech: () => (this.stt || this.speech?.tts ? speechServicesView(this.stt?.engines, this.speech?.tts, this.speech?.echo?.stage.status) : null),
           // Only a simulated button can be pressed over HTTP; real GPIO answers 404.
           button: (body) => {

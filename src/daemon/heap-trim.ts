@@ -7,10 +7,11 @@ import type { Component } from '../path/lifecycle.js';
  * How often hark hands malloc's free pages back to the kernel. Each segment leaves transient native
  * buffers (Whisper's and onnxruntime's per-inference memory, the echo stage's) freed between blocks
  * that live on; glibc returns only the top of each heap by itself, so RSS crept about 1 MB per 10
- * minutes of talk with nothing live growing (issue 31). malloc_trim(0) walked a 45 MB heap in
+ * minutes of talk with nothing live growing. malloc_trim(0) walked a 45 MB heap in
  * 0.5-0.7 ms here, so once a minute on the main thread costs nothing a cook could notice. (An hour
  * with it kept the same RSS floor as the hour before, within 1 MB: it bounds malloc's free space, it
  * did not find the creep; docs/testing.md.)
+ * Why: docs/decisions.md#a-loud-room-all-day-finished-work-is-forgotten.
  */
 export const HEAP_TRIM_EVERY_MS = 60_000;
 

@@ -1,7 +1,7 @@
 import { SAMPLE_RATE, float32ToInt16 } from '../audio/pcm.js';
 
 /**
- * Seed 001's logging protocol, so an outside pipeline can log to the same viewer:
+ * The debug page's logging protocol (docs/decisions.md#the-debug-pages-logging-protocol), so an outside pipeline can log to the same viewer:
  *   { "samples": [float32...], "preroll_length": N, "transcript": "...", "timestamp": N }
  * Optional extras: "sample_rate" (default 16000), "engine", "text" (cleaned), "dropped_reason".
  * Pure validation: the first problem found is reported with the field it is in.
@@ -72,7 +72,7 @@ export function validatePostedSegment(body: unknown, nowMs: number): Checked<Pos
     if (typeof b.timestamp !== 'number' || !Number.isFinite(b.timestamp) || b.timestamp < 0) {
       return fail('timestamp', `must be a non-negative number of seconds (or ms) since the epoch (got ${describe(b.timestamp)})`);
     }
-    // Seed 001 sends seconds (1234567890); a value past the year 5138 in seconds can only be ms.
+    // The protocol's own senders send seconds (1234567890); a value past the year 5138 in seconds can only be ms.
     startedAt = b.timestamp < 1e11 ? Math.round(b.timestamp * 1000) : Math.round(b.timestamp);
     // A time far off (9e15, nanoseconds) breaks date rendering and would sit at the young end of retention.
     if (startedAt < MIN_TIMESTAMP_MS || startedAt > nowMs + MAX_FUTURE_MS) {

@@ -6,7 +6,7 @@ export type PresentedSegment = Omit<SegmentView, 'transcripts' | 'utterances'> &
   transcripts: (TranscriptView & { rawSpans: TextSpan[] })[];
   utterances: (UtteranceView & { rawSpans: TextSpan[] })[];
   audioUrl: string | null;
-  /** The raw microphone of a segment heard over hark's playback (issue 20), when it is stored. */
+  /** The raw microphone of a segment heard over hark's playback, when it is stored. */
   rawAudioUrl: string | null;
   /** What became of it, for the card's headline (null when the rows do not say). */
   fate: FateView | null;

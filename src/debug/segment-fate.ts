@@ -11,7 +11,7 @@ export interface FateView {
  * Read back from the rows the daemon's path writes (src/path/segment-record.ts): an utterance is
  * stored only for words that were heard; heard words not acted on end with an engine `none` row that
  * says why (filtered, yielded); nothing heard ends with the row of the reason that stood — so the last
- * row decides, not the first engine's drop (issue 32: Whisper's blank above words Deepgram heard).
+ * row decides, not the first engine's drop (Whisper's blank above words Deepgram heard).
  * Null when the rows say nothing of it: no transcript yet, or words stored without an utterance (a
  * POSTed segment never meets the command side).
  */

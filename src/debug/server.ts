@@ -236,7 +236,7 @@ export class DebugServer {
     sendWav(res, audio.pcm, audio.sampleRate, `hark-segment-${id}.wav`);
   }
 
-  /** Issue 20: the raw microphone of a segment heard while hark played (what the canceller was given). */
+  /** The raw microphone of a segment heard while hark played (what the canceller was given). */
   private rawTrack(id: number, res: ServerResponse): void {
     const raw = this.opts.store.getRawAudio(id);
     if (raw === undefined) return sendJson(res, 404, { error: `no segment ${id} (it may have aged out of the log)` });

@@ -33,7 +33,7 @@ function testSignal(seconds: number): Int16Array {
 }
 
 /**
- * Issue 21: time the installed model on this CPU, the way hark calls it (audio_ctx scaled), on a
+ * Time the installed model on this CPU, the way hark calls it (audio_ctx scaled), on a
  * whole 6 s segment and on its opening, and say how many seconds of talk per minute the device
  * keeps up with — whole (always-listen, push-to-talk) and with the opening check (wake-word mode,
  * where radio costs only its opening).

@@ -1,8 +1,9 @@
 /**
  * The raw microphone by pipeline position, as it was before the canceller, with a mark on each frame
- * where hark's sound was expected (issue 20: a segment heard while hark played can store both
+ * where hark's sound was expected (a segment heard while hark played can store both
  * tracks). A ring of `historyMs`; the canceller also reads it back to learn the room at once when it
  * first finds the delay (EchoStage.catchUp).
+ * Why: docs/decisions.md#a-segment-heard-over-hark-keeps-the-raw-microphone.
  */
 export class RawHistory {
   private readonly raw: Int16Array;

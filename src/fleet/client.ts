@@ -60,7 +60,7 @@ const MODE_WORDS: Record<Mode, string> = { 'always-listen': 'always listen', 'wa
 const EVENT_QOS = 1;
 
 /**
- * The fleet over MQTT (issue 16): availability with a last will, events and retained state out,
+ * The fleet over MQTT: availability with a last will, events and retained state out,
  * Home Assistant discovery, commands in, and the room arbiter. Start never waits for the broker and
  * nothing on the audio path waits on the network: publishing is fire-and-forget, and while the broker
  * is away messages wait in a bounded queue (oldest dropped, counted).

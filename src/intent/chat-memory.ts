@@ -1,7 +1,7 @@
 import type { Clock } from '../core/clock.js';
 
 /**
- * Seed 004's ChatMemory: the last N turns (a turn is what the person said and what hark answered)
+ * ChatMemory (docs/decisions.md#chat-memory-is-the-last-few-turns): the last N turns (a turn is what the person said and what hark answered)
  * sent with each request, so "the milk" after "what should I add?" is read in context. Trimmed
  * oldest first. Cleared on yes and on no, because a settled request is no context for the next.
  *

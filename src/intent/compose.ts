@@ -19,6 +19,7 @@ import type { ProposalModel } from './proposal-model.js';
  * (a CommandCore plugin), the router config with intent.frames' submissions routed to the
  * `intent` target, the target's wiring, and the `ollama` classifier for YAML rules. The daemon
  * and `hark simulate --ollama` both build it here, so what a technician simulates is what runs.
+ * Why: docs/decisions.md#rules-first-the-model-only-for-what-no-rule-takes.
  */
 export interface IntentRuntime {
   pass: IntentPass;
@@ -62,7 +63,7 @@ export const INTENT_CLASSIFIER = 'ollama';
 /**
  * Point each of `frames` at the intent target; returns the new frames and where each pointed before.
  * Their rules stay as they are: what hark's rules can do alone (timers, lists said the kitchen way:
- * "add eggs to the shopping list") never waits on, or depends on, the model (issue 19). Only what
+ * "add eggs to the shopping list") never waits on, or depends on, the model. Only what
  * no rule takes reaches the model; both keep the same lists (one ListBook).
  */
 export function routeToIntent(router: RouterConfig, frames: readonly string[]): { router: RouterConfig; fallbacks: Record<string, string> } {

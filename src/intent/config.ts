@@ -44,7 +44,7 @@ const intentSpec = z
   });
 
 /**
- * intent: the local Ollama intent pass (seed 004). The prompt is a template and `intents` the list
+ * intent: the local Ollama intent pass. The prompt is a template and `intents` the list
  * it is generated from; a new intent is one entry here and nothing else. Giving `intents` replaces
  * the default list (`hark config` prints it, to copy from).
  */
@@ -82,7 +82,7 @@ export const intentSection = z
     unavailable: nonEmpty("I can't reach the intent model."),
     /** Said for every later request in the same outage (wake-word mode): short, but never silence. */
     stillUnavailable: nonEmpty('The intent model is still away.'),
-    /** Always-listen mode: seed 000's two-buffer window, deduplication and rate limit. */
+    /** Always-listen mode: the two-buffer window, deduplication and rate limit. */
     listen: z
       .strictObject({
         bufferMaxChars: intBetween(50, 10_000, 800),

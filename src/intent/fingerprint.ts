@@ -2,15 +2,16 @@ import type { Clock } from '../core/clock.js';
 import { normalise } from '../language/text.js';
 
 /**
- * Seed 000's deduplication for always-listen mode: in a kitchen the same request is said twice
+ * Deduplication for always-listen mode: in a kitchen the same request is said twice
  * ("we need milk" ... "yeah, get milk"), and the window re-reads earlier speech as context, so the
  * same proposal would come back. A proposal is reduced to a fingerprint (its significant words,
  * sorted) and suppressed when one at least `threshold` similar (Jaccard) was seen within
  * `windowMs`. At most `max` fingerprints are kept; the oldest go first.
  *
  * Only a proposal that stands is remembered: one the person turned down ("no") or left unanswered
- * is forgotten (`forget`), so saying it again gets a fresh proposal (seed 004: proposals are
+ * is forgotten (`forget`), so saying it again gets a fresh proposal (proposals are
  * non-binding; a refusal must not silence the request for the rest of the window).
+ * Why: docs/decisions.md#always-listen-mode-a-two-buffer-window-deduplication-a-rate-limit.
  */
 const STOP_WORDS = new Set(
   // Fillers and acknowledgements too: "yeah, get milk" is "get milk" said again.

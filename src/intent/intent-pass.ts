@@ -27,7 +27,7 @@ import type { ModelReply, ProposalModel } from './proposal-model.js';
 import { actionArgs, fillSlots, missingSlot, proposalSlots, type ProposalSlots } from './proposal-slots.js';
 
 /**
- * Seed 004's rule, on the appliance: the model proposes, the person confirms, only then does hark
+ * The rule on the appliance (docs/decisions.md#the-model-proposes-the-person-confirms): the model proposes, the person confirms, only then does hark
  * act. Text reaches the pass as a frame's submission (the `intent` target) or through a
  * `{classifier: ollama}` rule; either way the model is asked for {verb, object}, the reply is
  * validated, and then:
@@ -153,7 +153,7 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
   // ---- entry points ----
 
   /**
-   * Seed 003's first timer: the person has paused after saying `text` into an open request (wake-word
+   * The response cascade's first timer: the person has paused after saying `text` into an open request (wake-word
    * mode), so ask the model now rather than when the frame submits. The reply is kept for the
    * submission of exactly that text (submit()), and what hark will say is returned, so it can be
    * rendered ahead. Nothing is said or recorded here. `signal` aborts it while no submission has
@@ -257,7 +257,7 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
       this.ambiguous(j, heard, r.reply, undefined);
       return { detail: `ambiguous: ${j.reason}` };
     }
-    // Seed 000 §4a: the fingerprint is what was said, not the proposal's verb and object, so "add
+    // Always-listen deduplication: the fingerprint is what was said, not the proposal's verb and object, so "add
     // oat milk" after "add milk" (another item) or "3 cases" after "2 cases" is a new request.
     const key = batch.newText;
     if (!this.dedup.admit(key)) {

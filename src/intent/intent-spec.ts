@@ -1,7 +1,7 @@
 import { DEFAULT_LIST } from '../language/list-language.js';
 
 /**
- * The intents the Ollama pass may propose (seed 004's allowed-intent list), as they are written in
+ * The intents the Ollama pass may propose (the allowed-intent list), as they are written in
  * YAML under intent.intents. The system prompt is generated from this list (prompt.ts), so adding
  * an intent here is the only edit: the model is told about it and the validator accepts it.
  */
@@ -41,7 +41,8 @@ export const UNKNOWN_VERB = 'unknown';
 
 /**
  * The prompt template. {intents} becomes the generated list (name, description, examples with
- * their JSON answer); {names} the bare names. Seed 004's six rules, for spoken requests.
+ * their JSON answer); {names} the bare names. The six rules the model is held to, for spoken
+ * requests (docs/decisions.md#the-intent-list-is-written-once).
  */
 export const DEFAULT_PROMPT = `You read requests spoken to a voice assistant in a busy kitchen or warehouse, transcribed by speech recognition.
 Answer with one JSON object {"verb": ..., "object": ...} and nothing else.

@@ -1,8 +1,9 @@
 import type { Clock, TimerHandle } from '../core/clock.js';
 
 /**
- * Seed 000 §4a's two-buffer sliding context window, for always-listen mode, where hark hears a
- * whole kitchen and must not call the model for every sentence.
+ * The two-buffer sliding context window, for always-listen mode, where hark hears a whole kitchen
+ * and must not call the model for every sentence
+ * (docs/decisions.md#always-listen-mode-a-two-buffer-window-deduplication-a-rate-limit).
  *
  * - Unprocessed: what was heard since the last call, the text to classify (max bufferMaxChars;
  *   going over forces a call).

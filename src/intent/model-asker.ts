@@ -13,7 +13,7 @@ import { ModelCallAborted, ModelUnavailable, type ChatMessage, type ModelReply, 
  */
 export type Consulted = { reply: ModelReply } | { unavailable: string; announced: boolean; deferred?: boolean } | { aborted: true };
 
-/** A model call made ahead of the submission it is for (seed 003's first timer). */
+/** A model call made ahead of the submission it is for (the first timer). */
 interface Speculation {
   text: string;
   result: Promise<Consulted>;
@@ -42,7 +42,7 @@ export interface ModelAskerOptions {
  */
 export class ModelAsker {
   private readonly breaker: OutageBreaker;
-  /** Seed 003: the model already asked about an open request, before it was submitted. */
+  /** The model already asked about an open request, before it was submitted. */
   private speculation: Speculation | null = null;
   /** An outage began in a look-ahead (prepare) whose request never came: nobody has been told yet. */
   private unannounced = false;

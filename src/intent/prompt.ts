@@ -1,8 +1,8 @@
 import { ASK_SLOTS, UNKNOWN_VERB, type IntentSpec } from './intent-spec.js';
 
 /**
- * Prompt as config (seed 004), without seed 004's trap: there the intent list was written twice,
- * once in code and once in the prompt, and changing one without the other made the model propose
+ * Prompt as config, without the trap of a list written twice: once in code and once in the prompt,
+ * and changing one without the other made the model propose
  * intents the code then rejected. Here the template holds {intents}, the list is rendered into it,
  * and the structured-output schema is built from the same list, so all three always agree.
  */

@@ -1,10 +1,11 @@
 import { UNKNOWN_VERB, type IntentSpec } from './intent-spec.js';
 
 /**
- * Seed 004's validation: what the model said becomes PROPOSED only if its verb, lower-cased and
+ * The proposal's validation: what the model said becomes PROPOSED only if its verb, lower-cased and
  * trimmed, is one of the allowed intents. Everything else (an unknown verb, "unknown", an empty
  * or unparsable reply, JSON of the wrong shape) is AMBIGUOUS, with a reason a technician can read
  * in the log. Pure: a string in, a verdict out; nothing here trusts the model.
+ * Why: docs/decisions.md#the-model-proposes-the-person-confirms.
  */
 /** The reason given when the model answered "unknown": it did its job, nothing was wrong. */
 export const NOT_RECOGNISED = 'the model did not recognise a request';

@@ -5,12 +5,13 @@ import type { Said } from './text.js';
 import { readImperatives } from './understand.js';
 
 /**
- * Seed 000's imperatives said as a whole command: "can you repeat that", "say that again", "repeat
+ * The imperatives said as a whole command: "can you repeat that", "say that again", "repeat
  * number 3", "please stop", "alright, carry on", "stop. actually continue", "repeat number 3. no,
  * number 5". The kitchen language reads them (packs/en/sentences.yaml, imperative.*): every sentence, or
  * every clause where a person corrects themself, must be one, so "next table wants the fish" and
  * "stop the fryer" stay a kitchen's words. In the order said; the action router's last-wins decides
  * which one stands. This is the built-in language's reading; the router uses the configured one.
+ * Why: docs/decisions.md#the-imperatives-are-read-whole.
  */
 export type { Imperative };
 

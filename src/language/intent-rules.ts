@@ -3,7 +3,7 @@ import { readNumber } from './numbers.js';
 import type { ImperativeName, Intent, IntentSlots, QuestionName } from './intent-types.js';
 
 /**
- * Seed 000's rule-based intent detector, on normalised text (lower case, no punctuation, so
+ * The rule-based intent detector, on normalised text (lower case, no punctuation, so
  * "what's" is "whats"). Pure and stateless; the router uses it as a pattern source for `intent:`
  * rules and the daemon may emit its result as a UI hint.
  */

@@ -1,5 +1,5 @@
 /**
- * Seed 000's intent taxonomy. `name` is the most specific label ("stop", "definition"); `kind`
+ * The intent taxonomy. `name` is the most specific label ("stop", "definition"); `kind`
  * is its family. Rules match on either (an `intent: [question]` rule matches every question).
  */
 export type IntentKind = 'question' | 'imperative' | 'statement' | 'other';

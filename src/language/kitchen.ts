@@ -98,7 +98,7 @@ export class KitchenLanguage {
     return null;
   }
 
-  /** Could these words (a clipped opening) be the start of one of seed 000's imperatives? */
+  /** Could these words (a clipped opening) be the start of one of the imperatives? */
   mayBeginImperative(words: readonly string[]): boolean {
     return this.each().some((k) => k.grammar.mayBegin(words, { situation: NOTHING_OWNED, breaks: [], lang: k.lang }, (i) => i.startsWith('imperative.')));
   }

@@ -2,7 +2,7 @@ import type { ItemAmount } from './items.js';
 
 /**
  * What an utterance asks of hark, once the kitchen language has read it (understand.ts): a timer
- * request, a list request, one or more of seed 000's imperatives to hark's voice, or a follow-up
+ * request, a list request, one or more of the imperatives to hark's voice, or a follow-up
  * on what hark just did. Plain data, the same for the router, the follow-up window and the
  * interruption filter.
  */

@@ -99,7 +99,7 @@ function requestIn(lang: KitchenLanguage, s: Said, situation: Situation, familie
 }
 
 /**
- * Seed 000's imperatives, when they are the whole of what was said: each sentence (and, when a
+ * The imperatives, when they are the whole of what was said: each sentence (and, when a
  * person corrects themself, each clause: "stop. actually continue", "repeat number 3. no, number
  * 5") must be one. In the order said; null when anything else was said.
  */

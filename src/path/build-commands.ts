@@ -22,7 +22,7 @@ import type { Store } from '../store/store.js';
 /** The command side of the daemon: the router with its targets, and the intent pass when enabled. */
 export interface Commands {
   core: CommandCore;
-  /** The local-model intent pass (seed 004), when intent.enabled. */
+  /** The local-model intent pass, when intent.enabled. */
   intent: IntentRuntime | null;
   /** Home Assistant's conversation agent, when ha.conversation.url is set (and, in a sandbox, asked for). */
   ha: HaConversationRuntime | null;

@@ -37,7 +37,7 @@ const STOP_STT_MS = 1500;
 /**
  * The segmenter's settings for the daemon. Only an engine that takes whole segments (Whisper first)
  * gains from work done while a segment is open: a transcript started at a pause (preemptive), and the
- * wake-phrase check of a long segment's opening (issue 31), told when its speech runs past the length
+ * wake-phrase check of a long segment's opening, told when its speech runs past the length
  * the words stage would check it at (longSpeechSeconds: one measure at both ends).
  */
 export function segmenterFor(config: CaptureConfig, batchFirst: boolean): SegmenterOptions {

@@ -66,7 +66,7 @@ export class CommandSide {
   }
 
   /**
-   * The fate is decided: seed 003, words take the floor from an answer being prepared, anything else
+   * The fate is decided: words take the floor from an answer being prepared, anything else
    * gives it back; then only a dispatched utterance reaches the router.
    */
   async dispatch(rec: SegmentRecord, seg: OpenSegment | null): Promise<void> {

@@ -37,9 +37,9 @@ export interface ConversationDeps {
 
 /**
  * The command side of hark, built once the same way for `hark run`, `hark simulate` and `hark replay`
- * (issue 33): the command core (router, frames, actions, timers, lists, the intent pass and Home
- * Assistant's agent), the response cascade (seed 003: an answer or a proposal prepared 0.5 s after the
- * person stopped and spoken at 2 s), the interruption filter (seed 002) and hark's voice following the
+ * (docs/decisions.md#one-command-side-for-run-simulate-and-replay): the command core (router, frames, actions, timers, lists, the intent pass and Home
+ * Assistant's agent), the response cascade (an answer or a proposal prepared 0.5 s after the
+ * person stopped and spoken at 2 s), the interruption filter and hark's voice following the
  * core's effects. The daemon's segment path, simulate's stdin and replay's stored segments all feed
  * utterances into dispatch(); what a technician simulates is what the device runs.
  */
@@ -77,7 +77,7 @@ export class Conversation {
           clock,
           timings: config.cascade,
           onEvent: cascadeToBus(bus),
-          // Seed 003's model step is real for an open request the intent pass will answer (issue 19 item 8).
+          // Model step is real for an open request the intent pass will answer.
           steps: turnSteps({
             speech,
             prepare: () => {
@@ -120,7 +120,7 @@ export class Conversation {
 
   /**
    * An utterance meant for the router: dispatched, and once the router has taken it, an open request
-   * the model will answer is prepared by the cascade (seed 003) rather than left to the frame's silence timer.
+   * the model will answer is prepared by the cascade rather than left to the frame's silence timer.
    * `speechEndAt`: when the person stopped (clock ms); now, when not known.
    */
   async dispatch(u: Utterance, speechEndAt?: number): Promise<void> {
@@ -137,7 +137,7 @@ export class Conversation {
   }
 
   /**
-   * Seed 002 on words said while hark speaks: command words stop it at once, a backchannel lets it
+   * The interruption filter on words said while hark speaks: command words stop it at once, a backchannel lets it
    * talk on. Not while hark waits for a yes or no, nor while a timer rings: "ok" or "thanks" over the
    * ring is how a cook stops it. Null when no filter runs (no voice) or it failed (the person gets through).
    */
@@ -145,17 +145,17 @@ export class Conversation {
     if (!this.barge) return null;
     const during = !this.waitingForAnswer() && (speaking || (this.d.speech?.queue.isSpeaking ?? false));
     try {
-      // Issue 19: in wake-word mode, talk between cooks ("behind you") is not said to hark.
+      // In wake-word mode, talk between cooks ("behind you") is not said to hark.
       const addressed = !during || addressedToHark(text, this.routerView(), language);
       return this.barge.transcript({ id, text, final, addressed, ...(language ? { language } : {}) }, during);
     } catch (err) {
-      // Seed 002: an error in the filter falls back to letting the person through.
+      // An error in the filter falls back to letting the person through.
       this.d.log.error('interruption filter failed; allowing', { error: errorMessage(err) });
       return null;
     }
   }
 
-  /** Every engine failed on words said over hark: they get the floor (seed 002). */
+  /** Every engine failed on words said over hark: they get the floor. */
   interruptionFailed(id: string, reason: string): void {
     if (!this.barge) return;
     try {
@@ -180,7 +180,7 @@ export class Conversation {
     return { frames: this.frames(), mode: core.router.mode, stack: core.router.stack, hears: (text, language) => core.hears(text, language) };
   }
 
-  /** Seed 003: words take the floor from an answer being prepared. */
+  /** Words take the floor from an answer being prepared. */
   interruptAnswer(reason: string): void {
     this.cascade?.interrupt(reason);
   }
@@ -244,7 +244,7 @@ export class Conversation {
   }
 
   /**
-   * Issue 19 item 8, seed 003 for the intent pass: words just went into an open request that the model
+   * The response cascade for the intent pass: words just went into an open request that the model
    * will answer (wake-word mode, a frame in intent.frames). Rather than wait for the frame's silence
    * timer (4 s), the cascade asks the model 0.5 s after the person stopped, renders the question at
    * 1.5 s and hands the request over at 2 s; if they go on speaking, all of it is thrown away.

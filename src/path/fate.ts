@@ -40,7 +40,7 @@ export interface FateInput {
 /** The fate of a segment's words: the interruption filter decides on them, on the same ids it used while they were said. */
 export function decideFate(conv: Conversation, input: FateInput): Fate {
   const fate = fateOf(conv, input);
-  // Its words came to nothing: no decision about it may still be waiting to time out (issue 19).
+  // Its words came to nothing: no decision about it may still be waiting to time out.
   if (input.seg && fate.kind !== 'dispatched' && fate.kind !== 'filtered') forgetBarge(conv, input.seg);
   return fate;
 }
@@ -49,7 +49,7 @@ function fateOf(conv: Conversation, { segment, transcript: t, seg, cancelled }: 
   if (cancelled) return { kind: 'cancelled', reason: 'push-to-talk cancelled (tap or mute hold)' };
   if (!t) return { kind: 'dropped', reason: 'no speech-to-text' };
   if (t.hearing.kind === 'dropped') {
-    // Seed 002: a transcription failure allows the interruption — the person spoke over hark and
+    // A transcription failure allows the interruption — the person spoke over hark and
     // nobody can tell it was only "yeah". (A blank or a hallucination is a transcript: no words.)
     if (t.hearing.engine === null && seg?.speaking) bargeFailed(conv, seg, t.hearing.reason);
     return { kind: 'dropped', reason: t.hearing.reason };

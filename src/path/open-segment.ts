@@ -18,13 +18,13 @@ import type { OpeningJudge, OpeningVerdict } from './opening-check.js';
  * In: the segmenter's events (opened, audio, paused, resumed, long, dropped). Out: the OpenSegment
  * handed to the line at its close (close()). While it is open its live hearing (cloud partials) and its
  * pauses' speculative transcripts feed the interruption filter, so "stop" cuts hark off before the
- * segment closes. Issue 31: a long segment in wake-word mode gets the wake-phrase check of its opening
+ * segment closes. A long segment in wake-word mode gets the wake-phrase check of its opening
  * while it is still being said; only when the wake phrase is there do its pauses start the whole.
  */
 
 declare module '../core/bus.js' {
   interface HarkEvents {
-    /** Seed 000: a tentative intent from the settled words of the open segment — a hint for the page, never acted on. */
+    /** A tentative intent from the settled words of the open segment — a hint for the page, never acted on. */
     'intent.candidate': { segmentId: string; candidate: string; stableText: string };
   }
 }
@@ -45,7 +45,7 @@ export interface OpenSegment {
   candidate: string | null;
   /** Pauses so far (each may start a speculative transcript). */
   pauses: number;
-  /** Ids it gave the interruption filter: forgotten when the segment comes to nothing (issue 19). */
+  /** Ids it gave the interruption filter: forgotten when the segment comes to nothing. */
   bargeIds: Set<string>;
   /** Pre-roll samples at its start: its speech is measured without them. */
   prerollSamples: number;
@@ -55,7 +55,7 @@ export interface OpenSegment {
   lastPause: { pcm: Int16Array; n: number } | null;
 }
 
-/** A long open segment's opening check (issue 31). */
+/** A long open segment's opening check. */
 export interface OpenCheck {
   /** Pre-roll and stt.opening.seconds of speech. */
   pcm: Int16Array;
@@ -93,7 +93,7 @@ export class OpenSegments {
     const speaking = this.d.speech?.queue.isSpeaking ?? false;
     const key = `@${e.startSample}`;
     const seg: OpenSegment = { startSample: e.startSample, key, live: null, speaking, held: false, spans: 0, candidate: null, pauses: 0, bargeIds: new Set(), prerollSamples: e.prerollSamples ?? 0, opening: null, lastPause: null };
-    // Seed 003: an answer being prepared waits while the person may be talking; a cough gives it back.
+    // An answer being prepared waits while the person may be talking; a cough gives it back.
     seg.held = this.d.conv.hold();
     seg.live = this.d.stt?.transcriber.open(key, e.pcm, (h) => this.hearing(seg, h)) ?? null;
     this.open = seg;
@@ -207,9 +207,9 @@ export class OpenSegments {
   }
 
   /**
-   * Seed 002 on what has been heard so far of the open segment (cloud partials): while hark speaks,
+   * The interruption filter on what has been heard so far of the open segment (cloud partials): while hark speaks,
    * command words stop it at once; a backchannel-only span waits for its final chunk. Each final chunk
-   * of the segment gets its own decision, so "yeah … stop" still stops. Seed 003: words cancel an
+   * of the segment gets its own decision, so "yeah … stop" still stops. Words cancel an
    * answer being prepared.
    */
   private hearing(seg: OpenSegment, h: LiveHearing): void {
@@ -223,7 +223,7 @@ export class OpenSegments {
     if (h.partialText) barge(conv, seg, `${seg.key}#${seg.spans}`, h.partialText, false, seg.speaking);
   }
 
-  /** Seed 000's two-stage detection: the settled words' intent as a hint (UI, pre-warming); only the final acts. */
+  /** Two-stage detection: the settled words' intent as a hint (UI, pre-warming); only the final acts. */
   private hint(seg: OpenSegment, stableText: string): void {
     if (!stableText) return;
     const intent = detectIntent(stableText);
@@ -242,7 +242,7 @@ export function barge(conv: Conversation, seg: OpenSegment | null, id: string, t
   return conv.interruption(id, text, final, speaking, language);
 }
 
-/** Every engine failed on a segment said over hark: it gets the floor (seed 002). */
+/** Every engine failed on a segment said over hark: it gets the floor. */
 export function bargeFailed(conv: Conversation, seg: OpenSegment, reason: string): void {
   forgetBarge(conv, seg);
   conv.interruptionFailed(seg.key, reason);

@@ -9,11 +9,12 @@ import { SAMPLE_RATE } from '../audio/pcm.js';
 import { opensForBase } from './opening.js';
 
 /**
- * The wake-phrase check of a long segment's opening (issue 21), as one step both ends of the path
- * take: the open segment while it is still being said (issue 31: the verdict is in before the close),
+ * The wake-phrase check of a long segment's opening, as one step both ends of the path
+ * take: the open segment while it is still being said (the verdict is in before the close),
  * and the words stage at the close when it could not run earlier. In: the opening's audio. Out: a
  * verdict — transcribe the whole (`wake`), hand the whole to the engines after the local one
  * (`pass`: it gave no judgement), or store it with the opening's words (`none`).
+ * Why: docs/decisions.md#the-opening-check-of-a-long-segment.
  */
 
 /** Tokens Whisper decodes of an opening: the wake phrase and a word or two (timestamps and specials count too). */

@@ -5,10 +5,10 @@ import { said } from '../language/text.js';
 import type { KitchenLanguage } from '../language/kitchen.js';
 
 /**
- * The opening check (issue 21): in wake-word mode with only the base frame open, a long segment is
+ * The opening check: in wake-word mode with only the base frame open, a long segment is
  * first transcribed on its opening seconds, and transcribed whole only when that opening starts with
  * something the base frame acts on — the wake phrase ("computer", "hey computer"), one of its own
- * phrases ("stop", "repeat", "always listen"), or the start of one of seed 000's imperatives as the
+ * phrases ("stop", "repeat", "always listen"), or the start of one of the imperatives as the
  * kitchen language reads them (opensImperative: "alright, carry", "can you say"). Radio and chatter
  * never get a full inference.
  *
@@ -27,7 +27,7 @@ export function openingPhrases(frames: FramesSpec): string[][] | null {
     else if ('near' in r) phrases.push(...r.near.map((p) => said(p).words.slice()));
     else if ('button' in r) continue;
     else if ('catch-all' in r && r.when === 'always-listen') continue;
-    // Seed 000's imperatives taken only as a whole utterance ("say that again", "stop. actually
+    // Imperatives taken only as a whole utterance ("say that again", "stop. actually
     // continue"): the kitchen language says whether an opening can begin one (opensImperative).
     else if ('intent' in r && r.whole) continue;
     // A pattern anchored at the start on a set of words ("^(?:no|sorry|actually) … number N$").
@@ -103,7 +103,7 @@ export function opensForBase(text: string, phrases: readonly (readonly string[])
 }
 
 /**
- * Could the opening be the start of one of seed 000's imperatives ("stop", "alright, carry on",
+ * Could the opening be the start of one of the imperatives ("stop", "alright, carry on",
  * "could you say that again")? The kitchen language's own reading, on the words exactly as heard
  * (an imperative is short and plain; a near miss is radio: "the old man" is not "hold on").
  */

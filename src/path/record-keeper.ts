@@ -47,7 +47,7 @@ export class RecordKeeper {
    * Recently fired actions by seq, so a later last-wins action can mark the row it superseded: the
    * segment still being handled (`pending`), or once it is written only its utterance's id. Holding
    * the record itself kept each one's audio (up to 12 s, with the raw track twice that) for the last
-   * 16 actions: the hour-long capture soak found ~5 MB of segments held here (issue 31).
+   * 16 actions: the hour-long capture soak found ~5 MB of segments held here.
    */
   private readonly fired = new Map<number, { row: ActionInput; pending: SegmentRecord | null; utteranceId: string | null }>();
 
@@ -103,7 +103,7 @@ export class RecordKeeper {
     }
   }
 
-  /** Seed 000's last-wins: the earlier action's row says it was superseded, written or not. */
+  /** Last-wins: the earlier action's row says it was superseded, written or not. */
   private superseded(seq: number, by: string): void {
     const f = this.fired.get(seq);
     if (!f) return;

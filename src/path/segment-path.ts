@@ -84,7 +84,7 @@ export class SegmentPath {
     const phrases = config.stt.opening.enabled ? openingPhrases(config.router.frames) : null;
     const wantsWhole = () => this.command.wantsWholeTranscript();
     const core = this.conv.core;
-    // One opening check for both ends of the path: the open segment's (issue 31) and the close's.
+    // One opening check for both ends of the path: the open segment's and the close's.
     const judge = d.stt && phrases ? new OpeningJudge({ stt: d.stt, config: config.stt, log, phrases, ringing: () => core.timers.ringing, language: () => core.language }) : null;
     // Closed segments come first: one in its words stage or waiting in the line (push-to-talk, an answer).
     const sttBusy = () => this.hearing > 0 || this.line.waiting > 0;

@@ -60,7 +60,7 @@ export function segmentWrite(rec: SegmentRecord, source: string): SegmentWrite {
   if (fate.kind === 'cancelled' || fate.kind === 'untranscribed') transcripts.push({ engine: 'none', rawText: '', text: '', droppedReason: fate.reason });
   const u = 'utterance' in fate ? fate.utterance : null;
   // Why heard words were not acted on: another device took them, or they were a backchannel or talk
-  // not addressed to hark (issue 19) — the log says which.
+  // not addressed to hark — the log says which.
   if (fate.kind === 'yielded' || fate.kind === 'filtered') transcripts.push({ engine: 'none', rawText: '', text: '', droppedReason: fate.reason });
   return {
     // From the close, not from now: the row is written after speech-to-text, which takes seconds.

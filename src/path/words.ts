@@ -14,11 +14,11 @@ import type { OpeningJudge, OpeningVerdict } from './opening-check.js';
 
 /**
  * Stage 2 of a segment's path: its words. In: a closed segment as the line hands it over (WordsInput).
- * Out: its transcript, or a fate already decided here (Words). Issue 21: work in proportion to what
+ * Out: its transcript, or a fate already decided here (Words). Work in proportion to what
  * matters — in wake-word mode with nothing waiting for an answer and no push-to-talk, a segment that
  * waited past stt.queue.maxWaitMs is stored for replay (`backlog`), and a long one is transcribed on
  * its opening first: whole only when the opening starts with the wake phrase (or another base-frame
- * phrase). Issue 31: that check normally ran while the segment was open (open-segment.ts); here its
+ * phrase). That check normally ran while the segment was open (open-segment.ts); here its
  * verdict is taken, and the check runs only when it could not run earlier.
  */
 

@@ -50,7 +50,7 @@ export async function runReplay(o: RunOptions): Promise<void> {
   const clock = new VirtualClock(first.endedAt);
   let current: { replay: SegmentReplay; out: NewOutcome; speechEndAt: number } | null = null;
   let handling = false;
-  // The device's own command side (issue 33), on a virtual clock, with playback modelled on it: the
+  // The device's own command side, on a virtual clock, with playback modelled on it: the
   // response cascade prepares a proposal at 0.5 s and hands it over at 2 s as on the device.
   const bus = new Bus();
   const speech = createSpeech(o.config, { bus, clock, simulated: {} });

@@ -4,6 +4,7 @@ import type { TimerHandle } from '../core/clock.js';
 /**
  * What the stream player (aplay-stream.ts) writes at each tick: how far ahead, and which clips sound
  * in it, summed. Pure: no I/O, no clock (positions are in samples on the stream's timeline).
+ * Why: docs/decisions.md#a-streamed-clip-is-never-padded.
  */
 
 /** A clip in the stream player. */
@@ -54,7 +55,7 @@ export interface Plan {
  *
  * A streamed clip (a voice server's answer, arriving as it is synthesized) is never padded: silence
  * written after the audio it has so far would sit inside it, and the rest of it would come after the
- * silence — a stutter in the first word (issue 30). So:
+ * silence — a stutter in the first word. So:
  * - it starts only once what it holds reaches the lead (`fed + its audio >= playhead + lead`), or once
  *   it is complete: the same cushion against an uneven server as the lead is against a stall;
  * - once started, the write stops where its audio stops, however far short of the lead;

@@ -87,7 +87,7 @@ export const speechSection = section({
    * through the canceller but Silero scores it 0.3-0.6, and its first frames less. At 0.2 it opened
    * within 305 ms at every point tried in six kitchens (0.25: 373 ms in the 600 ms tail), with no
    * segment from hark's own sound in them or in the 24 rooms whose card restarts (0.15 added one);
-   * docs/echo.md. 0.5 (vad.threshold): off.
+   * docs/echo.md, docs/decisions.md#the-talk-over-threshold-is-02. 0.5 (vad.threshold): off.
    */
   echoTalkOverThreshold: between(0, 1, 0.2),
   /** The VAD threshold while hark plays, in `raise` mode. */

@@ -116,7 +116,8 @@ export class EchoGate {
    */
   adjust(prob: number, personsSegment = false): number {
     if (this.mutes(personsSegment)) return 0;
-    // Someone talking over hark, as the trained canceller vouches: heard at echoTalkOverThreshold.
+    // Someone talking over hark, as the trained canceller vouches: heard at echoTalkOverThreshold
+    // (docs/decisions.md#the-talk-over-threshold-is-02).
     const over = this.echo.echoTalkOverThreshold;
     if (over !== undefined && over < this.vadThreshold && this.cancelling && this.canceller?.talkOver) return Math.min(1, (prob * this.vadThreshold) / over);
     const t = this.threshold;

@@ -85,7 +85,7 @@ export class EspeakTts {
         if (this.cache.get(key) !== p) return; // evicted before it was rendered
         // Bounded by bytes too: a count alone let 128 long answers (a 30 s list is ~1 MB) stay, and
         // every new timer's "Timer set for N minutes" added ~75 KB for good (the hour-long capture
-        // soak's memory crept +5 MB of ArrayBuffers, issue 31). Confirmations are what repeats.
+        // soak's memory crept +5 MB of ArrayBuffers). Confirmations are what repeats.
         if (pcm.byteLength > this.cacheBytes / 4) return this.forget(key);
         this.sizes.set(key, pcm.byteLength);
         this.bytes += pcm.byteLength;

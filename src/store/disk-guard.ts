@@ -64,10 +64,11 @@ const DEFAULT_RECLAIM_BYTES = 16 * 1024 * 1024;
 const MB = 1024 * 1024;
 
 /**
- * What keeps the segment log writable on a small or full disk (issue 21), apart from the rows it
+ * What keeps the segment log writable on a small or full disk, apart from the rows it
  * writes (store.ts): the WAL's bound and checkpoints, the reserve file, the pause of audio storage,
  * the oldest audio given up to make room, and the bounded queue of rows waiting for room. The store
  * asks it before and after each write; it never writes a row itself.
+ * Why: docs/decisions.md#a-full-disk-keeps-every-row.
  */
 export class DiskGuard {
   private readonly db: Database;
@@ -96,7 +97,7 @@ export class DiskGuard {
     this.bus = ctx.bus;
     this.logger = ctx.logger;
     this.wallNow = ctx.wallNow;
-    // The WAL is bounded by the disk it is on (issue 21): checkpoint often and trim it small where
+    // The WAL is bounded by the disk it is on: checkpoint often and trim it small where
     // space is short, so it can never grow to fill a small card and leave the checkpoint no room.
     this.minFree = opts.minFreeBytes ?? 0;
     const free = this.free();

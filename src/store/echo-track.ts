@@ -1,7 +1,7 @@
 import type { EchoTrackInput, EchoTrackView } from './records.js';
 
 /**
- * The second track of a segment heard while hark played (issue 20): checked before it is stored, and
+ * The second track of a segment heard while hark played: checked before it is stored, and
  * read back defensively (the file may be old, damaged or edited by hand). Pure: no I/O.
  *
  * Playback spans are stored as JSON `[[start, end], ...]`, samples from the segment's first sample.

@@ -110,8 +110,8 @@ function openConfigured(path: string, fresh: boolean): Database {
     db.pragma('foreign_keys = ON');
     db.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT}`);
     // better-sqlite3 builds SQLite with a 16 MB page cache; every page of audio written passes through
-    // it and stays, so on continuous talk hark's memory rose ~2 MB a minute for 8 minutes (issue 31,
-    // test/store/store-memory.test.ts) holding audio nobody reads again. SQLite's own 2 MB holds the
+    // it and stays, so on continuous talk hark's memory rose ~2 MB a minute for 8 minutes
+    // (docs/decisions.md#sqlites-page-cache-is-2-mb; test/store/store-memory.test.ts) holding audio nobody reads again. SQLite's own 2 MB holds the
     // tables' and indexes' hot pages; the debug page's rare audio reads come from the OS's file cache.
     db.pragma(`cache_size = -${CACHE_KIB}`);
     migrate(db, path);

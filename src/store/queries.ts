@@ -73,7 +73,7 @@ export class SegmentReader {
   }
 
   /**
-   * The raw microphone of a segment heard over hark's playback (issue 20). undefined: no such
+   * The raw microphone of a segment heard over hark's playback. undefined: no such
    * segment; `missing`: why there is none (never heard over playback, not stored, or damaged).
    */
   rawAudio(id: number): { pcm: Int16Array; sampleRate: number } | { missing: string } | undefined {
@@ -147,7 +147,7 @@ interface SegmentRow {
   splice_level_after: number | null;
   audio_state: string;
   audio_bytes: number;
-  /** Schema 3 (issue 20). */
+  /** Schema 3. */
   playback_json?: string | null;
   raw_bytes?: number;
 }

@@ -4,7 +4,7 @@
  * outcome, reasons) stay strings so later issues can add values without a migration.
  */
 
-/** Seed 004: a proposal is non-binding, ambiguous failed validation, commit and discard close it. */
+/** A proposal is non-binding, ambiguous failed validation, commit and discard close it. */
 export type IntentKind = 'proposal' | 'ambiguous' | 'commit' | 'discard';
 export const INTENT_KINDS: readonly IntentKind[] = ['proposal', 'ambiguous', 'commit', 'discard'];
 
@@ -36,7 +36,7 @@ export interface SegmentInput {
   maxProb?: number;
   openedBy?: string;
   /**
-   * Only for a segment heard while hark played (issue 20): the raw microphone over the same samples
+   * Only for a segment heard while hark played: the raw microphone over the same samples
    * as `pcm` (which is then the echo-cancelled signal) and where hark's playback was, in samples from
    * the segment's first sample. See echo-track.ts for what is accepted.
    */
@@ -244,7 +244,7 @@ export interface SegmentView {
   audio: AudioState;
   /** PCM bytes stored for it: the segment's audio plus, when there is one, the raw track. */
   audioBytes: number;
-  /** Heard while hark played (issue 20); null for every other segment. */
+  /** Heard while hark played; null for every other segment. */
   echo: EchoTrackView | null;
   transcripts: TranscriptView[];
   utterances: UtteranceView[];

@@ -146,7 +146,7 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 3,
     name: 'echo tracks',
-    // Issue 20: a segment heard while hark played keeps the raw microphone beside the cleaned audio,
+    // A segment heard while hark played keeps the raw microphone beside the cleaned audio,
     // and where the playback was. Only such segments have a segment_raw_audio row (its own table, as
     // segment_audio, so rows stay small); playback_json is null for every other segment, and for every
     // row written before this version. audio_bytes counts both tracks (retention's budget is all the

@@ -2,7 +2,7 @@ import { rms } from '../audio/pcm.js';
 import type { SpliceView } from './records.js';
 
 /**
- * Seed 001: if the pre-roll ring is indexed off by a window, the stitched audio jumps at the splice
+ * If the pre-roll ring is indexed off by a window, the stitched audio jumps at the splice
  * and Whisper hears an artifact ([BLANK_AUDIO]). This looks at a few ms either side of the splice
  * for two signs of a bad join:
  *   - one sample step far larger than the steps around it (a click), or

@@ -137,7 +137,7 @@ export class Store {
     // What a queued write keeps: the text rows and segmentRow()'s few numbers, never the PCM.
     const rest = { transcripts: w.transcripts ?? [], utterance: w.utterance, intents: w.intents ?? [], actions: w.actions ?? [], listItems: w.listItems ?? [] };
     const row = segmentRow(w.segment, !this.audioOn);
-    // Issue 20: the raw microphone of a segment heard over playback, stored with its audio or not at all.
+    // The raw microphone of a segment heard over playback, stored with its audio or not at all.
     const raw = this.echoRaw(w.segment);
     const pcmBytes = w.segment.pcm.byteLength + (raw?.byteLength ?? 0);
     const attempt = (pcm: Int16Array | null): RecordedSegment => {
@@ -214,7 +214,7 @@ export class Store {
   }
 
   /**
-   * A later conflicting action superseded one already written (seed 000's last-wins): its row says
+   * A later conflicting action superseded one already written (the last-wins): its row says
    * so, and by what. False when the row is not there (or the store is closed or failing).
    */
   supersedeAction(utteranceId: string | null, name: string, by: string): boolean {
@@ -257,7 +257,7 @@ export class Store {
     return this.reader.audio(id);
   }
 
-  /** The raw microphone of a segment heard over playback (issue 20): see SegmentReader.rawAudio. */
+  /** The raw microphone of a segment heard over playback: see SegmentReader.rawAudio. */
   getRawAudio(id: number): ReturnType<SegmentReader['rawAudio']> {
     return this.reader.rawAudio(id);
   }
@@ -266,7 +266,7 @@ export class Store {
     return this.reader.listItems(list);
   }
 
-  /** Kitchen timers kept across restarts (issue 14; store/timers.ts). */
+  /** Kitchen timers kept across restarts (store/timers.ts). */
   timers(): TimerTable {
     return (this.timerTable ??= new TimerTable(this.db, this.wallNow));
   }

@@ -55,7 +55,7 @@ export class RowWriter {
 
   /**
    * A row made by segmentRow(): `pcm` null stores it without audio (its row says 'disk-full'). `raw`
-   * is the raw microphone of a segment heard over playback (issue 20), stored only with its audio.
+   * is the raw microphone of a segment heard over playback, stored only with its audio.
    */
   insertSegmentRow(row: SegmentRow, pcm: Int16Array | null, createdAt: number, raw: Int16Array | null = null): number {
     const audio: AudioState = pcm ? 'stored' : row.audioOff ? 'off' : 'disk-full';

@@ -7,7 +7,7 @@ const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object
 const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 /**
- * Seed 000's AsrEventSource: one Deepgram live message in, one canonical event out (or a reason it
+ * AsrEventSource: one Deepgram live message in, one canonical event out (or a reason it
  * was skipped). Pure; the receive time is passed in.
  *
  *   Results is_final:false → partial      Results is_final:true → final

@@ -1,8 +1,9 @@
 /**
  * Whisper writes what it thinks is not speech as bracketed text ([BLANK_AUDIO], [MUSIC], [ Silence ],
  * (upbeat music), *laughs*) and sometimes control tokens (<|endoftext|>) or ♪. They are kept in the
- * raw text (seed 001: a silent [BLANK_AUDIO] drop must stay visible) and removed from the cleaned text.
+ * raw text (a silent [BLANK_AUDIO] drop must stay visible) and removed from the cleaned text.
  * Same pattern as the debug page's highlighter (src/debug/special-tokens.ts), so both agree.
+ * Why: docs/decisions.md#whispers-blank-is-not-believed-on-clear-speech-a-cloud-engines-is.
  */
 // Parentheses only around words, as in (upbeat music) or (laughs): "(1)" or "(2 cases)" is speech.
 const NON_SPEECH = /\[[^\]\n]{1,40}\]|<\|[^|\n]{0,40}\|>|\((?=[^)\n]*[A-Za-z])[^)\n\d]{1,40}\)|\*[^*\n]{1,40}\*|♪+/g;

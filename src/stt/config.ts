@@ -94,7 +94,7 @@ const filterSection = section({
   phrases: z.array(z.string({ error: 'must be a phrase' }).min(1, 'must not be empty'), { error: 'must be a list of phrases' }).default([...DEFAULT_HALLUCINATIONS]),
 });
 
-/** Issue 21: the waiting line in front of speech-to-text, bounded in time and memory. */
+/** The waiting line in front of speech-to-text, bounded in time and memory. */
 const queueSection = section({
   /**
    * A segment that waited longer than this without starting is not transcribed in wake-word mode
@@ -107,7 +107,7 @@ const queueSection = section({
 });
 
 /**
- * Issue 21: in wake-word mode with only the base frame open, a segment longer than `seconds` is
+ * In wake-word mode with only the base frame open, a segment longer than `seconds` is
  * first transcribed on its first `seconds` (Whisper's audio_ctx sized to them: a fraction of a full
  * inference) and transcribed whole only when that opening starts with the wake phrase or another
  * base-frame phrase. A streaming first engine (Deepgram live) already heard it all: no check.

@@ -48,7 +48,7 @@ declare module '../core/bus.js' {
     'asr.final': AsrBusResult;
     /** Deepgram's boundary signals, passed on for the debug page. */
     'asr.boundary': { segmentId: number | string; kind: 'utterance-end' | 'speech-started'; atSec: number; receivedAt: number };
-    /** What is being heard in the open segment: seed 000's stable text and the raw hypothesis. */
+    /** What is being heard in the open segment: the stable text and the raw hypothesis. */
     'hearing.update': { segmentId: number | string; engine: EngineId; stableText: string; rawText: string; atMs: number };
     /** The router's input: cleaned text, raw text, engine, fallback reason, timings. */
     'utterance.final': Utterance;

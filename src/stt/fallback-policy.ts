@@ -35,7 +35,7 @@ export interface JudgeOptions {
  * part-way, after some words came: the next engine redoes the whole segment. A transcript stands,
  * except a blank or filtered one from an engine whose blanks are not trusted (local Whisper) on a
  * segment the VAD was sure held speech: that is Whisper failing quietly ([BLANK_AUDIO] on a clean
- * command, seed 001), and the next engine gets a go. A cloud model's blank is believed — it is the
+ * command), and the next engine gets a go. A cloud model's blank is believed — it is the
  * better ear, and asking Whisper after it would only add a hallucination risk.
  */
 export function judge(

@@ -7,7 +7,7 @@ const EPSILON_S = 0.01;
 
 /**
  * What a streaming engine has heard of one open segment so far: its finals in audio order, the
- * latest interim for the span after them, and seed 000's stabilized text. Only for showing and for
+ * latest interim for the span after them, and the stabilized text. Only for showing and for
  * early decisions (barge-in, intent hints): the words acted on come from the engine's whole-segment
  * transcript when the segment closes, so nothing here can split, drop or repeat a command.
  *
@@ -56,7 +56,7 @@ export class LiveHearing {
     return cleanText(this.rawText);
   }
 
-  /** Seed 000's settled text: what a display may show without it changing back. */
+  /** Settled text: what a display may show without it changing back. */
   get stableText(): string {
     return this.stabilizer.text;
   }

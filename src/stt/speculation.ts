@@ -4,12 +4,13 @@ import type { Outcome } from './engine-calls.js';
 import './events.js';
 
 /**
- * The transcriber's speculative work on an open segment (issue 13, preemptive transcription): at a
+ * The transcriber's speculative work on an open segment (preemptive transcription): at a
  * pause the first engine starts on what was said so far, in case the person has stopped. At most one
  * runs at a time — a discarded one still occupies the engine until it finishes (whisper.cpp cannot be
  * stopped). This file keeps the books: which segment it was for, on what audio, whether it still
  * stands; the transcriber starts the work and hands its promise here. Counted on the bus
  * (`stt.preemptive`: started, used, discarded) for /metrics.
+ * Why: docs/decisions.md#preemptive-transcription-at-a-pause.
  */
 
 interface Speculation {
@@ -67,7 +68,7 @@ export class Speculations {
 
   /**
    * The work done on segment `key` by `engine` when it heard at least its first `samples`, stale or
-   * not (issue 31): the segment's opening is the start of what it heard, so a transcript started at
+   * not: the segment's opening is the start of what it heard, so a transcript started at
    * a pause once the opening was said answers the opening check too, without another inference.
    */
   covering(key: string | undefined, engine: SttEngine, samples: number): Promise<Outcome> | null {

@@ -1,9 +1,9 @@
 import { normalizeText } from './clean-text.js';
 
 export interface StabilizerOptions {
-  /** Hypotheses compared (seed 000: 3); at least 2 are always compared. */
+  /** Hypotheses compared (3); at least 2 are always compared. */
   windowSize: number;
-  /** Word confidence below which a word is "low confidence" (seed 000: 0.6). */
+  /** Word confidence below which a word is "low confidence" (0.6). */
   minConfidence: number;
   /**
    * Low-confidence words must repeat (appear at their position in two hypotheses) to settle; false makes
@@ -25,14 +25,14 @@ interface Word {
 }
 
 /**
- * Seed 000's stabilizer: the text a UI may show as settled while interim hypotheses still change.
+ * Stabilizer: the text a UI may show as settled while interim hypotheses still change.
  *
  * The stable text is the words of the finals so far (committed) followed by the settled prefix of
  * the interim hypotheses since the last final (the span):
  *
  * - **Agreement.** The window is the last `max(windowSize, 2)` hypotheses of the span. Nothing
  *   settles until two have been seen: a word is never settled by one hypothesis, however confident.
- *   Then the settled prefix is the longest common prefix of the window (seed 000's LCP; words are
+ *   Then the settled prefix is the longest common prefix of the window (the LCP; words are
  *   compared without case and punctuation, shown as the latest hypothesis has them).
  * - **Confidence.** A word whose confidence in the latest hypothesis is below `minConfidence` is
  *   low-confidence. With `requireRepetition` (the seed's default) it must have repeated, i.e.
@@ -47,6 +47,7 @@ interface Word {
  *   window starts over, and the stable text becomes exactly the finals' words. When that changes or
  *   drops a word that was shown (compared without case and punctuation), it is one revision; the
  *   stable text then grows again from the next agreeing interims, so it never freezes.
+ * Why: docs/decisions.md#settled-text-is-what-three-hypotheses-agree-on.
  */
 export class Stabilizer {
   private committed: Word[] = [];

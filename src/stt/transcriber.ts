@@ -44,7 +44,7 @@ export interface SttSegment {
 }
 
 /**
- * The opening check's answer (issue 21): the local engine's words on the opening, judged as usual
+ * The opening check's answer: the local engine's words on the opening, judged as usual
  * (`judged`: its transcript, possibly a believed blank), or no judgement to be had from the local
  * engine (`whole`): transcribe the whole segment instead, through the rest of the chain.
  */
@@ -142,14 +142,14 @@ export class Transcriber {
    * the opening check's local engine gave no judgement; the whole goes to the engines after it.
    */
   transcribe(segment: SttSegment, liveSegment: LiveSegment | null = null, key?: string, handOver?: HandOver): Promise<SegmentTranscript> {
-    // One segment at a time (issue 21): a caller that hands over segments as they close (`hark
+    // One segment at a time: a caller that hands over segments as they close (`hark
     // transcribe`) gets each one's own speech-to-text time, not the wait behind the ones before it.
     const askedAt = this.o.clock.now();
     return this.inTurn(() => this.transcribeNow(this.waited(segment, askedAt), liveSegment, key, handOver));
   }
 
   /**
-   * Issue 21's opening check: is there a base-frame phrase at the start of this segment? Asked of the
+   * Opening check: is there a base-frame phrase at the start of this segment? Asked of the
    * local engine only — the check exists to spare its CPU a whole inference on radio, and a cloud
    * engine hears the whole as cheaply. Local words (or a blank it is believed on) are `judged`. A local
    * blank or hallucination on clear speech, a failure, a deadline, or a local engine still busy with
@@ -157,7 +157,7 @@ export class Transcriber {
    * never the opening. With no later engine the local answer stands, as it would for a whole segment.
    * A judged opening is not announced: the caller does (announce()) when it becomes the segment's.
    * `key`: the open segment it is the opening of; a transcript started at its pause that heard the
-   * whole opening is its check (issue 31), not another inference.
+   * whole opening is its check, not another inference.
    */
   opening(segment: SttSegment, key?: string): Promise<OpeningCheck> {
     const askedAt = this.o.clock.now();

@@ -13,7 +13,7 @@ export interface SegmentAudio {
   /** Highest VAD probability inside the segment; undefined when no VAD scored it (--no-vad). */
   maxProb?: number;
   /**
-   * Only the first words matter (the opening check, issue 21): an engine that decodes token by token
+   * Only the first words matter (the opening check): an engine that decodes token by token
    * stops after this many. Undefined: the whole segment's words.
    */
   maxTokens?: number;
@@ -81,7 +81,7 @@ export class EngineFailure extends Error {
   }
 }
 
-/** Normalised events from a streaming engine (seed 000's AsrEventSource output). */
+/** Normalised events from a streaming engine (the AsrEventSource output). */
 export type AsrEvent =
   | {
       kind: 'partial' | 'final';

@@ -8,10 +8,11 @@ import { EngineFailure } from './types.js';
  * whisper_full() runs to its end once started). Each call waits its turn. One that passes its
  * deadline (counted from the call, its wait included) fails at once with `deadline`; its work still
  * runs to its end, and while it does it is `abandoned` — a call made now would wait behind it for a
- * result nobody wants (issue 21), which the transcriber uses to send the segment to a fallback
+ * result nobody wants, which the transcriber uses to send the segment to a fallback
  * engine instead. A call given up on before its turn never starts.
  *
  * Pure apart from the injected clock: tests drive it with a virtual one.
+ * Why: docs/decisions.md#whispers-deadline-counts-from-the-segments-close.
  */
 export class UninterruptibleLine {
   private tail: Promise<unknown> = Promise.resolve();

@@ -15,7 +15,7 @@ export interface RouterView {
   hears: (text: string, language?: string) => boolean;
 }
 
-/** Frames whose every word is content (seed 001): dictation and inventory. */
+/** Frames whose every word is content: dictation and inventory. */
 const CONTENT_KINDS = new Set(['dictation', 'inventory']);
 
 /** The top frame takes every word as content: the backchannel filter may let hark talk on, but never drops the words. */
@@ -26,13 +26,14 @@ export function takesEveryWord(view: Pick<RouterView, 'frames' | 'stack'>): bool
 }
 
 /**
- * Is this said to hark, or between two cooks? Seed 002 assumes one listener; a kitchen has many. In
- * wake-word mode the answer is the command core's: words are said to hark when hark would act on
- * them now — the wake phrase, a command of the open frames, one of seed 000's imperatives that is
+ * Is this said to hark, or between two cooks? The interruption filter assumes one listener; a kitchen has
+ * many (docs/decisions.md#is-it-said-to-hark-or-between-two-cooks). In wake-word mode the answer is
+ * the command core's: words are said to hark when hark would act on
+ * them now — the wake phrase, a command of the open frames, one of the imperatives that is
  * the whole of what was said ("stop", "alright, carry on"), a follow-up inside the window. So a line
  * between cooks that only starts with a command word ("repeat order for table two") does not cut
  * hark off, and what does cut it off is what the router then acts on: one idea of a command, not
- * two. Always-listen mode takes everything (seed 002 as written). Words heard in a language named
+ * two. Always-listen mode takes everything. Words heard in a language named
  * are read in it first, as the router will read them. Pure, given `hears`.
  */
 export function addressedToHark(text: string, view: RouterView, language?: string): boolean {

@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { ms } from '../core/config-fields.js';
 
 /**
- * cascade (seed 003): after the person stops speaking, a spoken answer is prepared in three steps,
+ * cascade: after the person stops speaking, a spoken answer is prepared in three steps,
  * each from the end of speech, so a pause to think is not cut off and the answer still feels instant.
  * The same steps answer an open request the intent pass handles (wake-word mode): the model is asked
  * at modelMs, its question rendered at renderMs, and the request handed over and asked at playMs.
+ * Why: docs/decisions.md#the-response-cascades-three-timers.
  */
 export const cascadeSection = z
   .strictObject({

@@ -48,7 +48,7 @@ interface Run<M, A> {
 }
 
 /**
- * Seed 003's three-timer response cascade. From the end of the person's speech: start the model at
+ * The three-timer response cascade (docs/decisions.md#the-response-cascades-three-timers). From the end of the person's speech: start the model at
  * 0.5 s, render its answer at 1.5 s, play at 2.0 s, each result cached for the next step and each
  * step waiting for the one before if it is late. Listening never stops: when the person speaks
  * again, interrupt() clears the timers and the caches and stops playback, and the generation count

@@ -1,8 +1,9 @@
 import { english } from '../language/pack/english.js';
 
 /**
- * Backchannels (seed 002): what a person says to show they are listening, not to take the floor.
+ * Backchannels: what a person says to show they are listening, not to take the floor.
  * The default list is the seed's, exactly, kept in packs/en (words.yaml backchannels).
+ * Why: docs/decisions.md#backchannels-do-not-interrupt-hark.
  */
 export const DEFAULT_IGNORE_LIST: readonly string[] = english().pack.words.backchannels;
 

@@ -3,7 +3,7 @@ import { flag, ms } from '../core/config-fields.js';
 import { DEFAULT_IGNORE_LIST } from './ignore-list.js';
 
 /**
- * interruption (seed 002): while hark is speaking, what the person says only interrupts when it is
+ * interruption: while hark is speaking, what the person says only interrupts when it is
  * more than a backchannel ("yeah", "uh huh", "go on").
  */
 export const interruptionSection = z

@@ -40,14 +40,14 @@ export interface Transcript {
   final: boolean;
   /**
    * false: said between cooks, not to hark (turn/addressed.ts): it does not interrupt, unless it is
-   * only a backchannel anyway. Absent: one listener, as seed 002 assumes.
+   * only a backchannel anyway. Absent: one listener, as the interruption filter assumes.
    */
   addressed?: boolean;
   /** The language speech-to-text heard it in (a pack code), when it named one. */
   language?: string;
 }
 
-/** Returns true to filter, false to allow, undefined to leave it to the ignore list (seed 002's custom_filter_fn). */
+/** Returns true to filter, false to allow, undefined to leave it to the ignore list (the filter's custom_filter_fn hook). */
 export type CustomFilter = (text: string, speaking: boolean) => boolean | undefined;
 
 export interface InterruptionFilterOptions {
@@ -71,12 +71,13 @@ interface Pending {
 const MAX_TRACKED = 64;
 
 /**
- * Seed 002's interruption filter. While hark is speaking, an utterance made only of ignore-list
+ * Interruption filter. While hark is speaking, an utterance made only of ignore-list
  * words is a backchannel: filtered, and playback goes on untouched. Anything else interrupts, at
  * once if a partial already holds a word no entry accounts for. A partial made only of ignore-list
  * words waits (PENDING) for the final transcript, at most bufferMs, then the person is given the
  * floor (a slow transcript must never silence them). Any error in here allows too. While hark is
  * silent, every word is ordinary input. Pure: time comes from the clock.
+ * Why: docs/decisions.md#backchannels-do-not-interrupt-hark.
  */
 export class InterruptionFilter {
   private readonly settings: InterruptionSettings;
@@ -134,7 +135,7 @@ export class InterruptionFilter {
   }
 
   /**
-   * Seed 002's error handling: the transcript of something said over hark could not be made (every
+   * Error handling: the transcript of something said over hark could not be made (every
    * engine failed), so nobody knows it was a backchannel: the person gets the floor.
    */
   failed(id: string, reason: string, speaking: boolean): FilterDecision {
@@ -226,8 +227,8 @@ export class InterruptionFilter {
   }
 }
 
-/** Seed 002's config checks, for settings built in code (the config file is checked by its schema). */
+/** Config checks, for settings built in code (the config file is checked by its schema). */
 export function validateInterruptionSettings(s: InterruptionSettings): void {
-  if (!(s.bufferMs >= 0 && s.bufferMs <= 2000)) throw new RangeError(`interruption.bufferMs must be between 0 and 2000 ms (seed 002: 0 to 2 s), got ${s.bufferMs}`);
+  if (!(s.bufferMs >= 0 && s.bufferMs <= 2000)) throw new RangeError(`interruption.bufferMs must be between 0 and 2000 ms (0 to 2 s), got ${s.bufferMs}`);
   if (s.enabled && s.ignoreList.filter((w) => w.trim()).length === 0) throw new RangeError('interruption.ignoreList must not be empty while the filter is enabled');
 }

@@ -1,8 +1,8 @@
 import type { ResponseCascade } from './cascade.js';
 
 /**
- * What the response cascade (seed 003) answers: a spoken answer the router made (a read-back), or an
- * open request the model will answer (the intent pass, seed 004) — the model asked at the first
+ * What the response cascade answers: a spoken answer the router made (a read-back), or an
+ * open request the model will answer (the intent pass) — the model asked at the first
  * timer, the question rendered at the second, the request handed over and the question said at the third.
  */
 /** `lang`: the language an answer is said in, when not the device's first. */

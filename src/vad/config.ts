@@ -17,7 +17,8 @@ export const vadSection = section({
    * Silero's recurrent state starts afresh after this long with no segment open, no speech and hark
    * silent (0: never). Carried over minutes of a fan it settles on "not speech" and scores the first
    * frames of the next word low (snakers4/silero-vad#725): a "stop" in six simulated kitchens was heard
-   * at 154 of 180 points, p50 275 ms, without it; 180, p50 211 ms, with 2 s (docs/hearing.md).
+   * at 154 of 180 points, p50 275 ms, without it; 180, p50 211 ms, with 2 s (docs/hearing.md,
+   * docs/decisions.md#sileros-state-is-reset-after-2-s-of-quiet).
    */
   stateResetMs: ms(2000, 0, 600_000),
   /** Silence after speech before a segment closes. */
@@ -30,7 +31,7 @@ export const vadSection = section({
   frameHangoverMs: z
     .record(z.string(), z.number({ error: 'must be a number of milliseconds' }).int('must be a whole number of milliseconds').min(100, 'must be at least 100 ms').max(10_000, 'must be at most 10000 ms'), { error: 'must map frame names to milliseconds' })
     .default({ confirm: 250, voice: 250 }),
-  /** A segment is split here (seed 000's 12 s guard). */
+  /** A segment is split here (the 12 s guard: docs/decisions.md#a-segment-is-split-at-12-s-and-the-pieces-tile). */
   maxSegmentMs: ms(12_000, 500, 120_000),
   /**
    * Segments with less speech than this (pre-roll excluded) are dropped as clicks and bumps. 120, not

@@ -235,7 +235,7 @@ export class SegmentPipeline extends EventEmitter<PipelineEvents> {
         this.emit('open', e);
       } else if (e.type === 'segment') {
         this.delivered++;
-        // Issue 20 (echopage): heard while hark played, the segment carries the raw microphone too.
+        // Heard while hark played, the segment carries the raw microphone too.
         const track = this.echo?.rawTrack(e.segment.startSample, e.segment.endSample);
         if (track) e.segment.echo = track;
         this.emit('segment', e.segment);

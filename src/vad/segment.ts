@@ -8,7 +8,7 @@ export type CloseReason = 'hangover' | 'max-duration' | 'ptt-release' | 'end-of-
  * One stretch of speech, ready for speech-to-text.
  *
  * Sample positions are absolute indices into the capture stream (0 = first sample captured).
- * Invariants the splice must keep (seed 001: an off-by-one-window splice makes Whisper answer
+ * Invariants the splice must keep (an off-by-one-window splice makes Whisper answer
  * `[BLANK_AUDIO]`):
  *   pcm.length === endSample - startSample
  *   prerollSamples === vadStartSample - startSample
@@ -29,7 +29,7 @@ export interface Segment {
   maxProb: number;
   openedBy: 'vad' | 'ptt';
   /**
-   * Set only for a segment heard while hark played with the echo canceller in force (issue 20): the
+   * Set only for a segment heard while hark played with the echo canceller in force: the
    * raw microphone over the same samples as `pcm` (which is the cleaned signal), and the stretches
    * where hark's sound was expected in it, in samples from the segment's first sample.
    */

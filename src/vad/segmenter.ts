@@ -28,7 +28,7 @@ export interface SegmenterOptions {
   /**
    * Speech in an open VAD segment (pre-roll and trailing silence not counted) past which a `long`
    * event offers its audio so far: the wake-phrase check of its opening can run while it is still
-   * open (issue 31). 0: never.
+   * open. 0: never.
    */
   longSpeechMs?: number;
 }

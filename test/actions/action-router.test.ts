@@ -231,7 +231,7 @@ describe('handler failures', () => {
   });
 });
 
-describe('issue 19: a barge-in, and the same request said twice', () => {
+describe('a barge-in, and the same request said twice', () => {
   it('"stop … stop": both fire, and the first is not recorded as superseded by itself', () => {
     const s = setup();
     s.at(0, 'stop');

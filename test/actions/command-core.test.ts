@@ -97,7 +97,7 @@ describe('command core with real targets', () => {
   });
 });
 
-describe('words over hark inside the follow-up window (issue 19 items 6 and 11 together)', () => {
+describe('words over hark inside the follow-up window, both at once', () => {
   it('"and two pints of milk" after "add eggs…" is taken as said to hark; chatter is not; after the window nothing is', () => {
     const s = core({});
     s.say('computer add eggs to the shopping list', 1000);

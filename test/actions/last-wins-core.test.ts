@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { harness } from '../command/harness.js';
 
 /**
- * Seed 000's last-wins rule through the whole command core (router → ActionRouter → built-in
+ * Last-wins rule through the whole command core (router → ActionRouter → built-in
  * handlers): every action acts at once, and a correction inside the conflict window stops what the
  * earlier one started and records it as superseded.
  */

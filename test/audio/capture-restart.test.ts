@@ -4,7 +4,7 @@ import type { Segment } from '../../src/vad/segment.js';
 import type { Vad } from '../../src/vad/vad.js';
 
 /**
- * Issue 15, item 4, at the pipeline: a capture restart closes the open segment ('capture-lost') and the
+ * At the pipeline: a capture restart closes the open segment ('capture-lost') and the
  * next one starts fresh — no pre-roll or opening run reaching back across the gap — while positions
  * and indexes carry on, unique and increasing. The VAD is a stand-in: a frame is speech when loud.
  */

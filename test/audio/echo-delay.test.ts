@@ -39,7 +39,7 @@ describe('DelayEstimator', () => {
     expect(run([{ ms: 20, gain: 0.1 }, { ms: 60, gain: 0.7 }])).toBeCloseTo(60, 0);
   });
 
-  // Issue 20, live: mid-ring the tracker moved the canceller from 55 to 37 ms, and the ring leaked
+  // Live: mid-ring the tracker moved the canceller from 55 to 37 ms, and the ring leaked
   // into the microphone until the filter had learnt the room again. The beeps (one tone keyed on and
   // off) correlate at 85 % of the peak 18 ms early: a shoulder of the true delay, not an earlier path.
   it.each([38, 55, 72])("on the timer's beeps alone, through the room, finds %i ms, not the shoulder before it", (ms) => {

@@ -19,7 +19,7 @@ import { allocSitesProbe, siteSeries, symbolize, type SiteDump } from '../suppor
 import { harkUnit } from '../support/unit-env.js';
 
 /**
- * Issue 31: the loud room (test/support/loud-room.ts: librivox talk over brown noise, "computer set a
+ * The loud room (test/support/loud-room.ts: librivox talk over brown noise, "computer set a
  * timer for N minutes" once a minute) through the device's own capture path: the real `hark run`
  * without --input, a fake `arecord` on PATH playing the recording in real time (SOAK_SPEED=1) or
  * faster (to find leaks sooner), a fake `aplay` swallowing hark's sound, the echo canceller in force,

@@ -9,7 +9,7 @@ import { hear } from '../echo/room-matrix-run.js';
 import { matrixPrograms, roomMics, score, table, type RoomResult } from '../echo/room-matrix.js';
 
 /**
- * Issue 32: WebRTC AEC3 scored as the matrix scores speexdsp. scripts/echo-lab/aec3-compare.sh ran
+ * WebRTC AEC3 scored as the matrix scores speexdsp. scripts/echo-lab/aec3-compare.sh ran
  * AEC3 (in a trixie root) over the rooms the matrix benchmark wrote out (HARK_ECHO_DUMP); here its
  * output goes through hark's capture path without hark's canceller (Silero and the segmenter as the
  * daemon builds them; no echo gate: AEC3 has no trust signal hark reads), and ERLE and the residual

@@ -10,7 +10,7 @@ import { roomMatrix, roomsByName } from '../support/room-spec.js';
 import { matrixPrograms, measureRoom, misses, roomMics, stopWithoutEcho, table, type RoomMics, type RoomResult } from '../echo/room-matrix.js';
 
 /**
- * Issue 32: which echo filter length and residual suppression to ship. The offline room matrix
+ * Which echo filter length and residual suppression to ship. The offline room matrix
  * (test/echo/room-matrix.ts: the production capture path, hark's list and ring, a "stop" 6 dB under
  * the echo) across speech.echoFilterMs × speech.echoResidual, in every room:
  *   HARK_ECHO_ROOMS     rooms by name (test/support/room-spec.ts); default the six kitchens, the tuned

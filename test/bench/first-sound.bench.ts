@@ -8,7 +8,7 @@ import { standInAplay, tone, until } from '../support/aplay-stand-in.js';
 import { outputDir } from '../support/paths.js';
 
 /**
- * Issue 32: the first reply after quiet, play() → the first sample reaching aplay (target ≤ 50 ms).
+ * The first reply after quiet, play() → the first sample reaching aplay (target ≤ 50 ms).
  * With the echo canceller hark plays through one long-lived aplay, closed after speech.playerIdleMs of
  * quiet; each of these clips is the first after such a close (shortened to 150 ms so that many fit),
  * so each starts a new aplay. Two readers, as in test/speech/aplay-first-sound.test.ts:

@@ -10,7 +10,7 @@ import { TINY_MODEL, outputDir } from '../support/paths.js';
 import { harkUnit } from '../support/unit-env.js';
 
 /**
- * Issue 21: a loud room. A recording of continuous talk (pocketsphinx-testdata's librivox readings,
+ * A loud room. A recording of continuous talk (pocketsphinx-testdata's librivox readings,
  * chained) over kitchen noise (brown noise), with "computer set a timer for N minutes" (espeak-ng)
  * once a minute, the talk pausing around it. Played through a real `hark run --input`, paced like a
  * microphone: local Whisper first (the test model answers blank), the words from the Deepgram double,

@@ -7,7 +7,7 @@ import { JFK_WAV, ROOT, TINY_MODEL, outputDir } from '../support/paths.js';
 import { harkUnit } from '../support/unit-env.js';
 
 /**
- * Memory of a real `hark run` over a long recording of speech and silence (issue 15, item 1): jfk.wav
+ * Memory of a real `hark run` over a long recording of speech and silence: jfk.wav
  * (four phrases) and 1.5 s of silence, repeated for HARK_MEMORY_BENCH_MIN minutes of audio (default 10),
  * played with --fast, local Whisper (HARK_MEMORY_MODEL, default whisper.cpp's 1 MB test model).
  * It runs with the environment systemd/hark.service gives hark (its Environment= lines: the malloc

@@ -9,7 +9,7 @@ import { TINY_MODEL, outputDir, requireFile } from '../support/paths.js';
 import { scene, writeScene, type Scene } from '../support/speech.js';
 
 /**
- * Issue 31: wake-word commands of about 1.5, 3 and 5 s of speech, each starting with the wake phrase,
+ * Wake-word commands of about 1.5, 3 and 5 s of speech, each starting with the wake phrase,
  * through a real `hark run --input` paced like a microphone, in wake-word mode (the default).
  *   (a) local-only, Whisper with the test model (no weights: it answers blank, but its whole graph
  *       runs): VAD close → segment handled (`segment.handled.latencyMs`, measured inside hark).

@@ -19,14 +19,14 @@ import { OllamaDouble } from '../support/ollama-server.js';
 import { outputDir } from '../support/paths.js';
 
 /**
- * Issue 19 item 8: end of speech → the model's spoken proposal ("Add three cases of milk to the order
+ * End of speech → the model's spoken proposal ("Add three cases of milk to the order
  * list? Say yes or no." rendered and ready to play), wake-word mode, on the real clock. The segment
  * path, router, intent pass, Ollama client (to the protocol double on loopback, answering after
  * HARK_BENCH_MODEL_MS, default 400 ms: a small model on a Pi 5) and espeak-ng (real, cached) are the
  * appliance's; speech-to-text is a scripted engine (not what is measured) and the segment closes on
  * a push-to-talk release, so its close is the end of speech.
  *
- *   before: no cascade for the request (as before issue 19): the query's 4 s silence, then the model.
+ *   before: no cascade for the request (as before the cascade prepared proposals): the query's 4 s silence, then the model.
  *   after:  the cascade: the model at 0.5 s, the question rendered at 1.5 s, handed over at 2 s.
  */
 const MODEL_MS = Number(process.env.HARK_BENCH_MODEL_MS ?? 400);
@@ -102,7 +102,7 @@ function report(): void {
   writeFileSync(join(outputDir('bench-results'), 'proposal-latency.txt'), [line('before'), line('after')].filter(Boolean).join('\n') + '\n');
 }
 
-describe('end of speech → the model’s spoken proposal (issue 19 item 8)', () => {
+describe('end of speech → the model’s spoken proposal', () => {
   bench('before: the query’s 4 s silence, then the model', async () => {
     samples.before.push(await before.once());
     report();

@@ -7,7 +7,7 @@ import { Store } from '../../src/store/store.js';
 import { JFK_WAV, outputDir } from '../support/paths.js';
 
 /**
- * Issue 15, item 9: is `synchronous = FULL` worth it for the text rows? In WAL mode NORMAL syncs only
+ * Is `synchronous = FULL` worth it for the text rows? In WAL mode NORMAL syncs only
  * at checkpoints, so a power cut can lose the last commits (never corrupt the file); FULL syncs the WAL
  * at every commit. Measured on a real file system (test-output/, not a tmpfs /tmp), one 3 s segment
  * with its transcript per commit, as the daemon writes them. On a Pi, an SD card's fsync is slower

@@ -10,7 +10,7 @@ import { Store } from '../../src/store/store.js';
 import { JFK_WAV } from '../support/paths.js';
 
 /**
- * Targets (issue 7): a 3 s segment with its transcript written in ≤ 5 ms p50; GET /api/segments?limit=50
+ * Targets: a 3 s segment with its transcript written in ≤ 5 ms p50; GET /api/segments?limit=50
  * over 10,000 stored segments in ≤ 50 ms. vitest's table has no p50, so each bench also records its
  * own timings and the medians are printed at the end.
  */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/config/load.js';
 import { completeCommand } from '../../src/command/complete.js';
 
-/** When the words so far are already a whole command of the top frame (issue 13: act without the rest of the hangover). */
+/** When the words so far are already a whole command of the top frame (act without the rest of the hangover). */
 describe('a whole command of the top frame', () => {
   const frames = validateConfig({}, 'test').router.frames;
   it.each([

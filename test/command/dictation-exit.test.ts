@@ -69,7 +69,7 @@ describe('dictation: a tolerant exit phrase', () => {
     expect(h.submits()).toEqual([{ frame: 'query', target: 'file', text: 'and dictation' }]);
   });
 
-  it('a bare "stop" or "computer" stays text (seed 001: verbatim), and hark says how to leave', () => {
+  it('a bare "stop" or "computer" stays text (verbatim), and hark says how to leave', () => {
     const h = harness();
     h.sayAll('start dictation', 'Stop.', 'computer');
     expect(h.stack()).toEqual(['base', 'dictation']);

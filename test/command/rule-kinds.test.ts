@@ -29,7 +29,7 @@ describe('rule kinds', () => {
     expect(h.actions()).toEqual([{ name: 'menu.out', args: { item: 'the halibut', urgent: true } }]);
   });
 
-  it('intent uses the seed 000 detector as a pattern source, with its slots', () => {
+  it('intent uses the rule-based intent detector as a pattern source, with its slots', () => {
     const h = baseWith([
       { intent: ['generate'], do: { action: 'generate', args: { count: '{count}', topic: '{topic}' } } },
       { intent: ['question'], do: { say: 'a {intent} question about {topic}' } },

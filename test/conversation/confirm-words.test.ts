@@ -3,7 +3,7 @@ import { harness } from '../command/harness.js';
 import { script, simulate } from './sim.js';
 
 /**
- * Issue 19 item 4: the confirm frame takes a kitchen's everyday yes and no, tolerant of fillers,
+ * The confirm frame takes a kitchen's everyday yes and no, tolerant of fillers,
  * and says "yes or no?" once when something else is heard. Asked here by inventory's discard
  * ("Discard 1 item?"), which needs no model.
  */

@@ -3,7 +3,7 @@ import { startOllamaDouble } from '../support/ollama-server.js';
 import { script, simulate, type Line } from './sim.js';
 
 /**
- * Issue 34: everyday kitchen and stores-room wording, tried through `hark simulate` as a new user
+ * Everyday kitchen and stores-room wording, tried through `hark simulate` as a new user
  * would, with no model (as on a device whose Ollama is not installed). One block per numbered
  * finding; each failed on the code the issue was filed against.
  */
@@ -54,7 +54,7 @@ describe('3. list items are kept as item and quantity', () => {
   });
 
   it('an item the model adds is kept the same way: the rules take it off by the item, and the read-back agrees', async () => {
-    // The model path (seed 004) through the Ollama double: it answers with the object "3 lemons".
+    // The model path through the Ollama double: it answers with the object "3 lemons".
     const ollama = await startOllamaDouble();
     try {
       ollama.on('short of lemons', { verb: 'add_to_list', object: '3 lemons' });

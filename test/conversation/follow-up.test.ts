@@ -7,7 +7,7 @@ import { harness } from '../command/harness.js';
 import { script, simulate } from './sim.js';
 
 /**
- * Issue 19 item 11: after hark acts on a command, for router.followUpMs (6 s) the person may go on
+ * After hark acts on a command, for router.followUpMs (6 s) the person may go on
  * without the wake word; outside that window, words without the wake phrase stay ignored.
  */
 describe('follow-ups without the wake word, through hark simulate', () => {
@@ -78,7 +78,7 @@ describe('follow-ups without the wake word, through hark simulate', () => {
   });
 });
 
-describe('the window, for other parts (issue 21 asks it)', () => {
+describe('the window, for other parts', () => {
   it('core.followUpOpen(), core.awaitingAnswer() and core.expectingWords()', () => {
     const h = harness();
     expect(h.core.followUpOpen()).toBe(false);

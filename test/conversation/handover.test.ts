@@ -4,7 +4,7 @@ import { validateConfig } from '../../src/config/load.js';
 import { script, simulate } from './sim.js';
 
 /**
- * Issue 19 item 1: a request said into an open query must not throw the query away. The kitchen
+ * A request said into an open query must not throw the query away. The kitchen
  * request is carried out; the query keeps what it holds and sends it on its silence.
  */
 describe('a request said into an open query', () => {

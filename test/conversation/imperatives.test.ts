@@ -6,7 +6,7 @@ import { harness } from '../command/harness.js';
 import { script, simulate } from './sim.js';
 
 /**
- * Issue 19 item 9: seed 000's imperatives, as the README promises them, wired through detectIntent
+ * Imperatives, as the README promises them, wired through detectIntent
  * in the default frames: "can you repeat that", "say that again", "repeat number 3", "computer
  * please stop", "stop. actually continue"; continue resumes the answer that was stopped, start over
  * restarts a read-back.

@@ -40,7 +40,7 @@ function rig() {
   return { clock, log, speech, cascade, settle };
 }
 
-describe('spoken answers follow the response cascade (seed 003)', () => {
+describe('spoken answers follow the response cascade', () => {
   it('a read-back plays 2 s after the end of speech, not at once', async () => {
     const { clock, log, speech, cascade, settle } = rig();
     const endOfSpeech = clock.now() - 600; // a VAD close: the person stopped a hangover ago

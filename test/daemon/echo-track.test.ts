@@ -17,7 +17,7 @@ import { espeakPhrase } from '../support/speech.js';
 import { scratch } from '../store/fixtures.js';
 
 /**
- * Issue 20, from the microphone to the file: the production capture path past arecord — the
+ * From the microphone to the file: the production capture path past arecord — the
  * SegmentPipeline with the real speexdsp canceller (native/hark-aec) fed with what hark "played", the
  * real Silero VAD and segmenter — then the daemon's record of each closed segment (segmentWrite, as
  * SegmentPath writes it) into a real SQLite file. The person speaks once over hark's answer (which
@@ -97,7 +97,7 @@ afterAll(async () => {
 
 const overlaps = (s: Segment, [a, b]: [number, number]) => s.startSample < b && s.endSample > a;
 
-describe('a segment said over hark playing stores both tracks; one said in silence stores one (issue 20)', () => {
+describe('a segment said over hark playing stores both tracks; one said in silence stores one', () => {
   it('stores the raw microphone, bit for bit, beside the cleaned audio, with the playback spans, for the segment said over the answer', () => {
     const i = segments.findIndex((s) => overlaps(s, overAt));
     expect(i, `segments: ${JSON.stringify(segments.map((s) => [s.startSample, s.endSample]))}, said at ${overAt}`).toBeGreaterThanOrEqual(0);
@@ -117,7 +117,7 @@ describe('a segment said over hark playing stores both tracks; one said in silen
     expect(raw && 'pcm' in raw).toBe(true);
     const rawPcm = (raw as { pcm: Int16Array }).pcm;
     // Read the canceller's fixed lag earlier (its residual suppressor's 16 ms), so it lines up with the
-    // cleaned track (issue 32; test/echo/mic-timeline.test.ts).
+    // cleaned track (test/echo/mic-timeline.test.ts).
     expect(Buffer.from(rawPcm.buffer, rawPcm.byteOffset, rawPcm.byteLength).equals(Buffer.from(mic.buffer, (seg.startSample - latency) * 2, (seg.endSample - seg.startSample) * 2))).toBe(true);
     // The stored audio is what the VAD and speech-to-text got: the canceller's output, not the raw mic.
     const cleaned = store.getAudio(ids[i]!)!.pcm;

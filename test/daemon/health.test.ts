@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { audioLoopAlive, type AudioHealth } from '../../src/path/capture-health.js';
 
-/** When systemd's watchdog is fed (issue 15, item 5): a retrying supervisor is alive, a stuck one is not. */
+/** When systemd's watchdog is fed: a retrying supervisor is alive, a stuck one is not. */
 describe('audioLoopAlive', () => {
   const STALE = 10_000;
   const cases: { name: string; h: AudioHealth; now: number; alive: boolean }[] = [

@@ -8,7 +8,7 @@ import { ROOT } from '../support/paths.js';
 
 /**
  * hark runs for weeks: memory its native code freed must go back to the kernel, or RSS keeps the
- * high-water mark of every segment's transient buffers (issue 31).
+ * high-water mark of every segment's transient buffers.
  */
 
 describe('the heap trim (hark-aec trimHeap: glibc malloc_trim)', () => {

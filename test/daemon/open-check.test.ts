@@ -20,7 +20,7 @@ import type { Segment } from '../../src/vad/segment.js';
 import type { Vad } from '../../src/vad/vad.js';
 
 /**
- * Issue 31: in wake-word mode, a long segment's wake-phrase check runs while it is still being said,
+ * In wake-word mode, a long segment's wake-phrase check runs while it is still being said,
  * so at the close its transcript is ready (or one inference away) instead of two inferences after it.
  * Audio goes through the real SegmentPipeline and segmenter with the daemon's settings
  * (segmenterFor), wired to the real SegmentPath as capture-wiring.ts wires them, on a virtual clock

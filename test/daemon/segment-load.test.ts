@@ -18,7 +18,7 @@ import { Store } from '../../src/store/store.js';
 import type { Segment } from '../../src/vad/segment.js';
 
 /**
- * Issue 21: a loud room. The real segment path, router and SQLite store on a virtual clock; the
+ * A loud room. The real segment path, router and SQLite store on a virtual clock; the
  * engine is a double behind the real SttEngine interface that takes `costMs` of virtual time per
  * call and answers from a script keyed by the segment's text (its opening: the first words only).
  */
@@ -146,7 +146,7 @@ function rig(
     const startSample = next;
     next += pcm.length + RATE;
     const seg: Segment = { index: index++, pcm, prerollSamples: PREROLL, startSample, vadStartSample: startSample + PREROLL, endSample: startSample + pcm.length, closeReason: openedBy === 'ptt' ? 'ptt-release' : 'hangover', maxProb: 0.95, openedBy };
-    // Heard over hark's playback: the raw microphone rides along as a second track (issue 20).
+    // Heard over hark's playback: the raw microphone rides along as a second track.
     if (overPlayback) seg.echo = { raw: new Int16Array(pcm.length), playback: [{ start: 0, end: pcm.length }] };
     return path.closed(seg);
   };

@@ -23,7 +23,7 @@ import { Store } from '../../src/store/store.js';
 /**
  * hark listens all day: what a handled segment leaves behind must go with it. The stop deadline
  * (speech-to-text's time at shutdown) is raced by every transcription; a wait that finished must not
- * stay on it — it did (issue 31), keeping every transcript of the day reachable until hark stopped.
+ * stay on it — it did, keeping every transcript of the day reachable until hark stopped.
  */
 
 setFlagsFromString('--expose-gc');

@@ -173,7 +173,7 @@ describe('the path of a segment: one owner, one fate per segment', () => {
   });
 });
 
-describe('the answer being prepared (seed 003): words take the floor, a cough does not', () => {
+describe('the answer being prepared: words take the floor, a cough does not', () => {
   const answer = (r: ReturnType<typeof rig>) => r.cascade.start({ kind: 'answer', text: 'The earlier answer.' }, { endOfSpeechAt: r.clock.now() });
 
   it('a segment dropped as too short gives the answer back: it plays when due', async () => {
@@ -216,7 +216,7 @@ describe('the answer being prepared (seed 003): words take the floor, a cough do
   });
 });
 
-describe('barge-in decided on partial transcripts (seed 002), before the segment closes', () => {
+describe('barge-in decided on partial transcripts, before the segment closes', () => {
   it('"stop" over hark’s voice cuts it off at the partial, long before the close', async () => {
     const cloud = new DrivenCloud();
     cloud.onFinish = async () => transcript('deepgram', 'Stop.');
@@ -303,7 +303,7 @@ describe('barge-in decided on partial transcripts (seed 002), before the segment
   });
 });
 
-describe('last-wins (seed 000) without the wait', () => {
+describe('last-wins without the wait', () => {
   it('"repeat" acts at once and its row belongs to its segment and utterance', async () => {
     const r = rig({ engines: [new ScriptedWhisper(['repeat'])], store: true });
     await r.open().close();
@@ -350,7 +350,7 @@ describe('a button tap ends dictation', () => {
   });
 });
 
-describe('the live hearing of an open segment (seed 000)', () => {
+describe('the live hearing of an open segment', () => {
   it('settled words go on the bus for the page, with an intent hint that acts on nothing', async () => {
     const cloud = new DrivenCloud();
     cloud.onFinish = async () => transcript('deepgram', 'What is a lock statement?');
@@ -378,7 +378,7 @@ describe('the live hearing of an open segment (seed 000)', () => {
   });
 });
 
-describe('from the end of speech to the transcript (issue 13)', () => {
+describe('from the end of speech to the transcript', () => {
   it('a pause starts Whisper on the segment so far; the close uses that transcript, not a second inference', async () => {
     const whisper = new ScriptedWhisper(['computer set a timer for five minutes']);
     const r = rig({ engines: [whisper] });
@@ -435,7 +435,7 @@ describe('acting on a whole command without the rest of the hangover', () => {
   });
 });
 
-describe('a stop loses no speech (issue 15)', () => {
+describe('a stop loses no speech', () => {
   /** Whisper that answers only when told: a stop can catch it mid-inference. */
   class HeldWhisper extends ScriptedWhisper {
     go: (() => void)[] = [];
@@ -503,7 +503,7 @@ describe('the fleet seams: arbitration before dispatch, and words from outside',
   });
 });
 
-describe('interruption decisions do not leak (issue 19 item 10)', () => {
+describe('interruption decisions do not leak', () => {
   it('a partial "mm" over hark whose segment the VAD then drops as too short never times out into an interruption', async () => {
     const cloud = new DrivenCloud();
     const r = rig({ engines: [cloud] });
@@ -536,7 +536,7 @@ describe('interruption decisions do not leak (issue 19 item 10)', () => {
     r.close();
   });
 
-  it('speech over hark whose speech-to-text fails gives the person the floor: hark stops (seed 002)', async () => {
+  it('speech over hark whose speech-to-text fails gives the person the floor: hark stops', async () => {
     class FailingWhisper extends ScriptedWhisper {
       override async transcribe(): Promise<Transcript> {
         throw new EngineFailure('whisper', 'error', 'whisper.cpp exited');
@@ -565,7 +565,7 @@ describe('interruption decisions do not leak (issue 19 item 10)', () => {
   });
 });
 
-describe('who hark is talking with (issue 19 items 6 and 7)', () => {
+describe('who hark is talking with', () => {
   it('wake-word mode: "behind you" over hark is recorded as not addressed to hark, and hark talks on', async () => {
     const r = rig({ engines: [new ScriptedWhisper(['behind you'])], store: true });
     r.queue.isSpeaking = true;
@@ -578,7 +578,7 @@ describe('who hark is talking with (issue 19 items 6 and 7)', () => {
     r.close();
   });
 
-  it('always-listen mode: the same words stop hark (seed 002 as written)', async () => {
+  it('always-listen mode: the same words stop hark, as with one listener', async () => {
     const r = rig({ engines: [new ScriptedWhisper(['behind you'])], mode: 'always-listen' });
     r.queue.isSpeaking = true;
     await r.open().close();
@@ -598,7 +598,7 @@ describe('who hark is talking with (issue 19 items 6 and 7)', () => {
   });
 });
 
-describe('the model starts at the cascade’s first timer (issue 19 item 8, seeds 003 + 004)', () => {
+describe('the model starts at the cascade’s first timer', () => {
   let ollama: OllamaDouble | null = null;
   afterEach(async () => {
     await ollama?.close();

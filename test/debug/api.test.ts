@@ -97,7 +97,7 @@ describe('the segment API', () => {
     h.bus.emit('capture.up', { device: 'hw:1' });
     h.bus.emit('capture.down', { device: 'hw:1', reason: 'arecord exited 1', restartInMs: 1000 });
     h.bus.emit('capture.up', { device: 'hw:1' });
-    // speculative transcriptions (issue 13) and the fleet's queue while the broker is away (issue 16)
+    // speculative transcriptions and the fleet's queue while the broker is away
     for (const outcome of ['started', 'used', 'started', 'discarded'] as const) h.bus.emit('stt.preemptive', { segmentId: '@0', outcome });
     h.bus.emit('fleet.state', { state: 'reconnecting', url: 'mqtt://127.0.0.1:1', device: 'k1', room: null, queued: 3, dropped: 7, lastError: 'ECONNREFUSED' });
     const res = await fetch(new URL('/metrics', h.url));

@@ -8,7 +8,7 @@ import { JFK_PHRASES, cutSegment, jfkPcm, jfkWrites } from '../store/fixtures.js
 import { startHarness, type Harness } from './harness.js';
 
 /**
- * Issue 32, defect 6: what a technician reads on a card. A segment heard without hark's playback
+ * What a technician reads on a card. A segment heard without hark's playback
  * showed "falsenull" under its controls; a segment the first engine dropped and the next one heard
  * had a red "dropped: …" headline though it was acted on. Read as the page shows it (innerText).
  */
@@ -78,7 +78,7 @@ afterAll(async () => {
 /** What a person sees of a part of a card. */
 const seen = (id: number, part = '') => page.$eval(`#seg-${id} ${part}`.trim(), (e) => (e as HTMLElement).innerText);
 
-describe('a card reads as a sentence, not as JavaScript (issue 32)', () => {
+describe('a card reads as a sentence, not as JavaScript', () => {
   it('shows no "false", "null" or "undefined" on any card, with or without hark playing', async () => {
     for (const id of [plainId, fellBackId, filteredId, spanishId]) {
       const text = await seen(id);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
 
 /**
- * Issue 15, item 6: a row stored with a timestamp JavaScript cannot turn into a date (9e15 ms, as an
+ * A row stored with a timestamp JavaScript cannot turn into a date (9e15 ms, as an
  * old POST accepted) must cost one label, not the page: every card is rendered, and no script error.
  */
 let h: Harness;

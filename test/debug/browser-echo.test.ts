@@ -6,7 +6,7 @@ import { outputDir } from '../support/paths.js';
 import { startHarness, type Harness } from './harness.js';
 
 /**
- * Issue 20 in headless Chromium: a segment heard while hark played shows the raw microphone above the
+ * In headless Chromium: a segment heard while hark played shows the raw microphone above the
  * cleaned signal on one timeline, hark's playback shaded on both, the splice marked on both; a segment
  * heard in silence looks as before; a damaged raw track says so and the cleaned one still draws.
  */
@@ -115,7 +115,7 @@ function tracks(id: number) {
   }, id);
 }
 
-describe('the debug page shows both tracks of a segment heard over playback (issue 20)', () => {
+describe('the debug page shows both tracks of a segment heard over playback', () => {
   it('draws the raw microphone above the cleaned signal, on one timeline, with the playback shaded and the splice marked on both', async () => {
     const [raw, cleaned, ...rest] = await tracks(echoId);
     expect(rest).toEqual([]);

@@ -4,7 +4,7 @@ import type { SegmentWrite } from '../../src/store/records.js';
 import { jfkWrites, overPlaybackWrite } from '../store/fixtures.js';
 import { startHarness, type Harness } from './harness.js';
 
-/** Issue 20: the API carries the raw microphone and the playback spans of a segment heard over hark's playback. */
+/** The API carries the raw microphone and the playback spans of a segment heard over hark's playback. */
 let h: Harness;
 let echoId: number;
 let plainId: number;

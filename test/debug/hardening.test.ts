@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
 
 /**
- * Hostile and odd HTTP input (issue 15, items 7 and 8), against a real server on 127.0.0.1.
+ * Hostile and odd HTTP input, against a real server on 127.0.0.1.
  */
 const TOKEN = 'b3f1c2d4e5a6978812ab34cd56ef7890';
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SttLoad } from '../../src/debug/metrics.js';
 import { startHarness, type Harness } from './harness.js';
 
-/** Issue 21 item 3: load is visible on /metrics and /healthz (the page's header reads /healthz and the `stt` event). */
+/** Load is visible on /metrics and /healthz (the page's header reads /healthz and the `stt` event). */
 
 let h: Harness | null = null;
 afterEach(async () => {

@@ -17,7 +17,7 @@ const good = { samples: [0, 0.5, -0.5, 1, -1], preroll_length: 2, transcript: ' 
 const post = (body: string, headers: Record<string, string> = { 'Content-Type': 'application/json' }) =>
   fetch(new URL('/api/segments', h.url), { method: 'POST', body, headers });
 
-describe('POST /api/segments (seed 001 protocol)', () => {
+describe('POST /api/segments (the logging protocol)', () => {
   it('stores a segment from an outside pipeline and serves it back like one of hark\'s own', async () => {
     const int16 = (await jfkPcm()).slice(16_000, 40_000);
     const samples = Array.from(int16, (v) => v / 32768);
@@ -130,7 +130,7 @@ describe('validatePostedSegment (pure)', () => {
     expect(at(undefined)).toBe(now);
   });
 
-  it('refuses timestamps outside 2000 .. now + 1 day (issue 15): 9e15 ms, nanoseconds, the year 1971', () => {
+  it('refuses timestamps outside 2000 .. now + 1 day: 9e15 ms, nanoseconds, the year 1971', () => {
     const now = 1_800_000_000_000;
     for (const timestamp of [9e15, 1_736_150_400_123_456_789, 3e7, now / 1000 + 2 * 86_400]) {
       const r = validatePostedSegment({ ...good, timestamp }, now);

@@ -7,7 +7,7 @@ import type { SttAttempt } from '../../src/stt/events.js';
 import { startHarness, type Harness } from './harness.js';
 
 /**
- * The card's headline (issue 32) is read back from the rows the daemon's path writes: each fate is
+ * The card's headline is read back from the rows the daemon's path writes: each fate is
  * written here by the path's own segmentWrite, stored, and served as the page gets it.
  */
 let h: Harness;

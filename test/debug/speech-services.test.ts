@@ -15,7 +15,7 @@ import { WyomingDouble } from '../support/wyoming-server.js';
 import { startHarness, type Harness } from './harness.js';
 
 /**
- * Issue 23: the speech services in use, on /healthz and the page — the engines in order, a Wyoming
+ * The speech services in use, on /healthz and the page — the engines in order, a Wyoming
  * server with the models its info listed at start (over a real socket to the protocol double), one
  * that did not answer, and a Wyoming voice with its voices. A server's names are text, never markup.
  */

@@ -39,7 +39,7 @@ describe('hark doctor: the Whisper model and the segment log', () => {
     const { model } = await doctor(dir, `stt:\n  whisper:\n    model: ${JSON.stringify(join(dir, 'models', 'ggml-test.bin'))}\n`);
     expect(model.status).toBe('warn');
     expect(model.detail).toMatch(/no weights/);
-    // `hark doctor` also times the model on this CPU (issue 21): seconds on a busy 2-core machine.
+    // `hark doctor` also times the model on this CPU: seconds on a busy 2-core machine.
   }, 120_000);
 
   it('reports a sound database with its segment count, and a damaged one as a failure', async () => {

@@ -4,7 +4,7 @@ import type { DoctorContext } from '../../src/doctor/check.js';
 import { keepsUpWith, modelSpeedCheck } from '../../src/doctor/model-speed.js';
 import { TINY_MODEL, requireFile } from '../support/paths.js';
 
-/** Issue 21: `hark doctor` times the installed model on this CPU and says how much talk per minute it keeps up with. */
+/** `hark doctor` times the installed model on this CPU and says how much talk per minute it keeps up with. */
 
 describe('keepsUpWith', () => {
   it.each([

@@ -173,7 +173,7 @@ describe('hark doctor', () => {
   });
 });
 
-describe('a card baked for a Pi 5 (issue 24): the target, a move to a Pi 4, emulation', () => {
+describe('a card baked for a Pi 5: the target, a move to a Pi 4, emulation', () => {
   const STAMP_A76 = { target: 'cortex-a76', cflags: '-O3 -mcpu=cortex-a76 -DNDEBUG' };
 
   it('names the target the addon was built for', () => {

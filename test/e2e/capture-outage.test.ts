@@ -8,7 +8,7 @@ import { TINY_MODEL, outputDir } from '../support/paths.js';
 import { scene } from '../support/speech.js';
 
 /**
- * The microphone dies in the middle of a phrase and comes back (issue 15, item 4). What was heard
+ * The microphone dies in the middle of a phrase and comes back. What was heard
  * before the outage is one segment, closed 'capture-lost' with the recorder's reason; what comes after
  * the restart is a new segment that starts at or after the outage — never the two glued together, and
  * no pre-roll reaching back across the gap.

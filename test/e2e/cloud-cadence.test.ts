@@ -68,7 +68,7 @@ describe('hark run, cloud-only, at Deepgram’s live cadence', () => {
     const handled = hark.of('segment.handled');
     expect(handled).toHaveLength(PHRASES.length);
     // `hark run --json` prints each segment's fate: every command is dispatched; talk between cooks
-    // said over hark's answer is filtered as not addressed to hark (issue 19 item 6), or dispatched
+    // said over hark's answer is filtered as not addressed to hark, or dispatched
     // (and ignored by the router) when hark had already finished speaking.
     expect(handled.filter((_, i) => PHRASES[i]!.startsWith('computer')).map((h) => h.fate)).toEqual(['dispatched', 'dispatched', 'dispatched']);
     for (const [i, h] of handled.entries()) {

@@ -11,7 +11,7 @@ import { rms } from '../support/room-sim.js';
 import { espeakPhrase } from '../support/speech.js';
 
 /**
- * Issue 20 with the real `hark run` in the simulated kitchen (test/support/room-devices.ts): the
+ * A segment heard over playback, with the real `hark run` in the simulated kitchen (test/support/room-devices.ts): the
  * production capture path (AlsaCapture → arecord) and playback path (AplayPlayer → aplay, its tap
  * feeding the canceller), real espeak-ng. The person asks for an answer in silence, then speaks over
  * it; the log must hold the raw microphone and the playback spans for the second segment only.

@@ -6,7 +6,7 @@ import { JFK_WAV, POCKETSPHINX_DATA, TINY_MODEL, outputDir, requireFile } from '
 
 /**
  * Real speech through a real `hark run --input`, paced like a microphone, local Whisper only, 2
- * threads (issue 13): every segment is transcribed by Whisper — none lost to its deadline (before the
+ * threads: every segment is transcribed by Whisper — none lost to its deadline (before the
  * native build, most were: "dropped: whisper deadline", worst sttMs about 8 s). The test model has
  * no weights, so the transcripts are empty; what is checked is that Whisper answered in time.
  */

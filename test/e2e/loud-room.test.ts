@@ -8,7 +8,7 @@ import { LIBRIVOX, buildRecording, contains } from '../support/loud-room.js';
 import { TINY_MODEL, outputDir } from '../support/paths.js';
 
 /**
- * Issue 21, end to end and bounded: a minute of librivox talk over kitchen noise with one "computer
+ * End to end and bounded: a minute of librivox talk over kitchen noise with one "computer
  * set a timer for 1 minute" in it, through a real `hark run --input --fast` (local Whisper first, the
  * Deepgram double hearing the command only in audio that holds it). Whisper (the weightless test
  * model: it hears nothing, as a real Whisper on a clip it cannot make out) judges only the openings

@@ -7,7 +7,7 @@ import { HarkProcess } from '../support/hark-process.js';
 import { TINY_MODEL, outputDir } from '../support/paths.js';
 
 /**
- * No microphone at start (issue 15, item 5): the fake arecord fails to open the device every time.
+ * No microphone at start: the fake arecord fails to open the device every time.
  * A fake systemd listens on NOTIFY_SOCKET (a unix datagram socket; Node has none, so python3 binds it
  * and prints each datagram as a line). hark must say READY=1 once its store and debug page are up —
  * with STATUS=microphone down — and keep feeding the watchdog while the capture supervisor retries,

@@ -10,7 +10,7 @@ import { HARK_BIN, ROOT, outputDir } from '../support/paths.js';
 import { scene, writeScene } from '../support/speech.js';
 
 /**
- * Issue 33 item 1: what a technician simulates is what the device runs. The same two utterances — a
+ * What a technician simulates is what the device runs. The same two utterances — a
  * request the rules leave to the model, then "yes" — go through a real `hark run` (a recording paced
  * like a microphone, Deepgram's double hearing the words), through `hark simulate` and through
  * `hark replay` of the run's own log, with the model answering in 400 ms. All three build the command
@@ -81,7 +81,7 @@ afterAll(async () => {
   await ollama?.close();
 });
 
-describe('one command core for hark run, hark simulate and hark replay (issue 33)', () => {
+describe('one command core for hark run, hark simulate and hark replay', () => {
   it('hark run: the question about 2 s after the words, then the action on "yes"', () => {
     const spoken = hark.of('speak').map((e) => e.text);
     expect(spoken).toEqual(expect.arrayContaining([QUESTION, DONE]));

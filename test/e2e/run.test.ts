@@ -28,7 +28,7 @@ async function startHark(name: string, plan: string[]) {
   const ollama = await startOllamaDouble();
   ollama.on('milk', { verb: 'add_to_list', object: '3 cases of milk' });
   // The double hears what each segment holds, not the next line of a script: with Whisper first, a
-  // busy Whisper passes a segment straight to the cloud, ahead of one said before it (issue 21).
+  // busy Whisper passes a segment straight to the cloud, ahead of one said before it.
   // A short word the envelope match misses (seen once for "go" under load) takes the next phrase not
   // yet heard, in order. A long segment's opening, sent while it is still being said (the wake-phrase
   // check), is heard as the words said so far, and the phrase stays to be heard whole.

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HARK_BIN, TINY_MODEL, outputDir } from '../support/paths.js';
 
-/** Issue 15, item 9: the small things an operator trips over, each through the real `hark` command. */
+/** The small things an operator trips over, each through the real `hark` command. */
 function hark(args: string[], opts: { input?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = execFile(process.execPath, [HARK_BIN, ...args], { env: { ...process.env, ...opts.env }, timeout: 60_000 }, (err, stdout, stderr) =>

@@ -84,7 +84,7 @@ describe('hark run with Wyoming speech services', () => {
       PATH: `${join(dir, 'bin')}:${process.env.PATH}`,
       HARK_CONFIG: join(dir, 'hark.yaml'),
     });
-    // The debug page's view of the speech services (issue 23), read while both servers are up.
+    // The debug page's view of the speech services, read while both servers are up.
     void hark
       .waitFor((e) => e.type === 'debug.listening', 30_000, 'the debug server')
       .then(async (e) => {

@@ -55,7 +55,7 @@ async function opened(mic: Int16Array, ref: Int16Array, yaml: string, segments?:
 }
 
 describe("hark's first sound, the canceller cold", () => {
-  // Issue 32: this opened a segment behind `raise` until the double-talk decision (the residual of a
+  // This opened a segment behind `raise` until the double-talk decision (the residual of a
   // cold canceller is explained by hark's own sound, src/echo/double-talk.ts).
   it.each([RECIPE, 'Timer set for 40 seconds.', 'Pasta timer done.'])('"%s" through the room opens no segment, behind the default fallback (raise) or gate', async (text) => {
     const ref = await espeakPhrase(text);

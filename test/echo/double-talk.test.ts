@@ -15,7 +15,7 @@ import { Reverb, rms, rng } from '../support/room-sim.js';
 import { espeakPhrase } from '../support/speech.js';
 
 /**
- * Issue 32: in a reverberant kitchen, what the canceller leaves of hark's own voice must not open
+ * In a reverberant kitchen, what the canceller leaves of hark's own voice must not open
  * segments, and a person saying "stop" 6 dB under that voice must. The production capture path past
  * arecord: the SegmentPipeline with the real speexdsp canceller at the configured defaults, the echo
  * gate as the daemon binds it, the real Silero VAD and segmenter. The rooms span card latencies and
@@ -102,7 +102,7 @@ const ROOMS = [
 const label = (r: { rt60Ms: number; delayMs: number }) => `RT60 ${r.rt60Ms} ms, card ${r.delayMs} ms`;
 const spans = (h: Heard) => JSON.stringify(h.segments.map((s) => [+(s.vadStartSample / 16000).toFixed(2), +(s.endSample / 16000).toFixed(2)]));
 
-describe('hark reading a list back in a reverberant kitchen, at the default settings (issue 32)', () => {
+describe('hark reading a list back in a reverberant kitchen, at the default settings', () => {
   it.each(ROOMS)('opens no segment on its own voice, nobody speaking: $rt60Ms ms RT60, $delayMs ms card', async (room) => {
     const h = await hear(room, { person: false, doubleTalk: true });
     expect(h.segments, `${label(room)}: segments at ${spans(h)} s`).toHaveLength(0);

@@ -15,7 +15,7 @@ import { espeakPhrase } from '../support/speech.js';
 import { scratch } from '../store/fixtures.js';
 
 /**
- * Issue 32, defect 5: the microphone's timeline through the echo canceller. The kitchen is never
+ * The microphone's timeline through the echo canceller. The kitchen is never
  * quiet (the extractor hums, a cook talks) while hark plays short clips, each its own start and stop
  * of the canceller. Whatever the canceller takes out of hark's sound, the room must come out on one
  * timeline: one lag everywhere, no 16 ms of old sound slipped in when hark starts playing and none
@@ -94,7 +94,7 @@ function newCleaner(reference: EchoReference, clock = new VirtualClock()): EchoC
   return made.cleaner;
 }
 
-describe("the microphone's timeline across hark's playback (issue 32, defect 5)", () => {
+describe("the microphone's timeline across hark's playback", () => {
   let ring: Int16Array;
   let level: number;
   beforeAll(async () => {

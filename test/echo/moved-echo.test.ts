@@ -6,7 +6,7 @@ import { activeWindows, hiss } from './room-run.js';
 import { runLiveRoom, type LiveRun } from './live-room.js';
 
 /**
- * Issue 32, item 3. The long-lived aplay's latency moves when the card runs dry under load (the card
+ * The long-lived aplay's latency moves when the card runs dry under load (the card
  * stops for, say, 64 ms and carries on that much later). A move of the echo under half the adaptive
  * filter (64 ms) was taken as covered by the filter: the bulk delay stayed, the filter cancelled what
  * it could reach, and cancellation fell for good (27 → 16-19 dB for a 59 ms move in an independent

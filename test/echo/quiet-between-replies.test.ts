@@ -4,7 +4,7 @@ import { hiss } from './room-run.js';
 import { runLiveRoom } from './live-room.js';
 
 /**
- * Issue 32, item 2. The long-lived aplay stays open for a minute after hark last spoke
+ * The long-lived aplay stays open for a minute after hark last spoke
  * (speech.playerIdleMs), so its latency holds across replies. The echo reference forgets sound a few
  * seconds after it played (3.5 s); it counted the same aplay's next sound after such a quiet as a new
  * process, and the canceller stood down at the start of every reply a cook answers after a pause: the

@@ -7,7 +7,7 @@ import { hiss, ringClips, runStreamRoom, secondsUnder } from './room-run.js';
  * the microphone almost as well 15-20 ms either side of the true delay as at it. Live, the delay
  * tracker took such a shoulder for the direct path and moved the canceller's alignment from 55 to
  * 37 ms mid-ring: the filter, learnt at 55, cancelled nothing until it learnt the room again, and the
- * ring opened segments (issue 20: 11-18 in a minute).
+ * ring opened segments (11-18 in a minute).
  */
 describe('a minute of ringing through the stream player, in the simulated room', () => {
   it.each([

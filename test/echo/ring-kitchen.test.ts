@@ -5,7 +5,7 @@ import { hiss } from './room-run.js';
 import { runLiveRoom, timerRing } from './live-room.js';
 
 /**
- * Issue 32, item 4. A timer ringing (the earcon's beeps, then "Timer done.", every 6 s) in simulated
+ * A timer ringing (the earcon's beeps, then "Timer done.", every 6 s) in simulated
  * kitchens whose echo path never moves. The beeps are one tone keyed on and off, and a tone correlates
  * with itself almost as well 10-20 ms either side of the true delay; in a reverberant room the delay
  * tracker's peak wandered there (74-89 ms for a fixed 71 ms path between runs, in an independent

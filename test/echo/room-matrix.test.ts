@@ -7,7 +7,7 @@ import { roomMatrix, roomsByName } from '../support/room-spec.js';
 import { matrixPrograms, measureRoom, misses, roomMics, stopWithoutEcho, table, type Programs, type RoomResult } from './room-matrix.js';
 
 /**
- * Issue 32: the canceller met its targets in the room it was tuned in and missed them in the next
+ * The canceller met its targets in the room it was tuned in and missed them in the next
  * kitchen. Here its default settings (speech.echoFilterMs, speech.echoResidual as the config gives
  * them) are held to the live echo-room run's targets in six kitchens — RT60 250, 400 and 600 ms, each
  * with a USB card at 30 and at 80 ms (test/support/room-spec.ts: a small speaker, an early

@@ -6,7 +6,7 @@ import { TARGETS, matrixPrograms, openedAfterMs, roomMics, type Programs } from 
 import { SHORT_ANSWER } from './room-program.js';
 
 /**
- * Issue 32: live, "stop" said 6 dB under hark's answer went unheard in the RT60 400 and 600 kitchens
+ * Live, "stop" said 6 dB under hark's answer went unheard in the RT60 400 and 600 kitchens
  * (make echo-room). Offline the same happens over that answer (its text, not the matrix's list) at the
  * points where it fell: said every 250 ms from 2 to 5.5 s in, it opened no segment at 1-4 of the 15
  * points in each kitchen, always 3.5-5.25 s in. The canceller keeps the word's level and the
@@ -33,7 +33,7 @@ beforeAll(async () => {
   programs = await matrixPrograms(config, 1000, { stopAfterMs: POINTS, answer: SHORT_ANSWER });
 }, 60_000);
 
-describe('"stop" 6 dB under a reverberant answer, where it went unheard (issue 32)', () => {
+describe('"stop" 6 dB under a reverberant answer, where it went unheard', () => {
   it.each(roomsByName('kitchen-rt400-lat80,kitchen-rt600-lat30').map((spec) => ({ name: spec.name, spec })))(
     '$name: every "stop" over the answer opens its segment within one frame of 300 ms',
     async ({ spec }) => {
@@ -57,7 +57,7 @@ describe('"stop" 6 dB under a reverberant answer, where it went unheard (issue 3
  * for a while after the move is its own estimate misplaced, louder than the microphone: lifted, it
  * opened one more (EchoStage.talkOver now refuses a frame it left louder than the microphone).
  */
-describe('the lift opens no segment on hark\'s own sound that it would not open without it (issue 32)', () => {
+describe('the lift opens no segment on hark\'s own sound that it would not open without it', () => {
   it('kitchen-rt250-lat80-restart64at50: a 30 s list and a 60 s ring, nobody speaking', async () => {
     const [spec] = roomsByName('kitchen-rt250-lat80-restart64at50');
     const quiet = await matrixPrograms(config);

@@ -71,7 +71,7 @@ const ROOMS: Array<{ name: string; spec: RoomSpec; voiceDbfs: number }> = [
   { name: 'echo, RT60 600 ms, card 80 ms', spec: kitchen(600, 80), voiceDbfs: -24 },
 ];
 
-describe('a whole command said over a ringing timer stays one segment (issue 32)', () => {
+describe('a whole command said over a ringing timer stays one segment', () => {
   it.each(ROOMS)('$name', async ({ spec, voiceDbfs }) => {
     const m = mic(spec, voiceDbfs);
     const opens = await hear(m, program, config, { echoFilterMs: config.speech.echoFilterMs, echoResidual: config.speech.echoResidual });

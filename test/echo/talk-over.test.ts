@@ -30,7 +30,7 @@ function talk(seconds: number): Int16Array {
 /** The frames [from, to) samples cover. */
 const frames = (v: boolean[], from: number, to: number) => v.slice(Math.floor(from / 512), Math.ceil(to / 512));
 
-describe("the echo stage vouches for a person talking over hark, not for hark's own sound (issue 32)", () => {
+describe("the echo stage vouches for a person talking over hark, not for hark's own sound", () => {
   it('a "stop" 6 dB under the echo: not while the filter is young, yes once it has learnt 15 s; hark alone: never', () => {
     const ref = talk(30);
     const quiet = runRoom({ ref, delayMs: 80, gain: 0.7, rt60Ms: 400, noise: hiss(), settings: { echoFilterMs: 384 } });

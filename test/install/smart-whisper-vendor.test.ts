@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../support/paths.js';
 
 /**
- * smart-whisper is installed from vendor/ with _GNU_SOURCE defined on Linux (issue 24): without it
+ * smart-whisper is installed from vendor/ with _GNU_SOURCE defined on Linux: without it
  * GCC 14 (Debian trixie, Raspberry Pi OS) stops `npm ci` at ggml.c's CPU_ZERO / getcpu. The build
  * itself is proven under GCC 14 by scripts/pi-check/trixie-gcc14.sh (it needs a trixie root); this
  * guards the wiring: a plain `npm install smart-whisper@x` would silently bring the failure back.

@@ -86,7 +86,7 @@ describe('faults leave hark answering and routing', () => {
     expect(calls).toBeGreaterThan(1); // retried within the deadline
 
     // Within the 30 s the breaker is open: no call, no second full apology, but each request is
-    // answered (issue 19: a cook must not believe it went through).
+    // answered (a cook must not believe it went through).
     await h.request('we are short three cases of milk for the order list');
     await h.request('we are short three cases of milk for the order list');
     expect(ollama.chats.length).toBe(calls);
@@ -114,7 +114,7 @@ describe('faults leave hark answering and routing', () => {
     expect(h.spoken().filter((s) => s === UNAVAILABLE)).toHaveLength(2);
   });
 
-  it('with the model away, what the rules can do never depends on it: lists and timers said the kitchen way just work (issue 19)', async () => {
+  it('with the model away, what the rules can do never depends on it: lists and timers said the kitchen way just work', async () => {
     const h = intentHarness({ host: await closedUrl(), config: { intent: FAST } });
     await h.script('computer add eggs to the shopping list', 'computer put three pints of milk on the order list', 'computer set a timer for ten minutes');
     expect(h.spoken()).toEqual(['Added eggs to the shopping list.', 'Added three pints of milk to the order list.', 'Timer set for 10 minutes.']);

@@ -4,7 +4,7 @@ import { intentHarness } from './ollama-harness.js';
 
 /**
  * Always-listen mode: hark hears the whole kitchen. What nobody's rule claimed goes through the
- * query frame to the pass, which reads it with seed 000's window: earlier speech as context,
+ * query frame to the pass, which reads it with the window: earlier speech as context,
  * duplicates suppressed, at most one model call per 2 s, and silence when the model finds nothing.
  */
 let ollama: OllamaDouble;
@@ -55,7 +55,7 @@ describe('always-listen: the two-buffer window', () => {
     expect(h.of('proposal')).toHaveLength(2);
   });
 
-  it('dedup fingerprints what was said (seed 000 §4a): another item or another quantity is another request (issue 19)', async () => {
+  it('dedup fingerprints what was said: another item or another quantity is another request', async () => {
     ollama.on('add milk', { verb: 'add_to_list', object: 'milk' });
     ollama.on('add oat milk', { verb: 'add_to_list', object: 'oat milk' });
     const h = listening();

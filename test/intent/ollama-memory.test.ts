@@ -5,7 +5,7 @@ import { Deduper, fingerprint, jaccard } from '../../src/intent/fingerprint.js';
 import { ListenWindow, type Batch, type ListenWindowOptions } from '../../src/intent/listen-window.js';
 import { OutageBreaker } from '../../src/intent/outage.js';
 
-describe('chat memory (seed 004): the last N turns', () => {
+describe('chat memory: the last N turns', () => {
   const memory = (maxTurns = 2) => {
     const clock = new VirtualClock(0);
     return { clock, m: new ChatMemory({ maxTurns, idleMs: 120_000, clock }) };
@@ -48,7 +48,7 @@ describe('chat memory (seed 004): the last N turns', () => {
   });
 });
 
-describe('always-listen window (seed 000 §4a)', () => {
+describe('always-listen window', () => {
   const defaults: ListenWindowOptions = { bufferMaxChars: 800, contextChars: 1500, triggerTimeoutMs: 3000, rateLimitMs: 2000, triggerOnQuestionMark: true, triggerOnPause: true };
   function windowWith(opts: Partial<ListenWindowOptions> = {}) {
     const clock = new VirtualClock(0);
@@ -135,7 +135,7 @@ describe('always-listen window (seed 000 §4a)', () => {
   });
 });
 
-describe('deduplication by fingerprint (seed 000)', () => {
+describe('deduplication by fingerprint', () => {
   it('fingerprints are the significant words, sorted; similarity is Jaccard', () => {
     expect(fingerprint('add_to_list Three cases of the milk, please')).toEqual(['add', 'cases', 'list', 'milk', 'three']);
     expect(fingerprint('Yeah, okay, we need milk')).toEqual(['milk']);

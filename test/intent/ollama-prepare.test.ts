@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startOllamaDouble, type OllamaDouble } from '../support/ollama-server.js';
 import { intentHarness } from './ollama-harness.js';
 
-/** Issue 19 item 8: IntentPass.prepare asks the model ahead of the submission (seed 003's first timer). */
+/** IntentPass.prepare asks the model ahead of the submission (the first timer). */
 let ollama: OllamaDouble;
 beforeEach(async () => {
   ollama = await startOllamaDouble();

@@ -6,7 +6,7 @@ import { numberWords } from '../../src/language/spoken.js';
 
 const intent = (name: string): IntentSpec => DEFAULT_INTENTS.find((i) => i.name === name)!;
 
-describe('validating what the model said (seed 004)', () => {
+describe('validating what the model said', () => {
   it.each([
     ['{"verb": "add_to_list", "object": "3 cases of milk"}', 'add_to_list', '3 cases of milk'],
     ['{"verb": "  ADD_TO_LIST\\n", "object": " milk "}', 'add_to_list', 'milk'],

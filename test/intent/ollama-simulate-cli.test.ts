@@ -57,7 +57,7 @@ describe('hark simulate --ollama', () => {
       '0',
     ]);
     expect(r.status).toBe(0);
-    // Issue 19: not only the first failure of an outage is spoken; nobody believes the second went through.
+    // Not only the first failure of an outage is spoken; nobody believes the second went through.
     expect(r.of('speak').map((l) => l.text)).toEqual(["I can't reach the intent model.", 'The intent model is still away.', 'Timer set for 10 minutes.']);
     const kept = readFileSync(join(r.outDir, 'submissions.jsonl'), 'utf8').trim().split('\n');
     expect(kept).toHaveLength(2);

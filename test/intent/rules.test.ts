@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { detectIntent } from '../../src/language/intent-rules.js';
 
-describe('rule intent detector (seed 000)', () => {
+describe('rule intent detector', () => {
   it.each([
     // Imperatives, command verbs first.
     ['stop', 'imperative', 'stop', {}],

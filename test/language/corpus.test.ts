@@ -4,7 +4,7 @@ import { generatedEntries } from './corpus/generated.js';
 import { runCorpus, score, type Mode } from './corpus/run.js';
 
 /**
- * Issue 34's phrasing corpus through a real `hark simulate`, in both listening modes: generated
+ * Phrasing corpus through a real `hark simulate`, in both listening modes: generated
  * requests, hand-written requests, and hand-written talk between people that must not be taken as
  * a command. The accuracy and every miss are printed; the floor below is what the language holds.
  *

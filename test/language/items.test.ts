@@ -4,7 +4,7 @@ import { said } from '../../src/language/text.js';
 
 const w = (s: string) => said(s).words;
 
-describe('an item and its quantity (issue 34 finding 3)', () => {
+describe('an item and its quantity', () => {
   it.each([
     ['three lemons', { item: 'lemons', quantity: 3 }],
     ['3 lemons', { item: 'lemons', quantity: 3 }],

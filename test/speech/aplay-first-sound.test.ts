@@ -5,7 +5,7 @@ import { AplayPlayer } from '../../src/speech/aplay.js';
 import { standInAplay, tone, until } from '../support/aplay-stand-in.js';
 
 /**
- * Issue 32 item 1: the first sound after quiet. With the echo canceller in force hark plays through one
+ * The first sound after quiet. With the echo canceller in force hark plays through one
  * long-lived aplay, closed after a spell of quiet (speech.idleCloseMs, 60 s) and started again for the
  * next sound. Nothing is written to a new aplay until it is seen reading its stdin; that check looked
  * for a pipe, Node gives a child a Unix socket, the check never succeeded, and the first reply after
@@ -26,7 +26,7 @@ afterEach(() => {
   player = null;
 });
 
-describe('the first sound after quiet reaches aplay at once (issue 32)', () => {
+describe('the first sound after quiet reaches aplay at once', () => {
   it('a stand-in aplay, blocked reading its stdin as aplay is, gets the first bytes within tens of ms: at start and after each idle close', async () => {
     // A stand-in aplay blocked in read(2) on the stdin hark gave it; it logs when its first byte came.
     const { bin, firstBytes, exits } = standInAplay('aplay-first-sound');

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { waitingOnStdin } from '../../src/speech/aplay-stream-ready.js';
 
 /**
- * The check that a new aplay is ready to be fed (issue 32 item 1): asleep reading the stdin hark gave
+ * The check that a new aplay is ready to be fed: asleep reading the stdin hark gave
  * it. Node gives a child's stdin as a Unix socket, not a pipe; the check looked for a pipe only, never
  * succeeded, and every first reply after quiet waited out its 1 s timeout. Nor may it say ready for a
  * process that is not reading what hark writes: audio written then would queue behind its start-up for

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FakeAplay, setup } from './aplay-stream-fake.js';
 
 /**
- * Issue 30, finding 7: a voice server's answer played through the long-lived aplay as it arrives must
+ * A voice server's answer played through the long-lived aplay as it arrives must
  * never have silence inserted into it. wyoming-piper sends 1,024-sample chunks at 22,050 Hz
  * (wyoming_piper/handler.py, `samples_per_chunk`): 743 samples each at hark's 16 kHz. In the field
  * they come in one burst per sentence, or a little faster than real time with gaps (a slow box, a

@@ -52,7 +52,7 @@ describe('espeak-ng text to speech', () => {
   });
 
   it('keeps the cache within its MB: a day of distinct timers does not grow it, and a long answer is not kept', async () => {
-    // Issue 31: the hour-long capture soak's memory crept with each new "Timer set for N minutes".
+    // The hour-long capture soak's memory crept with each new "Timer set for N minutes".
     const t = new EspeakTts({ voice: 'en-us', speed: 160, volume: 100, cacheEntries: 128, cacheMb: 0.5 });
     const confirm = await t.render('Added.');
     for (let n = 1; n <= 20; n++) await t.render(`Timer set for ${n} minutes.`);

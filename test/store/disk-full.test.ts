@@ -49,7 +49,7 @@ describe('a full disk', () => {
       // while paused, audio is not even attempted
       expect(s.recordSegment(writes[2]!)!.audio).toBe('disk-full');
 
-      // completely full: the oldest audio is given up for the text (issue 15); when even that is not
+      // completely full: the oldest audio is given up for the text; when even that is not
       // enough, the row waits in memory, nothing throws, and it is written once there is room
       s.db.pragma(`max_page_count = ${s.db.pragma('page_count', { simple: true })}`);
       const big = { ...writes[3]!, transcripts: [{ engine: 'whisper', rawText: 'x'.repeat(200_000), text: 'x' }] };

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Store } from '../../src/store/store.js';
 import { scratch } from './fixtures.js';
 
-/** Issue 15, item 9: a row reported stored survives a power cut — every commit is synced (FULL = 2). */
+/** A row reported stored survives a power cut — every commit is synced (FULL = 2). */
 describe('store durability', () => {
   it('opens the log with synchronous = FULL in WAL mode', () => {
     const s = new Store({ path: join(scratch('durability'), 'hark.db'), housekeeping: null });

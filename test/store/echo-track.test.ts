@@ -9,7 +9,7 @@ import type { SegmentWrite } from '../../src/store/records.js';
 import { jfkPcm, jfkWrites, overPlaybackWrite, scratch } from './fixtures.js';
 
 /**
- * Issue 20: a segment heard while hark played keeps its raw microphone beside the cleaned audio, and
+ * A segment heard while hark played keeps its raw microphone beside the cleaned audio, and
  * where the playback was. Real SQLite files throughout.
  */
 const open: Store[] = [];
@@ -25,7 +25,7 @@ afterEach(() => {
 const overPlayback = () => overPlaybackWrite();
 const bytes = (a: Int16Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
-describe('the raw microphone track (issue 20)', () => {
+describe('the raw microphone track', () => {
   it('stores both tracks and the playback spans for a segment heard over playback, and only the one track otherwise', async () => {
     const path = join(scratch('store-echo'), 'hark.db');
     const w = await overPlayback();

@@ -30,8 +30,9 @@ export function cutSegment(pcm: Int16Array, vadSec: number, endSec: number, prer
 }
 
 /**
- * The seed 001 bug on purpose: the pre-roll comes from a quiet stretch elsewhere in the history and
- * the live part starts mid-word, so the level jumps at the splice.
+ * The misplaced pre-roll on purpose (docs/decisions.md#the-pre-roll-ring-is-addressed-by-absolute-sample):
+ * the pre-roll comes from a quiet stretch elsewhere in the history and the live part starts mid-word,
+ * so the level jumps at the splice.
  */
 export function splicedWithJump(pcm: Int16Array): { pcm: Int16Array; prerollSamples: number } {
   const quietEnd = Math.round(4.8 * RATE);
@@ -69,7 +70,7 @@ export function scratch(suite: string): string {
 }
 
 /**
- * Issue 20: a segment as the pipeline closes it over hark's playback. `pcm` is what the canceller left
+ * A segment as the pipeline closes it over hark's playback. `pcm` is what the canceller left
  * (a JFK phrase); `raw` is that plus hark's "voice" (a loud warble) inside the playback spans, so the
  * raw track visibly carries what the canceller took out.
  */

@@ -18,7 +18,7 @@ describe('planRetention (pure)', () => {
     { name: 'over the audio budget: delete oldest until it fits', total: 1250, rows: [row(1, 1), row(2, 1), row(3, 1), row(4, 0)], ids: [1, 2, 3], more: true, byAge: 0, bySize: 3 },
     { name: 'exactly at budget: keep', total: 1000, rows: [row(1, 1)], ids: [], more: false, byAge: 0, bySize: 0 },
     { name: 'a full batch says more', total: 100, rows: [row(1, 30), row(2, 20), row(3, 10), row(4, 9)], ids: [1, 2, 3], more: true, byAge: 3, bySize: 0 },
-    // issue 15: one row stamped young (or in the future) must not shield the old rows after it
+    // One row stamped young (or in the future) must not shield the old rows after it
     { name: 'age is by time: old rows after a young one go too', total: 300, rows: [row(1, 8), row(2, -1e4), row(3, 9)], ids: [1, 3], more: false, byAge: 2, bySize: 0 },
     { name: 'segments without audio do not count toward size', total: 1100, rows: [row(1, 1, 0), row(2, 1, 200)], ids: [1, 2], more: false, byAge: 0, bySize: 2 },
   ];
@@ -69,7 +69,7 @@ describe('retention on a real file', () => {
     expect(runs).toHaveLength(2); // nothing more until the interval
   });
 
-  it('ages rows out by their time, not behind a row stamped in the future (issue 15)', async () => {
+  it('ages rows out by their time, not behind a row stamped in the future', async () => {
     const { s, clock, add } = await setup({ batchSize: 10 });
     const future = s.recordSegment({ segment: { pcm: new Int16Array(160), prerollSamples: 0, startedAt: NOW + 3650 * DAY }, transcripts: [{ engine: 'x', rawText: 'x', text: 'x' }] })!.id;
     const old = Array.from({ length: 12 }, () => add(30));

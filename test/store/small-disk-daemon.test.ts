@@ -9,7 +9,7 @@ import type { SegmentWrite } from '../../src/store/records.js';
 import { jfkWrites, scratch } from './fixtures.js';
 
 /**
- * Issue 21 item 5: text outlives audio whatever the order of events, on a real 2 MB tmpfs, with the
+ * Text outlives audio whatever the order of events, on a real 2 MB tmpfs, with the
  * store as the daemon runs it (background checkpoints), for many more segments than fit. Before the
  * fix the WAL grew to fill the disk, the checkpoint had no room, and rows waiting for space were
  * lost at close. Needs root to mount; skipped with a message where mount is impossible.

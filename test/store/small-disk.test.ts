@@ -9,7 +9,7 @@ import type { SegmentWrite } from '../../src/store/records.js';
 import { jfkWrites, scratch } from './fixtures.js';
 
 /**
- * The store on a really full disk (issue 15, item 3): a 2 MB tmpfs where the machine allows mounting
+ * The store on a really full disk: a 2 MB tmpfs where the machine allows mounting
  * one (root or a user namespace), else SQLite's own page cap on a normal file (the same SQLITE_FULL).
  * Every text row must be kept: audio stops, the oldest stored audio is given up to make room, rows
  * that fit nowhere wait in a bounded queue and are written once there is room again.
@@ -61,7 +61,7 @@ describe('a store on a small disk', () => {
       expect(logger.lines.filter((l) => l.includes('the row is lost'))).toEqual([]);
       expect(h.segments + h.pendingRows).toBe(64);
       expect(h.audioStorage).toBe('paused-disk-full');
-      // Audio stops before the disk is full (issue 21: free space is checked before each segment's
+      // Audio stops before the disk is full (free space is checked before each segment's
       // audio); where it did fill, the oldest audio was given up first (checked below).
       expect(h.segments).toBe(64);
       const rows = s.db.prepare('SELECT id, audio_state AS a FROM segments ORDER BY id').all() as { id: number; a: string }[];

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ROOT, outputDir } from '../support/paths.js';
 
 /**
- * Issue 31: on the microphone path hark's memory rose for the first ~8 minutes of talk. One cause was
+ * On the microphone path hark's memory rose for the first ~8 minutes of talk. One cause was
  * the segment log's page cache: better-sqlite3 builds SQLite with a 16 MB cache per connection, and
  * every page of audio written passes through it and stays, so it fills with audio nobody reads again
  * (~2 MB a minute of continuous talk, +19 MB measured). A process of its own (the test runner's heap

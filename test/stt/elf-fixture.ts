@@ -93,7 +93,7 @@ export const X86_RET0 = hex('31 c0 c3');
 export const X86_RET1 = hex('b8 01 00 00 00 c3');
 /** The same with -fcf-protection (Ubuntu's default): endbr64 first. */
 export const X86_ENDBR_RET1 = hex('f3 0f 1e fa b8 01 00 00 00 c3');
-/** aarch64-linux-gnu-gcc 12 -O3: mov w0, #0|#1; ret. */
+/** aarch64-linux-gnu-gcc 12 -O3: mov w0 with the immediate 0 or 1; ret. */
 export const A64_RET0 = hex('00 00 80 52 c0 03 5f d6');
 export const A64_RET1 = hex('20 00 80 52 c0 03 5f d6');
 /** With branch protection (bti c) first. */

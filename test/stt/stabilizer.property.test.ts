@@ -4,7 +4,7 @@ import { normalizeText } from '../../src/stt/clean-text.js';
 import { Stabilizer, type StableWord } from '../../src/stt/stabilizer.js';
 
 /**
- * What "monotonic" means for seed 000's stabilizer, checked over random streams:
+ * What "monotonic" means for the stabilizer, checked over random streams:
  *
  * - partials never shrink the stable text and never change a word it shows (compared without case
  *   and punctuation);

@@ -5,8 +5,8 @@ const opts = { windowSize: 3, minConfidence: 0.6, requireRepetition: true };
 const w = (text: string, confidence = 0.9): StableWord[] => text.split(' ').filter(Boolean).map((t) => ({ text: t, confidence }));
 const low = (text: string) => w(text, 0.3);
 
-describe('stabilizer: settling interim hypotheses (seed 000: LCP of the last 3, confidence 0.6, repetition)', () => {
-  it("seed 000's worked example: the LCP of the last 3 hypotheses", () => {
+describe('stabilizer: settling interim hypotheses (LCP of the last 3, confidence 0.6, repetition)', () => {
+  it("the worked example: the LCP of the last 3 hypotheses", () => {
     const s = new Stabilizer(opts);
     s.partial(w('What is a'));
     s.partial(w('What is a lock'));

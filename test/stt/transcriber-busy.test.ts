@@ -9,7 +9,7 @@ import { Transcriber } from '../../src/stt/transcriber.js';
 import { EngineFailure, type SegmentAudio, type Transcript } from '../../src/stt/types.js';
 
 /**
- * Issue 21, two defects of a loud room:
+ * Two defects of a loud room:
  * - the opening check asked the cloud about the opening and then again about the whole segment; it is
  *   now asked of the local engine only, and a local blank or failure sends the whole to the cloud once;
  * - a segment waited behind Whisper inferences already given up on (whisper.cpp cannot be stopped),
@@ -155,7 +155,7 @@ describe('the opening check is the local engine\'s alone', () => {
   });
 });
 
-// Issue 21, measured: in a CPU quota, "computer set a timer for 10 minutes" closed while Whisper still
+// Measured: in a CPU quota, "computer set a timer for 10 minutes" closed while Whisper still
 // worked on the talk before it; it waited, then Whisper took 4.7 s on it, and the timer was set 7.0 s
 // after the words (target 6 s). The engine now forecasts from what its calls cost, counting the wait
 // since the segment closed, and the transcriber asks the fallback first when it would be too late.

@@ -8,7 +8,7 @@ import { Transcriber } from '../../src/stt/transcriber.js';
 import type { SegmentAudio, Transcript } from '../../src/stt/types.js';
 
 /**
- * Issue 21 item 4: `hark transcribe` hands every segment to speech-to-text as the VAD closes it, so
+ * `hark transcribe` hands every segment to speech-to-text as the VAD closes it, so
  * on a long file they queue for the one Whisper. Each segment's sttMs must be its own
  * speech-to-text time, not the wait for the segments before it (it was 767, 1293, 1696, 2181 … ms
  * for ~500 ms of work each). The engine double runs one call at a time, as whisper.cpp does, and

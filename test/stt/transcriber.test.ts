@@ -263,7 +263,7 @@ describe('one segment, one transcript: the seams where words were lost, split or
   });
 });
 
-describe('preemptive transcription (issue 13): Whisper starts at a pause, the close finds it ready', () => {
+describe('preemptive transcription: Whisper starts at a pause, the close finds it ready', () => {
   class SlowWhisper extends FakeWhisper {
     release: (() => void)[] = [];
     heard: number[] = [];

@@ -4,7 +4,7 @@ import { EngineFailure } from '../../src/stt/types.js';
 import { UninterruptibleLine } from '../../src/stt/uninterruptible-line.js';
 
 /**
- * Issue 21: whisper.cpp cannot be stopped. The line its calls wait in, on a virtual clock: a call
+ * Whisper.cpp cannot be stopped. The line its calls wait in, on a virtual clock: a call
  * past its deadline fails at once but its work runs on (and is counted as abandoned meanwhile), and a
  * call given up on before its turn never starts.
  */

@@ -104,7 +104,7 @@ describe('local Whisper engine (smart-whisper addon, whisper.cpp in-process)', (
       expect((err as EngineFailure).reason).toMatch(/^whisper deadline: no result within 50 ms$/);
       expect(performance.now() - started).toBeLessThan(1000);
       expect(quick.busy).toBe(true);
-      // Issue 21: whisper.cpp runs on with it, and says so; a call given up on behind it never starts.
+      // Whisper.cpp runs on with it, and says so; a call given up on behind it never starts.
       expect(quick.abandoned).toBe(1);
       const calls = quick.stats.calls;
       const queued = await quick.transcribe({ id: 'behind', pcm: speech }).catch((e: unknown) => e);
@@ -119,7 +119,7 @@ describe('local Whisper engine (smart-whisper addon, whisper.cpp in-process)', (
   }, 60_000);
 });
 
-// Issue 21: whether a call now would answer within its deadline, counted from its segment's close, is
+// Whether a call now would answer within its deadline, counted from its segment's close, is
 // forecast from what this engine's calls cost on this CPU (the transcriber then asks the cloud first).
 describe("local Whisper's forecast of its own lateness", () => {
   it('learns its cost from its calls; counts the wait and the work ahead; says why', async () => {

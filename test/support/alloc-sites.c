@@ -4,7 +4,7 @@
  * its call stack until it is freed; every ALLOC_SITES_MS the blocks still live are written, grouped by
  * stack, to $ALLOC_SITES_FILE.<pid>.<n>, with the executable mappings to symbolize them by.
  *
- * Why: mallinfo-probe.c says how much malloc holds in use, not whose it is. Issue 31's RSS rose a few
+ * Why: mallinfo-probe.c says how much malloc holds in use, not whose it is. On continuous talk the RSS rose a few
  * MB an hour with malloc's in-use figure; this tells a native leak (one stack's live bytes rising dump
  * after dump) from ArrayBuffers V8 has not collected yet (NodeArrayBufferAllocator, rising and falling
  * with its collections). Sampled by count, so a site's bytes are an estimate (x SAMPLE), good for what

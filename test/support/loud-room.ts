@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { encodeWav } from '../../src/audio/wav.js';
 
 /**
- * Issue 21's loud room as a recording: librivox readings (pocketsphinx-testdata) chained, brown
+ * Loud room as a recording: librivox readings (pocketsphinx-testdata) chained, brown
  * noise under them (an extractor fan), and "computer set a timer for N minutes" (espeak-ng) 45 s in
  * and then once a minute, the talk pausing 1.2 s either side. Used by test/bench/loud-room.bench.ts
  * and test/e2e/loud-room.test.ts.

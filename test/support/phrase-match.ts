@@ -4,7 +4,7 @@ import type { Scene } from './speech.js';
  * Which scripted phrase a segment's audio holds, for the Deepgram double's `hear`: the double then
  * answers by what was said, not by the order segments reach it. With local Whisper first, a segment
  * can reach the cloud before the one said earlier (Whisper busy with an inference past its deadline
- * passes it over, issue 21), and a double answering by order would hand out the wrong words.
+ * passes it over), and a double answering by order would hand out the wrong words.
  *
  * Matched on loudness envelopes (mean |x| per 10 ms), by normalised correlation: robust to what the
  * echo canceller and the VAD's pre-roll do to the samples, exact enough to tell phrases apart.
@@ -101,7 +101,7 @@ function firstWords(text: string, share: number): string {
 
 /**
  * What a segment holds: a whole phrase, or (`partial`) the words at the start of one that it stops
- * inside — hark sends a long segment's opening before it closes (the wake-phrase check, issue 31), and
+ * inside — hark sends a long segment's opening before it closes (the wake-phrase check), and
  * Deepgram hears the words said so far.
  */
 export function phraseMatcher(scene: Scene, minCorrelation = 0.85): (pcm: Int16Array) => { text: string; partial?: true } | null {

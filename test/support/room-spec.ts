@@ -77,9 +77,9 @@ export const TUNED: RoomSpec = {
 };
 
 /**
- * A working kitchen (issue 32's): a small speaker rolling off under 300 Hz, the worktop's reflection
+ * A working kitchen: a small speaker rolling off under 300 Hz, the worktop's reflection
  * 3 ms after the direct sound and a wall's at 9 ms, the diffuse tail from 10 ms, an extractor fan and
- * 50 Hz hum, the cook 2 m away. At RT60 350 ms and 70 ms this is the kitchen issue 32 was found in
+ * 50 Hz hum, the cook 2 m away. At RT60 350 ms and 70 ms this is the kitchen the echo canceller's misses were found in
  * (the 128 ms filter's linear cancellation there: 24-29 dB).
  */
 export function kitchen(rt60Ms: number, latencyMs: number, name = `kitchen-rt${rt60Ms}-lat${latencyMs}`): RoomSpec {
@@ -106,7 +106,7 @@ export const PRESETS: Record<string, RoomSpec> = {
   tuned: TUNED,
   'tiled-kitchen': kitchen(400, 80, 'tiled-kitchen'),
   'steel-kitchen': kitchen(600, 30, 'steel-kitchen'),
-  // The kitchen issue 32 was found in: a USB card at 60-80 ms, RT60 about 350 ms.
+  // The kitchen the echo canceller's misses were found in: a USB card at 60-80 ms, RT60 about 350 ms.
   'usb-kitchen': kitchen(350, 70, 'usb-kitchen'),
 };
 

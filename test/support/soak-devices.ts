@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * A microphone and a speaker for a long `hark run` on its own capture path (issue 31): put `dir` first
+ * A microphone and a speaker for a long `hark run` on its own capture path: put `dir` first
  * on PATH and hark's AlsaCapture (node-record-lpcm16 → arecord) and AplayStream (aplay) run unchanged,
  * the echo canceller in force as on a device.
  *  - arecord plays `audio.raw` once, `speed` times real time, then silence: one ALSA period (125 ms of

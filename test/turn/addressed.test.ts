@@ -15,7 +15,7 @@ function view(opening: string[] = [], mode: 'wake-word' | 'always-listen' = 'wak
   return { frames, mode, stack: h.core.router.stack, hears: (t: string) => h.core.hears(t) };
 }
 
-describe('addressed to hark, or between cooks (issue 19 item 6, issue 34 finding 5)', () => {
+describe('addressed to hark, or between cooks', () => {
   it.each([
     ['behind you', false],
     ['hot pan coming through', false],
@@ -55,7 +55,7 @@ describe('addressed to hark, or between cooks (issue 19 item 6, issue 34 finding
     }
   });
 
-  it('always-listen mode: everything is addressed (seed 002 as written)', () => {
+  it('always-listen mode: everything is addressed, as with one listener', () => {
     expect(addressedToHark('behind you', view([], 'always-listen'))).toBe(true);
   });
 

@@ -56,7 +56,7 @@ function rig(opts: { hold?: ('model' | 'render' | 'play')[] } = {}) {
   return { clock, cascade, calls, events, held, signals, advance, stops: () => stops };
 }
 
-describe('response cascade timings (seed 003)', () => {
+describe('response cascade timings', () => {
   it('starts the model at 0.5 s, renders at 1.5 s and plays at 2.0 s after the end of speech', async () => {
     const r = rig({ hold: ['play'] });
     r.cascade.start('what is on the list');

@@ -8,7 +8,7 @@ import { createBargeIn } from '../../src/turn/wiring.js';
 import { SpeechQueue } from '../../src/speech/queue.js';
 import { SimulatedOutput } from '../../src/speech/simulated-output.js';
 
-/** Seed 002's eight correctness properties, each over at least 100 generated cases. */
+/** Eight correctness properties, each over at least 100 generated cases. */
 const RUNS = { numRuns: 150 };
 const SETTINGS = { enabled: true, ignoreList: DEFAULT_IGNORE_LIST, caseSensitive: false, bufferMs: 500 };
 const KNOWN = new Set(DEFAULT_IGNORE_LIST.flatMap((e) => words(e)));
@@ -25,7 +25,7 @@ const backchannel = fc.array(fc.tuple(entry, punct), { minLength: 1, maxLength: 
 const foreign = fc.stringMatching(/^[a-z]{2,9}$/).filter((w) => !KNOWN.has(w));
 const randomCase = (s: string) => fc.array(fc.boolean(), { minLength: s.length, maxLength: s.length }).map((up) => [...s].map((c, i) => (up[i] ? c.toUpperCase() : c.toLowerCase())).join(''));
 
-describe('interruption filter: seed 002 properties', () => {
+describe('interruption filter: its properties', () => {
   it('1. ignore-list matching is case-insensitive', () => {
     fc.assert(
       fc.property(backchannel.chain((b) => fc.tuple(fc.constant(b), randomCase(b))), fc.boolean(), ([text, cased], speaking) => {

@@ -143,7 +143,7 @@ describe('interruption filter decisions while hark speaks', () => {
   });
 });
 
-describe('interruption config (seed 002 validation)', () => {
+describe('interruption config validation', () => {
   const problems = (yaml: string) => {
     try {
       parseConfigText(yaml, 'hark.yaml');

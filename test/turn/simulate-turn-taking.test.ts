@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { HARK_BIN } from '../support/paths.js';
 
 /**
- * Issue 19, the turn-taking side, as a cook would try it through `hark simulate` (hark's voice is
+ * The turn-taking side, as a cook would try it through `hark simulate` (hark's voice is
  * modelled on the virtual clock at 70 ms a character; each plain line comes 1 s after the last).
  */
 type Line = Record<string, unknown>;
@@ -21,7 +21,7 @@ function simulate(input: string, args: string[] = []): Promise<Line[]> {
 const at = (text: string, atMs: number) => JSON.stringify({ text, atMs });
 const spoken = (lines: Line[]) => lines.filter((l) => l.type === 'speak').map((l) => l.text);
 
-describe('"repeat" twice (issue 19 item 2)', () => {
+describe('"repeat" twice', () => {
   it('the second "repeat" cuts off the first and is said, not refused by the cooldown the first started', async () => {
     const lines = await simulate(['computer set a timer for ten minutes', 'repeat', 'repeat'].join('\n') + '\n');
     // The timer notice, then two repeats of it: the second one was heard while the first was playing.
@@ -31,7 +31,7 @@ describe('"repeat" twice (issue 19 item 2)', () => {
   });
 });
 
-describe('a double "stop" (issue 19, lesser)', () => {
+describe('a double "stop"', () => {
   it('is not recorded as superseded by itself', async () => {
     const lines = await simulate([at('computer set a timer for ten minutes', 1000), at('stop', 1500), at('stop', 2000)].join('\n') + '\n');
     expect(lines.filter((l) => l.type === 'action' && l.name === 'stop')).toHaveLength(2);
@@ -39,7 +39,7 @@ describe('a double "stop" (issue 19, lesser)', () => {
   });
 });
 
-describe('talk not addressed to hark (issue 19 item 6)', () => {
+describe('talk not addressed to hark', () => {
   const answer = 'computer what is on the shopping list';
 
   it('wake-word mode: "behind you" between two cooks does not cut hark off; it is logged as not addressed to hark', async () => {
@@ -61,14 +61,14 @@ describe('talk not addressed to hark (issue 19 item 6)', () => {
     if (expectAction) expect(lines.filter((l) => l.type === 'action').map((l) => l.name)).toContain(expectAction);
   });
 
-  it('always-listen mode keeps seed 002: any words but a backchannel interrupt', async () => {
+  it('always-listen mode keeps the one-listener filter: any words but a backchannel interrupt', async () => {
     const lines = await simulate(['always listen', at(answer.replace('computer ', ''), 3000), at('behind you', 3500)].join('\n') + '\n');
     expect(lines.filter((l) => l.type === 'interruption')).toMatchObject([{ decision: 'allow', text: 'behind you' }]);
     expect(lines.filter((l) => l.type === 'speak.stopped')).toHaveLength(1);
   });
 });
 
-describe('content frames take every word (issue 19 item 7)', () => {
+describe('content frames take every word', () => {
   it('"okay" said while the dictation prompt plays is dictated, and the prompt goes on', async () => {
     const lines = await simulate(['start dictation', at('okay', 1500), at('the walk-in is at four degrees', 6000), at('end dictation', 7000)].join('\n') + '\n');
     expect(lines.filter((l) => l.type === 'submit')).toMatchObject([{ frame: 'dictation', text: 'okay the walk-in is at four degrees' }]);

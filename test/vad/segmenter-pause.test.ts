@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Segmenter, type SegmenterEvent, type SegmenterOptions } from '../../src/vad/segmenter.js';
 
 /**
- * The segmenter's pause/resume events (issue 13, preemptive transcription) and its runtime
+ * The segmenter's pause/resume events (preemptive transcription) and its runtime
  * hangover (a shorter one while the top frame waits for yes/no). Pure: time is the frame count.
  */
 const F = 512; // 32 ms
@@ -96,7 +96,7 @@ describe('closing early on a whole command', () => {
   });
 });
 
-describe('a long open segment (issue 31: its opening is checked while it is said)', () => {
+describe('a long open segment (its opening is checked while it is said)', () => {
   // 640 ms: past it after 21 frames (672 ms) of speech span from the VAD start.
   const LONG = { longSpeechMs: 640, pauseMs: 0 };
 

@@ -86,7 +86,7 @@ describe('the VAD state starts afresh while the room is quiet (SegmentPipeline)'
   });
 });
 
-describe('a cook in a kitchen with the fan running all along, hark silent (issue 32)', () => {
+describe('a cook in a kitchen with the fan running all along, hark silent', () => {
   it('kitchen-rt600-lat80: "stop" said at 30 points 1.5 s apart opens its segment within 300 ms every time', async () => {
     const config = parseConfigText('', 'hark.yaml');
     const points = Array.from({ length: 15 }, (_, k) => 2000 + 250 * k);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { audioFormat, AudioFormatError, WyomingAudioDecoder } from '../../src/speech/wyoming-audio.js';
 
-/** The voice's audio-chunks → 16 kHz: any cut of the bytes gives what one whole chunk gives (issue 30, finding 9). */
+/** The voice's audio-chunks → 16 kHz: any cut of the bytes gives what one whole chunk gives. */
 function decode(bytes: Buffer, cuts: number[], format = { rate: 22050, width: 2, channels: 1 }): Int16Array {
   const d = new WyomingAudioDecoder(format, 16_000);
   const out: number[] = [];

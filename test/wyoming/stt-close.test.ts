@@ -18,7 +18,7 @@ import { parseServerUrl } from '../../src/wyoming/server-url.js';
 import { WhisperPeer } from '../support/wyoming-whisper.js';
 
 /**
- * Issue 30, finding 11, on the daemon's own segment path (src/path/segment-path.ts): segments stream
+ * On the daemon's own segment path (src/path/segment-path.ts): segments stream
  * to a server that behaves as wyoming-faster-whisper does (test/support/wyoming-whisper.ts: each
  * connection its own, a transcript then the close) while hark handles one segment at a time. The
  * deadlines are on a virtual clock; the sockets are real.

@@ -20,7 +20,7 @@ import { PiperPeer, type PiperFault, type PiperOptions } from '../support/wyomin
 /**
  * The Wyoming voice against a server that behaves as wyoming-piper does (test/support/wyoming-piper.ts):
  * it keeps the connection open after audio-stop, paces its chunks as it likes, and relays may split a
- * sample across two audio-chunks. Issue 30, findings 7-11 on the voice's side.
+ * sample across two audio-chunks. The voice's side of the Wyoming findings.
  */
 let peer: PiperPeer | null = null;
 const players: AplayPlayer[] = [];

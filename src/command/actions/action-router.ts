@@ -4,13 +4,13 @@ import type { Logger } from '../../core/log.js';
 import type { EffectSink } from '../../core/effects.js';
 
 /**
- * Seed 000's action router: debounce and route actions to handlers.
+ * Action router: debounce and route actions to handlers.
  *
  * - Every action that passes its cooldown fires at once: nothing waits (speech, records and the
  *   segment the action came from all happen now).
  * - Cooldown per action name (stop 0, repeat 1500, continue 1500, generate 5000 ms): the same
  *   action again within its cooldown after it fired is dropped (a double "repeat" says it once).
- *   One exception, so that seed 000's correction holds: a last-wins action with other args inside
+ *   One exception, so that the correction holds: a last-wins action with other args inside
  *   the conflict window is a correction, not a double tap ("repeat number 3. no, number 5").
  * - Last-wins within the conflict window (1.5 s) for the conflicting actions (the imperatives): a
  *   later one that fires within the window of the previous one supersedes it. The earlier action
@@ -24,6 +24,7 @@ import type { EffectSink } from '../../core/effects.js';
  *   hark's speech is not also refused by the cooldown of the speech it stopped.
  * - Everything else (timers, voice) neither supersedes nor is superseded.
  * - A handler (or undo) that throws or rejects is logged and reported; the pipeline carries on.
+ * Why: docs/decisions.md#actions-fire-at-once-with-cooldowns-and-last-wins.
  */
 export interface ActionRequest {
   name: string;

@@ -32,7 +32,7 @@ export const DEFAULT_TARGETS: Record<string, TargetConfig> = {
 };
 
 /**
- * actions: seed 000's action router (cooldowns, last-wins) and the targets frames submit to.
+ * actions: the action router (cooldowns, last-wins) and the targets frames submit to.
  * Maps given here are laid over the defaults, so naming one cooldown keeps the others.
  */
 export const actionsSection = section({

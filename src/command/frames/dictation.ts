@@ -1,10 +1,11 @@
 import { Frame, type VerbContext } from '../frame.js';
 
 /**
- * Raw dictation (seed 001's escape mode): everything is content, verbatim, until the exit phrase.
+ * Raw dictation (the escape mode): everything is content, verbatim, until the exit phrase.
  * Command words and repeats ("cancel", "zero zero zero") are kept as said; no silence timer.
  * The ways out are rules like any other (defaults.ts): the exit phrase heard tolerantly (a `near`
  * rule) and a button tap (a `button` rule), both `submit, pop`; CommandRouter.abort() drops it.
+ * Why: docs/decisions.md#dictation-everything-is-content-until-the-exit-phrase.
  */
 export class DictationFrame extends Frame {
   private parts: string[] = [];

@@ -1,7 +1,7 @@
 import { Frame, type VerbContext } from '../frame.js';
 
 /**
- * Inventory capture (seed 001): each utterance is an item, kept through pauses of any length
+ * Inventory capture: each utterance is an item, kept through pauses of any length
  * (a picker walks between shelves); "save" writes them all to the inventory target at once.
  */
 export class InventoryFrame extends Frame {

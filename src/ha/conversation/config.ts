@@ -7,7 +7,7 @@ const SUBMITTING_KINDS = ['query', 'dictation'];
 
 /**
  * ha.conversation: Home Assistant's conversation agent as the place for what hark's own rules do
- * not handle (issue 22, part 1). Off until `url` is set. The long-lived access token never lives
+ * not handle. Off until `url` is set. The long-lived access token never lives
  * in this file: only in the environment (HARK_HA_TOKEN, in /etc/hark/hark.env).
  */
 export const haConversationSection = section({

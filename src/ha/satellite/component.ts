@@ -45,7 +45,7 @@ export interface SatelliteSections {
 const KEEP_SEGMENTS = 4;
 
 /**
- * The daemon's Assist satellite component (issue 22): nothing unless ha.satellite.enabled. Started
+ * The daemon's Assist satellite component: nothing unless ha.satellite.enabled. Started
  * before speech and the router (Home Assistant can connect while they come up) and stopped after them.
  *
  * Where the decision is made: here, after hark's own rules have had each segment. The segment path

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { flag, intBetween, section, text } from '../../core/config-fields.js';
 
 /**
- * ha.satellite: hark as a Home Assistant Assist satellite over the ESPHome native API (issue 22,
- * part 2). Off unless `enabled`. The encryption key never lives in this file: it comes from the
+ * ha.satellite: hark as a Home Assistant Assist satellite over the ESPHome native API.
+ * Off unless `enabled`. The encryption key never lives in this file: it comes from the
  * environment (HARK_HA_API_KEY, 32 bytes in base64, the key Home Assistant asks for when adding the
  * device); without it the API is plaintext, which Home Assistant also accepts.
  */

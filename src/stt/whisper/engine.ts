@@ -123,7 +123,7 @@ export class WhisperEngine implements SttEngine {
   /**
    * A call now would wait behind abandoned work, or — by what the last calls cost on this CPU — the
    * work ahead of it plus its own would end past its deadline, counted from its segment's close
-   * (issue 21: a command said after radio talk waited behind the talk's inference, then ran its own,
+   * (a command said after radio talk waited behind the talk's inference, then ran its own,
    * and was acted on 7 s after it was said). The transcriber sends the segment to a fallback instead.
    */
   unavailableFor(samples: number, waitedMs: number): string | null {
@@ -148,7 +148,7 @@ export class WhisperEngine implements SttEngine {
     // The opening check needs its first words only: fewer tokens decoded. Its deadline is the
     // opening's own (planned from the opening's samples), not the whole segment's.
     if (audio.maxTokens !== undefined && (plan.maxTokens === 0 || audio.maxTokens < plan.maxTokens)) plan.maxTokens = audio.maxTokens;
-    // ms is this segment's own inference, from when whisper.cpp started on it (issue 21): the wait
+    // ms is this segment's own inference, from when whisper.cpp started on it: the wait
     // behind other calls is the caller's to measure, not Whisper's work.
     const call = { samples: audio.pcm.length + plan.padSamples, startedAt: null as number | null };
     this.inLine.add(call);

@@ -35,11 +35,11 @@ export function planCall(samples: number, o: WhisperCallOptions): WhisperCallPla
   const padSamples = Math.max(0, MIN_SAMPLES - samples);
   const total = samples + padSamples;
   const seconds = total / SAMPLE_RATE;
-  // Scaled context: the clip's own positions plus a margin (whisper.cpp #1855 uses +128: with too
+  // Scaled context: the clip's own positions plus a margin (whisper.cpp#1855 uses +128: with too
   // little margin the decoder does not see the end and repeats itself). Never past the model's 1500.
   const audioCtx = o.scaleAudioCtx ? Math.min(MAX_AUDIO_CTX, Math.ceil(total / SAMPLES_PER_AUDIO_CTX) + o.audioCtxPad) : 0;
   // Speech runs at most ~4 words/s (~6 tokens/s); the cap only stops a runaway repetition loop, which
-  // on a Pi 4 would otherwise hold the CPU for tens of seconds (whisper.cpp #1117).
+  // on a Pi 4 would otherwise hold the CPU for tens of seconds (whisper.cpp#1117).
   const maxTokens = o.maxTokensPerSecond > 0 ? Math.ceil(seconds * o.maxTokensPerSecond) + 16 : 0;
   const deadlineMs = Math.round(o.deadlineBaseMs + o.deadlinePerSecondMs * (samples / SAMPLE_RATE));
   return { audioCtx, maxTokens, deadlineMs, padSamples };

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The phrasing corpus (issue 34): lines as a cook or a picker says them, each with what hark should
+ * The phrasing corpus: lines as a cook or a picker says them, each with what hark should
  * do. Hand-written lines live in requests.txt (said to hark) and talk.txt (said between people,
  * never to be taken as a command); generated.ts adds the generated ones. Written from how people
  * talk, not from hark's own templates, so it measures the language rather than restating it.

@@ -4,7 +4,7 @@ import type { Entry, Expect, Setup } from './entries.js';
 /**
  * Generated corpus lines: everyday ways of asking for the same few things, crossed with names,
  * durations, quantities and lists. The phrasings are written from how cooks and pickers talk
- * (issue 34's examples and their neighbours), independently of hark's own templates: a line here
+ * (the examples and their neighbours), independently of hark's own templates: a line here
  * that hark cannot read is a miss to count, not a template to copy.
  *
  * Deterministic: each group's combinations are enumerated and a fixed subset is taken (a simple

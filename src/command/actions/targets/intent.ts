@@ -16,7 +16,7 @@ export interface IntentSink {
 }
 
 /**
- * Hands submitted text to the intent pass (seed 004): it asks the model for a proposal and hark
+ * Hands submitted text to the intent pass: it asks the model for a proposal and hark
  * asks the person yes or no. Resolves once the question is asked, not once it is answered.
  *
  * When the model cannot be reached, the text goes to the frame's own target instead (the
