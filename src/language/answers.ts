@@ -22,6 +22,21 @@ export function stopsRinging(words: readonly string[], lang: Language = english(
 }
 
 /**
+ * Do the words open with what would stop a ring said alone: a run of ring-stop words and the words
+ * they come with that holds a ring-stop word ("turn it off, and then …")? The same lists as
+ * stopsRinging, so what stops a ring alone also opens a long segment while one rings.
+ */
+export function opensWithRingStop(words: readonly string[], lang: Language = english()): boolean {
+  const keys = lang.list('words', 'ring_stop');
+  const also = lang.list('words', 'ring_stop_also');
+  for (const w of words) {
+    if (keys.has(w)) return true;
+    if (!also.has(w)) return false;
+  }
+  return false;
+}
+
+/**
  * The answer to "Which timer: the pizza timer or the 5 minute timer?": "the pizza one", "pizza",
  * "the 5 minute timer", "both". Null when the words pick nothing (they are then an utterance like
  * any other).

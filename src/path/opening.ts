@@ -2,6 +2,7 @@ import type { FramesSpec } from '../command/spec.js';
 import { charDistance, charSlack } from '../language/near.js';
 import { english } from '../language/pack/english.js';
 import { said } from '../language/text.js';
+import { opensWithRingStop } from '../language/answers.js';
 import type { KitchenLanguage } from '../language/kitchen.js';
 
 /**
@@ -57,12 +58,12 @@ const MAX_LEADING_WORDS = 2;
  * each phrase word within a few letters ("computers", "commuter"), and only the words the clip
  * holds compared (the opening may cut "always listen" after "always").
  */
-export function startsWithPhrase(text: string, phrases: readonly (readonly string[])[]): string | null {
+export function startsWithPhrase(text: string, phrases: readonly (readonly string[])[], maxLeading = MAX_LEADING_WORDS): string | null {
   const words = said(text).words;
   let skipped = 0;
   for (let start = 0; start < words.length; start++) {
     for (const p of phrases) if (matchesAt(words, start, p)) return p.join(' ');
-    if (!LEAD_INS.has(words[start]!) && ++skipped > MAX_LEADING_WORDS) break;
+    if (!LEAD_INS.has(words[start]!) && ++skipped > maxLeading) break;
   }
   return null;
 }
@@ -91,15 +92,27 @@ export function longSpeechSeconds(openingSeconds: number): number {
   return openingSeconds + 0.5;
 }
 
-/** While a timer rings, an opening starting with one of these is transcribed whole (the language's ring-stop openings). */
-const RING_STOP_OPENINGS = english().list('words', 'ring_stop_openings').phrases;
-
 /**
  * The verdict on an opening's words: does it start with something the base frame acts on — one of
- * its phrases, a ring-stop word while a timer rings, or the start of an imperative?
+ * its phrases, the words that stop a ring while a timer rings, or the start of an imperative?
  */
 export function opensForBase(text: string, phrases: readonly (readonly string[])[], ringing: boolean, language: KitchenLanguage): boolean {
-  return startsWithPhrase(text, ringing ? [...phrases, ...RING_STOP_OPENINGS] : phrases) !== null || opensImperative(text, language);
+  return (ringing && opensRingStop(text, language)) || startsWithPhrase(text, phrases) !== null || opensImperative(text, language);
+}
+
+/**
+ * While a timer rings, a long segment is heard whole when it opens with what stops a ring said
+ * alone (the language's ring_stop words, in any language of the device): as heard ("turn it off,
+ * and …", "schon gut danke, …"), or first and within a few letters ("stopp"). No other word may
+ * come first here, unlike before the wake phrase: one language's stop word is another's word
+ * ("the fryer is still going" is not German "still"). One list: the words that stop the ring are the words that open.
+ */
+function opensRingStop(text: string, language: KitchenLanguage): boolean {
+  return language.each().some((k) => {
+    const fillers = k.lang.list('words', 'fillers');
+    if (opensWithRingStop(said(text).words.filter((w) => !fillers.has(w)), k.lang)) return true;
+    return startsWithPhrase(text, k.lang.list('words', 'ring_stop').phrases, 0) !== null;
+  });
 }
 
 /**

@@ -101,6 +101,13 @@ describe('a broken pack is refused at start, with the file and the path', () => 
     ]);
   });
 
+  it('a phrase among the words that stop a ring, and the old openings list, are named', () => {
+    expect(problems(broken('words.yaml', (t) => t.replace('ring_stop: [stop,', 'ring_stop: [turn it off, stop,')))).toEqual([
+      'packs/en/words.yaml: ring_stop.0: must be one word (a phrase is its words: "turn it off" is ring_stop off with turn and it in ring_stop_also)',
+    ]);
+    expect(problems(broken('words.yaml', (t) => `${t}\nring_stop_openings: [stop]\n`)).join('\n')).toMatch(/packs\/en\/words\.yaml: .*ring_stop_openings/);
+  });
+
   it('bad YAML names its line; a missing file, a stray one and a pack under the wrong code are named', () => {
     const files = broken('numbers.yaml', (t) => t.replace('  five: 5', '  five: [5'));
     files.delete('timers.yaml');

@@ -224,10 +224,13 @@ export const packWords = z.strictObject({
   /** A kitchen's yes and no (the confirm frame). */
   yes: words,
   no: words,
-  /** Words that, alone or together, silence a ring ("stop", "ok thanks"), the words allowed around them, and the openings a long segment may start with while it rings. */
-  ring_stop: words,
-  ring_stop_also: words,
-  ring_stop_openings: words,
+  /**
+   * Words that, alone or together, silence a ring ("stop", "ok thanks"), and the words allowed
+   * around them; a long segment that opens with them while a timer rings is heard whole. One word
+   * each: the line is read word by word ("turn it off" is turn and it around off).
+   */
+  ring_stop: z.array(word.regex(/^\S+$/, 'must be one word (a phrase is its words: "turn it off" is ring_stop off with turn and it in ring_stop_also)')),
+  ring_stop_also: z.array(word.regex(/^\S+$/, 'must be one word')),
   /** Backchannels and thinking sounds said while hark speaks: never an interruption. */
   backchannels: words,
   /** The wake phrases, and what dictation is left with. */
