@@ -2,8 +2,12 @@
  * What the speech-to-text side hands to the router: one kind of utterance, whichever engine made it.
  * Why: docs/decisions.md#one-close-reason-the-segments-end.
  */
-/** The engine an utterance came from ("whisper", "deepgram", ...), or "text" for typed input. */
-export type SttEngineName = string;
+/**
+ * A speech-to-text engine's name as configured and recorded ("whisper", "deepgram", ...), and
+ * "text" for typed input: the one name of an engine everywhere. A string, not a closed union: a new
+ * engine is one file that implements SttEngine plus its entry in stt/engines/registry.ts.
+ */
+export type EngineId = string;
 
 /**
  * Why an utterance closed. hark hands the router one utterance per VAD segment, so the segment's end
@@ -18,7 +22,7 @@ export interface Utterance {
   text: string;
   /** Engine output as it came, special tokens such as [BLANK_AUDIO] kept. */
   rawText: string;
-  engine: SttEngineName;
+  engine: EngineId;
   /** The language speech-to-text heard it in (a pack code), or a text line named: read in it first. */
   language?: string;
   /** The segment this came from, when it came from audio. */

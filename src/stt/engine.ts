@@ -1,10 +1,5 @@
+import type { EngineId } from '../core/utterance.js';
 import type { AsrEvent, SegmentAudio, Transcript } from './types.js';
-
-/**
- * An engine's name as configured and recorded ("whisper", "deepgram", ...). A string, not a closed
- * union: a new engine is one file that implements SttEngine plus its entry in engines/registry.ts.
- */
-export type EngineId = string;
 
 /** A segment streaming to an engine while it is still open (cloud engines). */
 export interface LiveStream {

@@ -1,6 +1,6 @@
 import type { Utterance } from '../core/utterance.js';
 import type { CircuitState } from '../core/circuit-breaker.js';
-import type { EngineId } from './engine.js';
+import type { EngineId } from '../core/utterance.js';
 import type { AsrResult, SttToken } from './types.js';
 
 /** One engine's try at a segment, in the order tried: what the store keeps as a transcript row. */

@@ -1,4 +1,4 @@
-import type { EngineId } from './engine.js';
+import type { EngineId } from '../core/utterance.js';
 import type { HallucinationFilter } from './hallucination-filter.js';
 import type { EngineFailure, Transcript } from './types.js';
 

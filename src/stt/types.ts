@@ -1,4 +1,4 @@
-import type { SttEngineName } from '../core/utterance.js';
+import type { EngineId } from '../core/utterance.js';
 
 /**
  * The speech-to-text side's shared vocabulary: what an engine is given, what it returns, and the
@@ -42,7 +42,7 @@ export interface AsrWord {
 
 /** A whole-segment result from an engine, before the hallucination filter. */
 export interface Transcript {
-  engine: SttEngineName;
+  engine: EngineId;
   /** The engine's output as it came ([BLANK_AUDIO], (music) kept). */
   rawText: string;
   /** Special tokens stripped, whitespace collapsed. */
@@ -68,8 +68,8 @@ export type EngineFailureKind =
 
 export class EngineFailure extends Error {
   readonly kind: EngineFailureKind;
-  readonly engine: SttEngineName;
-  constructor(engine: SttEngineName, kind: EngineFailureKind, message: string, options?: { cause?: unknown }) {
+  readonly engine: EngineId;
+  constructor(engine: EngineId, kind: EngineFailureKind, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'EngineFailure';
     this.engine = engine;

@@ -1,6 +1,6 @@
 import type { Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
-import type { EngineId } from './engine.js';
+import type { EngineId } from '../core/utterance.js';
 import { EngineFailure } from './types.js';
 
 /**
