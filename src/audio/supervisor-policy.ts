@@ -1,3 +1,4 @@
+import { Backoff } from '../core/backoff.js';
 import type { Clock, TimerHandle } from '../core/clock.js';
 
 /**
@@ -35,7 +36,7 @@ type State = 'idle' | 'running' | 'waiting' | 'stopped';
 
 export class SupervisorPolicy {
   private state: State = 'idle';
-  private nextDelay: number;
+  private readonly backoff: Backoff;
   private upSince: number | null = null;
   private lastDataAt = 0;
   private killReason: string | null = null;
@@ -47,12 +48,12 @@ export class SupervisorPolicy {
     private readonly clock: Clock,
     private readonly effect: (e: SupervisorEffect) => void,
   ) {
-    this.nextDelay = settings.initialMs;
+    this.backoff = new Backoff(settings.initialMs, settings.maxMs);
   }
 
   /** The delay the next failure will wait (for logs and tests). */
   get backoffMs(): number {
-    return this.nextDelay;
+    return this.backoff.nextMs;
   }
 
   get running(): boolean {
@@ -79,9 +80,8 @@ export class SupervisorPolicy {
     if (this.state !== 'running') return;
     this.clearTimers();
     const now = this.clock.now();
-    if (this.upSince !== null && now - this.upSince >= this.settings.steadyMs) this.nextDelay = this.settings.initialMs;
-    const delay = this.nextDelay;
-    this.nextDelay = Math.min(this.settings.maxMs, this.nextDelay * 2);
+    if (this.upSince !== null && now - this.upSince >= this.settings.steadyMs) this.backoff.reset();
+    const delay = this.backoff.fail();
     const why = this.killReason ?? reason;
     this.killReason = null;
     this.upSince = null;

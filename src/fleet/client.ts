@@ -1,3 +1,4 @@
+import { Backoff } from '../core/backoff.js';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
@@ -73,7 +74,7 @@ export class Fleet {
   private readonly dash: Dashboard;
   private state: FleetState = 'off';
   private lastError: string | null = null;
-  private backoffMs: number;
+  private readonly backoff: Backoff;
   private readonly unsubscribe: (() => void)[] = [];
   private stopping = false;
   private readonly ring: SiteRing;
@@ -98,7 +99,7 @@ export class Fleet {
     const c = o.config;
     this.topics = new Topics({ prefix: c.topicPrefix, device: c.device, room: c.room, discoveryPrefix: c.discoveryPrefix });
     this.queue = new BoundedQueue(c.queueMax);
-    this.backoffMs = c.reconnectInitialMs;
+    this.backoff = new Backoff(c.reconnectInitialMs, c.reconnectMaxMs);
     this.dash = { mode: o.initialMode, frame: 'base' };
     this.ring = new SiteRing({ device: c.device, area: o.area ?? null, hooks: o.hooks, outbox: o.outbox ?? null });
     // The arbiter reaches the room through this client; claims go out at QoS 0 (latency over delivery).
@@ -148,8 +149,7 @@ export class Fleet {
       this.ring.brokerLost();
       if (this.state !== 'refused') this.setState('reconnecting');
       // Backoff: mqtt.js reads reconnectPeriod each time it schedules a reconnect.
-      client.options.reconnectPeriod = this.backoffMs;
-      this.backoffMs = Math.min(c.reconnectMaxMs, this.backoffMs * 2);
+      client.options.reconnectPeriod = this.backoff.fail();
     });
   }
 
@@ -200,7 +200,7 @@ export class Fleet {
     const client = this.client;
     if (!client) return;
     const c = this.o.config;
-    this.backoffMs = c.reconnectInitialMs;
+    this.backoff.reset();
     client.options.reconnectPeriod = c.reconnectInitialMs;
     this.lastError = null;
     this.setState('connected');
@@ -231,7 +231,7 @@ export class Fleet {
     const refused = typeof err.code === 'number' && err.code > 0;
     const why = refused ? `the broker refused the connection: ${err.message}${err.code === 4 || err.code === 134 || err.code === 5 || err.code === 135 ? ' (check HARK_MQTT_USERNAME / HARK_MQTT_PASSWORD and the broker ACL)' : ''}` : `cannot reach the broker at ${this.o.config.url}: ${err.message}`;
     // One line per new problem, not one per retry.
-    if (why !== this.lastError) this.o.log.error(`mqtt: ${why}`, { retryInMs: this.backoffMs });
+    if (why !== this.lastError) this.o.log.error(`mqtt: ${why}`, { retryInMs: this.backoff.nextMs });
     this.lastError = why;
     if (refused) this.setState('refused');
     else this.o.bus.emit('fleet.state', this.status);

@@ -1,3 +1,4 @@
+import { Backoff } from '../core/backoff.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Clock, TimerHandle } from '../core/clock.js';
 import type { AplayStreamOptions, PlayResult, Playback, StreamingPlayback } from './playback.js';
@@ -42,7 +43,7 @@ export class AplayStream {
   private readonly clips: Clip[] = [];
   private readonly perMs: number;
   private streams = 0;
-  private failures = 0;
+  private readonly backoff: Backoff;
   private nextSpawnAt = -Infinity;
   private spawnTimer: TimerHandle | null = null;
   private feedTimer: TimerHandle | null = null;
@@ -53,6 +54,7 @@ export class AplayStream {
 
   constructor(private readonly o: AplayStreamOptions) {
     this.perMs = o.sampleRate / 1000;
+    this.backoff = new Backoff(o.backoffMs, o.backoffMaxMs);
   }
 
   /** The aplay process's pid while one runs. */
@@ -212,9 +214,9 @@ export class AplayStream {
       for (const c of [...this.clips, ...this.draining]) this.finish(c, 'error', error);
       // A process that played a while before dying is a new failure, not the next in a run.
       const up = this.o.clock.now() - proc.spawnedAt;
-      this.failures = up > 10_000 ? 1 : this.failures + 1;
-      this.nextSpawnAt = this.o.clock.now() + Math.min(this.o.backoffMaxMs, this.o.backoffMs * 2 ** (this.failures - 1));
-    } else this.failures = 0;
+      if (up > 10_000) this.backoff.reset();
+      this.nextSpawnAt = this.o.clock.now() + this.backoff.fail();
+    } else this.backoff.reset();
     if (this.clips.length > 0 || this.respawnAfterClose) {
       this.respawnAfterClose = false;
       if (this.clips.length > 0) this.ensure();

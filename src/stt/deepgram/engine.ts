@@ -1,3 +1,4 @@
+import { Backoff } from '../../core/backoff.js';
 import { DeepgramClient } from '@deepgram/sdk';
 import { SAMPLE_RATE, int16ToBuffer } from '../../audio/pcm.js';
 import { SystemClock, type Clock, type TimerHandle } from '../../core/clock.js';
@@ -67,7 +68,7 @@ export class DeepgramEngine implements StreamHost, SttEngine {
   readonly stats: DeepgramStats = { connects: 0, keepAlives: 0, skipped: 0 };
   private conn: Conn | null = null;
   private streams: DeepgramStream[] = [];
-  private connectFailures = 0;
+  private readonly backoff: Backoff;
   private nextAttemptAt = 0;
   private idleTimer: TimerHandle | null = null;
   private closed = false;
@@ -77,6 +78,7 @@ export class DeepgramEngine implements StreamHost, SttEngine {
     this.clock = opts.clock ?? new SystemClock();
     this.finalizeTimeoutMs = opts.finalizeTimeoutMs;
     this.log = opts.logger;
+    this.backoff = new Backoff(opts.reconnectInitialMs, opts.reconnectMaxMs);
   }
 
   /** The socket is open right now (for status pages and tests). */
@@ -230,7 +232,7 @@ export class DeepgramEngine implements StreamHost, SttEngine {
     if (conn.state !== 'connecting') return;
     conn.state = 'open';
     this.clock.clearTimer(conn.connectTimer);
-    this.connectFailures = 0;
+    this.backoff.reset();
     this.nextAttemptAt = 0;
     this.log.debug('deepgram socket open', { url: this.opts.url });
     const queued = conn.outbox;
@@ -268,8 +270,7 @@ export class DeepgramEngine implements StreamHost, SttEngine {
     const wasConnecting = conn.state === 'connecting';
     this.drop(conn);
     if (wasConnecting) {
-      this.connectFailures++;
-      const backoff = Math.min(this.opts.reconnectMaxMs, this.opts.reconnectInitialMs * 2 ** (this.connectFailures - 1));
+      const backoff = this.backoff.fail();
       this.nextAttemptAt = this.clock.now() + backoff;
       if (f.kind === 'auth') this.log.error('deepgram: API key rejected', { error: f.message });
       else this.log.warn('deepgram connect failed', { error: f.message, retryInMs: backoff });
