@@ -1,3 +1,4 @@
+import { Backoff } from '../core/backoff.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Ollama } from 'ollama';
 import { errorMessage } from '../core/errors.js';
@@ -104,9 +105,11 @@ export class OllamaClient implements ProposalModel {
     /** The last failure that was not the deadline itself: what a technician needs to see. */
     let cause: Attempt | undefined;
     let attempts = 0;
+    // Retries within one call, bounded by its deadline rather than by a longest wait.
+    const backoff = new Backoff(this.opts.backoffMs, Infinity);
     for (let n = 0; n <= this.opts.retries; n++) {
       if (n > 0) {
-        const wait = this.opts.backoffMs * 2 ** (n - 1);
+        const wait = backoff.fail();
         // Only retry if there is time left for the wait and a request after it.
         if (performance.now() - started + wait >= timeoutMs) break;
         await sleep(wait, undefined, { signal: both }).catch(() => undefined);

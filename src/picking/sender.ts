@@ -1,3 +1,4 @@
+import { Backoff } from '../core/backoff.js';
 import { SystemClock, type Clock, type TimerHandle } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
@@ -58,14 +59,14 @@ export function wallClockSender(outbox: Outbox, channel: ResultChannel, wms: Sen
 export class OutboxSender {
   private timer: TimerHandle | undefined;
   private sending: Promise<void> | null = null;
-  private delayMs: number;
+  private readonly backoff: Backoff;
   private stopped = false;
   private failures = 0;
   /** A kick came while a send was under way: look again once it is done. */
   private again = false;
 
   constructor(private readonly o: SenderOptions) {
-    this.delayMs = o.retryFirstMs;
+    this.backoff = new Backoff(o.retryFirstMs, o.retryMaxMs);
   }
 
   /** Look at the outbox now (a pick was just confirmed, or at start). */
@@ -127,14 +128,13 @@ export class OutboxSender {
         const message = errorMessage(err);
         this.failures++;
         this.o.outbox.markFailed(row.seq, message);
-        this.o.log.warn('pick result not taken; will retry', { channel: this.o.channel.name, id: row.id, seq: row.seq, attempts: row.attempts + 1, retryInMs: this.delayMs, error: message });
-        const delay = this.delayMs;
-        this.delayMs = Math.min(this.o.retryMaxMs, this.delayMs * 2);
+        this.o.log.warn('pick result not taken; will retry', { channel: this.o.channel.name, id: row.id, seq: row.seq, attempts: row.attempts + 1, retryInMs: this.backoff.nextMs, error: message });
+        const delay = this.backoff.fail();
         return this.later(delay);
       }
       this.o.outbox.markSent(row.seq, this.o.wallNow());
       this.failures = 0;
-      this.delayMs = this.o.retryFirstMs;
+      this.backoff.reset();
       this.o.onSent?.(row.result);
     }
   }

@@ -1,3 +1,4 @@
+import { Backoff } from '../../../core/backoff.js';
 import { errorMessage } from '../../../core/errors.js';
 import { DeliveryError, type Delivery, type Target } from './target.js';
 
@@ -33,8 +34,10 @@ export class WebhookTarget implements Target {
     const body = JSON.stringify({ target: this.name, ...d });
     const attempts = this.opts.retries + 1;
     let last = '';
+    // Retries within one delivery: no bound beyond the few `retries` allowed.
+    const backoff = new Backoff(this.opts.backoffMs, Infinity);
     for (let attempt = 1; attempt <= attempts; attempt++) {
-      if (attempt > 1) await this.sleep(this.opts.backoffMs * 2 ** (attempt - 2));
+      if (attempt > 1) await this.sleep(backoff.fail());
       try {
         const res = await fetch(this.opts.url, {
           method: 'POST',
