@@ -1,7 +1,9 @@
 /**
- * Work run one job at a time, in the order it was given, whatever each job's outcome: a command-core
- * plugin's line (the intent pass's model calls, Home Assistant's conversation turns). `busy` and
- * `idle()` are what CommandCore.idle() waits on.
+ * Work run one job at a time, in the order it was given, whatever each job's outcome: hark's one way
+ * to keep work in line — a command-core plugin's line (the intent pass's model calls, Home
+ * Assistant's conversation turns), the VAD's frames, speech-to-text's turns and an engine's
+ * uninterruptible calls, a file target's appends. `busy` and `idle()` are what CommandCore.idle()
+ * waits on.
  */
 export class OneAtATime {
   private chain: Promise<unknown> = Promise.resolve();

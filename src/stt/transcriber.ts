@@ -1,3 +1,4 @@
+import { OneAtATime } from '../core/one-at-a-time.js';
 import { randomUUID } from 'node:crypto';
 import type { Bus } from '../core/bus.js';
 import type { Clock } from '../core/clock.js';
@@ -80,7 +81,7 @@ export class Transcriber {
   /** Work started at a pause of the open segment (preempt()). */
   private readonly specs: Speculations;
   /** The segment being transcribed: the next waits for it. */
-  private turn: Promise<unknown> = Promise.resolve();
+  private readonly turn = new OneAtATime();
 
   constructor(private readonly o: TranscriberOptions) {
     this.log = o.logger;
@@ -177,9 +178,7 @@ export class Transcriber {
   }
 
   private inTurn<T>(f: () => Promise<T>): Promise<T> {
-    const mine = this.turn.then(f);
-    this.turn = mine.catch(() => {});
-    return mine;
+    return this.turn.run(f);
   }
 
   private async openingNow(segment: SttSegment, key: string | undefined): Promise<OpeningCheck> {

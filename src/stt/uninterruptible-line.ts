@@ -1,3 +1,4 @@
+import { OneAtATime } from '../core/one-at-a-time.js';
 import type { Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
 import type { EngineId } from '../core/utterance.js';
@@ -15,7 +16,7 @@ import { EngineFailure } from './types.js';
  * Why: docs/decisions.md#whispers-deadline-counts-from-the-segments-close.
  */
 export class UninterruptibleLine {
-  private tail: Promise<unknown> = Promise.resolve();
+  private readonly line = new OneAtATime();
   private abandonedRunning = 0;
   private started = 0;
   /** Calls that failed with `deadline`. */
@@ -47,14 +48,14 @@ export class UninterruptibleLine {
 
   /** Resolves when every call so far has finished its work. */
   idle(): Promise<void> {
-    return this.tail.then(() => {});
+    return this.line.idle();
   }
 
   /** Run `work` in its turn; rejects with an EngineFailure (`deadline`, or `error` for anything `work` throws that is not one). */
   run<T>(deadlineMs: number, work: () => Promise<T>): Promise<T> {
     const calledAt = this.clock.now();
     const call = { gaveUp: false, running: false, finished: false };
-    const done = this.tail.then(async () => {
+    const done = this.line.run(async () => {
       // Given up on while it waited its turn: nobody wants its result, so it never starts.
       if (call.gaveUp) throw new EngineFailure(this.engine, 'deadline', 'given up before it started');
       call.running = true;
@@ -66,7 +67,6 @@ export class UninterruptibleLine {
         if (call.gaveUp) this.abandonedRunning--;
       }
     });
-    this.tail = done.catch(() => {});
     return new Promise<T>((resolve, reject) => {
       let settled = false;
       const timer = this.clock.setTimer(deadlineMs, () => {

@@ -1,3 +1,4 @@
+import { OneAtATime } from '../core/one-at-a-time.js';
 import { EventEmitter } from 'node:events';
 import type { EchoCleaner } from '../echo/create.js';
 import { Framer } from '../audio/framer.js';
@@ -67,7 +68,8 @@ export class SegmentPipeline extends EventEmitter<PipelineEvents> {
   /** The open segment was opened while hark's sound was not playing: a person's (FrameGate.adjust). */
   private personsSegment = false;
   private readonly echo: EchoCleaner | undefined;
-  private tail: Promise<void> = Promise.resolve();
+  /** Frames are processed one at a time, in order: the segmenter and Silero's state are one stream. */
+  private readonly line = new OneAtATime();
   private vadErrors = 0;
   /** Frames the VAD has heard since its state was last started afresh, all of them waiting with hark silent. */
   private heardWaiting = 0;
@@ -161,16 +163,14 @@ export class SegmentPipeline extends EventEmitter<PipelineEvents> {
   }
 
   idle(): Promise<void> {
-    return this.tail;
+    return this.line.idle();
   }
 
   private enqueue(work: () => Promise<void>): Promise<void> {
-    const next = this.tail.then(work);
-    // A failure must not wedge the queue for the audio after it.
-    this.tail = next.catch((err) => {
+    // A failure must not wedge the line for the audio after it: it is reported, and the next frame goes on.
+    return this.line.run(work).catch((err: unknown) => {
       this.emit('error', err instanceof Error ? err : new Error(errorMessage(err)));
     });
-    return this.tail;
   }
 
   private async processFrame(input: Int16Array, realSamples: number): Promise<void> {

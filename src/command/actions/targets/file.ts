@@ -1,3 +1,4 @@
+import { OneAtATime } from '../../../core/one-at-a-time.js';
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { errorMessage } from '../../../core/errors.js';
@@ -9,7 +10,8 @@ import { DeliveryError, type Delivery, type Target } from './target.js';
  */
 export class FileTarget implements Target {
   readonly type = 'file';
-  private chain: Promise<unknown> = Promise.resolve();
+  /** Appends one at a time, in order: two deliveries never interleave their lines. */
+  private readonly line = new OneAtATime();
   constructor(readonly name: string, readonly path: string, private readonly now: () => Date = () => new Date()) {}
 
   describe(): string {
@@ -18,7 +20,7 @@ export class FileTarget implements Target {
 
   deliver(d: Delivery): Promise<string | undefined> {
     const line = JSON.stringify({ target: this.name, writtenAt: this.now().toISOString(), ...d }) + '\n';
-    const write = this.chain.then(async () => {
+    return this.line.run(async () => {
       try {
         await mkdir(dirname(this.path), { recursive: true });
         await appendFile(this.path, line, 'utf8');
@@ -27,7 +29,5 @@ export class FileTarget implements Target {
         throw new DeliveryError(`cannot append to ${this.path}: ${errorMessage(err)}`, 1);
       }
     });
-    this.chain = write.catch(() => undefined);
-    return write;
   }
 }
