@@ -141,6 +141,7 @@ function jsonRecord(v: Verdict) {
           ignored: r.new.ignored,
           said: r.new.said,
           saidAfterMs: r.new.saidAfterMs,
+          trailingSilenceMs: r.new.trailingSilenceMs,
           stacks: r.new.stacks,
         }
       : null,

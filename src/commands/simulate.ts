@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { VirtualClock } from '../core/clock.js';
+import { VirtualDrive } from '../core/virtual-drive.js';
 import { HarkError } from '../core/errors.js';
 import { createLogger } from '../core/log.js';
 import { Bus } from '../core/bus.js';
@@ -133,20 +134,10 @@ async function simulate(opts: SimulateOpts): Promise<void> {
 
   // Settle async work (file appends, a classifier) before the next line. While the router waits
   // on a classifier, virtual time follows real time, so a classifier's timeout means what it
-  // would on the appliance.
-  const settle = () => conversation.settle(clock);
-
-
-  // Timer by timer, settling after each, so a delivery is reported at the time it happened.
-  const advanceTo = async (target: number): Promise<void> => {
-    for (;;) {
-      const due = clock.nextDue();
-      if (due === undefined || due > target) break;
-      clock.advanceTo(due);
-      await settle();
-    }
-    clock.advanceTo(target);
-  };
+  // would on the appliance. Timer by timer, settling after each, so a delivery is reported at the
+  // time it happened: the same driver replay uses.
+  const drive = new VirtualDrive(clock, () => conversation.settle(clock));
+  const { settle } = drive;
 
   let previous = 0;
   let lineNo = 0;
@@ -171,7 +162,7 @@ async function simulate(opts: SimulateOpts): Promise<void> {
       process.stderr.write(`hark simulate: line ${lineNo}: language "${parsed.language}" is not one of this device's (language.languages: ${core.language.each().map((k) => k.lang.code).join(', ')}) (line skipped)\n`);
       continue;
     }
-    await advanceTo(parsed.atMs);
+    await drive.advanceTo(parsed.atMs);
     previous = parsed.atMs;
     if (parsed.button !== undefined) {
       // As the appliance's button: a tap while hark plays something silences it (that was a
@@ -204,13 +195,7 @@ async function simulate(opts: SimulateOpts): Promise<void> {
   }
 
   // Let the timers run out: kitchen timers ring, the query's silence timer submits.
-  const limit = clock.now() + drainMs;
-  for (;;) {
-    const due = clock.nextDue();
-    if (due === undefined || due > limit) break;
-    clock.advanceTo(due);
-    await settle();
-  }
+  await drive.runTimers(clock.now() + drainMs);
   if (picking) {
     await picking.drain(Number(opts.wmsDrainMs) || 0);
     out(JSON.stringify({ type: 'picking-outbox', ...picking.outbox.state(), atMs: clock.now() }));

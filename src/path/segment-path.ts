@@ -2,6 +2,7 @@ import type { Bus } from '../core/bus.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
 import { TimeUp } from '../core/time-up.js';
+import { speechEndAt, trailingSilenceMs } from '../core/speech-end.js';
 import type { Speech } from '../speech/create.js';
 import type { SttStack } from '../stt/create.js';
 import type { Store } from '../store/store.js';
@@ -129,10 +130,10 @@ export class SegmentPath {
     const seg = this.open.close(segment.startSample);
     const closedAt = this.d.clock.now();
     const closedWallAt = Date.now();
-    // When the person stopped: a hangover ago for a VAD close; for an early close, as long ago as the
-    // pause that started the transcript it acted on; at once for a release.
-    const hangover = segment.closeReason === 'hangover' ? this.command.hangoverMs : segment.closeReason === 'complete-command' ? this.d.config.stt.preemptiveMs : 0;
-    const rec: SegmentRecord = { segment, transcript: null, fate: { kind: 'cancelled', reason: '' }, actions: [], closedAt, closedWallAt, speechEndAt: closedAt - hangover, firstActionAt: null, written: false };
+    // When the person stopped, with the hangover in force now; stored with the segment, so replay
+    // counts the cascade from the same moment.
+    const trailingMs = trailingSilenceMs(segment.closeReason, { hangoverMs: this.command.hangoverMs, preemptiveMs: this.d.config.stt.preemptiveMs });
+    const rec: SegmentRecord = { segment, transcript: null, fate: { kind: 'cancelled', reason: '' }, actions: [], closedAt, closedWallAt, speechEndAt: speechEndAt(closedAt, trailingMs), firstActionAt: null, written: false };
     return this.line.enqueue((t) => this.handle(rec, seg, cancelled, t), 'segment handling failed', { segment: segment.index }, {
       lane: segment.openedBy === 'ptt' || this.awaited() ? 'first' : 'normal',
       // What the segment holds while it waits: the raw microphone too, when heard over playback.

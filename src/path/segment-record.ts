@@ -20,7 +20,10 @@ export interface SegmentRecord {
   /** Clock ms when it closed; wall ms for the store's times. */
   closedAt: number;
   closedWallAt: number;
-  /** When the person stopped speaking: the close, less the hangover for a VAD close. */
+  /**
+   * When the person stopped speaking: the close, less the silence it waited out (core/speech-end.ts).
+   * Stored with the segment as that silence, so replay counts the cascade from the same moment.
+   */
   speechEndAt: number;
   /** Clock ms of its first fired action. */
   firstActionAt: number | null;
@@ -64,7 +67,7 @@ export function segmentWrite(rec: SegmentRecord, source: string): SegmentWrite {
   if (fate.kind === 'yielded' || fate.kind === 'filtered') transcripts.push({ engine: 'none', rawText: '', text: '', droppedReason: fate.reason });
   return {
     // From the close, not from now: the row is written after speech-to-text, which takes seconds.
-    segment: { ...segment, startedAt: rec.closedWallAt - Math.round(samplesToMs(segment.pcm.length)), source },
+    segment: { ...segment, startedAt: rec.closedWallAt - Math.round(samplesToMs(segment.pcm.length)), source, trailingSilenceMs: Math.round(rec.closedAt - rec.speechEndAt) },
     transcripts,
     ...(u
       ? { utterance: { id: u.id, text: u.text, rawText: u.rawText, engine: u.engine, ...(u.sttMs !== undefined ? { sttMs: Math.round(u.sttMs) } : {}), ...(u.fallbackReason ? { fallbackReason: u.fallbackReason } : {}), ...(u.language ? { language: u.language } : {}) } }

@@ -62,6 +62,11 @@ export interface NewOutcome {
   said: string[];
   /** When each of `said` was said, in ms after the segment's words ended (the cascade counts from then). */
   saidAfterMs: number[];
+  /**
+   * How long before the segment's close its words ended: the hangover the device had in force (or an
+   * early close's pause), as stored with the segment. The cascade's timers count from then.
+   */
+  trailingSilenceMs: number;
   /** Frame stacks the segment moved through (each change), bottom to top. */
   stacks: string[][];
 }
@@ -80,8 +85,8 @@ export interface SegmentReplay {
   new: NewOutcome | null;
 }
 
-export function emptyNewOutcome(heard: Heard, vad: VadOutcome | null = null): NewOutcome {
-  return { heard, vad, actions: [], submissions: [], ignored: [], said: [], saidAfterMs: [], stacks: [] };
+export function emptyNewOutcome(heard: Heard, vad: VadOutcome | null = null, trailingSilenceMs = 0): NewOutcome {
+  return { heard, vad, actions: [], submissions: [], ignored: [], said: [], saidAfterMs: [], trailingSilenceMs, stacks: [] };
 }
 
 /**

@@ -1,9 +1,12 @@
 import { Bus } from '../core/bus.js';
 import { VirtualClock } from '../core/clock.js';
+import { speechEndAt as speechEnd, trailingSilenceMs } from '../core/speech-end.js';
+import { VirtualDrive } from '../core/virtual-drive.js';
 import type { Logger } from '../core/log.js';
 import { Conversation, type ConversationDeps } from '../path/conversation.js';
 import { createSpeech } from '../speech/create.js';
 import type { SpeechConfig } from '../speech/config.js';
+import type { SttConfig } from '../stt/config.js';
 import type { VadConfig } from '../vad/config.js';
 import type { Effect } from '../core/effects.js';
 import { addEffect, emptyNewOutcome, type Heard, type NewOutcome, type SegmentReplay, type VadOutcome } from './outcome.js';
@@ -16,8 +19,8 @@ export type HearResult =
 
 export type Hear = (s: StoredSegment) => Promise<HearResult>;
 
-/** What a replay reads: the command side's sections, hark's voice (modelled) and the VAD's hangover. */
-export type ReplaySections = ConversationDeps['config'] & { speech: SpeechConfig; vad: Pick<VadConfig, 'threshold' | 'hangoverMs'> };
+/** What a replay reads: the command side's sections, hark's voice (modelled), the VAD's hangover and the early close's pause (for rows that did not store theirs). */
+export type ReplaySections = ConversationDeps['config'] & { speech: SpeechConfig; vad: Pick<VadConfig, 'threshold' | 'hangoverMs'>; stt: Pick<SttConfig, 'preemptiveMs'> };
 
 export interface RunOptions {
   config: ReplaySections;
@@ -67,21 +70,10 @@ export async function runReplay(o: RunOptions): Promise<void> {
   conversation.listen((e: Effect, atMs) => {
     if (current) addEffect(current.out, e, !handling, atMs - current.speechEndAt);
   });
-  const core = conversation.core;
-  /** Settle async work; while the model or the voice is working, virtual time follows real time (as simulate does). */
-  const settle = () => conversation.settle(clock);
-
-
-  // Timer by timer, settling after each, so what a timer sets off (a delivery) lands before the next.
-  const advanceTo = async (target: number): Promise<void> => {
-    for (;;) {
-      const due = clock.nextDue();
-      if (due === undefined || due > target) break;
-      clock.advanceTo(due);
-      await settle();
-    }
-    clock.advanceTo(target);
-  };
+  // Settle async work (while the model or the voice is working, virtual time follows real time) and
+  // move timer by timer, as simulate does, so what a timer sets off lands before the next.
+  const drive = new VirtualDrive(clock, () => conversation.settle(clock));
+  const { settle } = drive;
   const finish = () => {
     if (current) o.onResult(current.replay);
     current = null;
@@ -91,15 +83,17 @@ export async function runReplay(o: RunOptions): Promise<void> {
     for (const s of o.segments) {
       const heard = await o.hear(s);
       // Out of order by a few ms (started_at is derived) must not move the clock backwards.
-      await advanceTo(Math.max(clock.now(), s.endedAt));
+      await drive.advanceTo(Math.max(clock.now(), s.endedAt));
       finish();
       if ('skip' in heard) {
         o.onResult({ id: s.id, startedAt: s.startedAt, input: 'text', note: null, skipped: heard.skip, old: s.old, new: null });
         continue;
       }
-      const out = emptyNewOutcome(heard.heard, heard.vad);
-      // The words ended a hangover before a VAD close: the cascade counts from there, as on the device.
-      const speechEndAt = clock.now() - (s.closeReason === 'hangover' ? o.config.vad.hangoverMs : 0);
+      // The cascade counts from when the words ended, as on the device: the hangover it had in force,
+      // stored with the segment; a row from before that was kept takes the base hangover.
+      const trailingMs = s.trailingSilenceMs ?? trailingSilenceMs(s.closeReason, { hangoverMs: o.config.vad.hangoverMs, preemptiveMs: o.config.stt.preemptiveMs });
+      const out = emptyNewOutcome(heard.heard, heard.vad, trailingMs);
+      const speechEndAt = speechEnd(clock.now(), trailingMs);
       current = { replay: { id: s.id, startedAt: s.startedAt, input: heard.input, note: heard.note, skipped: null, old: s.old, new: out }, out, speechEndAt };
       handling = true;
       // One at a time, each settled before the next, as Conversation.dispatch does.
@@ -112,7 +106,7 @@ export async function runReplay(o: RunOptions): Promise<void> {
       }
       handling = false;
     }
-    await advanceTo(Math.max(clock.now(), o.horizonMs));
+    await drive.advanceTo(Math.max(clock.now(), o.horizonMs));
     finish();
   } finally {
     conversation.dispose();

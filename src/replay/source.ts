@@ -18,6 +18,8 @@ export interface StoredSegment {
   openedBy: string | null;
   /** hangover, max-length, ptt-release, ...: a hangover close came that long after the words ended. */
   closeReason: string | null;
+  /** How long before the close the words ended, as the device counted it; null in a row from before hark kept it. */
+  trailingSilenceMs: number | null;
   maxProb: number | null;
   sampleRate: number;
   audio: AudioState;
@@ -132,6 +134,7 @@ export class ReplaySource {
         createdAt: v.createdAt,
         openedBy: v.openedBy,
         closeReason: v.closeReason,
+        trailingSilenceMs: v.trailingSilenceMs,
         maxProb: v.maxProb,
         sampleRate: v.sampleRate,
         audio: v.audio,

@@ -135,6 +135,8 @@ interface SegmentRow {
   vad_start_sample: number | null;
   end_sample: number | null;
   close_reason: string | null;
+  /** Schema 10 (a file replay opens read-only may be older). */
+  trailing_silence_ms?: number | null;
   opened_by: string | null;
   max_prob: number | null;
   rms: number;
@@ -223,6 +225,7 @@ function segmentView(r: SegmentRow): SegmentView {
     endSample: r.end_sample,
     closeReason: r.close_reason,
     openedBy: r.opened_by,
+    trailingSilenceMs: r.trailing_silence_ms ?? null,
     maxProb: r.max_prob,
     rms: r.rms,
     peak: r.peak,

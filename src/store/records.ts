@@ -35,6 +35,8 @@ export interface SegmentInput {
   closeReason?: string;
   maxProb?: number;
   openedBy?: string;
+  /** How long before the close the words ended (the hangover in force, an early close's pause). */
+  trailingSilenceMs?: number;
   /**
    * Only for a segment heard while hark played: the raw microphone over the same samples
    * as `pcm` (which is then the echo-cancelled signal) and where hark's playback was, in samples from
@@ -236,6 +238,8 @@ export interface SegmentView {
   endSample: number | null;
   closeReason: string | null;
   openedBy: string | null;
+  /** How long before the close the words ended; null for a row written before hark kept it. */
+  trailingSilenceMs: number | null;
   maxProb: number | null;
   /** 0..1 of full scale. */
   rms: number;

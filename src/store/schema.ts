@@ -272,6 +272,15 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE utterances ADD COLUMN language TEXT;
     `,
   },
+  {
+    version: 10,
+    name: 'trailing silence',
+    // How long before the close the person stopped speaking (the hangover in force then, the pause of
+    // an early close; src/core/speech-end.ts), so replay counts the response cascade from the moment
+    // the device did. NULL for every row written before this version: replay then takes the config's
+    // base hangover, as it always had (docs/decisions.md#speechendat-is-stored-with-the-segment).
+    sql: `ALTER TABLE segments ADD COLUMN trailing_silence_ms INTEGER;`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

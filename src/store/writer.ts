@@ -25,10 +25,10 @@ export class RowWriter {
     this.segment = db.prepare(`INSERT INTO segments (created_at, started_at, source, stream_index, sample_rate, sample_count,
         preroll_samples, start_sample, vad_start_sample, end_sample, close_reason, opened_by, max_prob, rms, peak,
         splice_warning, splice_reason, splice_step, splice_typical_step, splice_level_before, splice_level_after, audio_state, audio_bytes,
-        playback_json, raw_bytes)
+        playback_json, raw_bytes, trailing_silence_ms)
       VALUES (@createdAt, @startedAt, @source, @index, @sampleRate, @sampleCount, @prerollSamples, @startSample, @vadStartSample,
         @endSample, @closeReason, @openedBy, @maxProb, @rms, @peak, @spliceWarning, @spliceReason, @spliceStep, @spliceTypicalStep,
-        @spliceLevelBefore, @spliceLevelAfter, @audio, @audioBytes, @playback, @rawBytes)`);
+        @spliceLevelBefore, @spliceLevelAfter, @audio, @audioBytes, @playback, @rawBytes, @trailingSilenceMs)`);
     this.audio = db.prepare('INSERT INTO segment_audio (segment_id, pcm) VALUES (?, ?)');
     this.rawAudio = db.prepare('INSERT INTO segment_raw_audio (segment_id, pcm) VALUES (?, ?)');
     this.transcript = db.prepare(`INSERT INTO transcripts (segment_id, created_at, engine, raw_text, text, tokens_json, stt_ms, fallback_reason, dropped_reason)
@@ -186,6 +186,7 @@ export function segmentRow(s: SegmentInput, audioOff = false) {
     endSample: s.endSample ?? null,
     closeReason: s.closeReason ?? null,
     openedBy: s.openedBy ?? null,
+    trailingSilenceMs: s.trailingSilenceMs ?? null,
     maxProb: s.maxProb ?? null,
     rms: rms(s.pcm),
     peak: peak(s.pcm),

@@ -126,6 +126,8 @@ describe('hark replay --text-only', () => {
         ignored: [],
         said: [],
         saidAfterMs: [],
+        // The fixture's rows say nothing of the hangover in force: the config's base one.
+        trailingSilenceMs: 600,
         stacks: [],
       },
     });
