@@ -248,6 +248,20 @@ export const packWords = z.strictObject({
   not_a_name: words,
 });
 
+/**
+ * The default frames' own commands (router.frames' defaults), frame by frame: the base frame's mode
+ * words, "switch voice", "start inventory", stop and repeat; the query's send and read-back; the
+ * words that get dictation's "still dictating" hint; the voice picker's cancel; inventory's undo,
+ * read-back, save and discard. Written as said ("¿qué modo?"): they are normalised as speech is.
+ */
+export const packFrames = z.strictObject({
+  base: z.strictObject({ mode_query: words, always_listen: words, wake_word_mode: words, switch_voice: words, start_inventory: words, stop: words, repeat: words }),
+  query: z.strictObject({ send: words, read_back: words }),
+  dictation: z.strictObject({ still: words }),
+  voice: z.strictObject({ cancel: words }),
+  inventory: z.strictObject({ undo: words, read_back: words, save: words, discard: words }),
+});
+
 /** Every spoken reply: key → template (message.ts). */
 export const packReplies = z.record(word, z.string({ error: 'must be a reply, such as "Cancelled the {timer}."' }).min(1, 'must not be empty'), { error: 'must map reply names to replies' });
 
@@ -261,6 +275,7 @@ export const PACK_FILES = {
   'lists.yaml': packLists,
   'timers.yaml': packTimers,
   'words.yaml': packWords,
+  'frames.yaml': packFrames,
   'replies.yaml': packReplies,
   'picking.yaml': packPicking,
 } as const;
@@ -276,6 +291,7 @@ export interface PackData {
   lists: z.infer<typeof packLists>;
   timers: z.infer<typeof packTimers>;
   words: z.infer<typeof packWords>;
+  frames: z.infer<typeof packFrames>;
   replies: z.infer<typeof packReplies>;
   picking: z.infer<typeof packPicking>;
 }
