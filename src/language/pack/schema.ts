@@ -254,12 +254,16 @@ export const packWords = z.strictObject({
  * words that get dictation's "still dictating" hint; the voice picker's cancel; inventory's undo,
  * read-back, save and discard. Written as said ("¿qué modo?"): they are normalised as speech is.
  */
+const frameWords = <T extends Record<string, typeof words>>(shape: T) =>
+  z.strictObject(shape, {
+    error: (i) => (i.code === 'unrecognized_keys' ? undefined : i.input === undefined ? "is missing: every pack writes each frame's words" : "must map each of the frame's commands to its phrases"),
+  });
 export const packFrames = z.strictObject({
-  base: z.strictObject({ mode_query: words, always_listen: words, wake_word_mode: words, switch_voice: words, start_inventory: words, stop: words, repeat: words }),
-  query: z.strictObject({ send: words, read_back: words }),
-  dictation: z.strictObject({ still: words }),
-  voice: z.strictObject({ cancel: words }),
-  inventory: z.strictObject({ undo: words, read_back: words, save: words, discard: words }),
+  base: frameWords({ mode_query: words, always_listen: words, wake_word_mode: words, switch_voice: words, start_inventory: words, stop: words, repeat: words }),
+  query: frameWords({ send: words, read_back: words }),
+  dictation: frameWords({ still: words }),
+  voice: frameWords({ cancel: words }),
+  inventory: frameWords({ undo: words, read_back: words, save: words, discard: words }),
 });
 
 /** Every spoken reply: key → template (message.ts). */
