@@ -22,6 +22,7 @@ export type Verb =
   | { v: 'ignore' }
   | { v: 'mode'; mode: Mode }
   | { v: 'say'; text: string }
+  | { v: 'reply'; key: string }
   | { v: 'earcon'; name: string }
   | { v: 'timer'; op: 'set' | 'cancel' | 'status' }
   /** Carry out the kitchen request a kitchen rule matched. */
@@ -69,6 +70,8 @@ export interface CompiledRule {
   classifier: { name: string; impl: Classifier; timeoutMs: number; labels?: ReadonlyMap<string, readonly Verb[]> } | undefined;
   /** A button rule's gesture (its match() never matches an utterance). */
   button: ButtonGesture | undefined;
+  /** The language its words are in (RuleSpec.lang), or undefined: the device's first. */
+  lang?: string | undefined;
 }
 
 const NO_MATCH = (): null => null;
@@ -82,7 +85,7 @@ function rule(
   match: CompiledRule['match'],
   extra: { classifier?: CompiledRule['classifier']; phrases?: ReadonlySet<string>; literalStart?: string; button?: ButtonGesture } = {},
 ): CompiledRule {
-  return { index, kind, when, verbs, match, phrases: extra.phrases, literalStart: extra.literalStart, classifier: extra.classifier, button: extra.button };
+  return { index, kind, when, verbs, match, phrases: extra.phrases, literalStart: extra.literalStart, classifier: extra.classifier, button: extra.button, lang: undefined };
 }
 
 /**
@@ -124,12 +127,18 @@ export function compileVerb(spec: VerbSpec): Verb {
   if ('push' in spec) return { v: 'push', frame: spec.push };
   if ('mode' in spec) return { v: 'mode', mode: spec.mode };
   if ('say' in spec) return { v: 'say', text: spec.say };
+  if ('reply' in spec) return { v: 'reply', key: spec.reply };
   if ('earcon' in spec) return { v: 'earcon', name: spec.earcon };
   if ('timer' in spec) return { v: 'timer', op: spec.timer };
   return { v: 'action', name: spec.action, args: spec.args ?? {} };
 }
 
 function compileRule(spec: RuleSpec, index: number, path: string, classifiers: Record<string, Classifier>): CompiledRule {
+  const r = compileMatcher(spec, index, path, classifiers);
+  return spec !== 'check-parent' && 'lang' in spec && spec.lang ? { ...r, lang: spec.lang } : r;
+}
+
+function compileMatcher(spec: RuleSpec, index: number, path: string, classifiers: Record<string, Classifier>): CompiledRule {
   if (spec === 'check-parent') return rule(index, 'check-parent', undefined, [], NO_MATCH);
   const when = spec.when;
   if ('classifier' in spec) {

@@ -1,6 +1,7 @@
 import { english } from '../language/pack/english.js';
 import type { Language } from '../language/pack/language.js';
-import type { FrameSpec, FramesSpec, VoiceSpec } from './spec.js';
+import { normalise } from '../language/text.js';
+import type { FrameSpec, FramesSpec, RuleSpec, VerbSpec, VoiceSpec } from './spec.js';
 
 /**
  * The frames hark ships with. Tests and users rely on these words; change them in YAML
@@ -31,29 +32,58 @@ function all(langs: readonly Language[], pick: (w: Language['pack']['words']) =>
   return [...new Set(langs.flatMap((l) => pick(l.pack.words)))];
 }
 
+type Rule = Exclude<RuleSpec, 'check-parent'>;
+
+/**
+ * One rule per language for one command, each with that language's phrases (normalised as speech
+ * is, each phrase once: a phrase an earlier language has stays that language's). A rule of a
+ * language other than the device's first names it (`lang`): a frame it opens answers in it.
+ */
+function perLanguage(langs: readonly Language[], pick: (l: Language) => readonly string[], make: (phrases: string[]) => Rule): Rule[] {
+  const seen = new Set<string>();
+  const out: Rule[] = [];
+  langs.forEach((l, i) => {
+    const phrases = [...new Set(pick(l).map(normalise).filter((p) => p && !seen.has(p)))];
+    if (!phrases.length) return;
+    for (const p of phrases) seen.add(p);
+    out.push(i === 0 ? make(phrases) : { ...make(phrases), lang: l.code });
+  });
+  return out;
+}
+
+/** The languages whose frames.yaml words are heard: the device's, and English's on every device (the words hark's docs teach). */
+function withEnglish(langs: readonly Language[]): Language[] {
+  return langs.some((l) => l.code === 'en') ? [...langs] : [...langs, english()];
+}
+
 /**
  * The frames hark ships with, their words those of the device's languages (each pack's
- * words.yaml): a Spanish cook wakes hark with "oye computadora" and confirms with "sí", a German
- * with "ja", on the same device as an English one. Yes and no with the words around them are read
- * per language, so a Spanish "sí" never comes with an English "please" it was not said with.
+ * words.yaml and frames.yaml): a Spanish cook wakes hark with "oye computadora", opens dictation
+ * with "empezar dictado" and confirms with "sí", a German says "Inventur starten" and "ja", on the
+ * same device as an English one; each command is a rule per language, so a frame it opens answers
+ * in the language it was asked in. Yes and no with the words around them are read per language,
+ * so a Spanish "sí" never comes with an English "please" it was not said with.
  */
 export function defaultFrames(langs: readonly Language[] = [english()]): FramesSpec {
+  const heard = withEnglish(langs);
   const wake = all(langs, (w) => w.wake);
   const yes = all(langs, (w) => w.yes);
   const no = all(langs, (w) => w.no);
+  const words = (pick: (f: Language['pack']['frames']) => readonly string[], make: (phrases: string[]) => Rule) => perLanguage(heard, (l) => pick(l.pack.frames), make);
+  const exact = (pick: (f: Language['pack']['frames']) => readonly string[], verbs: VerbSpec[]) => words(pick, (p) => ({ exact: p, do: verbs }));
   return {
   base: {
     kind: 'base',
     rules: [
-      { prefix: wake, do: [{ push: 'query' }] },
-      { exact: ['mode query', 'what mode', 'which mode', 'what mode are you in'], do: ['say-mode'] },
-      { exact: ['always listen', 'always listening', 'listen always'], do: [{ mode: 'always-listen' }] },
-      { exact: ['wake word mode', 'wake word', 'wakeword mode'], do: [{ mode: 'wake-word' }] },
-      { exact: all(langs, (w) => w.start_dictation), do: [{ push: 'dictation' }] },
-      { exact: ['switch voice', 'change voice', 'change the voice'], do: [{ push: 'voice' }] },
-      { exact: ['start inventory'], do: [{ push: 'inventory' }] },
-      { exact: ['stop', 'cancel', 'never mind', 'nevermind', 'stop talking', 'be quiet', 'quiet', 'enough'], do: [{ action: 'stop' }] },
-      { exact: ['repeat', 'say that again', 'repeat that', 'what did you say', 'come again', 'pardon'], do: [{ action: 'repeat' }] },
+      ...perLanguage(langs, (l) => l.pack.words.wake, (p) => ({ prefix: p, do: [{ push: 'query' }] })),
+      ...exact((f) => f.base.mode_query, ['say-mode']),
+      ...exact((f) => f.base.always_listen, [{ mode: 'always-listen' }]),
+      ...exact((f) => f.base.wake_word_mode, [{ mode: 'wake-word' }]),
+      ...perLanguage(langs, (l) => l.pack.words.start_dictation, (p) => ({ exact: p, do: [{ push: 'dictation' }] })),
+      ...exact((f) => f.base.switch_voice, [{ push: 'voice' }]),
+      ...exact((f) => f.base.start_inventory, [{ push: 'inventory' }]),
+      ...exact((f) => f.base.stop, [{ action: 'stop' }]),
+      ...exact((f) => f.base.repeat, [{ action: 'repeat' }]),
       // Imperatives however they are put ("can you repeat that", "repeat number 3",
       // "please stop", "stop. actually continue"), each clause an action in order; the action
       // router's last-wins keeps the correction. `whole`: only when nothing but command words was
@@ -72,9 +102,9 @@ export function defaultFrames(langs: readonly Language[] = [english()]): FramesS
     target: 'file',
     silenceMs: 4000,
     rules: [
-      { exact: all(langs, (w) => w.query_cancel), do: [{ earcon: 'cancelled' }, 'pop'] },
-      { exact: ['go', 'done', 'send', 'send it', 'over'], do: ['submit', 'pop'] },
-      { exact: ['read back', 'read it back', 'read that back'], do: ['read-back'] },
+      ...perLanguage(langs, (l) => l.pack.words.query_cancel, (p) => ({ exact: p, do: [{ earcon: 'cancelled' }, 'pop'] })),
+      ...exact((f) => f.query.send, ['submit', 'pop']),
+      ...exact((f) => f.query.read_back, ['read-back']),
       ...KITCHEN_RULES,
       // Before the catch-all: the base frame gets first refusal (mode words, "switch voice",
       // "stop"), and the catch-all keeps only what the base frame did not take.
@@ -87,7 +117,7 @@ export function defaultFrames(langs: readonly Language[] = [english()]): FramesS
     timeoutMs: 15_000,
     rules: [
       { exact: ['@voices'], do: ['set-voice', 'pop'] },
-      { exact: ['cancel', 'never mind', 'nevermind', 'abort'], do: [{ say: 'Voice unchanged.' }, 'pop'] },
+      ...exact((f) => f.voice.cancel, [{ reply: 'voice.unchanged' }, 'pop']),
     ],
   },
   dictation: {
@@ -101,11 +131,11 @@ export function defaultFrames(langs: readonly Language[] = [english()]): FramesS
       //   so a dictated sentence that mentions dictation stays text. Here only: the base frame and
       //   the query frame do not have this rule, and nothing reaches dictation from above.
       { button: 'tap', do: ['submit', 'pop'] },
-      { near: all(langs, (w) => w.dictation_exit), do: ['submit', 'pop'] },
+      ...perLanguage(langs, (l) => l.pack.words.dictation_exit, (p) => ({ near: p, do: ['submit', 'pop'] })),
       // A bare "stop" or "computer" is kept as text (everything is content until the exit
       // phrase; a one-word "Stop." can be dictated, and leaving wrongly would drop everything said
       // after it), but a person saying only that most likely wanted out, so hark says how.
-      { exact: ['stop', ...wake], do: ['append', { say: 'Still dictating. Say end dictation, or tap the button.' }] },
+      { exact: [...new Set([...heard.flatMap((l) => l.pack.frames.dictation.still.map(normalise)), ...wake])], do: ['append', { reply: 'dictation.still' }] },
       { 'catch-all': true, do: ['append'] },
     ],
   },
@@ -132,13 +162,13 @@ export function defaultFrames(langs: readonly Language[] = [english()]): FramesS
     kind: 'inventory',
     target: 'inventory',
     rules: [
-      { exact: ['undo', 'undo that', 'scratch that', 'remove last'], do: ['undo'] },
-      { exact: ['read back', 'read it back', 'read them back'], do: ['read-back'] },
-      { exact: ['save', 'save it', 'save inventory', 'save the list'], do: ['save', 'pop'] },
+      ...exact((f) => f.inventory.undo, ['undo']),
+      ...exact((f) => f.inventory.read_back, ['read-back']),
+      ...exact((f) => f.inventory.save, ['save', 'pop']),
       // A tap saves, as "save" does: the picker's hands may be full of boxes, and "save" misheard
       // becomes an item.
       { button: 'tap', do: ['save', 'pop'] },
-      { exact: ['cancel', 'cancel inventory', 'discard'], do: ['discard'] },
+      ...exact((f) => f.inventory.discard, ['discard']),
       { 'catch-all': true, do: ['append'] },
     ],
   },

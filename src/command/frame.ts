@@ -13,6 +13,15 @@ export interface ConfirmRequest {
   onNo?: () => void;
   /** No answer in time (the frame says so and does nothing; the asker may want to forget too). */
   onTimeout?: () => void;
+  /** The language the question is asked in (the asking frame's); the device's first if absent. */
+  lang?: string;
+}
+
+/** How a frame's line is said: `answer`, `rate` (effects.ts), and `lang`, the language it is said in (the device's first if absent). */
+export interface SayOptions {
+  answer?: true;
+  rate?: number;
+  lang?: string;
 }
 
 /** What a frame may ask of the router that holds it. */
@@ -20,11 +29,11 @@ export interface FrameHost {
   readonly clock: Clock;
   emit(effect: Effect): void;
   /** `answer`: this is the answer to a question (a read-back), not a notice; `rate`: words a minute for this line. See effects.ts. */
-  speak(text: string, opts?: { answer?: true; rate?: number }): void;
-  /** Say one of the pack's replies (packs/<lang>/replies.yaml), in the device's first language. */
-  say(key: string, args?: MessageArgs, opts?: { answer?: true; rate?: number }): void;
-  /** A reply's text in the device's first language, for a question another frame asks. */
-  reply(key: string, args?: MessageArgs): string;
+  speak(text: string, opts?: SayOptions): void;
+  /** Say one of the pack's replies (packs/<lang>/replies.yaml), in `opts.lang` (the device's first language if absent or not the device's). */
+  say(key: string, args?: MessageArgs, opts?: SayOptions): void;
+  /** A reply's text in that language (the device's first if absent), for a question another frame asks. */
+  reply(key: string, args?: MessageArgs, lang?: string): string;
   /** Pop this frame and everything above it (no-op if it is already gone). */
   pop(frame: Frame): void;
   confirm(request: ConfirmRequest): void;
@@ -39,6 +48,8 @@ export interface VerbContext {
   utterance: Utterance;
   /** What the rules read of the words (absent for a button press). */
   input?: MatchInput;
+  /** The language of the rule that took the words (CompiledRule.lang), when it names one. */
+  lang?: string;
 }
 
 /**
@@ -54,6 +65,12 @@ export abstract class Frame {
   protected covered = false;
   /** Opened by the wake phrase: someone spoke to hark on purpose, and a reply is due. */
   woken = false;
+  /**
+   * The language of the words that opened it (a pack code; undefined: the base frame, which
+   * answers in the language of each utterance). Set before the frame is pushed; what it says is
+   * said in it.
+   */
+  lang: string | undefined;
 
   constructor(
     readonly name: string,
@@ -87,6 +104,21 @@ export abstract class Frame {
   op(op: string, _ctx: VerbContext): void {
     // Validation at config load only allows a kind's own verbs, so this is a bug, not bad input.
     throw new Error(`frame ${this.name} (${this.spec.kind}) has no verb "${op}"`);
+  }
+
+  /** Say one of the pack's replies in this frame's language. */
+  protected say(key: string, args?: MessageArgs, opts?: { answer?: true; rate?: number }): void {
+    this.host.say(key, args, this.in(opts));
+  }
+  /** Say these words (already in this frame's language, or the person's own): the voice is the frame's language's. */
+  protected speak(text: string, opts?: { answer?: true; rate?: number }): void {
+    this.host.speak(text, this.in(opts));
+  }
+  protected reply(key: string, args?: MessageArgs): string {
+    return this.host.reply(key, args, this.lang);
+  }
+  private in(opts: { answer?: true; rate?: number } = {}): SayOptions {
+    return this.lang !== undefined ? { ...opts, lang: this.lang } : opts;
   }
 
   protected arm(ms: number, fn: () => void): void {

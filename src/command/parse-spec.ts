@@ -35,7 +35,7 @@ export type { SpecIssue };
 
 const MATCHERS = ['exact', 'prefix', 'pattern', 'intent', 'kitchen', 'near', 'catch-all', 'classifier', 'button'] as const;
 const MATCHER_LIST = 'exact, prefix, pattern, intent, kitchen, near, catch-all, classifier or button';
-const RULE_KEYS = new Set<string>([...MATCHERS, 'do', 'when', 'timeoutMs', 'labels', 'maxEdits', 'skip', 'whole']);
+const RULE_KEYS = new Set<string>([...MATCHERS, 'do', 'when', 'timeoutMs', 'labels', 'maxEdits', 'skip', 'whole', 'lang']);
 const FRAME_NAME = /^[a-z][a-z0-9-]*$/;
 
 class Checker extends VerbChecker {
@@ -81,7 +81,13 @@ class Checker extends VerbChecker {
       if (!MODES.includes(raw.when as Mode)) this.add([...path, 'when'], `must be one of: ${MODES.join(', ')}`);
       else when = raw.when as Mode;
     }
-    const withWhen = <T extends object>(r: T): T => (when ? { ...r, when } : r);
+    let lang: string | undefined;
+    if (raw.lang !== undefined) {
+      if (m === 'button' || m === 'classifier') this.add([...path, 'lang'], 'only rules that match words have this setting');
+      else if (typeof raw.lang !== 'string' || !/^[a-z]{2,3}(?:-[a-z0-9]+)*$/.test(raw.lang)) this.add([...path, 'lang'], 'must be a language pack code such as es or pt-br');
+      else lang = raw.lang;
+    }
+    const withWhen = <T extends object>(r: T): T => ({ ...r, ...(when ? { when } : {}), ...(lang ? { lang } : {}) });
     if (m !== 'classifier') {
       for (const k of ['timeoutMs', 'labels']) if (k in raw) this.add([...path, k], 'only classifier rules have this setting');
     }

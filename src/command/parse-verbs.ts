@@ -1,5 +1,6 @@
 import { MODES, type Mode } from '../core/effects.js';
 import { FRAME_KINDS, GENERIC_VERBS, KIND_VERBS, type FrameKind, type VerbSpec } from './spec.js';
+import { REPLIES } from '../language/pack/catalog.js';
 import { describe, isObject, type Path, type SpecIssue } from './spec-check.js';
 
 const ACTION_NAME = /^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)*$/;
@@ -29,7 +30,7 @@ export class VerbChecker {
       }
       const owners = FRAME_KINDS.filter((k) => KIND_VERBS[k].includes(v));
       if (owners.length) this.add(path, `"${v}" is not available in a ${kind} frame (only in: ${owners.join(', ')})`);
-      else this.add(path, `unknown verb "${v}" (known: ${[...GENERIC_VERBS, ...new Set(Object.values(KIND_VERBS).flat())].join(', ')}, or push/mode/say/earcon/timer/action)`);
+      else this.add(path, `unknown verb "${v}" (known: ${[...GENERIC_VERBS, ...new Set(Object.values(KIND_VERBS).flat())].join(', ')}, or push/mode/say/reply/earcon/timer/action)`);
       return undefined;
     }
     if (!isObject(v)) {
@@ -55,7 +56,7 @@ export class VerbChecker {
       return { action: v.action, args: v.args as Record<string, string | number | boolean> };
     }
     if (keys.length !== 1) {
-      this.add(path, `a verb mapping has one key (push, mode, say, earcon, timer or action); got ${keys.join(', ') || 'none'}`);
+      this.add(path, `a verb mapping has one key (push, mode, say, reply, earcon, timer or action); got ${keys.join(', ') || 'none'}`);
       return undefined;
     }
     const value = v[key!];
@@ -83,6 +84,13 @@ export class VerbChecker {
           return undefined;
         }
         return { say: value };
+      case 'reply':
+        if (typeof value !== 'string' || !(value in REPLIES) || REPLIES[value]!.length > 0) {
+          const plain = Object.entries(REPLIES).filter(([, args]) => args.length === 0).map(([k]) => k);
+          this.add([...path, 'reply'], `must name a reply that takes nothing, such as ${plain.slice(0, 3).join(', ')} (packs/<lang>/replies.yaml)`);
+          return undefined;
+        }
+        return { reply: value };
       case 'earcon':
         if (typeof value !== 'string' || !/^[a-z][a-z0-9-]*$/.test(value)) {
           this.add([...path, 'earcon'], 'must be an earcon name such as sent or cancelled');
@@ -96,7 +104,7 @@ export class VerbChecker {
         }
         return { timer: value };
       default:
-        this.add([...path, key ?? ''], 'unknown verb (push, mode, say, earcon, timer or action)');
+        this.add([...path, key ?? ''], 'unknown verb (push, mode, say, reply, earcon, timer or action)');
         return undefined;
     }
   }

@@ -6,11 +6,11 @@ import type { Classifier } from './classifier.js';
 import { compileFrame, type CompiledRule, type MatchInput, type Verb } from './compile.js';
 import { DEFAULT_FRAMES, DEFAULT_VOICES } from './defaults.js';
 import type { Effect, EffectSink, Mode } from '../core/effects.js';
-import { Frame, type ConfirmRequest, type FrameHost, type VerbContext } from './frame.js';
+import { Frame, type ConfirmRequest, type FrameHost, type SayOptions, type VerbContext } from './frame.js';
 import { ConfirmFrame } from './frames/confirm.js';
 import { QueryFrame } from './frames/query.js';
 import { FrameStack } from './frame-stack.js';
-import { runVerbs, type VerbHost, type VerbResult } from './verbs.js';
+import { runVerbs, speakEffect, wordsLanguage, type VerbHost, type VerbResult } from './verbs.js';
 import type { ButtonGesture, FramesSpec, VoiceSpec } from './spec.js';
 import { englishFillers } from '../language/pack/english.js';
 import { normalise, said as toSaid, type Said } from '../language/text.js';
@@ -87,9 +87,9 @@ export class CommandRouter {
     this.host = {
       clock: this.clock,
       emit: (e) => self.emit(e),
-      speak: (text, opts) => self.emit({ type: 'speak', text, ...(opts?.answer ? { answer: true as const } : {}), ...(opts?.rate !== undefined ? { rate: opts.rate } : {}) }),
-      reply: (key, args) => self.hearing.language.lang.reply(key, args),
-      say: (key, args, opts) => self.emit({ type: 'speak', text: self.hearing.language.lang.reply(key, args), ...(opts?.answer ? { answer: true as const } : {}), ...(opts?.rate !== undefined ? { rate: opts.rate } : {}) }),
+      speak: (text, opts) => self.emit(self.line(text, opts)),
+      reply: (key, args, lang) => self.hearing.language.speaking(lang).reply(key, args),
+      say: (key, args, opts) => self.emit(self.line(self.hearing.language.speaking(opts?.lang).reply(key, args), opts)),
       pop: (frame) => self.popFrom(frame),
       confirm: (req) => self.confirm(req),
       voices: () => self.voiceList,
@@ -102,7 +102,8 @@ export class CommandRouter {
       log: this.log,
       hearing: this.hearing,
       mode: () => self.currentMode,
-      setMode: (mode) => self.setMode(mode),
+      setMode: (mode, lang) => self.setMode(mode, lang),
+      say: (key, lang) => self.emit(self.line(self.hearing.language.speaking(lang).reply(key), { ...(lang ? { lang } : {}) })),
       push: (from, name, ctx) => self.push(from, name, ctx),
       pop: (frame) => self.popFrom(frame),
     };
@@ -146,9 +147,11 @@ export class CommandRouter {
       return rest === ctx.said.original ? 'declined' : { redispatch: rest };
     }
     const frame = this.stackOf.create(name);
+    // It answers in the language it was opened in, whatever is said in it later.
+    frame.lang = wordsLanguage(ctx, this.hearing.language) ?? this.hearing.language.lang.code;
     const refusal = frame.refusal();
     if (refusal) {
-      this.emit({ type: 'speak', text: refusal });
+      this.emit(this.line(refusal, { lang: frame.lang }));
       return 'handled';
     }
     frame.woken = this.waking;
@@ -187,7 +190,9 @@ export class CommandRouter {
       request.onNo?.();
       return;
     }
-    this.pushFrame(new ConfirmFrame(name, this.specs[name]!, this.compiled.get(name)!, this.host, request));
+    const frame = new ConfirmFrame(name, this.specs[name]!, this.compiled.get(name)!, this.host, request);
+    frame.lang = request.lang ?? this.hearing.language.lang.code;
+    this.pushFrame(frame);
   }
 
   /**
@@ -195,13 +200,14 @@ export class CommandRouter {
    * question). False when there is no such frame, it is a base or confirm frame, it is already
    * open, or it refuses (saying why).
    */
-  open(name: string): boolean {
+  open(name: string, lang?: string): boolean {
     const spec = this.specs[name];
     if (!spec || spec.kind === 'base' || spec.kind === 'confirm' || this.stack.includes(name)) return false;
     const frame = this.stackOf.create(name);
+    frame.lang = (lang !== undefined ? this.hearing.language.in(lang)?.lang.code : undefined) ?? this.hearing.language.lang.code;
     const refusal = frame.refusal();
     if (refusal) {
-      this.emit({ type: 'speak', text: refusal });
+      this.emit(this.line(refusal, { lang: frame.lang }));
       return false;
     }
     this.pushFrame(frame);
@@ -287,7 +293,7 @@ export class CommandRouter {
   command(utterance: Utterance): void {
     if (this.frames.length === 1 && this.currentMode === 'wake-word') {
       const query = Object.entries(this.specs).find(([, s]) => s.kind === 'query')?.[0];
-      if (query) this.open(query);
+      if (query) this.open(query, utterance.language);
     }
     this.dispatch(utterance);
   }
@@ -376,10 +382,13 @@ export class CommandRouter {
     return firstTaker(this.frames, this.currentMode, this.matchInput(said))?.rule.kind ?? null;
   }
 
-  private setMode(mode: Mode): void {
+  private setMode(mode: Mode, lang: string | undefined): void {
     this.currentMode = mode;
     this.emit({ type: 'mode', mode });
-    this.emit({ type: 'speak', text: this.hearing.language.lang.reply(mode === 'always-listen' ? 'mode.always' : 'mode.wake') });
+    this.emit(this.line(this.hearing.language.speaking(lang).reply(mode === 'always-listen' ? 'mode.always' : 'mode.wake'), lang ? { lang } : {}));
+  }
+  private line(text: string, opts?: SayOptions): Effect {
+    return speakEffect(this.hearing.language, text, opts);
   }
 }
 

@@ -85,7 +85,7 @@ export class RuleWalk {
       } else if (rule.literalStart !== undefined && !input.said.norm.startsWith(rule.literalStart)) continue;
       const slots = rule.match(input);
       if (!slots) continue;
-      const ctx: VerbContext = { said: input.said, slots, utterance, input };
+      const ctx: VerbContext = rule.lang ? { said: input.said, slots, utterance, input, lang: rule.lang } : { said: input.said, slots, utterance, input };
       if (this.pushDeclines(frame, rule.verbs, ctx)) continue;
       this.host.emit({ type: 'matched', frame: frame.name, rule: rule.index, kind: rule.kind, text: input.said.original });
       const result = this.host.execute(frame, rule.verbs, ctx, rule.kind === 'prefix');
@@ -136,7 +136,7 @@ export class RuleWalk {
         slots = rule.match(input);
         if (!slots) continue;
       }
-      const ctx: VerbContext = { said: input.said, slots, utterance, input };
+      const ctx: VerbContext = rule.lang ? { said: input.said, slots, utterance, input, lang: rule.lang } : { said: input.said, slots, utterance, input };
       if (this.pushDeclines(frame, verbs, ctx)) continue;
       this.host.emit({ type: 'matched', frame: frame.name, rule: rule.index, kind: rule.kind, text: input.said.original });
       const result = this.host.execute(frame, verbs, ctx, rule.kind === 'prefix');

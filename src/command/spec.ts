@@ -17,6 +17,8 @@ export type VerbSpec =
   | { push: string }
   | { mode: Mode }
   | { say: string }
+  /** One of the pack's replies (packs/<lang>/replies.yaml, one that takes no arguments), in the language of the frame or of the words. */
+  | { reply: string }
   | { earcon: string }
   | { timer: 'set' | 'cancel' | 'status' }
   | { action: string; args?: Record<string, string | number | boolean> };
@@ -29,6 +31,11 @@ interface RuleCommon {
   do: VerbSpec[];
   /** Only in this mode (the base frame's always-listen catch-all). */
   when?: Mode;
+  /**
+   * The language the rule's words are in (a pack code), when not the device's first: a frame the
+   * rule opens, and what it says, answer in it unless speech-to-text named the utterance's language.
+   */
+  lang?: string;
 }
 
 export type RuleSpec =

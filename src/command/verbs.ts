@@ -1,8 +1,9 @@
 import type { Logger } from '../core/log.js';
 import { fill, type Verb } from './compile.js';
 import type { Effect, Mode } from '../core/effects.js';
-import type { Frame, VerbContext } from './frame.js';
+import type { Frame, SayOptions, VerbContext } from './frame.js';
 import { unclearReply, type RouterHearing } from './hearing.js';
+import type { KitchenLanguage } from '../language/kitchen.js';
 import { kitchenVerb } from './kitchen-verb.js';
 import { timerVerb } from './timer-verb.js';
 
@@ -15,9 +16,43 @@ export interface VerbHost {
   log: Logger;
   hearing: RouterHearing;
   mode(): Mode;
-  setMode(mode: Mode): void;
+  /** Change the mode and say so, in that language (the device's first if absent). */
+  setMode(mode: Mode, lang: string | undefined): void;
+  /** Say one of the pack's replies in that language (the device's first if absent). */
+  say(key: string, lang: string | undefined): void;
   push(from: Frame, name: string, ctx: VerbContext): VerbResult;
   pop(frame: Frame): void;
+}
+
+/**
+ * The language words were said in, a language of the device: the one speech-to-text (or a
+ * `[es]` line) named, else the one of the rule that took them (a Spanish "empezar dictado"), else
+ * undefined: the device's first.
+ */
+export function wordsLanguage(ctx: VerbContext, language: KitchenLanguage): string | undefined {
+  const named = ctx.utterance.language;
+  if (named !== undefined && language.in(named)) return named;
+  return ctx.lang !== undefined && language.in(ctx.lang) ? ctx.lang : undefined;
+}
+
+/** What a rule's verbs say is said in its frame's language (the words that opened it), or, in the base frame, the words' own. */
+export function speakingIn(frame: Frame, ctx: VerbContext, language: KitchenLanguage): string | undefined {
+  return frame.lang ?? wordsLanguage(ctx, language);
+}
+
+/**
+ * A line hark says: in the language named (one of the device's; else the first), which the effect
+ * carries when it is not the first, so the speaker says it with that language's voice.
+ */
+export function speakEffect(language: KitchenLanguage, text: string, opts: SayOptions = {}): Effect {
+  const code = language.speaking(opts.lang).code;
+  return {
+    type: 'speak',
+    text,
+    ...(opts.answer ? { answer: true as const } : {}),
+    ...(opts.rate !== undefined ? { rate: opts.rate } : {}),
+    ...(code !== language.lang.code ? { lang: code } : {}),
+  };
 }
 
 /** Carry out a matched rule's verbs, in order. */
@@ -44,13 +79,16 @@ export function runVerbs(host: VerbHost, frame: Frame, verbs: readonly Verb[], c
         host.pop(frame);
         break;
       case 'mode':
-        host.setMode(verb.mode);
+        host.setMode(verb.mode, speakingIn(frame, ctx, host.hearing.language));
         break;
       case 'say-mode':
-        emit({ type: 'speak', text: host.hearing.language.lang.reply(host.mode() === 'always-listen' ? 'mode.always' : 'mode.wake') });
+        host.say(host.mode() === 'always-listen' ? 'mode.always' : 'mode.wake', speakingIn(frame, ctx, host.hearing.language));
         break;
       case 'say':
         emit({ type: 'speak', text: fill(verb.text, ctx.slots) });
+        break;
+      case 'reply':
+        host.say(verb.key, speakingIn(frame, ctx, host.hearing.language));
         break;
       case 'earcon':
         emit({ type: 'earcon', name: verb.name });

@@ -84,7 +84,7 @@ describe('router config', () => {
       'router.frames.base.rules.5.when: must be one of: wake-word, always-listen',
       'router.frames.base.rules.6: a rule has one matcher; got exact and pattern',
       'router.frames.base.rules.7: must be check-parent or a rule mapping (exact, prefix, pattern, intent, kitchen, near, catch-all, classifier or button, with do); got 42',
-      'router.frames.base.rules.8.do: a verb mapping has one key (push, mode, say, earcon, timer or action); got say, push',
+      'router.frames.base.rules.8.do: a verb mapping has one key (push, mode, say, reply, earcon, timer or action); got say, push',
       'router.frames.query.colour: unknown setting',
       'router.frames.query.silenceMs: must be a whole number of milliseconds between 100 and 3600000',
     ]);

@@ -59,6 +59,12 @@ export function coreDriver(parts: { clock: VirtualClock; core: CommandCore; effe
       core.dispatch({ id, text, rawText: text, engine: 'text', atMs: clock.now() });
       return id;
     },
+    /** Dispatch one utterance that speech-to-text named the language of (a pack code), now; its id. */
+    sayIn(language: string, text: string): string {
+      const id = `u${++n}`;
+      core.dispatch({ id, text, rawText: text, engine: 'text', atMs: clock.now(), language });
+      return id;
+    },
     /** Say each in turn, one second apart. */
     sayAll(...texts: string[]): void {
       for (const t of texts) d.say(t, clock.now() + 1000);
@@ -106,6 +112,7 @@ export function harness(opts: HarnessOptions = {}) {
     clock: parts.clock,
     router: cfg.router,
     actions: cfg.actions,
+    language: cfg.language,
     log: parts.log,
     onEffect: parts.onEffect,
     ...(cfg.device.area ? { area: cfg.device.area } : {}),

@@ -22,8 +22,8 @@ export class ConfirmFrame extends Frame {
   }
 
   override enter(): void {
-    // In the language the frame's other words are said in (its "¿Sí o no?", "Cancelado."), not English's.
-    this.host.speak(this.host.reply('confirm.ask', { question: this.request.prompt }));
+    // In the language the question is asked in (the asking frame's), as are its "¿Sí o no?" and "Cancelado.".
+    this.speak(this.reply('confirm.ask', { question: this.request.prompt }));
     this.start();
   }
   override uncover(): void {
@@ -33,7 +33,7 @@ export class ConfirmFrame extends Frame {
   private start(): void {
     this.arm(this.spec.timeoutMs ?? 10_000, () => {
       this.settled = true;
-      this.host.say('confirm.no_answer');
+      this.say('confirm.no_answer');
       this.host.pop(this);
       this.request.onTimeout?.();
     });
@@ -50,7 +50,7 @@ export class ConfirmFrame extends Frame {
       this.settled = true;
       this.disarm();
       if (this.request.onNo) return this.request.onNo();
-      return this.host.say('confirm.cancelled');
+      return this.say('confirm.cancelled');
     }
     if (op === 'unclear') {
       // Once: a second stray remark is most likely not meant for hark, and repeating the prompt over
@@ -60,7 +60,7 @@ export class ConfirmFrame extends Frame {
         return;
       }
       this.askedAgain = true;
-      return this.host.say('confirm.unclear');
+      return this.say('confirm.unclear');
     }
     return super.op(op, ctx);
   }

@@ -14,7 +14,7 @@ export class DictationFrame extends Frame {
   override enter(): void {
     // Kept short: the person starts dictating right away, and a long prompt talks over (and, through
     // the echo gate, muffles) their first words. The tap is in the README and in the "Still dictating" hint.
-    this.host.say('dictation.start');
+    this.say('dictation.start');
   }
 
   override holds(): boolean {
@@ -29,14 +29,14 @@ export class DictationFrame extends Frame {
         this.ids.push(ctx.utterance.id);
         return;
       case 'submit':
-        if (!this.parts.length) return this.host.say('dictation.nothing');
+        if (!this.parts.length) return this.say('dictation.nothing');
         this.host.emit({ type: 'submit', frame: this.name, target: this.spec.target ?? 'file', text: this.parts.join(' '), utteranceIds: this.ids });
         this.host.emit({ type: 'earcon', name: 'sent' });
         this.parts = [];
         this.ids = [];
         return;
       case 'read-back':
-        return this.host.speak(this.parts.length ? this.parts.join(' ') : 'Nothing yet.', { answer: true });
+        return this.parts.length ? this.speak(this.parts.join(' '), { answer: true }) : this.say('query.nothing_yet', {}, { answer: true });
       default:
         return super.op(op, ctx);
     }

@@ -9,7 +9,7 @@ export class InventoryFrame extends Frame {
   private ids: string[] = [];
 
   override enter(): void {
-    this.host.say('inventory.start');
+    this.say('inventory.start');
   }
 
   override holds(): boolean {
@@ -29,12 +29,12 @@ export class InventoryFrame extends Frame {
       case 'undo': {
         const removed = this.items.pop();
         this.ids.pop();
-        return removed === undefined ? this.host.say('inventory.nothing_to_undo') : this.host.say('inventory.removed', { item: removed });
+        return removed === undefined ? this.say('inventory.nothing_to_undo') : this.say('inventory.removed', { item: removed });
       }
       case 'read-back':
-        return this.items.length ? this.host.say('inventory.items', { count: this.items.length, items: this.items.join(', ') }, { answer: true }) : this.host.say('inventory.none', {}, { answer: true });
+        return this.items.length ? this.say('inventory.items', { count: this.items.length, items: this.items.join(', ') }, { answer: true }) : this.say('inventory.none', {}, { answer: true });
       case 'save': {
-        if (!this.items.length) return this.host.say('inventory.nothing_to_save');
+        if (!this.items.length) return this.say('inventory.nothing_to_save');
         const n = this.items.length;
         this.host.emit({
           type: 'submit',
@@ -46,21 +46,22 @@ export class InventoryFrame extends Frame {
         });
         this.items = [];
         this.ids = [];
-        return this.host.say('inventory.saved', { count: n });
+        return this.say('inventory.saved', { count: n });
       }
       case 'discard': {
         const n = this.items.length;
         if (n === 0) {
-          this.host.say('inventory.closed');
+          this.say('inventory.closed');
           return this.host.pop(this);
         }
         return this.host.confirm({
-          prompt: this.host.reply('inventory.discard', { count: n }),
+          prompt: this.reply('inventory.discard', { count: n }),
           onYes: () => {
             this.host.pop(this);
-            this.host.say('inventory.discarded', { count: n });
+            this.say('inventory.discarded', { count: n });
           },
-          onNo: () => this.host.say('inventory.kept', { count: n }),
+          onNo: () => this.say('inventory.kept', { count: n }),
+          ...(this.lang !== undefined ? { lang: this.lang } : {}),
         });
       }
       default:

@@ -31,7 +31,7 @@ export class QueryFrame extends IdleFrame {
 
   private submit(): void {
     if (!this.parts.length) {
-      this.host.say('query.nothing');
+      this.say('query.nothing');
       return;
     }
     const target = this.spec.target ?? 'file';
@@ -57,7 +57,7 @@ export class QueryFrame extends IdleFrame {
       case 'submit':
         return this.submit();
       case 'read-back':
-        return this.host.speak(this.parts.length ? this.text : 'Nothing yet.', { answer: true });
+        return this.parts.length ? this.speak(this.text, { answer: true }) : this.say('query.nothing_yet', {}, { answer: true });
       default:
         return super.op(op, ctx);
     }

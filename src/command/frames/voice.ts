@@ -6,12 +6,12 @@ import { IdleFrame, type VerbContext } from '../frame.js';
  */
 export class VoiceFrame extends IdleFrame {
   override refusal(): string | null {
-    return this.host.voices().length ? null : 'There are no voices to choose from.';
+    return this.host.voices().length ? null : this.reply('voice.none');
   }
 
   override enter(): void {
     const names = this.host.voices().slice(0, 6).map((v) => v.say[0] ?? v.id);
-    this.host.say('voice.which', { voices: names.join(', ') });
+    this.say('voice.which', { voices: names.join(', ') });
     super.enter();
   }
 
@@ -20,7 +20,7 @@ export class VoiceFrame extends IdleFrame {
   }
 
   protected idle(): void {
-    this.host.say('voice.unchanged');
+    this.say('voice.unchanged');
     this.host.pop(this);
   }
 
@@ -29,6 +29,6 @@ export class VoiceFrame extends IdleFrame {
     const id = ctx.slots.value;
     if (!id) return;
     this.host.emit({ type: 'action', name: 'voice.set', args: { voice: id } });
-    this.host.say('voice.set', { voice: ctx.slots.match ?? id });
+    this.say('voice.set', { voice: ctx.slots.match ?? id });
   }
 }

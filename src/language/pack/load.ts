@@ -81,6 +81,7 @@ export function readPack(files: ReadonlyMap<string, string>, where: string, expe
     lists: parts['lists.yaml'] as PackData['lists'],
     timers: parts['timers.yaml'] as PackData['timers'],
     words: parts['words.yaml'] as PackData['words'],
+    frames: parts['frames.yaml'] as PackData['frames'],
     replies: { ...base?.replies, ...(parts['replies.yaml'] as PackData['replies']) },
     picking: parts['picking.yaml'] as PackData['picking'],
   };
@@ -99,6 +100,7 @@ const SECTION: Record<PackFile, keyof PackData> = {
   'lists.yaml': 'lists',
   'timers.yaml': 'timers',
   'words.yaml': 'words',
+  'frames.yaml': 'frames',
   'replies.yaml': 'replies',
   'picking.yaml': 'picking',
 };

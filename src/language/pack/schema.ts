@@ -251,6 +251,24 @@ export const packWords = z.strictObject({
   not_a_name: words,
 });
 
+/**
+ * The default frames' own commands (router.frames' defaults), frame by frame: the base frame's mode
+ * words, "switch voice", "start inventory", stop and repeat; the query's send and read-back; the
+ * words that get dictation's "still dictating" hint; the voice picker's cancel; inventory's undo,
+ * read-back, save and discard. Written as said ("¿qué modo?"): they are normalised as speech is.
+ */
+const frameWords = <T extends Record<string, typeof words>>(shape: T) =>
+  z.strictObject(shape, {
+    error: (i) => (i.code === 'unrecognized_keys' ? undefined : i.input === undefined ? "is missing: every pack writes each frame's words" : "must map each of the frame's commands to its phrases"),
+  });
+export const packFrames = z.strictObject({
+  base: frameWords({ mode_query: words, always_listen: words, wake_word_mode: words, switch_voice: words, start_inventory: words, stop: words, repeat: words }),
+  query: frameWords({ send: words, read_back: words }),
+  dictation: frameWords({ still: words }),
+  voice: frameWords({ cancel: words }),
+  inventory: frameWords({ undo: words, read_back: words, save: words, discard: words }),
+});
+
 /** Every spoken reply: key → template (message.ts). */
 export const packReplies = z.record(word, z.string({ error: 'must be a reply, such as "Cancelled the {timer}."' }).min(1, 'must not be empty'), { error: 'must map reply names to replies' });
 
@@ -264,6 +282,7 @@ export const PACK_FILES = {
   'lists.yaml': packLists,
   'timers.yaml': packTimers,
   'words.yaml': packWords,
+  'frames.yaml': packFrames,
   'replies.yaml': packReplies,
   'picking.yaml': packPicking,
 } as const;
@@ -279,6 +298,7 @@ export interface PackData {
   lists: z.infer<typeof packLists>;
   timers: z.infer<typeof packTimers>;
   words: z.infer<typeof packWords>;
+  frames: z.infer<typeof packFrames>;
   replies: z.infer<typeof packReplies>;
   picking: z.infer<typeof packPicking>;
 }
