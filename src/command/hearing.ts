@@ -45,7 +45,7 @@ export function matchInput(said: Said, fillers: ReadonlySet<string>, hearing: Ro
   return {
     said,
     fillers,
-    intent: () => (intent ??= detectIntent(said)),
+    intent: () => (intent ??= detectIntent(said, hearing.language)),
     kitchen: () => (kitchen === undefined ? (kitchen = parseKitchen(said, hearing.language, now())) : kitchen),
     imperatives: () => (imperatives === undefined ? (imperatives = readImperatives(hearing.language, said, now())) : imperatives),
     // Only where someone woke hark to ask something: an empty query opened by the wake phrase, whose

@@ -1,107 +1,184 @@
 import { said as toSaid, type Said } from './text.js';
-import { readNumber } from './numbers.js';
+import { english } from './pack/english.js';
+import type { Language } from './pack/language.js';
+import { INTENT_TEMPLATE_SLOTS, type IntentTemplateSlot } from './pack/intents.js';
+import { matchTemplate, type SlotReader } from './match.js';
+import { parseTemplate, type Node } from './template.js';
 import type { ImperativeName, Intent, IntentSlots, QuestionName } from './intent-types.js';
 
 /**
- * The rule-based intent detector, on normalised text (lower case, no punctuation, so
- * "what's" is "whats"). Pure and stateless; the router uses it as a pattern source for `intent:`
- * rules and the daemon may emit its result as a UI hint.
+ * The rule-based intent detector, on normalised words (lower case, no punctuation, so "what's" is
+ * whats). Its words are each language's pack (packs/<lang>/intents.yaml); this code knows no
+ * language. Pure and stateless; the router uses it as a pattern source for `intent:` rules and the
+ * daemon emits its result as a UI hint.
  */
-const STOP = /^(stop|cancel|nevermind|never mind|quit|exit)\b/;
-const REPEAT = [/^(repeat|say (that|it) again|what did you say)\b/, /\b(repeat|say) (the )?(last|previous)\b/, /\brepeat (number )?(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)\b/,
-];
-const CONTINUE = /^(continue|go on|next|proceed|keep going)\b/;
-const START_OVER = /\b(start over|from the (beginning|start)|reset)\b/;
-const GENERATE = /\b(generate|give me|create|make)\b.*\bquestions?\b/;
-const POLITE = /^(please|can you|could you|would you|will you)\s+/;
 
-const WH = /^(what|whats|why|how|when|where|who|which|whose)\b/;
-const AUX = /^(is|are|was|were|do|does|did|can|could|would|should|have|has|will)\b/;
-const KNOW = /\b(do you know|can you tell me|whats|what is)\b/;
+/** The device's languages, as the router holds them (KitchenLanguage), or plain pack languages. */
+export type IntentLanguages = Language | readonly Language[] | { each(): readonly { lang: Language }[] };
 
-const COMPARE = /\b(difference between|compare|vs|versus)\b/;
-const TROUBLESHOOT = /\b(why (isnt|doesnt|wont|cant|is not|does not|will not)|not working|error)\b/;
-const HOW_TO = /\b(how (do|can|should|would) (i|we|you)|how to)\b/;
-const DEFINITION = /^(what is|whats|what are|what does .+ mean|define)\b/;
+interface Place {
+  whole: Node[];
+  start: Node[];
+  any: Node[];
+}
 
-function imperative(norm: string): { name: ImperativeName; slots: IntentSlots } | null {
-  if (STOP.test(norm)) return { name: 'stop', slots: {} };
-  for (const re of REPEAT) {
-    if (re.test(norm)) return { name: 'repeat', slots: repeatSlots(norm) };
+interface Compiled {
+  polite: Node[];
+  politeEnd: Set<string>;
+  imperatives: [ImperativeName, Place][];
+  question: Place;
+  questions: [QuestionName, Place][];
+  readers: Map<string, SlotReader<null>>;
+}
+
+const compiled = new WeakMap<Language, Compiled>();
+
+function compile(lang: Language): Compiled {
+  let c = compiled.get(lang);
+  if (c) return c;
+  const d = lang.pack.intents;
+  // intents.ts checked every template when the pack was read.
+  const nodes = (list: readonly string[]) => list.map((t) => parseTemplate(t));
+  const place = (p: { whole: readonly string[]; start: readonly string[]; any: readonly string[] }): Place => ({ whole: nodes(p.whole), start: nodes(p.start), any: nodes(p.any) });
+  const articles = new Set(lang.pack.intents.articles.flatMap((a) => toSaid(a).words));
+  const rest = (drop: boolean): SlotReader<null> => (words, at) => {
+    const out = [];
+    for (let end = at + 1; end <= words.length; end++) {
+      const span = words.slice(at, end);
+      if (drop && span.length > 1 && articles.has(span[0]!)) span.shift();
+      out.push({ end, value: span.join(' '), weight: 0 });
+    }
+    return out;
+  };
+  const num: SlotReader<null> = (words, at) => {
+    const n = lang.readNumber(words, at);
+    return n ? [{ end: n.next, value: n.value, weight: n.next - at }] : [];
+  };
+  const last = lang.list('words', 'last');
+  const readers = new Map<IntentTemplateSlot, SlotReader<null>>([
+    ['number', num],
+    ['count', num],
+    ['last', (words, at) => {
+      const n = last.at(words, at);
+      return n ? [{ end: at + n, value: words.slice(at, at + n).join(' '), weight: n }] : [];
+    }],
+    ['topic', rest(false)],
+    ['thing', rest(true)],
+    ['gap', rest(false)],
+  ]);
+  c = {
+    polite: nodes(d.polite.start),
+    politeEnd: new Set(d.polite.end.map((w) => toSaid(w).norm)),
+    imperatives: Object.entries(d.imperatives).map(([name, p]) => [name as ImperativeName, place(p!)]),
+    question: place(d.question),
+    questions: Object.entries(d.questions).map(([name, p]) => [name as QuestionName, place(p!)]),
+    readers: readers as Map<string, SlotReader<null>>,
+  };
+  compiled.set(lang, c);
+  return c;
+}
+
+interface Found {
+  end: number;
+  slots: Record<string, unknown[]>;
+}
+
+type Where = 'whole' | 'start' | 'any';
+
+/** The best way one template matches the words: all of them, from the first word, or from the leftmost word it can. */
+function find(node: Node, words: readonly string[], where: Where, c: Compiled): Found | null {
+  for (let i = 0; i < (where === 'any' ? words.length : 1); i++) {
+    const ms = matchTemplate(node, words, i, null, c.readers).filter((m) => where !== 'whole' || m.end === words.length);
+    if (!ms.length) continue;
+    // The longest reading, then the one that reads the most (a count rather than words passed over).
+    ms.sort((a, b) => b.end - a.end || b.score - a.score);
+    return ms[0]!;
   }
-  if (CONTINUE.test(norm)) return { name: 'continue', slots: {} };
-  if (START_OVER.test(norm)) return { name: 'start-over', slots: {} };
-  if (GENERATE.test(norm)) return { name: 'generate', slots: generateSlots(norm) };
   return null;
 }
 
-function repeatSlots(norm: string): IntentSlots {
-  const last = /\b(last|previous)\b/.exec(norm);
-  if (last) return { reference: last[1] };
-  const words = norm.split(' ');
-  const at = words.indexOf('repeat');
-  if (at >= 0) {
-    const from = words[at + 1] === 'number' ? at + 2 : at + 1;
-    const n = readNumber(words, from);
-    if (n) return { reference: `number ${n.value}` };
-  }
-  return {};
-}
-
-function generateSlots(norm: string): IntentSlots {
-  const slots: IntentSlots = {};
-  const words = norm.split(' ');
-  const q = words.findIndex((w) => w === 'questions' || w === 'question');
-  // The count is the number closest before "questions" ("generate 20 questions", "give me twenty questions").
-  for (let i = 0; i < q; i++) {
-    const n = readNumber(words, i);
-    if (n && n.next === q) {
-      slots.count = n.value;
-      break;
+/** Does the place match, and what do its templates read? Every template that matches adds the slots it fills first. */
+function matchPlace(p: Place, words: readonly string[], c: Compiled): IntentSlots | null {
+  let slots: IntentSlots | null = null;
+  const tries = (['whole', 'start', 'any'] as const).flatMap((where) => p[where].map((n): [Node, Where] => [n, where]));
+  for (const [node, where] of tries) {
+    const f = find(node, words, where, c);
+    if (!f) continue;
+    slots ??= {};
+    for (const [type, values] of Object.entries(f.slots)) {
+      const key = INTENT_TEMPLATE_SLOTS[type as IntentTemplateSlot];
+      const v = values[0];
+      if (!key || v === undefined || slots[key] !== undefined) continue;
+      if (key === 'count') slots.count = v as number;
+      else if (key === 'reference') slots.reference = type === 'number' ? `number ${v as number}` : (v as string);
+      else slots.topic = v as string;
     }
   }
-  const about = /\bquestions? (?:about|on|for) (.+)$/.exec(norm);
-  if (about) slots.topic = stripArticle(about[1]!);
   return slots;
 }
 
-function stripArticle(s: string): string {
-  return s.replace(/^(a|an|the)\s+/, '').trim();
+function imperative(words: readonly string[], c: Compiled): { name: ImperativeName; slots: IntentSlots } | null {
+  for (const [name, p] of c.imperatives) {
+    const slots = matchPlace(p, words, c);
+    if (slots) return { name, slots };
+  }
+  return null;
 }
 
-function questionName(norm: string): { name: QuestionName | 'question'; slots: IntentSlots } {
-  let m: RegExpExecArray | null;
-  if ((m = /\bdifference between (.+)$/.exec(norm))) return { name: 'compare', slots: { topic: m[1] } };
-  if (COMPARE.test(norm)) return { name: 'compare', slots: {} };
-  if ((m = /\bwhy (?:isnt|doesnt|wont|cant|is not|does not|will not) (.+)$/.exec(norm))) return { name: 'troubleshoot', slots: { topic: stripArticle(m[1]!) } };
-  if (TROUBLESHOOT.test(norm)) return { name: 'troubleshoot', slots: {} };
-  if ((m = /\b(?:how (?:do|can|should|would) (?:i|we|you)|how to) (.+)$/.exec(norm))) return { name: 'how-to', slots: { topic: m[1] } };
-  if (HOW_TO.test(norm)) return { name: 'how-to', slots: {} };
-  if ((m = /^what does (.+) mean\b/.exec(norm))) return { name: 'definition', slots: { topic: stripArticle(m[1]!) } };
-  if ((m = /^(?:what is|whats|what are|define) (.+)$/.exec(norm))) return { name: 'definition', slots: { topic: stripArticle(m[1]!) } };
-  if (DEFINITION.test(norm)) return { name: 'definition', slots: {} };
-  return { name: 'question', slots: {} };
-}
+/** Classify one utterance in one language. */
+function detectIn(s: Said, lang: Language): Intent {
+  const words = s.words;
+  if (!words.length) return { kind: 'other', name: 'other', slots: {} };
+  const c = compile(lang);
 
-/** Classify one utterance. `text` may be raw ("What's a roux?") or an already normalised Said. */
-export function detectIntent(text: string | Said): Intent {
-  const s = typeof text === 'string' ? toSaid(text) : text;
-  const norm = s.norm;
-  if (!norm) return { kind: 'other', name: 'other', slots: {} };
-
-  // 1. Imperatives first (command verbs win), then 2. the same after a polite prefix.
-  const direct = imperative(norm);
+  // 1. Imperatives first (command verbs win), then 2. the same after a polite opening (and ending).
+  const direct = imperative(words, c);
   if (direct) return { kind: 'imperative', ...direct };
-  const polite = POLITE.exec(norm);
-  if (polite) {
-    const stripped = norm.slice(polite[0].length).replace(/\s+please$/, '');
-    const again = imperative(stripped);
+  for (const node of c.polite) {
+    const m = matchTemplate(node, words, 0, null, c.readers).filter((x) => x.end < words.length);
+    if (!m.length) continue;
+    let stripped = words.slice(Math.max(...m.map((x) => x.end)));
+    const end = stripped.length > 1 && [...c.politeEnd].find((e) => stripped.slice(-e.split(' ').length).join(' ') === e);
+    if (end) stripped = stripped.slice(0, -end.split(' ').length);
+    const again = imperative(stripped, c);
     if (again) return { kind: 'imperative', ...again };
   }
 
-  // 3. Questions: a wh-word, an auxiliary verb first, a question mark, or "do you know ...".
-  // "define X" and "X versus Y" ask without a question word; the seed's subtypes name them.
-  const isQuestion = WH.test(norm) || AUX.test(norm) || s.original.endsWith('?') || KNOW.test(norm) || /^define\b/.test(norm) || COMPARE.test(norm);
-  if (isQuestion) return { kind: 'question', ...questionName(norm) };
-  return { kind: 'statement', name: 'statement', slots: {} };
+  // 3. Questions: the pack's question words, or a question mark; then their kind.
+  const isQuestion = s.original.trim().endsWith('?') || matchPlace(c.question, words, c) !== null;
+  if (!isQuestion) return { kind: 'statement', name: 'statement', slots: {} };
+  for (const [name, p] of c.questions) {
+    const slots = matchPlace(p, words, c);
+    if (slots) return { kind: 'question', name, slots };
+  }
+  return { kind: 'question', name: 'question', slots: {} };
+}
+
+const RANK: Record<Intent['kind'], number> = { imperative: 3, question: 1, statement: 0, other: -1 };
+const rank = (i: Intent) => RANK[i.kind] + (i.kind === 'question' && i.name !== 'question' ? 1 : 0);
+
+function languagesOf(langs: IntentLanguages): readonly Language[] {
+  if (Array.isArray(langs)) return langs as readonly Language[];
+  if ('each' in langs) return langs.each().map((k) => k.lang);
+  return [langs as Language];
+}
+
+/**
+ * Classify one utterance. `text` may be raw ("What's a roux?") or an already normalised Said. It
+ * is read in each of the device's languages, the one the words were heard in first: the reading
+ * that says the most wins (an imperative, then a question of a kind, then a question), a tie going
+ * to the language read first ("para" is a Spanish stop; "was" asks in English and in German alike).
+ */
+export function detectIntent(text: string | Said, langs: IntentLanguages = english()): Intent {
+  const s = typeof text === 'string' ? toSaid(text) : text;
+  const all = languagesOf(langs);
+  const heard = s.language ? all.find((l) => l.code === s.language) : undefined;
+  const order = heard ? [heard, ...all.filter((l) => l !== heard)] : all;
+  let best: Intent | null = null;
+  for (const lang of order) {
+    const r = detectIn(s, lang);
+    if (!best || rank(r) > rank(best)) best = r;
+    if (rank(best) >= RANK.imperative) break;
+  }
+  return best ?? { kind: 'other', name: 'other', slots: {} };
 }

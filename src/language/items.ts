@@ -62,8 +62,10 @@ export function readItem(words: readonly string[], lang: Language = english()): 
     unit = words[1];
     i = 3;
   } else {
-    while (i < words.length - 1 && articles.has(words[i]) && !countWords(words, i)) i++;
-    const c = countWords(words, i);
+    // "un limón", "eine Zwiebel": where the article is the number one, it counts.
+    const countedOne = lang.list('lists', 'counted_one');
+    while (i < words.length - 1 && articles.has(words[i]) && !countWords(words, i) && !countedOne.has(words[i])) i++;
+    const c = countWords(words, i) ?? (countedOne.has(words[i]) ? { n: 1, next: i + 1 } : null);
     if (c && c.next < words.length) {
       quantity = c.n;
       i = c.next;
@@ -146,6 +148,24 @@ export function itemPhrase(i: { item: string; quantity?: number | null; unit?: s
   if (i.quantity === undefined || i.quantity === null) return i.item;
   const q = String(i.quantity);
   return i.unit ? `${q} ${i.unit} of ${i.item}` : `${q} ${i.item}`;
+}
+
+/**
+ * The gender of the noun a number is said before (lists.yaml `gender`): the unit when there is
+ * one ("una caja de leche"), else the item's head word ("una cebolla", "eine Zwiebel"). Undefined
+ * where the pack has no genders (English).
+ */
+export function nounGender(item: string, unit: string | undefined, lang: Language): string | undefined {
+  const g = lang.pack.lists.gender;
+  if (!g) return undefined;
+  const words = (unit ?? item).toLowerCase().split(/\s+/).filter(Boolean);
+  const head = (g.head === 'last' ? words.at(-1) : words[0]) ?? '';
+  for (const w of [head, singular(head, lang)]) {
+    const known = g.nouns[w] ?? g.nouns[w.normalize('NFD').replace(/\p{M}/gu, '')];
+    if (known) return known;
+  }
+  const one = singular(head, lang);
+  return g.endings.find((e) => one.endsWith(e.ends) || head.endsWith(e.ends))?.is ?? g.default;
 }
 
 /** A word's singular by the pack's endings, for telling "lemon" and "lemons" apart from nothing more (not a dictionary). */

@@ -1,3 +1,4 @@
+import { nounGender } from './items.js';
 import { english } from './pack/english.js';
 import type { Language } from './pack/language.js';
 
@@ -11,11 +12,17 @@ import type { Language } from './pack/language.js';
  * both say numbers this way.
  */
 
-/** 0..9999 in words ("forty two", "one hundred and five"); other numbers, and a language without words for them, stay digits. */
-export function numberWords(n: number, lang: Language = english()): string {
+/**
+ * 0..9999 in words ("forty two", "one hundred and five"); other numbers, and a language without
+ * words for them, stay digits. `gender`: the number goes before a noun of that gender and agrees
+ * with it, as numbers.yaml `say.genders` says ("veintiún limones", "una cebolla").
+ */
+export function numberWords(n: number, lang: Language = english(), gender?: string): string {
   const say = lang.pack.numbers.say;
   if (!say || !Number.isInteger(n) || n < 0 || n > 9999) return String(n);
-  return inWords(n, say);
+  const words = inWords(n, say);
+  const forms = gender !== undefined ? say.genders[gender] : undefined;
+  return forms ? words.split(' ').map((w) => forms[w] ?? w).join(' ') : words;
 }
 
 type Say = NonNullable<Language['pack']['numbers']['say']>;
@@ -50,6 +57,6 @@ export function spokenNumbers(text: string, lang: Language = english()): string 
 /** "3 cases of milk" / 3, "cases", "milk" → "three cases of milk"; no quantity → the item alone. */
 export function sayQuantity(item: string, quantity?: number, unit?: string, lang: Language = english()): string {
   if (quantity === undefined) return item;
-  const q = Number.isInteger(quantity) ? numberWords(quantity, lang) : String(quantity);
+  const q = Number.isInteger(quantity) ? numberWords(quantity, lang, nounGender(item, unit, lang)) : String(quantity);
   return unit ? lang.phrase('item.measured', { quantity: q, unit, item }) : lang.phrase('item.counted', { quantity: q, item });
 }

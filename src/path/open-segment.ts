@@ -226,7 +226,7 @@ export class OpenSegments {
   /** Two-stage detection: the settled words' intent as a hint (UI, pre-warming); only the final acts. */
   private hint(seg: OpenSegment, stableText: string): void {
     if (!stableText) return;
-    const intent = detectIntent(stableText);
+    const intent = detectIntent(stableText, this.d.conv.commands.core.language);
     const candidate = intent.name === 'other' || intent.name === 'statement' ? null : intent.name;
     if (!candidate || candidate === seg.candidate) return;
     seg.candidate = candidate;

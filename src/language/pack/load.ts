@@ -84,6 +84,7 @@ export function readPack(files: ReadonlyMap<string, string>, where: string, expe
     frames: parts['frames.yaml'] as PackData['frames'],
     replies: { ...base?.replies, ...(parts['replies.yaml'] as PackData['replies']) },
     picking: parts['picking.yaml'] as PackData['picking'],
+    intents: parts['intents.yaml'] as PackData['intents'],
   };
   if (expect !== undefined && data.meta.language !== expect) problems.push({ file: 'pack.yaml', path: ['language'], message: `is "${data.meta.language}", but the pack is read as "${expect}"` });
   const checked = checkParts(data, problems, base !== undefined);
@@ -103,6 +104,7 @@ const SECTION: Record<PackFile, keyof PackData> = {
   'frames.yaml': 'frames',
   'replies.yaml': 'replies',
   'picking.yaml': 'picking',
+  'intents.yaml': 'intents',
 };
 
 function fallbackOf(meta: PackData['meta'] | undefined, get: ((language: string) => Pack) | undefined, problems: PackProblem[]): Pack | undefined {

@@ -34,14 +34,23 @@ export function numberReader(spec: NumberWords): NumberReader {
   for (const [w, v] of Object.entries(spec.values)) single.set(w, { k: 'value', v });
   for (const [w, m] of Object.entries(spec.multipliers)) single.set(w, { k: 'mult', v: m.value, alone: m.alone });
   for (const [w, joins] of Object.entries(spec.connectors)) single.set(w, { k: 'join', joins });
+  // The forms a number takes before a noun ("un", "una", "eine"): a number only once one has begun
+  // ("ciento un", "treinta y una"); alone they are articles, which lists.yaml reads.
+  const agreeing = new Map<string, Part>();
+  for (const forms of Object.values(spec.say?.genders ?? {})) {
+    for (const [w, form] of Object.entries(forms)) {
+      const v = spec.values[w];
+      if (v !== undefined && !single.has(form)) agreeing.set(form, { k: 'value', v });
+    }
+  }
   const inCompound = new Map(single);
   for (const [w, v] of Object.entries(spec.compound_values)) if (!inCompound.has(w)) inCompound.set(w, { k: 'value', v });
   const pieces = [...inCompound.keys()].sort((a, b) => b.length - a.length);
   const splits = new Map<string, Part[] | null>();
 
   /** A word as number parts: itself, or (compounds) the pieces it is written of; null when it is none. */
-  const partsOf = (w: string): Part[] | null => {
-    const one = single.get(w);
+  const partsOf = (w: string, begun = false): Part[] | null => {
+    const one = single.get(w) ?? (begun ? agreeing.get(w) : undefined);
     if (one) return [one];
     if (!spec.compounds || w.length < 4) return null;
     if (splits.has(w)) return splits.get(w)!;
@@ -125,13 +134,13 @@ export function numberReader(spec: NumberWords): NumberReader {
     let s: State = { total: 0, current: 0, any: false, tensAfterUnits: false };
     let j = i;
     for (; j < words.length; j++) {
-      const parts = partsOf(words[j]!);
+      const parts = partsOf(words[j]!, j > i);
       if (!parts) break;
       // A word is taken whole or not at all: a compound the number cannot hold ends it before the word.
       const trial = { ...s };
       let whole = true;
       for (let k = 0; k < parts.length; k++) {
-        const nextPart = k + 1 < parts.length ? parts[k + 1] : partsOf(words[j + 1] ?? '')?.[0];
+        const nextPart = k + 1 < parts.length ? parts[k + 1] : partsOf(words[j + 1] ?? '', true)?.[0];
         if (!step(trial, parts[k]!, nextPart)) {
           whole = false;
           break;

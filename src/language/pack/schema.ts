@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { packIntents } from './intents.js';
 import { packPicking } from './picking.js';
 
 /**
@@ -77,6 +78,13 @@ export const packNumbers = z.strictObject({
       space: z.string().default(' '),
       /** Said after hundreds and before what is left ("one hundred and five"); none in some languages. */
       and: z.string().default(''),
+      /**
+       * Before a noun a number agrees with it: per gender (lists.yaml `gender`), a word of the number
+       * and the form it takes ("uno" → "un" of "un limón", "ciento un limones"; "doscientos" →
+       * "doscientas cebollas"; "eins" → "eine Zwiebel"). Read back after another number word too
+       * ("treinta y una cebollas"). Empty where numbers do not agree (English).
+       */
+      genders: z.record(word, z.record(word, word, { error: 'must map a number word to its form' }), { error: 'must map genders to word forms' }).default({}),
     })
     .optional(),
 });
@@ -147,6 +155,21 @@ export const packLists = z.strictObject({
   singular: z.array(z.strictObject({ ends: word, becomes: z.string(), keep: words.default([]) })).default([]),
   /** Words this short are never made singular ("bus", "gas"). */
   singular_min_letters: z.number().int().min(1).default(1),
+  /** Words for one before a thing counted: "un limón" is one lemon (where "a lemon" is just lemon, none). */
+  counted_one: words.default([]),
+  /**
+   * A noun's gender, for a number that agrees with it (numbers.yaml `say.genders`): the noun is an
+   * item's first or last word (`head`), or the unit; `nouns` names the gender of known nouns (singular
+   * or plural), else the first ending that fits, else `default`.
+   */
+  gender: z
+    .strictObject({
+      default: word,
+      head: z.enum(['first', 'last'], { error: 'must be first or last' }).default('first'),
+      nouns: z.record(word, word, { error: 'must map nouns to their gender' }).default({}),
+      endings: z.array(z.strictObject({ ends: word, is: word })).default([]),
+    })
+    .optional(),
   /** Words an item never starts or ends with, never holds, and never is (they belong to the sentence). */
   item_edge: words,
   item_never: words,
@@ -285,6 +308,7 @@ export const PACK_FILES = {
   'frames.yaml': packFrames,
   'replies.yaml': packReplies,
   'picking.yaml': packPicking,
+  'intents.yaml': packIntents,
 } as const;
 
 export type PackFile = keyof typeof PACK_FILES;
@@ -301,4 +325,5 @@ export interface PackData {
   frames: z.infer<typeof packFrames>;
   replies: z.infer<typeof packReplies>;
   picking: z.infer<typeof packPicking>;
+  intents: z.infer<typeof packIntents>;
 }
