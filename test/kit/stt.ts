@@ -69,6 +69,8 @@ export interface ScriptedEngineOptions {
   costMs?: number | ((audio: SegmentAudio) => number);
   /** One call at a time, as whisper.cpp runs them: a call waits for the one before it. */
   serial?: boolean;
+  /** Each call answers only when the test lets it (go()): a stop can catch it mid-inference. */
+  held?: boolean;
 }
 
 /** Seconds of 16 kHz audio, to a tenth (what the tests compare). */
@@ -83,6 +85,7 @@ export class ScriptedEngine implements SttEngine {
   readonly calls: EngineCall[] = [];
   protected readonly o: ScriptedEngineOptions;
   private tail: Promise<unknown> = Promise.resolve();
+  private readonly waiting: (() => void)[] = [];
 
   constructor(o: ScriptedEngineOptions = {}) {
     this.o = o;
@@ -113,6 +116,16 @@ export class ScriptedEngine implements SttEngine {
 
   async close(): Promise<void> {}
 
+  /** Held calls still waiting for go(). */
+  get held(): number {
+    return this.waiting.length;
+  }
+
+  /** Let the oldest `n` held calls answer (all of them by default). */
+  go(n = this.waiting.length): void {
+    for (const r of this.waiting.splice(0, n)) r();
+  }
+
   protected answerFor(audio: SegmentAudio, call: number): Answer {
     const s = this.o.script ?? ['heard'];
     if (typeof s === 'function') return s(audio, call);
@@ -133,6 +146,7 @@ export class ScriptedEngine implements SttEngine {
       if (typeof a === 'string') return transcriptOf(this.id, a, took);
       return transcriptOf(this.id, a.raw, a.ms ?? took, { ...(a.text !== undefined ? { text: a.text } : {}), ...(a.language ? { language: a.language } : {}) });
     };
+    if (this.o.held) return new Promise<void>((r) => this.waiting.push(r)).then(settle);
     if (delay <= 0) return Promise.resolve().then(settle);
     if (!clock) throw new Error('a delay needs the test clock (ScriptedEngineOptions.clock)');
     return new Promise((resolve, reject) =>
