@@ -35,8 +35,8 @@ export type PlayMs = (item: SpeechItem) => number;
 
 export class RecordingOutput implements SpeechOutput {
   readonly log: string[] = [];
-  /** Every item it was given, in order. */
-  readonly items: SpeechItem[] = [];
+  /** What it played, with the clock ms it started. */
+  readonly played: { kind: SpeechItem['kind']; text: string; at: number }[] = [];
   /** Items held playing until released (speakOver): not in the log, they stand for hark already talking. */
   private readonly held = new Map<number, OutputCallbacks>();
   holdNext = false;
@@ -54,7 +54,7 @@ export class RecordingOutput implements SpeechOutput {
       cb.started(60_000);
       return { stop: () => void this.held.delete(item.id) };
     }
-    this.items.push(item);
+    this.played.push({ kind: item.kind, text: item.text, at: this.clock.now() });
     this.log.push(item.kind === 'clip' ? `play ${item.text} @${this.clock.now()}` : item.kind === 'earcon' ? `earcon ${item.text}` : `say ${item.text}`);
     this.onPlay?.(item);
     const ms = this.playMs(item);

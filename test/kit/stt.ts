@@ -46,8 +46,10 @@ export function transcriptOf(engine: EngineId, raw: string, ms = 5, extra: Parti
   return { engine, rawText: raw, text: textOf(raw), ms, ...extra };
 }
 
+/** One call as the engine was asked it (its audio not kept: a test of what a day leaves behind must not find it here). */
 export interface EngineCall {
-  audio: SegmentAudio;
+  id: number | string;
+  samples: number;
   /** Clock ms when it was asked. */
   at: number;
   /** Seconds of audio, to a tenth. */
@@ -76,6 +78,8 @@ export interface ScriptedEngineOptions {
 /** Seconds of 16 kHz audio, to a tenth (what the tests compare). */
 export const secondsOf = (audio: SegmentAudio): number => Math.round((audio.pcm.length / 16_000) * 10) / 10;
 
+const callOf = (audio: SegmentAudio, clock: Clock | undefined): EngineCall => ({ id: audio.id, samples: audio.pcm.length, at: clock?.now() ?? 0, seconds: secondsOf(audio) });
+
 /** A whole-segment engine answering from a script. */
 export class ScriptedEngine implements SttEngine {
   readonly id: EngineId;
@@ -101,12 +105,12 @@ export class ScriptedEngine implements SttEngine {
 
   /** Samples of each call's audio, in order. */
   get heard(): number[] {
-    return this.calls.map((c) => c.audio.pcm.length);
+    return this.calls.map((c) => c.samples);
   }
 
   transcribe(audio: SegmentAudio, onEvent?: (e: AsrEvent) => void): Promise<Transcript> {
     const n = this.calls.length;
-    this.calls.push({ audio, at: this.o.clock?.now() ?? 0, seconds: secondsOf(audio) });
+    this.calls.push(callOf(audio, this.o.clock));
     const answer = this.answerFor(audio, n);
     if (!this.o.serial) return this.answer(answer, audio, onEvent);
     const work = this.tail.then(() => this.answer(answer, audio, onEvent));
@@ -207,7 +211,7 @@ export class StreamingEngine extends ScriptedEngine {
         call.ended = true;
         if (this.onFinish) return this.onFinish(call, n);
         const audio: SegmentAudio = { id: segmentId, pcm: concat(call.written) };
-        this.calls.push({ audio, at: this.o.clock?.now() ?? 0, seconds: secondsOf(audio) });
+        this.calls.push(callOf(audio, this.o.clock));
         return this.answer(this.answerFor(audio, n), audio, onEvent);
       },
     };
