@@ -88,7 +88,8 @@ export class ScriptedEngine implements SttEngine {
   /** Every call, in order. */
   readonly calls: EngineCall[] = [];
   protected readonly o: ScriptedEngineOptions;
-  private tail: Promise<unknown> = Promise.resolve();
+  /** Serial: clock ms when the calls given so far are done. */
+  private busyUntil = 0;
   private readonly waiting: (() => void)[] = [];
 
   constructor(o: ScriptedEngineOptions = {}) {
@@ -104,6 +105,11 @@ export class ScriptedEngine implements SttEngine {
   }
 
   /** Samples of each call's audio, in order. */
+  /** Seconds of each call's audio, to a tenth, in order. */
+  get seconds(): number[] {
+    return this.calls.map((c) => c.seconds);
+  }
+
   get heard(): number[] {
     return this.calls.map((c) => c.samples);
   }
@@ -111,11 +117,7 @@ export class ScriptedEngine implements SttEngine {
   transcribe(audio: SegmentAudio, onEvent?: (e: AsrEvent) => void): Promise<Transcript> {
     const n = this.calls.length;
     this.calls.push(callOf(audio, this.o.clock));
-    const answer = this.answerFor(audio, n);
-    if (!this.o.serial) return this.answer(answer, audio, onEvent);
-    const work = this.tail.then(() => this.answer(answer, audio, onEvent));
-    this.tail = work.catch(() => {});
-    return work;
+    return this.answer(this.answerFor(audio, n), audio, onEvent);
   }
 
   async close(): Promise<void> {}
@@ -141,12 +143,18 @@ export class ScriptedEngine implements SttEngine {
   protected answer(a: Answer, audio: SegmentAudio, onEvent?: (e: AsrEvent) => void): Promise<Transcript> {
     const clock = this.o.clock;
     const cost = typeof this.o.costMs === 'function' ? this.o.costMs(audio) : (this.o.costMs ?? 0);
-    const delay = typeof a === 'object' && a.delayMs !== undefined ? a.delayMs : cost;
-    const started = clock?.now() ?? 0;
+    const work = typeof a === 'object' && a.delayMs !== undefined ? a.delayMs : cost;
+    let delay = work;
+    if (this.o.serial && clock) {
+      // It starts when the calls before it are done, and takes its own time from there.
+      const start = Math.max(clock.now(), this.busyUntil);
+      this.busyUntil = start + work;
+      delay = this.busyUntil - clock.now();
+    }
     const settle = (): Transcript => {
       if (typeof a === 'object') for (const e of a.events ?? []) onEvent?.(e);
       if (typeof a === 'object' && 'fail' in a) throw new EngineFailure(this.id, a.fail, a.message ?? `${a.fail} happened`);
-      const took = delay > 0 && clock ? clock.now() - started : 5;
+      const took = work > 0 && clock ? work : 5;
       if (typeof a === 'string') return transcriptOf(this.id, a, took);
       return transcriptOf(this.id, a.raw, a.ms ?? took, { ...(a.text !== undefined ? { text: a.text } : {}), ...(a.language ? { language: a.language } : {}) });
     };
