@@ -50,6 +50,8 @@ export function transcriptOf(engine: EngineId, raw: string, ms = 5, extra: Parti
 export interface EngineCall {
   id: number | string;
   samples: number;
+  /** Only the first words were wanted (the opening check): at most this many tokens. */
+  maxTokens?: number;
   /** Clock ms when it was asked. */
   at: number;
   /** Seconds of audio, to a tenth. */
@@ -78,7 +80,7 @@ export interface ScriptedEngineOptions {
 /** Seconds of 16 kHz audio, to a tenth (what the tests compare). */
 export const secondsOf = (audio: SegmentAudio): number => Math.round((audio.pcm.length / 16_000) * 10) / 10;
 
-const callOf = (audio: SegmentAudio, clock: Clock | undefined): EngineCall => ({ id: audio.id, samples: audio.pcm.length, at: clock?.now() ?? 0, seconds: secondsOf(audio) });
+const callOf = (audio: SegmentAudio, clock: Clock | undefined): EngineCall => ({ id: audio.id, samples: audio.pcm.length, ...(audio.maxTokens !== undefined ? { maxTokens: audio.maxTokens } : {}), at: clock?.now() ?? 0, seconds: secondsOf(audio) });
 
 /** A whole-segment engine answering from a script. */
 export class ScriptedEngine implements SttEngine {
