@@ -59,7 +59,7 @@ function rig(opts: { engines: SttEngine[]; mode?: 'wake-word' | 'always-listen';
     store = new Store({ path: join(dir, 'hark.db'), housekeeping: null });
     store.start();
   }
-  // The appliance's own command side (cascade steps, interruption filter), on the fake speaker.
+  // The appliance's own command side (cascade steps, interruption filter), on the recording speaker.
   const conversation = new Conversation({ config, bus, clock, log, store, speech });
   const cascade = conversation.cascade!;
   const path = new SegmentPath({ config, bus, clock, log, stt, speech, conversation, store: () => store, source: 'mic', setHangoverMs: (ms) => opts.hangovers?.push(ms), closeEarly: () => opts.earlyCloses?.push(clock.now()), ...(opts.arbiter ? { arbiter: opts.arbiter } : {}) });
