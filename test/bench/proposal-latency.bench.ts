@@ -8,15 +8,15 @@ import { SystemClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/log.js';
 import { SegmentPath } from '../../src/path/segment-path.js';
 import { Conversation } from '../../src/path/conversation.js';
-import type { Speech } from '../../src/speech/create.js';
 import { EspeakTts } from '../../src/speech/espeak.js';
 import type { SttStack } from '../../src/stt/create.js';
-import type { EngineSlot, SttEngine } from '../../src/stt/engine.js';
+import type { EngineSlot } from '../../src/stt/engine.js';
 import { Transcriber } from '../../src/stt/transcriber.js';
-import type { Transcript } from '../../src/stt/types.js';
 import type { Segment } from '../../src/vad/segment.js';
 import { OllamaDouble } from '../support/ollama-server.js';
 import { outputDir } from '../support/paths.js';
+import { testSpeech } from '../kit/speech.js';
+import { ScriptedEngine } from '../kit/stt.js';
 
 /**
  * End of speech → the model's spoken proposal ("Add three cases of milk to the order
@@ -37,36 +37,20 @@ ollama.on('three cases of milk', { verb: 'add_to_list', object: '3 cases of milk
 const tts = new EspeakTts({ voice: 'en-us', speed: 160, volume: 100 });
 const samples: Record<'before' | 'after', number[]> = { before: [], after: [] };
 
-class Scripted implements SttEngine {
-  readonly id = 'whisper';
-  readonly remote = false;
-  readonly trustBlank = false;
-  async transcribe(): Promise<Transcript> {
-    return { engine: 'whisper', rawText: SAID, text: SAID, ms: 1 };
-  }
-  async close(): Promise<void> {}
-}
-
 function build(withCascade: boolean) {
   const dataDir = mkdtempSync(join(tmpdir(), 'hark-bench-proposal-'));
   const config = validateConfig({ speech: { device: 'null' }, actions: { dataDir }, intent: { host: ollama.url, warmUp: false } }, 'bench');
   const clock = new SystemClock();
   const bus = new Bus();
   const log = createLogger({ level: 'error' });
-  const engines: EngineSlot[] = [{ id: 'whisper', engine: new Scripted() }];
+  const engines: EngineSlot[] = [{ id: 'whisper', engine: new ScriptedEngine({ script: [{ raw: SAID, ms: 1 }] }) }];
   const transcriber = new Transcriber({ engines, clearSpeechProb: 0.8, breaker: { failures: 3, openMs: 30_000 }, filter: config.stt.filter, stabilizer: config.stt.stabilizer, clock, logger: log, bus });
   const stt: SttStack = { transcriber, engines, describe: 'bench', setVocabulary: () => {}, close: async () => {} };
   let ready: ((text: string) => void) | null = null;
   // The speaker: a line is "spoken" once espeak-ng has its audio (rendered now, or from the cache the cascade filled).
-  const queue = {
-    isSpeaking: false,
-    isPlaying: false,
-    say: (text: string) => void tts.render(text).then(() => ready?.(text)),
-    earcon: () => {},
-    clip: () => ({ done: Promise.resolve() }),
-    stop: () => {},
-  };
-  const speech = { queue, tts, gate: {}, close: () => {} } as unknown as Speech;
+  const voice = testSpeech({ clock, bus, tts });
+  voice.output.onPlay = (item) => void (item.kind === 'speech' && tts.render(item.text).then(() => ready?.(item.text)));
+  const { speech } = voice;
   // The appliance's command side; without the cascade, answers are said at once (the baseline).
   const conversation = new Conversation({ config, bus, clock, log, store: null, speech, noCascade: !withCascade });
   const path: SegmentPath | null = new SegmentPath({ config, bus, clock, log, stt, speech, conversation, store: () => null, source: 'mic' });

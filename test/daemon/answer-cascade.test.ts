@@ -1,31 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import { Bus } from '../../src/core/bus.js';
 import { VirtualClock } from '../../src/core/clock.js';
 import { applySpeechEffect } from '../../src/path/speech-effects.js';
-import type { Speech } from '../../src/speech/create.js';
 import { ResponseCascade } from '../../src/turn/cascade.js';
 import type { Turn, Worked } from '../../src/turn/turns.js';
 import { turnSteps } from '../../src/path/turn-steps.js';
+import { testSpeech } from '../kit/speech.js';
 
-/** A speaker that records what it was asked to do, with the real cascade timing in front of it. */
+/** The real speech queue over a player that records what it plays (the kit's), with the real cascade timing in front of it. */
 function rig() {
   const clock = new VirtualClock(10_000);
-  const log: string[] = [];
-  const speech = {
-    queue: {
-      say: (text: string) => log.push(`say ${text} @${clock.now()}`),
-      earcon: (name: string) => log.push(`earcon ${name}`),
-      clip: (_pcm: Int16Array, text: string) => {
-        log.push(`play ${text} @${clock.now()}`);
-        return { done: Promise.resolve() };
-      },
-      stop: () => log.push(`stop @${clock.now()}`),
-      isSpeaking: false,
-    },
-    tts: { render: async (text: string) => new Int16Array(text.length) },
-    gate: {},
-    close: () => {},
-  } as unknown as Speech;
-  // The appliance's own steps (src/path/turn-steps.ts), on the fake speaker.
+  const voice = testSpeech({ clock, bus: new Bus() });
+  const { speech, log } = voice;
+  // The appliance's own steps (src/path/turn-steps.ts), on the recording speaker.
   const cascade = new ResponseCascade<Turn, Worked, Int16Array | null>({
     clock,
     timings: { modelMs: 500, renderMs: 1500, playMs: 2000 },
@@ -37,7 +24,7 @@ function rig() {
       await new Promise((r) => setImmediate(r));
     }
   };
-  return { clock, log, speech, cascade, settle };
+  return { clock, log, played: voice.output.played, speech, cascade, settle };
 }
 
 describe('spoken answers follow the response cascade', () => {
@@ -61,9 +48,14 @@ describe('spoken answers follow the response cascade', () => {
     expect(log.filter((l) => l.startsWith('play'))).toEqual([]);
   });
 
-  it('a notice is said at once, with its earcon first', () => {
-    const { clock, log, speech, cascade } = rig();
+  it('a notice is said at once, with its earcon first', async () => {
+    const { clock, played, speech, cascade } = rig();
+    const now = clock.now();
     applySpeechEffect({ type: 'speak', text: 'Timer done.', earcon: 'timer' }, speech, cascade, 'base');
-    expect(log).toEqual(['earcon timer', `say Timer done. @${clock.now()}`]);
+    await new Promise((r) => setImmediate(r));
+    expect(played).toEqual([
+      { kind: 'earcon', text: 'timer', at: now },
+      { kind: 'speech', text: 'Timer done.', at: now },
+    ]);
   });
 });

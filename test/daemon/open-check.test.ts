@@ -11,13 +11,14 @@ import { segmenterFor } from '../../src/path/capture-wiring.js';
 import { Conversation } from '../../src/path/conversation.js';
 import { SegmentPath } from '../../src/path/segment-path.js';
 import type { SttStack } from '../../src/stt/create.js';
-import type { EngineSlot, SttEngine } from '../../src/stt/engine.js';
+import type { EngineSlot } from '../../src/stt/engine.js';
 import { Transcriber } from '../../src/stt/transcriber.js';
-import type { SegmentAudio, Transcript } from '../../src/stt/types.js';
+import type { SegmentAudio } from '../../src/stt/types.js';
 import { Store } from '../../src/store/store.js';
 import { SegmentPipeline } from '../../src/vad/pipeline.js';
 import type { Segment } from '../../src/vad/segment.js';
 import type { Vad } from '../../src/vad/vad.js';
+import { ScriptedEngine } from '../kit/stt.js';
 
 /**
  * In wake-word mode, a long segment's wake-phrase check runs while it is still being said,
@@ -37,37 +38,16 @@ const LOUD = 5000;
 
 const loudVad: Vad = { name: 'webrtc', process: async (f: Int16Array) => (Math.abs(f[0]!) > 1000 ? 1 : 0), reset: () => {}, close: async () => {} };
 
-interface Call {
-  at: number;
-  sec: number;
-}
-
-class TimedEngine implements SttEngine {
-  readonly id = 'whisper';
-  readonly remote = false;
-  readonly trustBlank = false;
-  calls: Call[] = [];
-  private busyUntil = 0;
-  /** Utterance number → its words and its speech seconds. */
-  readonly script = new Map<number, { text: string; seconds: number }>();
-  constructor(
-    private readonly clock: VirtualClock,
-    private readonly costMs: number,
-  ) {}
-  transcribe(audio: SegmentAudio): Promise<Transcript> {
-    this.calls.push({ at: this.clock.now(), sec: Math.round((audio.pcm.length / RATE) * 10) / 10 });
+/** The words an engine hears in `audio` of the scripted utterances (utterance number → its words and speech seconds): in proportion to its speech. */
+function hearer(script: Map<number, { text: string; seconds: number }>) {
+  return (audio: SegmentAudio): string => {
     let loud = 0;
     let id = -1;
     for (const x of audio.pcm) if (x > 1000) (loud++, (id = x - LOUD));
-    const said = this.script.get(id);
+    const said = script.get(id);
     const words = said ? said.text.split(' ') : [];
-    const heard = words.slice(0, Math.ceil((words.length * loud) / RATE / (said?.seconds ?? 1) - 1e-9)).join(' ');
-    // One call at a time, as whisper.cpp runs them: a call waits for the one before it.
-    const start = Math.max(this.clock.now(), this.busyUntil);
-    this.busyUntil = start + this.costMs;
-    return new Promise((resolve) => this.clock.setTimer(this.busyUntil - this.clock.now(), () => resolve({ engine: 'whisper', rawText: heard, text: heard, ms: this.costMs })));
-  }
-  async close(): Promise<void> {}
+    return words.slice(0, Math.ceil((words.length * loud) / RATE / (said?.seconds ?? 1) - 1e-9)).join(' ');
+  };
 }
 
 let dirs: string[] = [];
@@ -88,7 +68,9 @@ function room(costMs: number) {
   const dir = mkdtempSync(join(tmpdir(), 'hark-open-'));
   dirs.push(dir);
   const config = validateConfig({ router: { mode: 'wake-word' }, speech: { device: 'null' }, actions: { dataDir: dir } }, 'test');
-  const engine = new TimedEngine(clock, costMs);
+  const script = new Map<number, { text: string; seconds: number }>();
+  // One call at a time, as whisper.cpp runs them: a call waits for the one before it.
+  const engine = new ScriptedEngine({ clock, costMs, serial: true, script: hearer(script) });
   const engines: EngineSlot[] = [{ id: 'whisper', engine }];
   const transcriber = new Transcriber({ engines, clearSpeechProb: 0.8, breaker: { failures: 3, openMs: 30_000 }, filter: config.stt.filter, stabilizer: config.stt.stabilizer, clock, logger: log, bus });
   const stt: SttStack = { transcriber, engines, describe: 'test', setVocabulary: () => {}, close: async () => {} };
@@ -128,7 +110,7 @@ function room(costMs: number) {
    */
   const speak = async (text: string, seconds: number, gaps: [number, number][] = [], after = 1.5, before = 0.6) => {
     const id = said++;
-    engine.script.set(id, { text, seconds });
+    script.set(id, { text, seconds });
     await quiet(before);
     let t = 0;
     for (const [at, len] of gaps) {
@@ -142,7 +124,7 @@ function room(costMs: number) {
   /** A segment closed with no open segment before it (as a queued one arrives), `seconds` of speech. */
   const closed = (text: string, seconds: number, openedBy: 'vad' | 'ptt' = 'vad') => {
     const id = said++;
-    engine.script.set(id, { text, seconds });
+    script.set(id, { text, seconds });
     const pcm = new Int16Array(Math.round(PREROLL + seconds * RATE)).fill(LOUD + id, PREROLL);
     const startSample = 1e9 + direct++ * 1e6;
     const seg: Segment = { index: 1000 + direct, pcm, prerollSamples: PREROLL, startSample, vadStartSample: startSample + PREROLL, endSample: startSample + pcm.length, closeReason: openedBy === 'ptt' ? 'ptt-release' : 'hangover', maxProb: 0.95, openedBy };
@@ -195,7 +177,7 @@ describe('a wake-word command: its transcript is ready at the close', () => {
     expect(r.actions()).toEqual([['timer.set', { seconds: 420, label: 'brown rice' }]]);
     // The opening (pre-roll + 2 s), the whole at the pause (thrown away: they went on), the whole at
     // the end (pre-roll, 5 s of speech, the 0.3 s gap and the 0.2 s pause).
-    expect(r.engine.calls.map((c) => c.sec)).toEqual([2.5, 4.2, 6.1]);
+    expect(r.engine.calls.map((c) => c.seconds)).toEqual([2.5, 4.2, 6.1]);
     expect(r.engine.calls.every((c) => c.at < r.closes[0]!)).toBe(true);
     expect(r.of('stt.preemptive').map((e) => e.outcome)).toEqual(['started', 'discarded', 'started', 'used']);
   });
@@ -208,7 +190,7 @@ describe('the opening is the start of the whole: heard once', () => {
     await r.done();
     expect(r.actions()).toEqual([['timer.set', { seconds: 660, label: 'brown rice' }]]);
     // The whole at the pause (pre-roll, 2.2 s, the pause: it holds the opening), then the whole at the end.
-    expect(r.engine.calls.map((c) => c.sec)).toEqual([2.9, 5.6]);
+    expect(r.engine.calls.map((c) => c.seconds)).toEqual([2.9, 5.6]);
     expect(r.engine.calls.every((c) => c.at < r.closes[0]!)).toBe(true);
   });
 
@@ -216,7 +198,7 @@ describe('the opening is the start of the whole: heard once', () => {
     const r = room(300);
     await r.speak(RADIO, 7, [[2.2, 0.3]]);
     await r.done();
-    expect(r.engine.calls.map((c) => c.sec)).toEqual([2.9]);
+    expect(r.engine.calls.map((c) => c.seconds)).toEqual([2.9]);
     expect(r.engine.calls[0]!.at).toBeLessThan(r.closes[0]!);
     expect(r.of('segment.handled')).toMatchObject([{ fate: 'dropped', reason: 'no wake phrase at its start' }]);
   });
@@ -231,7 +213,7 @@ describe('talk without the wake phrase', () => {
     ]);
     await r.done();
     // One inference, on the opening, while the segment was open; none at its pauses or its close.
-    expect(r.engine.calls.map((c) => c.sec)).toEqual([2.5]);
+    expect(r.engine.calls.map((c) => c.seconds)).toEqual([2.5]);
     expect(r.engine.calls[0]!.at).toBeLessThan(r.closes[0]!);
     expect(r.of('segment.handled')).toMatchObject([{ fate: 'dropped', reason: 'no wake phrase at its start' }]);
     expect(r.of('segment.skipped')).toMatchObject([{ reason: 'no-wake-phrase' }]);
@@ -257,7 +239,7 @@ describe('priority: closed segments before an open segment\'s check', () => {
     await r.done();
     // The radio's opening, the command, then the radio said meanwhile: whole, at its pause, as the
     // timer's follow-up window was open by then (what is said is taken as meant for hark).
-    expect(r.engine.calls.map((c) => c.sec)).toEqual([2.5, 3.5, 10.7]);
+    expect(r.engine.calls.map((c) => c.seconds)).toEqual([2.5, 3.5, 10.7]);
     expect(r.actions()).toEqual([['timer.set', { seconds: 480 }]]);
   });
 
@@ -269,7 +251,7 @@ describe('priority: closed segments before an open segment\'s check', () => {
     await r.speak('set a timer for nine minutes please', 2.8, [], 1.5, 0.1);
     await r.done();
     // "computer" whole at its pause; then the answer whole at its pause (pre-roll, 2.8 s, the pause).
-    expect(r.engine.calls.map((c) => c.sec)).toEqual([1.5, 3.5]);
+    expect(r.engine.calls.map((c) => c.seconds)).toEqual([1.5, 3.5]);
     expect(r.engine.calls.every((c) => c.at < r.closes[1]!)).toBe(true);
     expect(r.actions()).toEqual([['timer.set', { seconds: 540 }]]);
   });

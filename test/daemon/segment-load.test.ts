@@ -10,12 +10,13 @@ import { validateConfig } from '../../src/config/load.js';
 import { SegmentPath } from '../../src/path/segment-path.js';
 import { Conversation } from '../../src/path/conversation.js';
 import type { SttStack } from '../../src/stt/create.js';
-import type { EngineSlot, SttEngine } from '../../src/stt/engine.js';
+import type { EngineSlot } from '../../src/stt/engine.js';
 import { Transcriber } from '../../src/stt/transcriber.js';
 import type { SegmentAudio, Transcript } from '../../src/stt/types.js';
 import { UninterruptibleLine } from '../../src/stt/uninterruptible-line.js';
 import { Store } from '../../src/store/store.js';
 import type { Segment } from '../../src/vad/segment.js';
+import { ScriptedEngine } from '../kit/stt.js';
 
 /**
  * A loud room. The real segment path, router and SQLite store on a virtual clock; the
@@ -36,73 +37,31 @@ function heardIn(audio: SegmentAudio): string {
   return all.split(' ').slice(0, Math.max(1, Math.floor((sec - PREROLL / RATE) * 2.5))).join(' ');
 }
 
-const seconds = (audio: SegmentAudio) => Math.round((audio.pcm.length / RATE) * 10) / 10;
-
-class TimedEngine implements SttEngine {
-  readonly id = 'whisper';
-  readonly remote = false;
-  readonly trustBlank = false;
-  /** Seconds of audio per call, in call order. */
-  calls: number[] = [];
-  constructor(
-    private readonly clock: VirtualClock,
-    private readonly costMs: (seconds: number) => number,
-    /** Answers [BLANK_AUDIO] to everything (the test model; a real Whisper that hears nothing). */
-    private readonly blank = false,
-  ) {}
-  transcribe(audio: SegmentAudio): Promise<Transcript> {
-    this.calls.push(seconds(audio));
-    const heard = this.blank ? '[BLANK_AUDIO]' : heardIn(audio);
-    return new Promise((resolve) => this.clock.setTimer(this.costMs(audio.pcm.length / RATE), () => resolve({ engine: 'whisper', rawText: heard, text: this.blank ? '' : heard, ms: 0 })));
-  }
-  async close(): Promise<void> {}
-}
+/** Whisper hearing the words said (its opening: the first words only), in `costMs` of virtual time; blank: [BLANK_AUDIO] to everything (the test model; a real Whisper that hears nothing). */
+const timedEngine = (clock: VirtualClock, costMs: (seconds: number) => number, blank = false) =>
+  new ScriptedEngine({ clock, costMs: (audio) => costMs(audio.pcm.length / RATE), script: (audio) => (blank ? '[BLANK_AUDIO]' : heardIn(audio)) });
 
 /**
  * Whisper as whisper.cpp behaves: one call at a time in the real UninterruptibleLine, each with the
  * default deadline (2 s + 1 s per second of audio, its wait included), work that cannot be stopped.
  */
-class SlowWhisper implements SttEngine {
-  readonly id = 'whisper';
-  readonly remote = false;
-  readonly trustBlank = false;
-  calls: number[] = [];
+class SlowWhisper extends ScriptedEngine {
   private readonly line: UninterruptibleLine;
-  constructor(
-    private readonly clock: VirtualClock,
-    private readonly costMs: (seconds: number) => number,
-  ) {
+  constructor(clock: VirtualClock, costMs: (seconds: number) => number) {
+    super({ clock, costMs: (audio) => costMs(audio.pcm.length / RATE), script: ['[BLANK_AUDIO]'] });
     this.line = new UninterruptibleLine('whisper', clock);
   }
   /** Busy with calls past their deadline (no forecast of its own: see WhisperEngine.unavailableFor). */
   unavailableFor(): string | null {
     return this.line.busyReason();
   }
-  transcribe(audio: SegmentAudio): Promise<Transcript> {
-    const sec = audio.pcm.length / RATE;
-    return this.line.run(Math.round(2000 + 1000 * sec), () => {
-      this.calls.push(seconds(audio));
-      return new Promise((resolve) => this.clock.setTimer(this.costMs(sec), () => resolve({ engine: 'whisper', rawText: '[BLANK_AUDIO]', text: '', ms: 0 })));
-    });
+  override transcribe(audio: SegmentAudio): Promise<Transcript> {
+    return this.line.run(Math.round(2000 + 1000 * (audio.pcm.length / RATE)), () => super.transcribe(audio));
   }
-  async close(): Promise<void> {}
 }
 
-/** The cloud (Deepgram's place in local-first): hears the words in the audio it is sent, in 200 ms. */
-class CloudEngine implements SttEngine {
-  readonly id = 'deepgram';
-  readonly remote = true;
-  readonly trustBlank = true;
-  /** Seconds of audio per request: every one is a request the owner pays for. */
-  calls: number[] = [];
-  constructor(private readonly clock: VirtualClock) {}
-  transcribe(audio: SegmentAudio): Promise<Transcript> {
-    this.calls.push(seconds(audio));
-    const heard = heardIn(audio);
-    return new Promise((resolve) => this.clock.setTimer(200, () => resolve({ engine: 'deepgram', rawText: heard, text: heard, ms: 200 })));
-  }
-  async close(): Promise<void> {}
-}
+/** The cloud (Deepgram's place in local-first): hears the words in the audio it is sent, in 200 ms; every call is a request the owner pays for. */
+const cloudEngine = (clock: VirtualClock) => new ScriptedEngine({ id: 'deepgram', clock, costMs: 200, script: heardIn });
 
 let dirs: string[] = [];
 afterEach(() => {
@@ -125,8 +84,8 @@ function rig(
   const dir = mkdtempSync(join(tmpdir(), 'hark-load-'));
   dirs.push(dir);
   const config = validateConfig({ router: { mode: opts.mode ?? 'wake-word' }, speech: { device: 'null' }, actions: { dataDir: dir }, stt: { queue: opts.queue ?? {} } }, 'test');
-  const engine = opts.local === 'slow' ? new SlowWhisper(clock, opts.costMs ?? (() => 100)) : new TimedEngine(clock, opts.costMs ?? (() => 100), opts.local === 'blank');
-  const cloud = new CloudEngine(clock);
+  const engine = opts.local === 'slow' ? new SlowWhisper(clock, opts.costMs ?? (() => 100)) : timedEngine(clock, opts.costMs ?? (() => 100), opts.local === 'blank');
+  const cloud = cloudEngine(clock);
   const engines: EngineSlot[] = opts.local ? [{ id: 'whisper', engine }, { id: 'deepgram', engine: cloud }] : [{ id: 'whisper', engine }];
   const transcriber = new Transcriber({ engines, clearSpeechProb: 0.8, breaker: { failures: 3, openMs: 30_000 }, filter: config.stt.filter, stabilizer: config.stt.stabilizer, clock, logger: log, bus });
   const stt: SttStack = { transcriber, engines, describe: 'test', setVocabulary: () => {}, close: async () => {} };
@@ -184,7 +143,7 @@ describe('the opening check (wake-word mode, base frame)', () => {
   it('radio: only the opening is transcribed; the segment is stored with its audio and the fate "no wake phrase at its start"', async () => {
     const r = rig();
     await r.handled(RADIO, 6);
-    expect(r.engine.calls).toEqual([2.3]);
+    expect(r.engine.seconds).toEqual([2.3]);
     expect(r.of('segment.handled')).toMatchObject([{ fate: 'dropped', reason: 'no wake phrase at its start' }]);
     expect(r.of('segment.skipped')).toMatchObject([{ reason: 'no-wake-phrase' }]);
     r.dispose();
@@ -197,7 +156,7 @@ describe('the opening check (wake-word mode, base frame)', () => {
   it('a long command: the opening finds the wake phrase, then the whole segment is transcribed and acted on', async () => {
     const r = rig();
     await r.handled('computer set a timer for ten minutes please and thank you', 5);
-    expect(r.engine.calls).toEqual([2.3, 5.3]);
+    expect(r.engine.seconds).toEqual([2.3, 5.3]);
     expect(r.actions().map((a) => [a.name, a.args])).toEqual([['timer.set', { seconds: 600 }]]);
     r.dispose();
   });
@@ -209,7 +168,7 @@ describe('the opening check (wake-word mode, base frame)', () => {
   ])('$name', async ({ mode, seconds, openedBy, calls }) => {
     const r = rig({ mode });
     await r.handled(RADIO, seconds, openedBy);
-    expect(r.engine.calls).toEqual(calls);
+    expect(r.engine.seconds).toEqual(calls);
     r.dispose();
   });
 
@@ -217,7 +176,7 @@ describe('the opening check (wake-word mode, base frame)', () => {
     const r = rig();
     // 0.3 s pre-roll + 2.5 s of speech + 0.6 s hangover: 3.4 s of audio, 2.5 s said.
     await r.handled('computer set a timer for ten minutes', 3.1);
-    expect(r.engine.calls).toEqual([3.4]);
+    expect(r.engine.seconds).toEqual([3.4]);
     expect(r.actions().map((a) => [a.name, a.args])).toEqual([['timer.set', { seconds: 600 }]]);
     r.dispose();
   });
@@ -227,7 +186,7 @@ describe('the opening check (wake-word mode, base frame)', () => {
     await r.handled('computer', 0.8);
     expect(r.path.wantsWholeTranscript()).toBe(true);
     await r.handled('set a timer for ten minutes and then tell me when it is done', 5);
-    expect(r.engine.calls).toEqual([1.1, 5.3]);
+    expect(r.engine.seconds).toEqual([1.1, 5.3]);
     expect(r.actions().map((a) => a.name)).toEqual(['timer.set']);
     r.dispose();
   });
@@ -242,9 +201,9 @@ describe('while a timer rings', () => {
     expect(r.path.commands.core.timers.ringing).toBe(true);
     const before = r.engine.calls.length;
     await r.handled(RADIO, 6);
-    expect(r.engine.calls.slice(before)).toEqual([2.3]);
+    expect(r.engine.seconds.slice(before)).toEqual([2.3]);
     await r.handled('ok thanks that is enough now the pasta is ready to go', 5);
-    expect(r.engine.calls.slice(before + 1)).toEqual([2.3, 5.3]);
+    expect(r.engine.seconds.slice(before + 1)).toEqual([2.3, 5.3]);
     r.dispose();
   });
 });
@@ -273,7 +232,7 @@ describe('priority and bounds', () => {
     expect(r.path.load().behind).toBe(true);
     await r.settle(10_000);
     await Promise.all(all);
-    expect(r.engine.calls).toHaveLength(3);
+    expect(r.engine.seconds).toHaveLength(3);
     expect(r.of('segment.skipped').map((s) => s.reason)).toEqual(['no-wake-phrase', 'no-wake-phrase', 'no-wake-phrase', 'backlog-wait', 'backlog-wait']);
     r.dispose();
     const rows = r.rows();
@@ -323,8 +282,8 @@ describe('local-first in a loud room (Whisper, then the cloud)', () => {
     await r.handled(RADIO, 6);
     await r.handled('computer set a timer for ten minutes please and thank you', 5);
     // Whisper judged only the openings; the cloud got one request per segment.
-    expect(r.engine.calls).toEqual([2.3, 2.3]);
-    expect(r.cloud.calls).toEqual([6.3, 5.3]);
+    expect(r.engine.seconds).toEqual([2.3, 2.3]);
+    expect(r.cloud.seconds).toEqual([6.3, 5.3]);
     expect(r.actions().map((a) => [a.name, a.args])).toEqual([['timer.set', { seconds: 600 }]]);
     const handled = r.of('segment.handled');
     expect(handled.map((h) => h.fate)).toEqual(['dispatched', 'dispatched']);
@@ -348,8 +307,8 @@ describe('local-first in a loud room (Whisper, then the cloud)', () => {
     expect(handled[1]!.actionMs).toBeLessThan(500);
     expect(r.actions().map((a) => [a.name, a.args])).toEqual([['timer.set', { seconds: 300 }]]);
     // Whisper never started on the command; its reason is in the records.
-    expect(r.engine.calls).toEqual([2.3]);
-    expect(r.cloud.calls).toEqual([6.3, 3.3]);
+    expect(r.engine.seconds).toEqual([2.3]);
+    expect(r.cloud.seconds).toEqual([6.3, 3.3]);
     expect(r.of('stt.fallback').map((f) => f.reason)).toEqual([
       'whisper deadline: no result within 4300 ms, on its opening',
       'whisper unavailable: busy with an inference past the deadline (it cannot be stopped)',
@@ -365,7 +324,7 @@ describe('local-first in a loud room (Whisper, then the cloud)', () => {
     await r.settle(40_000);
     await Promise.all([radio, command]);
     // The command (3 s, 0.6 s of it the hangover's silence) is short enough to go whole at once.
-    expect(r.engine.calls).toEqual([2.3, 3.3]);
+    expect(r.engine.seconds).toEqual([2.3, 3.3]);
     expect(r.actions().map((a) => a.name)).toEqual(['timer.set']);
     r.dispose();
   });

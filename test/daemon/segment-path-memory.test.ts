@@ -11,14 +11,12 @@ import { memoryLogger } from '../../src/core/log.js';
 import { validateConfig } from '../../src/config/load.js';
 import { SegmentPath } from '../../src/path/segment-path.js';
 import { Conversation } from '../../src/path/conversation.js';
-import type { Speech } from '../../src/speech/create.js';
-import type { SttStack } from '../../src/stt/create.js';
-import type { SttEngine } from '../../src/stt/engine.js';
 import type { SegmentTranscript } from '../../src/stt/events.js';
-import { Transcriber } from '../../src/stt/transcriber.js';
-import type { Transcript } from '../../src/stt/types.js';
 import type { Segment } from '../../src/vad/segment.js';
 import { Store } from '../../src/store/store.js';
+import { testSpeech } from '../kit/speech.js';
+import { ScriptedEngine } from '../kit/stt.js';
+import { sttStack } from '../kit/stt-stack.js';
 
 /**
  * hark listens all day: what a handled segment leaves behind must go with it. The stop deadline
@@ -29,33 +27,15 @@ import { Store } from '../../src/store/store.js';
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
-class Whisper implements SttEngine {
-  readonly id = 'whisper';
-  readonly remote = false;
-  readonly trustBlank = false;
-  constructor(private readonly said: string) {}
-  async transcribe(): Promise<Transcript> {
-    return { engine: 'whisper', rawText: this.said, text: this.said, ms: 5 };
-  }
-  async close(): Promise<void> {}
-}
-
-const speech = {
-  queue: { isSpeaking: false, isPlaying: false, say: () => {}, earcon: () => {}, clip: () => ({ done: Promise.resolve() }), stop: () => {} },
-  tts: { render: async (t: string) => new Int16Array(t.length), setVoice: () => {} },
-  gate: {},
-  close: () => {},
-} as unknown as Speech;
-
 /** The real segment path in always-listen mode, Whisper's double hearing `said` each time, on a virtual clock. */
 function rig(dir: string, said: string, store: Store | null) {
   const clock = new VirtualClock(100_000);
   const bus = new Bus();
   const log = memoryLogger();
   const config = validateConfig({ router: { mode: 'always-listen' }, speech: { device: 'null' }, actions: { dataDir: dir } }, 'test');
-  const engines = [{ id: 'whisper' as const, engine: new Whisper(said) }];
-  const transcriber = new Transcriber({ engines, clearSpeechProb: 0.8, breaker: { failures: 3, openMs: 30_000 }, filter: config.stt.filter, stabilizer: config.stt.stabilizer, clock, logger: log, bus });
-  const stt: SttStack = { transcriber, engines, describe: 'test', setVocabulary: () => {}, close: async () => {} };
+  const stt = sttStack({ engines: [ScriptedEngine.hearing(said)], clock, bus, log, config: config.stt });
+  const { transcriber } = stt;
+  const { speech } = testSpeech({ clock, bus });
   const conversation = new Conversation({ config, bus, clock, log, store, speech });
   const path = new SegmentPath({ config, bus, clock, log, stt, speech, conversation, store: () => store, source: 'mic' });
   /** `count` segments of `samples` each, one after another, each handled before the next opens. */

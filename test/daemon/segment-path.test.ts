@@ -9,16 +9,17 @@ import { memoryLogger } from '../../src/core/log.js';
 import { validateConfig } from '../../src/config/load.js';
 import { SegmentPath } from '../../src/path/segment-path.js';
 import type { Arbiter } from '../../src/path/plugins.js';
-import type { Speech } from '../../src/speech/create.js';
 import type { SttStack } from '../../src/stt/create.js';
-import type { EngineSlot, LiveStream, SttEngine } from '../../src/stt/engine.js';
+import type { EngineSlot, SttEngine } from '../../src/stt/engine.js';
 import { Transcriber } from '../../src/stt/transcriber.js';
-import { EngineFailure, type AsrEvent, type Transcript } from '../../src/stt/types.js';
+import { EngineFailure } from '../../src/stt/types.js';
 import { Store } from '../../src/store/store.js';
 import { Conversation } from '../../src/path/conversation.js';
 import type { Segment } from '../../src/vad/segment.js';
 import { asrResult } from '../support/asr-events.js';
 import { OllamaDouble } from '../support/ollama-server.js';
+import { testSpeech } from '../kit/speech.js';
+import { ScriptedEngine, StreamingEngine, transcriptOf } from '../kit/stt.js';
 
 /**
  * The path of a segment, owned by one class: transcript → fate → cascade → router → record. Engines
@@ -26,60 +27,10 @@ import { OllamaDouble } from '../support/ollama-server.js';
  * cascade, the router and (where rows matter) the SQLite store are the real ones, on a virtual clock.
  */
 
-const transcript = (engine: string, rawText: string): Transcript => ({ engine, rawText, text: rawText.replace(/\[[^\]]*\]/g, '').trim(), ms: 5 });
-
-class ScriptedWhisper implements SttEngine {
-  readonly id = 'whisper';
-  readonly remote = false;
-  readonly trustBlank = false;
-  calls = 0;
-  constructor(private readonly said: string[]) {}
-  async transcribe(): Promise<Transcript> {
-    return transcript('whisper', this.said[Math.min(this.calls++, this.said.length - 1)]!);
-  }
-  async close(): Promise<void> {}
-}
-
+const transcript = transcriptOf;
 const result = asrResult;
-
-/** A streaming engine the test drives: it pushes interim results while the segment is open, then decides how the close goes. */
-class DrivenCloud implements SttEngine {
-  readonly id = 'deepgram';
-  readonly remote = true;
-  readonly trustBlank = true;
-  streams: { push: (e: AsrEvent) => void; finish: () => Promise<Transcript> }[] = [];
-  /** What finish() does for the next stream. */
-  close: () => Promise<void> = async () => {};
-  onFinish: (push: (e: AsrEvent) => void) => Promise<Transcript> = async () => transcript('deepgram', '');
-  openLive(_id: string, onEvent: (e: AsrEvent) => void): LiveStream {
-    const finish = () => this.onFinish(onEvent);
-    this.streams.push({ push: onEvent, finish });
-    return { write: () => {}, cancel: () => {}, finish };
-  }
-  transcribe(): Promise<Transcript> {
-    return this.onFinish(() => {});
-  }
-}
-
-function fakeSpeech(clock: VirtualClock) {
-  const log: string[] = [];
-  const queue = {
-    isSpeaking: false,
-    isPlaying: false,
-    say: (text: string) => log.push(`say ${text}`),
-    earcon: (name: string) => log.push(`earcon ${name}`),
-    clip: (_pcm: Int16Array, text: string) => {
-      log.push(`play ${text} @${clock.now()}`);
-      return { done: Promise.resolve() };
-    },
-    stop: (reason: string) => {
-      log.push(`stop (${reason}) @${clock.now()}`);
-      queue.isSpeaking = false;
-    },
-  };
-  const speech = { queue, tts: { render: async (t: string) => new Int16Array(t.length), setVoice: () => {} }, gate: {}, close: () => {} } as unknown as Speech;
-  return { speech, queue, log };
-}
+/** Whisper hearing `said` in order (the last repeats). */
+const scriptedWhisper = (said: string[], o: { held?: boolean } = {}) => new ScriptedEngine({ ...o, script: said });
 
 let dirs: string[] = [];
 afterEach(() => {
@@ -97,7 +48,10 @@ function rig(opts: { engines: SttEngine[]; mode?: 'wake-word' | 'always-listen';
   const engines: EngineSlot[] = opts.engines.map((engine) => ({ id: engine.id, engine }));
   const transcriber = new Transcriber({ engines, clearSpeechProb: 0.8, breaker: { failures: 3, openMs: 30_000 }, filter: config.stt.filter, stabilizer: config.stt.stabilizer, clock, logger: log, bus });
   const stt: SttStack = { transcriber, engines, describe: 'test', setVocabulary: () => {}, close: async () => {} };
-  const { speech, queue, log: said } = fakeSpeech(clock);
+  // The real speech queue in front of a player that records what it is given (the kit's).
+  const voice = testSpeech({ clock, bus });
+  const { speech, log: said } = voice;
+  const queue = speech.queue;
   let store: Store | null = null;
   if (opts.store) {
     const dir = mkdtempSync(join(tmpdir(), 'hark-path-'));
@@ -105,7 +59,7 @@ function rig(opts: { engines: SttEngine[]; mode?: 'wake-word' | 'always-listen';
     store = new Store({ path: join(dir, 'hark.db'), housekeeping: null });
     store.start();
   }
-  // The appliance's own command side (cascade steps, interruption filter), on the fake speaker.
+  // The appliance's own command side (cascade steps, interruption filter), on the recording speaker.
   const conversation = new Conversation({ config, bus, clock, log, store, speech });
   const cascade = conversation.cascade!;
   const path = new SegmentPath({ config, bus, clock, log, stt, speech, conversation, store: () => store, source: 'mic', setHangoverMs: (ms) => opts.hangovers?.push(ms), closeEarly: () => opts.earlyCloses?.push(clock.now()), ...(opts.arbiter ? { arbiter: opts.arbiter } : {}) });
@@ -134,13 +88,13 @@ function rig(opts: { engines: SttEngine[]; mode?: 'wake-word' | 'always-listen';
       await new Promise((r) => setImmediate(r));
     }
   };
-  return { config, clock, bus, path, of, effects, open, settle, queue, said, cascade, store, close: () => (path.dispose(), store?.close()) };
+  return { config, clock, bus, path, of, effects, open, settle, queue, said, speakOver: voice.speakOver, letGo: voice.letGo, cascade, store, close: () => (path.dispose(), speech.close(), store?.close()) };
 }
 
 describe('the path of a segment: one owner, one fate per segment', () => {
   it('a transcript the hallucination filter drops never reaches the router (always-listen)', async () => {
     // Unclear audio: Whisper's answer stands (nothing to fall back to), and is a known hallucination.
-    const r = rig({ engines: [new ScriptedWhisper(['Thank you for watching.'])], mode: 'always-listen', store: true });
+    const r = rig({ engines: [scriptedWhisper(['Thank you for watching.'])], mode: 'always-listen', store: true });
     await r.open().close(0.5);
     expect(r.of('segment.handled')).toMatchObject([{ fate: 'dropped', reason: 'hallucination: "thank you for watching"', utterance: null, actions: [] }]);
     // Nothing routed: no query opened, nothing appended, nothing ignored.
@@ -156,12 +110,12 @@ describe('the path of a segment: one owner, one fate per segment', () => {
   });
 
   it('the cloud fails after a final: the timer is set once, from the fallback engine’s whole transcript', async () => {
-    const cloud = new DrivenCloud();
-    cloud.onFinish = async (push) => {
+    const cloud = new StreamingEngine();
+    cloud.onFinish = async ({ push }) => {
       push(result('final', 'Computer, set', 0, 0.8));
       throw new EngineFailure('deepgram', 'closed', 'socket closed (1006)');
     };
-    const r = rig({ engines: [cloud, new ScriptedWhisper(['computer set a timer for ten minutes'])] });
+    const r = rig({ engines: [cloud, scriptedWhisper(['computer set a timer for ten minutes'])] });
     const seg = r.open();
     cloud.streams[0]!.push(result('partial', 'Computer, set a', 0, 1));
     await seg.close();
@@ -177,7 +131,7 @@ describe('the answer being prepared: words take the floor, a cough does not', ()
   const answer = (r: ReturnType<typeof rig>) => r.cascade.start({ kind: 'answer', text: 'The earlier answer.' }, { endOfSpeechAt: r.clock.now() });
 
   it('a segment dropped as too short gives the answer back: it plays when due', async () => {
-    const r = rig({ engines: [new ScriptedWhisper([''])] });
+    const r = rig({ engines: [scriptedWhisper([''])] });
     answer(r);
     await r.settle(300);
     const cough = r.open();
@@ -191,7 +145,7 @@ describe('the answer being prepared: words take the floor, a cough does not', ()
   });
 
   it('a segment with no words (blank transcript) gives the answer back too', async () => {
-    const r = rig({ engines: [new ScriptedWhisper(['[BLANK_AUDIO]'])] });
+    const r = rig({ engines: [scriptedWhisper(['[BLANK_AUDIO]'])] });
     answer(r);
     await r.settle(300);
     const noise = r.open();
@@ -203,7 +157,7 @@ describe('the answer being prepared: words take the floor, a cough does not', ()
   });
 
   it('words cancel it: the answer never plays late', async () => {
-    const r = rig({ engines: [new ScriptedWhisper(['computer set a timer for five minutes'])] });
+    const r = rig({ engines: [scriptedWhisper(['computer set a timer for five minutes'])] });
     answer(r);
     await r.settle(300);
     const speech = r.open();
@@ -218,10 +172,10 @@ describe('the answer being prepared: words take the floor, a cough does not', ()
 
 describe('barge-in decided on partial transcripts, before the segment closes', () => {
   it('"stop" over hark’s voice cuts it off at the partial, long before the close', async () => {
-    const cloud = new DrivenCloud();
+    const cloud = new StreamingEngine();
     cloud.onFinish = async () => transcript('deepgram', 'Stop.');
     const r = rig({ engines: [cloud] });
-    r.queue.isSpeaking = true;
+    r.speakOver();
     const seg = r.open();
     await r.settle(300);
     cloud.streams[0]!.push(result('partial', 'stop', 0.5, 0.8));
@@ -234,10 +188,10 @@ describe('barge-in decided on partial transcripts, before the segment closes', (
   });
 
   it('"yeah" over hark’s voice never stops it, partial or final', async () => {
-    const cloud = new DrivenCloud();
+    const cloud = new StreamingEngine();
     cloud.onFinish = async () => transcript('deepgram', 'Yeah.');
     const r = rig({ engines: [cloud] });
-    r.queue.isSpeaking = true;
+    r.speakOver();
     const seg = r.open();
     await r.settle(200);
     cloud.streams[0]!.push(result('partial', 'yeah', 0.5, 0.7));
@@ -253,8 +207,8 @@ describe('barge-in decided on partial transcripts, before the segment closes', (
   });
 
   it('with Whisper alone, the transcript made at the pause decides: "stop" stops hark before the segment closes', async () => {
-    const r = rig({ engines: [new ScriptedWhisper(['stop'])] });
-    r.queue.isSpeaking = true;
+    const r = rig({ engines: [scriptedWhisper(['stop'])] });
+    r.speakOver();
     const seg = r.open();
     r.path.paused({ startSample: seg.startSample, pcm: new Int16Array(12_000) });
     await r.settle(50);
@@ -264,8 +218,8 @@ describe('barge-in decided on partial transcripts, before the segment closes', (
   });
 
   it('with Whisper alone, "yeah" over hark at the pause is settled as a backchannel: hark goes on', async () => {
-    const r = rig({ engines: [new ScriptedWhisper(['yeah'])] });
-    r.queue.isSpeaking = true;
+    const r = rig({ engines: [scriptedWhisper(['yeah'])] });
+    r.speakOver();
     const seg = r.open();
     r.path.paused({ startSample: seg.startSample, pcm: new Int16Array(12_000) });
     await r.settle(1000);
@@ -276,11 +230,11 @@ describe('barge-in decided on partial transcripts, before the segment closes', (
   });
 
   it('"ok" said over a ringing timer stops the ring: it is an answer, not a backchannel', async () => {
-    const r = rig({ engines: [new ScriptedWhisper(['computer set a timer for thirty seconds', 'ok'])] });
+    const r = rig({ engines: [scriptedWhisper(['computer set a timer for thirty seconds', 'ok'])] });
     await r.open().close();
     await r.settle(31_000);
     expect(r.path.commands.core.timers.ringing).toBe(true);
-    r.queue.isSpeaking = true; // the ring's name being said
+    r.speakOver(); // the ring's name being said
     await r.open().close();
     expect(r.of('segment.handled').at(-1)).toMatchObject({ fate: 'dispatched', utterance: { text: 'ok' } });
     expect(r.path.commands.core.timers.ringing).toBe(false);
@@ -288,10 +242,10 @@ describe('barge-in decided on partial transcripts, before the segment closes', (
   });
 
   it('"yeah … stop" in one segment still stops: each final chunk is decided on its own', async () => {
-    const cloud = new DrivenCloud();
+    const cloud = new StreamingEngine();
     cloud.onFinish = async () => transcript('deepgram', 'Yeah. Stop.');
     const r = rig({ engines: [cloud] });
-    r.queue.isSpeaking = true;
+    r.speakOver();
     const seg = r.open();
     cloud.streams[0]!.push(result('final', 'Yeah.', 0.3, 0.5));
     expect(r.said).toEqual([]);
@@ -305,7 +259,7 @@ describe('barge-in decided on partial transcripts, before the segment closes', (
 
 describe('last-wins without the wait', () => {
   it('"repeat" acts at once and its row belongs to its segment and utterance', async () => {
-    const r = rig({ engines: [new ScriptedWhisper(['repeat'])], store: true });
+    const r = rig({ engines: [scriptedWhisper(['repeat'])], store: true });
     await r.open().close();
     expect(r.effects('action').map((a) => a.name)).toEqual(['repeat']);
     expect(r.of('segment.handled')).toMatchObject([{ actions: ['repeat'], actionMs: 0 }]);
@@ -317,7 +271,7 @@ describe('last-wins without the wait', () => {
   });
 
   it('"stop", then "repeat" a second later: both act at once, and the stored stop row says it was superseded', async () => {
-    const r = rig({ engines: [new ScriptedWhisper(['stop', 'repeat'])], store: true });
+    const r = rig({ engines: [scriptedWhisper(['stop', 'repeat'])], store: true });
     await r.open().close();
     r.clock.advanceBy(1000);
     await r.open().close();
@@ -335,7 +289,7 @@ describe('last-wins without the wait', () => {
 
 describe('a button tap ends dictation', () => {
   it('after the last words said before it, which are in what it submits', async () => {
-    const r = rig({ engines: [new ScriptedWhisper(['start dictation', 'the walk-in is at four degrees'])] });
+    const r = rig({ engines: [scriptedWhisper(['start dictation', 'the walk-in is at four degrees'])] });
     await r.open().close();
     expect(r.effects('stack').at(-1)).toMatchObject({ frames: ['base', 'dictation'] });
     expect(r.path.takesTap()).toBe(true);
@@ -352,7 +306,7 @@ describe('a button tap ends dictation', () => {
 
 describe('the live hearing of an open segment', () => {
   it('settled words go on the bus for the page, with an intent hint that acts on nothing', async () => {
-    const cloud = new DrivenCloud();
+    const cloud = new StreamingEngine();
     cloud.onFinish = async () => transcript('deepgram', 'What is a lock statement?');
     const r = rig({ engines: [cloud] });
     const seg = r.open();
@@ -380,25 +334,25 @@ describe('the live hearing of an open segment', () => {
 
 describe('from the end of speech to the transcript', () => {
   it('a pause starts Whisper on the segment so far; the close uses that transcript, not a second inference', async () => {
-    const whisper = new ScriptedWhisper(['computer set a timer for five minutes']);
+    const whisper = scriptedWhisper(['computer set a timer for five minutes']);
     const r = rig({ engines: [whisper] });
     const seg = r.open();
     r.path.paused({ startSample: seg.startSample, pcm: new Int16Array(12_000) });
     await seg.close();
-    expect(whisper.calls).toBe(1);
+    expect(whisper.calls).toHaveLength(1);
     expect(r.of('stt.preemptive').map((e) => e.outcome)).toEqual(['started', 'used']);
     expect(r.effects('action').map((a) => [a.name, a.args])).toEqual([['timer.set', { seconds: 300 }]]);
     r.close();
   });
 
   it('speech after the pause throws the speculative transcript away (counted), and the whole segment is transcribed', async () => {
-    const whisper = new ScriptedWhisper(['computer set a timer', 'computer set a timer for five minutes']);
+    const whisper = scriptedWhisper(['computer set a timer', 'computer set a timer for five minutes']);
     const r = rig({ engines: [whisper] });
     const seg = r.open();
     r.path.paused({ startSample: seg.startSample, pcm: new Int16Array(12_000) });
     r.path.resumed(seg.startSample);
     await seg.close();
-    expect(whisper.calls).toBe(2);
+    expect(whisper.calls).toHaveLength(2);
     expect(r.of('stt.preemptive').map((e) => e.outcome)).toEqual(['started', 'discarded']);
     expect(r.of('segment.handled')).toMatchObject([{ utterance: { text: 'computer set a timer for five minutes' } }]);
     r.close();
@@ -406,7 +360,7 @@ describe('from the end of speech to the transcript', () => {
 
   it('while the voice picker waits for a name, a segment closes after the short hangover; back to the default after', async () => {
     const hangovers: number[] = [];
-    const r = rig({ engines: [new ScriptedWhisper(['switch voice', 'never mind'])], hangovers });
+    const r = rig({ engines: [scriptedWhisper(['switch voice', 'never mind'])], hangovers });
     await r.open().close();
     expect(r.effects('stack').at(-1)).toMatchObject({ frames: ['base', 'voice'] });
     expect(hangovers).toEqual([250]);
@@ -420,7 +374,7 @@ describe('from the end of speech to the transcript', () => {
 describe('acting on a whole command without the rest of the hangover', () => {
   it('"stop" heard at the pause closes the segment at once; "computer set a timer" does not', async () => {
     const earlyCloses: number[] = [];
-    const r = rig({ engines: [new ScriptedWhisper(['stop', 'computer set a timer'])], earlyCloses });
+    const r = rig({ engines: [scriptedWhisper(['stop', 'computer set a timer'])], earlyCloses });
     const a = r.open();
     r.path.paused({ startSample: a.startSample, pcm: new Int16Array(12_000) });
     await r.settle(50);
@@ -437,17 +391,10 @@ describe('acting on a whole command without the rest of the hangover', () => {
 
 describe('a stop loses no speech', () => {
   /** Whisper that answers only when told: a stop can catch it mid-inference. */
-  class HeldWhisper extends ScriptedWhisper {
-    go: (() => void)[] = [];
-    override async transcribe(): Promise<Transcript> {
-      const t = await super.transcribe();
-      await new Promise<void>((r) => this.go.push(r));
-      return t;
-    }
-  }
+  const heldWhisper = (said: string[]) => scriptedWhisper(said, { held: true });
 
   it('segments still waiting for speech-to-text when time is up are stored untranscribed, with why', async () => {
-    const whisper = new HeldWhisper(['computer set a timer for five minutes']);
+    const whisper = heldWhisper(['computer set a timer for five minutes']);
     const r = rig({ engines: [whisper], store: true });
     const first = r.open().close();
     const second = r.open().close();
@@ -468,12 +415,12 @@ describe('a stop loses no speech', () => {
   });
 
   it('a transcript ready within the stop budget is acted on and stored as usual', async () => {
-    const whisper = new HeldWhisper(['computer set a timer for five minutes']);
+    const whisper = heldWhisper(['computer set a timer for five minutes']);
     const r = rig({ engines: [whisper] });
     const seg = r.open().close();
     const finished = r.path.finish(1500);
     await r.settle(200);
-    whisper.go.shift()!();
+    whisper.go(1);
     await Promise.all([seg, finished]);
     expect(r.of('segment.handled').map((h) => h.fate)).toEqual(['dispatched']);
     expect(r.effects('action').map((a) => a.name)).toEqual(['timer.set']);
@@ -485,7 +432,7 @@ describe('the fleet seams: arbitration before dispatch, and words from outside',
   it('a command another device heard better is recorded as yielded and not acted on', async () => {
     const asked: string[] = [];
     const arbiter: Arbiter = { decide: async (_s, u) => (asked.push(u.text), { act: false, to: 'kitchen-2' }) };
-    const r = rig({ engines: [new ScriptedWhisper(['computer set a timer for five minutes'])], arbiter });
+    const r = rig({ engines: [scriptedWhisper(['computer set a timer for five minutes'])], arbiter });
     await r.open().close();
     expect(asked).toEqual(['computer set a timer for five minutes']);
     expect(r.of('segment.handled')).toMatchObject([{ fate: 'yielded', reason: 'yielded to kitchen-2', actions: [] }]);
@@ -494,7 +441,7 @@ describe('the fleet seams: arbitration before dispatch, and words from outside',
   });
 
   it('text from outside is handled as if heard, after the segments before it', async () => {
-    const r = rig({ engines: [new ScriptedWhisper(['computer set a timer for five minutes'])] });
+    const r = rig({ engines: [scriptedWhisper(['computer set a timer for five minutes'])] });
     const seg = r.open().close();
     const typed = r.path.heardText('computer set a timer for ten minutes', 'mqtt');
     await Promise.all([seg, typed]);
@@ -505,9 +452,9 @@ describe('the fleet seams: arbitration before dispatch, and words from outside',
 
 describe('interruption decisions do not leak', () => {
   it('a partial "mm" over hark whose segment the VAD then drops as too short never times out into an interruption', async () => {
-    const cloud = new DrivenCloud();
+    const cloud = new StreamingEngine();
     const r = rig({ engines: [cloud] });
-    r.queue.isSpeaking = true;
+    r.speakOver();
     const seg = r.open();
     cloud.streams[0]!.push(result('partial', 'mm', 0, 0.2));
     expect(r.of('interruption.pending')).toHaveLength(1);
@@ -521,10 +468,10 @@ describe('interruption decisions do not leak', () => {
   });
 
   it('a partial "mm" whose segment comes to nothing (a blank transcript) does not cut hark off either', async () => {
-    const cloud = new DrivenCloud();
+    const cloud = new StreamingEngine();
     cloud.onFinish = async () => transcript('deepgram', '');
     const r = rig({ engines: [cloud] });
-    r.queue.isSpeaking = true;
+    r.speakOver();
     const seg = r.open();
     cloud.streams[0]!.push(result('partial', 'mm', 0, 0.2));
     await r.settle(100);
@@ -537,13 +484,8 @@ describe('interruption decisions do not leak', () => {
   });
 
   it('speech over hark whose speech-to-text fails gives the person the floor: hark stops', async () => {
-    class FailingWhisper extends ScriptedWhisper {
-      override async transcribe(): Promise<Transcript> {
-        throw new EngineFailure('whisper', 'error', 'whisper.cpp exited');
-      }
-    }
-    const r = rig({ engines: [new FailingWhisper([''])] });
-    r.queue.isSpeaking = true;
+    const r = rig({ engines: [new ScriptedEngine({ script: [{ fail: 'error', message: 'whisper.cpp exited' }] })] });
+    r.speakOver();
     await r.open().close();
     expect(r.of('segment.handled')).toMatchObject([{ fate: 'dropped' }]);
     expect(r.said.filter((l) => l.startsWith('stop (barge-in)'))).toHaveLength(1);
@@ -552,12 +494,7 @@ describe('interruption decisions do not leak', () => {
   });
 
   it('a failed transcript while hark is quiet stops nothing', async () => {
-    class FailingWhisper extends ScriptedWhisper {
-      override async transcribe(): Promise<Transcript> {
-        throw new EngineFailure('whisper', 'error', 'whisper.cpp exited');
-      }
-    }
-    const r = rig({ engines: [new FailingWhisper([''])] });
+    const r = rig({ engines: [new ScriptedEngine({ script: [{ fail: 'error', message: 'whisper.cpp exited' }] })] });
     await r.open().close();
     expect(r.said).toEqual([]);
     expect(r.of('interruption.allowed')).toEqual([]);
@@ -567,8 +504,8 @@ describe('interruption decisions do not leak', () => {
 
 describe('who hark is talking with', () => {
   it('wake-word mode: "behind you" over hark is recorded as not addressed to hark, and hark talks on', async () => {
-    const r = rig({ engines: [new ScriptedWhisper(['behind you'])], store: true });
-    r.queue.isSpeaking = true;
+    const r = rig({ engines: [scriptedWhisper(['behind you'])], store: true });
+    r.speakOver();
     await r.open().close();
     expect(r.said).toEqual([]);
     expect(r.of('segment.handled')).toMatchObject([{ fate: 'filtered', reason: expect.stringContaining('not addressed to hark') }]);
@@ -579,19 +516,19 @@ describe('who hark is talking with', () => {
   });
 
   it('always-listen mode: the same words stop hark, as with one listener', async () => {
-    const r = rig({ engines: [new ScriptedWhisper(['behind you'])], mode: 'always-listen' });
-    r.queue.isSpeaking = true;
+    const r = rig({ engines: [scriptedWhisper(['behind you'])], mode: 'always-listen' });
+    r.speakOver();
     await r.open().close();
     expect(r.said.filter((l) => l.startsWith('stop (barge-in)'))).toHaveLength(1);
     r.close();
   });
 
   it('"okay" said over the dictation prompt is dictated', async () => {
-    const r = rig({ engines: [new ScriptedWhisper(['start dictation', 'okay', 'end dictation'])] });
+    const r = rig({ engines: [scriptedWhisper(['start dictation', 'okay', 'end dictation'])] });
     await r.open().close();
-    r.queue.isSpeaking = true; // the prompt
+    r.speakOver(); // the prompt
     await r.open().close();
-    r.queue.isSpeaking = false;
+    r.letGo();
     await r.open().close();
     expect(r.effects('submit')).toMatchObject([{ frame: 'dictation', text: 'okay' }]);
     r.close();
@@ -620,7 +557,7 @@ describe('the model starts at the cascade’s first timer', () => {
   it('asked 0.5 s after the person stopped, the question is said at 2 s, not after the query’s 4 s silence', async () => {
     ollama = await new OllamaDouble().start();
     ollama.on('three cases of milk', { verb: 'add_to_list', object: '3 cases of milk' });
-    const r = rig({ engines: [new ScriptedWhisper(['computer we are short three cases of milk for the order'])], intent: { host: ollama.url, warmUp: false } });
+    const r = rig({ engines: [scriptedWhisper(['computer we are short three cases of milk for the order'])], intent: { host: ollama.url, warmUp: false } });
     await r.open().close();
     // The VAD closed the segment a hangover (600 ms) after the last word: the first timer (0.5 s) is
     // already due, so the model is asked as soon as the words are known.
@@ -645,7 +582,7 @@ describe('the model starts at the cascade’s first timer', () => {
     ollama = await new OllamaDouble().start();
     ollama.on('three cases of milk', { verb: 'add_to_list', object: '3 cases of milk' });
     ollama.on('eggs', { verb: 'add_to_list', object: '3 cases of milk and 2 boxes of eggs' });
-    const r = rig({ engines: [new ScriptedWhisper(['computer we are short three cases of milk for the order', 'and two boxes of eggs'])], intent: { host: ollama.url, warmUp: false } });
+    const r = rig({ engines: [scriptedWhisper(['computer we are short three cases of milk for the order', 'and two boxes of eggs'])], intent: { host: ollama.url, warmUp: false } });
     await r.open().close();
     const end = r.clock.now() - r.config.vad.hangoverMs;
     await to(r, end + 600);
@@ -669,7 +606,7 @@ describe('the model starts at the cascade’s first timer', () => {
   it('with the model away, the request is handed over at 2 s and kept in the query’s own target; the outage is said then, not while the person may still talk', async () => {
     ollama = await new OllamaDouble().start();
     ollama.fail('http-500', Infinity);
-    const r = rig({ engines: [new ScriptedWhisper(['computer ask the chef about table four'])], intent: { host: ollama.url, warmUp: false, retries: 0 } });
+    const r = rig({ engines: [scriptedWhisper(['computer ask the chef about table four'])], intent: { host: ollama.url, warmUp: false, retries: 0 } });
     await r.open().close();
     const end = r.clock.now() - r.config.vad.hangoverMs;
     await to(r, end + 600);
@@ -685,7 +622,7 @@ describe('the model starts at the cascade’s first timer', () => {
   });
 
   it('with no model at all (intent off), the query submits on its own silence timer as before', async () => {
-    const r = rig({ engines: [new ScriptedWhisper(['computer ask the chef about table four'])], intent: { enabled: false } });
+    const r = rig({ engines: [scriptedWhisper(['computer ask the chef about table four'])], intent: { enabled: false } });
     await r.open().close();
     const closed = r.clock.now();
     await to(r, closed + 3900);

@@ -7,11 +7,11 @@ import type { Secrets } from '../../src/core/secrets.js';
 import { configSchema } from '../../src/config/schema.js';
 import { satelliteComponent } from '../../src/ha/satellite/component.js';
 import type { PathFront } from '../../src/path/plugins.js';
-import type { Speech } from '../../src/speech/create.js';
 import type { Segment } from '../../src/vad/segment.js';
 import { mediaServer, ttsFile } from '../support/esphome-media.js';
 import { HaSatellitePeer } from '../support/ha-satellite-peer.js';
 import { outputDir } from '../support/paths.js';
+import { testSpeech } from '../kit/speech.js';
 
 /**
  * The satellite as the daemon wires it (src/ha/satellite/component.ts): segments and what hark's
@@ -50,7 +50,11 @@ async function rig(): Promise<Rig> {
   const bus = new Bus();
   const config = configSchema.parse({ ha: { satellite: { enabled: true, port: 0, host: '127.0.0.1', mdns: false } } });
   const r = { bus, aborted: 0, earcons: [] as string[] } as Rig;
-  const speech = { queue: { clip: () => ({ done: Promise.resolve('ended') }), earcon: (n: string) => void r.earcons.push(n) } } as unknown as Speech;
+  // hark's voice: the real speech queue over the kit's recording player, on a bus of its own (the
+  // satellite only hands it clips and earcons).
+  const voice = testSpeech({ clock: new SystemClock(), bus: new Bus() });
+  voice.output.onPlay = (item) => void (item.kind === 'earcon' && r.earcons.push(item.text));
+  const { speech } = voice;
   const front = { abortRequest: () => void r.aborted++ } as unknown as PathFront;
   r.comp = satelliteComponent({ config, secrets: {} as Secrets, bus, clock: new SystemClock(), log: memoryLogger(), hooks: { front: () => front, speech: () => speech, setMuted: () => {} } });
   let port = 0;

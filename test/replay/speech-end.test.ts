@@ -13,13 +13,11 @@ import { textHearing } from '../../src/replay/hearing.js';
 import type { SegmentReplay } from '../../src/replay/outcome.js';
 import { runReplay } from '../../src/replay/runner.js';
 import { ReplaySource } from '../../src/replay/source.js';
-import type { Speech } from '../../src/speech/create.js';
-import type { SttStack } from '../../src/stt/create.js';
-import type { EngineSlot, SttEngine } from '../../src/stt/engine.js';
-import { Transcriber } from '../../src/stt/transcriber.js';
-import type { Transcript } from '../../src/stt/types.js';
 import { Store } from '../../src/store/store.js';
 import type { CloseReason, Segment } from '../../src/vad/segment.js';
+import { testSpeech } from '../kit/speech.js';
+import { ScriptedEngine } from '../kit/stt.js';
+import { sttStack } from '../kit/stt-stack.js';
 
 /**
  * The response cascade counts from the moment the person stopped speaking. The device knows that
@@ -28,19 +26,6 @@ import type { CloseReason, Segment } from '../../src/vad/segment.js';
  * path stores it with the segment and replay reads it back. The device side here is the real segment
  * path writing a real SQLite log; the replay side is what `hark replay --text-only` runs on it.
  */
-
-class ScriptedWhisper implements SttEngine {
-  readonly id = 'whisper';
-  readonly remote = false;
-  readonly trustBlank = false;
-  private calls = 0;
-  constructor(private readonly said: string[]) {}
-  async transcribe(): Promise<Transcript> {
-    const text = this.said[Math.min(this.calls++, this.said.length - 1)]!;
-    return { engine: 'whisper', rawText: text, text, ms: 5 };
-  }
-  async close(): Promise<void> {}
-}
 
 let dirs: string[] = [];
 afterEach(() => {
@@ -60,19 +45,10 @@ function device(raw: Record<string, unknown>, said: string[]) {
   const bus = new Bus();
   const log = memoryLogger();
   const config = validateConfig({ speech: { device: 'null' }, actions: { dataDir: tmp('hark-speech-end-data-') }, ...raw }, 'test');
-  const engines: EngineSlot[] = [{ id: 'whisper', engine: new ScriptedWhisper(said) }];
-  const transcriber = new Transcriber({ engines, clearSpeechProb: 0.8, breaker: { failures: 3, openMs: 30_000 }, filter: config.stt.filter, stabilizer: config.stt.stabilizer, clock, logger: log, bus });
-  const stt: SttStack = { transcriber, engines, describe: 'test', setVocabulary: () => {}, close: async () => {} };
-  const played: { text: string; at: number }[] = [];
-  const queue = {
-    isSpeaking: false,
-    isPlaying: false,
-    say: () => {},
-    earcon: () => {},
-    clip: (_pcm: Int16Array, text: string) => (played.push({ text, at: clock.now() }), { done: Promise.resolve() }),
-    stop: () => {},
-  };
-  const speech = { queue, tts: { render: async (t: string) => new Int16Array(t.length), setVoice: () => {} }, gate: {}, close: () => {} } as unknown as Speech;
+  const stt = sttStack({ engines: [ScriptedEngine.hearing(...said)], clock, bus, log, config: config.stt });
+  const { speech, output } = testSpeech({ clock, bus });
+  // What the speaker played, and when (the cascade's answer is a rendered clip).
+  const played = output.played;
   const dbPath = join(tmp('hark-speech-end-'), 'hark.db');
   const store = new Store({ path: dbPath, housekeeping: null, backgroundCheckpoint: false });
   const conversation = new Conversation({ config, bus, clock, log, store, speech });
@@ -125,7 +101,7 @@ async function onDevice(raw: Record<string, unknown>, close: CloseReason) {
   const readBack = d.segment(close);
   await readBack.done;
   await d.wait(2500);
-  const play = d.played.find((p) => p.text === ANSWER);
+  const play = d.played.find((p) => p.kind === 'clip' && p.text === ANSWER);
   expect(play, 'the device read the query back').toBeDefined();
   await d.finish();
   return { ...d, playedAfterClose: play!.at - readBack.closedAt };

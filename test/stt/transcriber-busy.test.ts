@@ -6,7 +6,8 @@ import type { EngineSlot, SttEngine } from '../../src/stt/engine.js';
 import { engineOrder, type SttMode } from '../../src/stt/fallback-policy.js';
 import { DEFAULT_HALLUCINATIONS } from '../../src/stt/hallucination-filter.js';
 import { Transcriber } from '../../src/stt/transcriber.js';
-import { EngineFailure, type SegmentAudio, type Transcript } from '../../src/stt/types.js';
+import type { SegmentAudio, Transcript } from '../../src/stt/types.js';
+import { ScriptedEngine } from '../kit/stt.js';
 
 /**
  * Two defects of a loud room:
@@ -18,46 +19,31 @@ import { EngineFailure, type SegmentAudio, type Transcript } from '../../src/stt
 
 type Answer = 'words' | 'blank' | 'deadline';
 
-class LocalDouble implements SttEngine {
-  readonly id = 'whisper';
-  readonly remote = false;
-  readonly trustBlank = false;
+/** Whisper's place: the kit's scripted engine, with what it reports when asked whether it would answer in time. */
+class LocalDouble extends ScriptedEngine {
   /** What the engine reports (see SttEngine.unavailableFor): calls past their deadline it still runs, or a forecast of its own. */
   abandoned = 0;
   forecast: string | null = null;
   /** (samples, waitedMs) of each unavailableFor question. */
   asked: Array<[number, number]> = [];
-  heard: number[] = [];
   /** Virtual ms each call takes (advanced on the transcriber's clock as it answers). */
   work: { clock: VirtualClock; ms: number } | null = null;
   unavailableFor(samples: number, waitedMs: number): string | null {
     this.asked.push([samples, waitedMs]);
     return this.abandoned > 0 ? `busy with ${this.abandoned === 1 ? 'an inference' : `${this.abandoned} inferences`} past the deadline (it cannot be stopped)` : this.forecast;
   }
-  constructor(private readonly answer: Answer, private readonly text = 'computer set a timer') {}
-  transcribe(audio: SegmentAudio): Promise<Transcript> {
-    this.heard.push(audio.pcm.length);
-    if (this.work) this.work.clock.advanceTo(this.work.clock.now() + this.work.ms);
-    if (this.answer === 'deadline') return Promise.reject(new EngineFailure('whisper', 'deadline', 'no result within 4300 ms'));
-    const raw = this.answer === 'blank' ? '[BLANK_AUDIO]' : this.text;
-    return Promise.resolve({ engine: 'whisper', rawText: raw, text: this.answer === 'blank' ? '' : raw, ms: 30 });
+  constructor(answer: Answer, text = 'computer set a timer') {
+    super({ script: [answer === 'deadline' ? { fail: 'deadline', message: 'no result within 4300 ms' } : { raw: answer === 'blank' ? '[BLANK_AUDIO]' : text, ms: 30 }] });
   }
-  async close(): Promise<void> {}
+  override transcribe(audio: SegmentAudio): Promise<Transcript> {
+    if (this.work) this.work.clock.advanceTo(this.work.clock.now() + this.work.ms);
+    return super.transcribe(audio);
+  }
 }
 
-class CloudDouble implements SttEngine {
-  readonly id = 'deepgram';
-  readonly remote = true;
-  readonly trustBlank = true;
-  heard: number[] = [];
-  constructor(private readonly fail = false) {}
-  transcribe(audio: SegmentAudio): Promise<Transcript> {
-    this.heard.push(audio.pcm.length);
-    if (this.fail) return Promise.reject(new EngineFailure('deepgram', 'connect', 'no socket within 1500 ms'));
-    return Promise.resolve({ engine: 'deepgram', rawText: 'Computer, set a timer for five minutes.', text: 'Computer, set a timer for five minutes.', ms: 200 });
-  }
-  async close(): Promise<void> {}
-}
+/** The cloud: hears the whole command in 200 ms, or cannot be reached. */
+const cloudDouble = (fail = false) => new ScriptedEngine({ id: 'deepgram', script: [fail ? { fail: 'connect', message: 'no socket within 1500 ms' } : { raw: 'Computer, set a timer for five minutes.', ms: 200 }] });
+type CloudDouble = ScriptedEngine;
 
 function service(mode: SttMode, whisper: LocalDouble, deepgram: CloudDouble | null) {
   const bus = new Bus();
@@ -89,7 +75,7 @@ const seg = (index: number, samples = WHOLE) => ({ index, pcm: new Int16Array(sa
 describe('the opening check is the local engine\'s alone', () => {
   it('local words: judged on them; the cloud is not asked', async () => {
     const whisper = new LocalDouble('words');
-    const deepgram = new CloudDouble();
+    const deepgram = cloudDouble();
     const { svc } = service('local-first', whisper, deepgram);
     const check = await svc.opening({ ...seg(1, OPENING), maxTokens: 12 });
     expect(check).toMatchObject({ kind: 'judged', transcript: { hearing: { kind: 'heard', utterance: { text: 'computer set a timer' } } } });
@@ -98,7 +84,7 @@ describe('the opening check is the local engine\'s alone', () => {
 
   it('local blank on clear speech: the cloud never hears the opening; the whole goes to it once, past Whisper', async () => {
     const whisper = new LocalDouble('blank');
-    const deepgram = new CloudDouble();
+    const deepgram = cloudDouble();
     const { svc, of } = service('local-first', whisper, deepgram);
     const check = await svc.opening({ ...seg(1, OPENING), maxTokens: 12 });
     expect(check.kind).toBe('whole');
@@ -119,7 +105,7 @@ describe('the opening check is the local engine\'s alone', () => {
 
   it('a local failure on the opening (its deadline): the whole goes to the cloud once', async () => {
     const whisper = new LocalDouble('deadline');
-    const deepgram = new CloudDouble();
+    const deepgram = cloudDouble();
     const { svc } = service('local-first', whisper, deepgram);
     const check = await svc.opening({ ...seg(1, OPENING), maxTokens: 12 });
     expect(check).toMatchObject({ kind: 'whole', handOver: { after: 'whisper', reason: 'whisper deadline: no result within 4300 ms, on its opening' } });
@@ -135,7 +121,7 @@ describe('the opening check is the local engine\'s alone', () => {
 
   it('a cloud engine first: no opening check at all (it would only cost a request)', async () => {
     const whisper = new LocalDouble('words');
-    const deepgram = new CloudDouble();
+    const deepgram = cloudDouble();
     const { svc } = service('cloud-first', whisper, deepgram);
     expect(await svc.opening({ ...seg(1, OPENING), maxTokens: 12 })).toEqual({ kind: 'whole', handOver: null });
     expect([whisper.heard, deepgram.heard]).toEqual([[], []]);
@@ -144,7 +130,7 @@ describe('the opening check is the local engine\'s alone', () => {
   it('the local engine still busy with abandoned work: no opening check; the chain sends the whole past it', async () => {
     const whisper = new LocalDouble('words');
     whisper.abandoned = 1;
-    const deepgram = new CloudDouble();
+    const deepgram = cloudDouble();
     const { svc } = service('local-first', whisper, deepgram);
     const check = await svc.opening({ ...seg(1, OPENING), maxTokens: 12 });
     expect(check).toMatchObject({ kind: 'whole', handOver: { after: 'whisper', reason: 'whisper unavailable: busy with an inference past the deadline (it cannot be stopped)', askLast: true } });
@@ -164,7 +150,7 @@ describe('a local engine that would answer past the deadline (its forecast)', ()
 
   it('the wait since the segment closed reaches the engine: the caller\'s queue and its turn here', async () => {
     const whisper = new LocalDouble('words');
-    const { svc } = service('local-first', whisper, new CloudDouble());
+    const { svc } = service('local-first', whisper, cloudDouble());
     await svc.transcribe({ ...seg(1), waitedMs: 2500 });
     await svc.opening({ ...seg(2, OPENING), maxTokens: 12, waitedMs: 700 });
     expect(whisper.asked).toEqual([
@@ -175,7 +161,7 @@ describe('a local engine that would answer past the deadline (its forecast)', ()
 
   it("the wait for its turn here counts for the daemon's segments, not for a file's (nobody waits on those)", async () => {
     const whisper = new LocalDouble('words');
-    const { svc, clock } = service('local-first', whisper, new CloudDouble());
+    const { svc, clock } = service('local-first', whisper, cloudDouble());
     whisper.work = { clock, ms: 1200 };
     const first = svc.transcribe(seg(1));
     const live = svc.transcribe({ ...seg(2), waitedMs: 300 });
@@ -191,7 +177,7 @@ describe('a local engine that would answer past the deadline (its forecast)', ()
   it('a whole segment goes to the fallback at once; Whisper is not started on it', async () => {
     const whisper = new LocalDouble('words');
     whisper.forecast = LATE;
-    const deepgram = new CloudDouble();
+    const deepgram = cloudDouble();
     const { svc } = service('local-first', whisper, deepgram);
     const t = await svc.transcribe({ ...seg(3), waitedMs: 900 });
     expect([whisper.heard, deepgram.heard]).toEqual([[], [WHOLE]]);
@@ -201,7 +187,7 @@ describe('a local engine that would answer past the deadline (its forecast)', ()
   it('a long one skips its opening check: the whole goes to the fallback once, and Whisper is asked last only if that fails', async () => {
     const whisper = new LocalDouble('words');
     whisper.forecast = LATE;
-    const deepgram = new CloudDouble(true);
+    const deepgram = cloudDouble(true);
     const { svc } = service('local-first', whisper, deepgram);
     const check = await svc.opening({ ...seg(5, OPENING), maxTokens: 12 });
     expect(check.kind).toBe('whole');
@@ -230,7 +216,7 @@ describe('a local engine busy with inferences past their deadline', () => {
   it('with a fallback: the segment goes to it at once, with a clear reason in the records and events', async () => {
     const whisper = new LocalDouble('words');
     whisper.abandoned = 1;
-    const deepgram = new CloudDouble();
+    const deepgram = cloudDouble();
     const { svc, of } = service('local-first', whisper, deepgram);
     const t = await svc.transcribe(seg(4));
     expect(whisper.heard).toEqual([]);
@@ -247,7 +233,7 @@ describe('a local engine busy with inferences past their deadline', () => {
   it('the fallback fails too: the local engine is asked last after all (the segment waits, rather than be lost)', async () => {
     const whisper = new LocalDouble('words');
     whisper.abandoned = 2;
-    const deepgram = new CloudDouble(true);
+    const deepgram = cloudDouble(true);
     const { svc } = service('local-first', whisper, deepgram);
     const t = await svc.transcribe(seg(4));
     expect(deepgram.heard).toEqual([WHOLE]);
@@ -268,7 +254,7 @@ describe('a local engine busy with inferences past their deadline', () => {
     expect((await svc.transcribe(seg(1))).hearing).toMatchObject({ kind: 'heard', utterance: { engine: 'whisper' } });
 
     const whisper = new LocalDouble('words');
-    const deepgram = new CloudDouble(true);
+    const deepgram = cloudDouble(true);
     const two = service('cloud-first', whisper, deepgram);
     await two.svc.transcribe(seg(1));
     expect(two.svc.breaker('deepgram')!.state).toBe('open');

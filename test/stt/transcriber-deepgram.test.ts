@@ -9,25 +9,12 @@ import { DEFAULT_HALLUCINATIONS } from '../../src/stt/hallucination-filter.js';
 import type { SttEngine } from '../../src/stt/engine.js';
 import { engineOrder } from '../../src/stt/fallback-policy.js';
 import { Transcriber } from '../../src/stt/transcriber.js';
-import type { Transcript } from '../../src/stt/types.js';
 import { DeepgramDouble } from '../support/deepgram-server.js';
+import { ScriptedEngine } from '../kit/stt.js';
 
 /** The transcriber with the real Deepgram adapter on a real socket to the protocol double. */
 let dg: DeepgramDouble;
 let cloud: DeepgramEngine;
-
-class ScriptedWhisper implements SttEngine {
-  readonly id = 'whisper';
-  readonly remote = false;
-  readonly trustBlank = false;
-  calls = 0;
-  async close(): Promise<void> {}
-  constructor(private readonly raw: string) {}
-  async transcribe(): Promise<Transcript> {
-    this.calls++;
-    return { engine: 'whisper', rawText: this.raw, text: this.raw.replace(/\[[^\]]*\]/g, '').trim(), ms: 5 };
-  }
-}
 
 function setup(mode: SttMode, whisper: SttEngine) {
   const bus = new Bus();
@@ -60,7 +47,7 @@ afterEach(async () => {
 describe('cloud-first: streaming while the segment is open', () => {
   it('partials are heard while the person speaks; the close only flushes', async () => {
     dg.script = [{ text: 'Set a timer for five minutes.' }];
-    const { svc, of } = setup('cloud-first', new ScriptedWhisper('never used'));
+    const { svc, of } = setup('cloud-first', ScriptedEngine.hearing('never used'));
     const preroll = new Int16Array(8000).fill(100);
     const seg = svc.open('@48000', preroll)!;
     const live = frames(60);
@@ -85,7 +72,7 @@ describe('cloud-first: streaming while the segment is open', () => {
 
   it('when the socket dies mid-segment the same segment goes to Whisper, and the utterance says why', async () => {
     dg.misbehave.closeOnAudio = { code: 1011, reason: 'NET-0000 internal' };
-    const whisper = new ScriptedWhisper('turn off the fan');
+    const whisper = ScriptedEngine.hearing('turn off the fan');
     const { svc, of } = setup('cloud-first', whisper);
     const r = await svc.transcribe({ index: 0, pcm: new Int16Array(16_000), maxProb: 0.9 });
     expect(r.hearing).toMatchObject({ kind: 'heard', utterance: { engine: 'whisper' } });
@@ -95,7 +82,7 @@ describe('cloud-first: streaming while the segment is open', () => {
 
   it('a rejected key: one handshake, the circuit opens, later segments go straight to Whisper', async () => {
     dg.misbehave.rejectAuth = true;
-    const whisper = new ScriptedWhisper('lights on');
+    const whisper = ScriptedEngine.hearing('lights on');
     const { svc, of } = setup('cloud-first', whisper);
     for (let i = 0; i < 3; i++) await svc.transcribe({ index: i, pcm: new Int16Array(16_000), maxProb: 0.9 });
     expect(dg.handshakes).toBe(1);
@@ -109,7 +96,7 @@ describe('cloud-first: streaming while the segment is open', () => {
 describe('cloud-first: segments that never get transcribed', () => {
   it("a dropped segment's stream is flushed and forgotten; the next segment streams live as usual", async () => {
     dg.script = [{ text: 'cough' }, { text: 'Lights on.' }];
-    const { svc, of } = setup('cloud-first', new ScriptedWhisper('never'));
+    const { svc, of } = setup('cloud-first', ScriptedEngine.hearing('never'));
     const first = svc.open('@0', new Int16Array(4000))!;
     for (const f of frames(10)) first.write(f);
     svc.cancel(first, 'too short');
@@ -129,7 +116,7 @@ describe('cloud-first: segments that never get transcribed', () => {
 describe('local-first: the cloud as the fallback', () => {
   it('Whisper hears [BLANK_AUDIO] on clear speech: the same segment is sent to Deepgram', async () => {
     dg.script = [{ text: 'Lights off.' }];
-    const { svc, of } = setup('local-first', new ScriptedWhisper('[BLANK_AUDIO]'));
+    const { svc, of } = setup('local-first', ScriptedEngine.hearing('[BLANK_AUDIO]'));
     const r = await svc.transcribe({ index: 2, pcm: new Int16Array(24_000), maxProb: 0.93 });
     expect(r.attempts.map((a) => a.engine)).toEqual(['whisper', 'deepgram']);
     expect(of<Utterance>('utterance.final')).toMatchObject([{ text: 'Lights off.', engine: 'deepgram', fallbackReason: expect.stringMatching(/whisper non-speech on clear speech \(non-speech: \[BLANK_AUDIO\]; VAD peak 0\.93\)/) }]);
@@ -138,7 +125,7 @@ describe('local-first: the cloud as the fallback', () => {
 
   it('three cloud failures in a row open the circuit: the fourth segment makes no connection', async () => {
     dg.misbehave.closeOnAudio = { code: 1011, reason: 'boom' };
-    const { svc, of } = setup('local-first', new ScriptedWhisper(''));
+    const { svc, of } = setup('local-first', ScriptedEngine.hearing(''));
     for (let i = 0; i < 4; i++) await svc.transcribe({ index: i, pcm: new Int16Array(16_000), maxProb: 0.95 });
     expect(dg.handshakes).toBe(3);
     const drops = of<{ reason: string }>('utterance.dropped');

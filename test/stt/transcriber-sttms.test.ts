@@ -2,10 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { Bus } from '../../src/core/bus.js';
 import { VirtualClock } from '../../src/core/clock.js';
 import { memoryLogger } from '../../src/core/log.js';
-import type { SttEngine } from '../../src/stt/engine.js';
 import type { SegmentTranscript } from '../../src/stt/events.js';
 import { Transcriber } from '../../src/stt/transcriber.js';
-import type { SegmentAudio, Transcript } from '../../src/stt/types.js';
+import { ScriptedEngine } from '../kit/stt.js';
 
 /**
  * `hark transcribe` hands every segment to speech-to-text as the VAD closes it, so
@@ -14,30 +13,11 @@ import type { SegmentAudio, Transcript } from '../../src/stt/types.js';
  * for ~500 ms of work each). The engine double runs one call at a time, as whisper.cpp does, and
  * reports its own time the way WhisperEngine does (from when its call starts).
  */
-class SerialEngine implements SttEngine {
-  readonly id = 'whisper';
-  readonly remote = false;
-  readonly trustBlank = false;
-  private tail: Promise<unknown> = Promise.resolve();
-  constructor(private readonly clock: VirtualClock) {}
-  transcribe(audio: SegmentAudio): Promise<Transcript> {
-    const work = this.tail.then(
-      () =>
-        new Promise<Transcript>((resolve) => {
-          const started = this.clock.now();
-          this.clock.setTimer(500, () => resolve({ engine: 'whisper', rawText: `segment ${audio.id}`, text: `segment ${audio.id}`, ms: this.clock.now() - started }));
-        }),
-    );
-    this.tail = work;
-    return work;
-  }
-  async close(): Promise<void> {}
-}
 
 describe('sttMs is each segment’s own speech-to-text time', () => {
   it('six segments handed over at once: each reports ~500 ms, not its wait behind the others', async () => {
     const clock = new VirtualClock(0);
-    const engine = new SerialEngine(clock);
+    const engine = new ScriptedEngine({ clock, serial: true, costMs: 500, script: (audio) => `segment ${audio.id}` });
     const t = new Transcriber({ engines: [{ id: 'whisper', engine }], clearSpeechProb: 0.8, breaker: { failures: 3, openMs: 30_000 }, filter: { phrases: [] }, stabilizer: { windowSize: 3, minConfidence: 0.6, requireRepetition: true }, clock, logger: memoryLogger(), bus: new Bus() });
     const results: SegmentTranscript[] = [];
     const all = Array.from({ length: 6 }, (_, i) => t.transcribe({ index: i, pcm: new Int16Array(32_000), maxProb: 0.5 }).then((r) => results.push(r)));

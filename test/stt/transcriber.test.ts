@@ -3,86 +3,46 @@ import { Bus } from '../../src/core/bus.js';
 import { VirtualClock } from '../../src/core/clock.js';
 import { memoryLogger } from '../../src/core/log.js';
 import type { Utterance } from '../../src/core/utterance.js';
-import type { EngineSlot, LiveStream, SttEngine } from '../../src/stt/engine.js';
+import type { EngineSlot, SttEngine } from '../../src/stt/engine.js';
 import type { SegmentTranscript } from '../../src/stt/events.js';
 import { engineOrder, type SttMode } from '../../src/stt/fallback-policy.js';
 import { DEFAULT_HALLUCINATIONS } from '../../src/stt/hallucination-filter.js';
 import { Transcriber } from '../../src/stt/transcriber.js';
-import { EngineFailure, type AsrEvent, type SegmentAudio, type Transcript } from '../../src/stt/types.js';
+import type { AsrEvent } from '../../src/stt/types.js';
 import { asrResult } from '../support/asr-events.js';
+import { ScriptedEngine, StreamingEngine, type Answer } from '../kit/stt.js';
 
 type Behaviour = 'ok' | 'blank' | 'thanks' | 'error' | 'deadline' | 'connect' | 'auth' | 'no-final' | 'closed';
 
-function transcript(engine: 'whisper' | 'deepgram', rawText: string): Transcript {
-  return { engine, rawText, text: rawText.replace(/\[[^\]]*\]/g, '').trim(), ms: 40 };
-}
-
-function outcome(engine: 'whisper' | 'deepgram', b: Behaviour, said: string): Promise<Transcript> {
+/** What each behaviour is as an engine's answer (the kit's scripted engines give it). */
+function answerOf(engine: 'whisper' | 'deepgram', b: Behaviour | 'part-way', said: string): Answer {
   switch (b) {
     case 'ok':
-      return Promise.resolve(transcript(engine, said));
+      return engine === 'deepgram'
+        ? { raw: said, ms: 40, events: [{ kind: 'partial', text: 'turn on', words: [], confidence: 0.9, start: 0, duration: 0.5, speechFinal: false, fromFinalize: false, receivedAt: 0 }, final(said, 0, 1, true)] }
+        : { raw: said, ms: 40 };
     case 'blank':
-      return Promise.resolve(transcript(engine, engine === 'whisper' ? '[BLANK_AUDIO]' : ''));
+      return { raw: engine === 'whisper' ? '[BLANK_AUDIO]' : '', ms: 40 };
     case 'thanks':
-      return Promise.resolve(transcript(engine, 'Thanks for watching!'));
+      return { raw: 'Thanks for watching!', ms: 40 };
     case 'error':
-      return Promise.reject(new EngineFailure(engine, 'error', 'boom'));
+      return { fail: 'error', message: 'boom' };
+    case 'part-way':
+      // Deepgram finalised the first words during the speech, then the socket died.
+      return { fail: 'closed', message: 'socket closed (1006)', events: [final('Turn on', 0, 0.6, false)] };
     default:
-      return Promise.reject(new EngineFailure(engine, b, `${b} happened`));
+      return { fail: b };
   }
-}
-
-class FakeWhisper implements SttEngine {
-  readonly id = 'whisper';
-  readonly remote = false;
-  readonly trustBlank = false;
-  calls = 0;
-  constructor(public behaviour: Behaviour[]) {}
-  transcribe(): Promise<Transcript> {
-    const b = this.behaviour[Math.min(this.calls, this.behaviour.length - 1)]!;
-    this.calls++;
-    return outcome('whisper', b, 'turn on the lights');
-  }
-  async close(): Promise<void> {}
 }
 
 const final = (text: string, start: number, end: number, fromFinalize: boolean): AsrEvent => asrResult('final', text, start, end, fromFinalize);
 
+/** Whisper behaving as told, call by call (the last repeats). */
+const fakeWhisper = (behaviour: Behaviour[], o: { held?: boolean } = {}) => new ScriptedEngine({ ...o, script: behaviour.map((b) => answerOf('whisper', b, 'turn on the lights')) });
 /** A cloud engine that streams: its behaviour decides what finish() does; 'part-way' sends a final first. */
-class FakeDeepgram implements SttEngine {
-  readonly id = 'deepgram';
-  readonly remote = true;
-  readonly trustBlank = true;
-  calls = 0;
-  constructor(public behaviour: (Behaviour | 'part-way')[]) {}
-  openLive(_id: string, onEvent: (e: AsrEvent) => void): LiveStream {
-    const b = this.behaviour[Math.min(this.calls, this.behaviour.length - 1)]!;
-    this.calls++;
-    return {
-      write: () => {},
-      cancel: () => {},
-      finish: () => {
-        if (b === 'part-way') {
-          // Deepgram finalised the first words during the speech, then the socket died.
-          onEvent(final('Turn on', 0, 0.6, false));
-          return Promise.reject(new EngineFailure('deepgram', 'closed', 'socket closed (1006)'));
-        }
-        if (b === 'ok') {
-          onEvent({ kind: 'partial', text: 'turn on', words: [], confidence: 0.9, start: 0, duration: 0.5, speechFinal: false, fromFinalize: false, receivedAt: 0 });
-          onEvent(final('Turn on the lights.', 0, 1, true));
-        }
-        return outcome('deepgram', b, 'Turn on the lights.');
-      },
-    };
-  }
-  transcribe(audio: SegmentAudio, onEvent?: (e: AsrEvent) => void): Promise<Transcript> {
-    const s = this.openLive(String(audio.id), onEvent ?? (() => {}));
-    return s.finish();
-  }
-  async close(): Promise<void> {}
-}
+const fakeDeepgram = (behaviour: (Behaviour | 'part-way')[]) => new StreamingEngine({ script: behaviour.map((b) => answerOf('deepgram', b, 'Turn on the lights.')) });
 
-function service(mode: SttMode, whisper: FakeWhisper | null, deepgram: FakeDeepgram | null, clock = new VirtualClock()) {
+function service(mode: SttMode, whisper: ScriptedEngine | null, deepgram: StreamingEngine | null, clock = new VirtualClock()) {
   const bus = new Bus();
   const heard: Utterance[] = [];
   const dropped: { reason: string; engine: string | null }[] = [];
@@ -146,8 +106,8 @@ const MATRIX: Row[] = [
 
 describe('fallback policy: every mode and failure', () => {
   it.each(MATRIX.map((r) => [`${r.mode}: whisper ${r.whisper ?? 'absent'}, deepgram ${r.deepgram ?? 'absent'}${r.peak ? ` (VAD peak ${r.peak})` : ''}`, r] as const))('%s', async (_name, r) => {
-    const whisper = r.whisper ? new FakeWhisper([r.whisper]) : null;
-    const deepgram = r.deepgram ? new FakeDeepgram([r.deepgram]) : null;
+    const whisper = r.whisper ? fakeWhisper([r.whisper]) : null;
+    const deepgram = r.deepgram ? fakeDeepgram([r.deepgram]) : null;
     const { svc, heard, dropped } = service(r.mode, whisper, deepgram);
     const result = await svc.transcribe(seg(3, r.peak ?? 0.95));
     // One result per segment, heard or dropped, never both.
@@ -166,11 +126,11 @@ describe('fallback policy: every mode and failure', () => {
       expect(h.reason).toMatch(r.drop!);
       if (r.fallback) expect(result.attempts.at(-1)!.fallbackReason).toMatch(r.fallback);
     }
-    expect([whisper?.calls ?? 0, deepgram?.calls ?? 0]).toEqual(r.calls);
+    expect([whisper?.calls.length ?? 0, deepgram?.calls.length ?? 0]).toEqual(r.calls);
   });
 
   it('records every attempt in order for the store, the fallback engine after the one that failed', async () => {
-    const { svc, bus } = service('local-first', new FakeWhisper(['blank']), new FakeDeepgram(['ok']));
+    const { svc, bus } = service('local-first', fakeWhisper(['blank']), fakeDeepgram(['ok']));
     const seen: SegmentTranscript[] = [];
     bus.on('stt.segment', (s) => seen.push(s));
     const r = await svc.transcribe(seg(0));
@@ -185,7 +145,7 @@ describe('fallback policy: every mode and failure', () => {
   });
 
   it('publishes stt.fallback with from, to and reason', async () => {
-    const { svc, fallbacks } = service('cloud-first', new FakeWhisper(['ok']), new FakeDeepgram(['connect']));
+    const { svc, fallbacks } = service('cloud-first', fakeWhisper(['ok']), fakeDeepgram(['connect']));
     await svc.transcribe(seg(5));
     expect(fallbacks).toEqual([{ segmentId: 5, from: 'deepgram', to: 'whisper', reason: 'deepgram connect: connect happened' }]);
   });
@@ -194,35 +154,35 @@ describe('fallback policy: every mode and failure', () => {
 describe('circuit breaker in the transcriber', () => {
   it('after 3 cloud failures the cloud is skipped for 30 s, then one probe', async () => {
     const clock = new VirtualClock();
-    const whisper = new FakeWhisper(['error']);
-    const deepgram = new FakeDeepgram(['connect', 'connect', 'connect', 'ok']);
+    const whisper = fakeWhisper(['error']);
+    const deepgram = fakeDeepgram(['connect', 'connect', 'connect', 'ok']);
     const { svc, dropped, heard } = service('local-first', whisper, deepgram, clock);
     for (let i = 0; i < 4; i++) await svc.transcribe(seg(i));
-    expect(deepgram.calls).toBe(3);
+    expect(deepgram.calls).toHaveLength(3);
     expect(svc.breaker('deepgram')!.state).toBe('open');
     expect(dropped[3]!.reason).toMatch(/whisper error: boom; deepgram unavailable: circuit open after deepgram connect/);
     clock.advanceBy(30_000);
     await svc.transcribe(seg(4));
-    expect(deepgram.calls).toBe(4);
+    expect(deepgram.calls).toHaveLength(4);
     expect(svc.breaker('deepgram')!.state).toBe('closed');
     expect(heard.map((u) => [u.segmentId, u.engine])).toEqual([[4, 'deepgram']]);
   });
 
   it('a rejected key opens the circuit on the first failure: the next segment goes straight to Whisper', async () => {
-    const deepgram = new FakeDeepgram(['auth', 'ok']);
-    const whisper = new FakeWhisper(['ok']);
+    const deepgram = fakeDeepgram(['auth', 'ok']);
+    const whisper = fakeWhisper(['ok']);
     const { svc, heard } = service('cloud-first', whisper, deepgram);
     await svc.transcribe(seg(0));
     await svc.transcribe(seg(1));
-    expect(deepgram.calls).toBe(1);
+    expect(deepgram.calls).toHaveLength(1);
     expect(heard.map((u) => u.fallbackReason)).toEqual([expect.stringMatching(/^deepgram auth/), expect.stringMatching(/^deepgram unavailable: circuit open after deepgram auth/)]);
   });
 });
 
 describe('one segment, one transcript: the seams where words were lost, split or doubled', () => {
   it('a cloud stream that fails after a final: Whisper redoes the whole segment, the partial is recorded but never heard', async () => {
-    const whisper = new FakeWhisper(['ok']);
-    const deepgram = new FakeDeepgram(['part-way']);
+    const whisper = fakeWhisper(['ok']);
+    const deepgram = fakeDeepgram(['part-way']);
     const { svc, heard } = service('cloud-first', whisper, deepgram);
     const live = svc.open('@0', new Int16Array(8000));
     expect(live).not.toBeNull();
@@ -240,7 +200,7 @@ describe('one segment, one transcript: the seams where words were lost, split or
 
   it('a transcript the hallucination filter drops carries no utterance at all', async () => {
     // Unclear audio (VAD peak under clearSpeechProb): Whisper's answer stands, and is dropped.
-    const { svc, heard, dropped } = service('local-only', new FakeWhisper(['thanks']), null);
+    const { svc, heard, dropped } = service('local-only', fakeWhisper(['thanks']), null);
     const r = await svc.transcribe(seg(1, 0.5));
     expect(heard).toEqual([]);
     expect(r.hearing).toEqual({ kind: 'dropped', reason: 'hallucination: "thanks for watching"', rawText: 'Thanks for watching!', engine: 'whisper' });
@@ -249,7 +209,7 @@ describe('one segment, one transcript: the seams where words were lost, split or
 
   it('a live stream opened for a segment that is then cancelled is thrown away, and a probe does not hang the circuit', async () => {
     const clock = new VirtualClock();
-    const deepgram = new FakeDeepgram(['connect', 'connect', 'connect', 'ok']);
+    const deepgram = fakeDeepgram(['connect', 'connect', 'connect', 'ok']);
     const { svc } = service('cloud-only', null, deepgram, clock);
     for (let i = 0; i < 3; i++) await svc.transcribe(seg(i));
     expect(svc.breaker('deepgram')!.state).toBe('open');
@@ -264,26 +224,19 @@ describe('one segment, one transcript: the seams where words were lost, split or
 });
 
 describe('preemptive transcription: Whisper starts at a pause, the close finds it ready', () => {
-  class SlowWhisper extends FakeWhisper {
-    release: (() => void)[] = [];
-    heard: number[] = [];
-    override transcribe(audio?: { pcm: Int16Array }): Promise<Transcript> {
-      this.heard.push(audio?.pcm.length ?? 0);
-      const p = super.transcribe();
-      return new Promise((resolve) => this.release.push(() => resolve(p)));
-    }
-  }
+  /** Whisper that answers only when let go: the close can come while it is still at work. */
+  const slowWhisper = (behaviour: Behaviour[]) => fakeWhisper(behaviour, { held: true });
 
   it('the person had stopped: the speculative transcript is used, with no second inference', async () => {
-    const whisper = new SlowWhisper(['ok']);
+    const whisper = slowWhisper(['ok']);
     const { svc, bus } = service('local-only', whisper, null);
     const seen: string[] = [];
     bus.on('stt.preemptive', (e) => seen.push(e.outcome));
     expect(svc.preempt('@0', new Int16Array(12_000))).toBe(true);
     const r = svc.transcribe({ index: 0, pcm: new Int16Array(16_000), maxProb: 0.95 }, null, '@0');
-    whisper.release.shift()!();
+    whisper.go(1);
     const done = await r;
-    expect(whisper.calls).toBe(1);
+    expect(whisper.calls).toHaveLength(1);
     expect(whisper.heard).toEqual([12_000]);
     expect(done.hearing).toMatchObject({ kind: 'heard', utterance: { text: 'turn on the lights' } });
     // What /metrics counts: one started, one used, none thrown away.
@@ -291,7 +244,7 @@ describe('preemptive transcription: Whisper starts at a pause, the close finds i
   });
 
   it('they went on: the speculative transcript is thrown away and the whole segment transcribed', async () => {
-    const whisper = new SlowWhisper(['ok']);
+    const whisper = slowWhisper(['ok']);
     const { svc, bus } = service('local-only', whisper, null);
     const seen: string[] = [];
     bus.on('stt.preemptive', (e) => seen.push(e.outcome));
@@ -299,11 +252,11 @@ describe('preemptive transcription: Whisper starts at a pause, the close finds i
     svc.discardPreempt('@0');
     // At most one in flight: a second pause while the first still runs starts nothing.
     expect(svc.preempt('@0', new Int16Array(20_000))).toBe(false);
-    whisper.release.shift()!();
+    whisper.go(1);
     await new Promise((r) => setImmediate(r));
     const r = svc.transcribe({ index: 0, pcm: new Int16Array(30_000), maxProb: 0.95 }, null, '@0');
     await new Promise((r) => setImmediate(r));
-    whisper.release.shift()!();
+    whisper.go(1);
     await r;
     expect(whisper.heard).toEqual([12_000, 30_000]);
     // What /metrics counts: one started, none used, one thrown away (and not counted twice at the close).
@@ -311,7 +264,7 @@ describe('preemptive transcription: Whisper starts at a pause, the close finds i
   });
 
   it('nothing speculative for a streaming first engine (it is already done at the close)', () => {
-    const { svc } = service('cloud-first', new FakeWhisper(['ok']), new FakeDeepgram(['ok']));
+    const { svc } = service('cloud-first', fakeWhisper(['ok']), fakeDeepgram(['ok']));
     expect(svc.preempt('@0', new Int16Array(100))).toBe(false);
   });
 });

@@ -8,14 +8,14 @@ import { VirtualClock } from '../../src/core/clock.js';
 import { memoryLogger } from '../../src/core/log.js';
 import { SegmentPath } from '../../src/path/segment-path.js';
 import { Conversation } from '../../src/path/conversation.js';
-import type { EngineSlot, SttEngine } from '../../src/stt/engine.js';
+import type { EngineSlot } from '../../src/stt/engine.js';
 import type { SegmentTranscript } from '../../src/stt/events.js';
 import { Transcriber } from '../../src/stt/transcriber.js';
-import type { Transcript } from '../../src/stt/types.js';
 import type { Segment } from '../../src/vad/segment.js';
 import { WyomingSttEngine } from '../../src/stt/wyoming/engine.js';
 import { parseServerUrl } from '../../src/wyoming/server-url.js';
 import { WhisperPeer } from '../support/wyoming-whisper.js';
+import { ScriptedEngine } from '../kit/stt.js';
 
 /**
  * On the daemon's own segment path (src/path/segment-path.ts): segments stream
@@ -23,15 +23,6 @@ import { WhisperPeer } from '../support/wyoming-whisper.js';
  * connection its own, a transcript then the close) while hark handles one segment at a time. The
  * deadlines are on a virtual clock; the sockets are real.
  */
-class ScriptedWhisper implements SttEngine {
-  readonly id = 'whisper';
-  readonly remote = false;
-  readonly trustBlank = false;
-  async close(): Promise<void> {}
-  async transcribe(): Promise<Transcript> {
-    return { engine: 'whisper', rawText: 'from whisper', text: 'from whisper', ms: 3 };
-  }
-}
 
 let peer: WhisperPeer | null = null;
 let cleanup: (() => void)[] = [];
@@ -61,7 +52,7 @@ async function rig(breakerFailures: number) {
   const engine = new WyomingSttEngine({ server: url.server, language: 'en', model: '', connectTimeoutMs: 1000, deadlineBaseMs: 2000, deadlinePerSecondMs: 0, chunkSamples: 1024, logger: log, clock });
   const engines: EngineSlot[] = [
     { id: 'wyoming', engine },
-    { id: 'whisper', engine: new ScriptedWhisper() },
+    { id: 'whisper', engine: ScriptedEngine.hearing('from whisper') },
   ];
   const transcriber = new Transcriber({ engines, clearSpeechProb: 0.8, breaker: { failures: breakerFailures, openMs: 30_000 }, filter: config.stt.filter, stabilizer: config.stt.stabilizer, clock, logger: log, bus });
   const path = new SegmentPath({ config, bus, clock, log, stt: { transcriber, engines, describe: 'test', setVocabulary: () => {}, close: async () => {} }, speech: null, conversation: new Conversation({ config, bus, clock, log, store: null, speech: null }), store: () => null, source: 'mic' });

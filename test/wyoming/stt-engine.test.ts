@@ -3,28 +3,15 @@ import { Bus, type HarkEventName } from '../../src/core/bus.js';
 import { SystemClock } from '../../src/core/clock.js';
 import { memoryLogger } from '../../src/core/log.js';
 import type { Utterance } from '../../src/core/utterance.js';
-import type { SttEngine } from '../../src/stt/engine.js';
 import type { SegmentTranscript } from '../../src/stt/events.js';
 import { DEFAULT_HALLUCINATIONS } from '../../src/stt/hallucination-filter.js';
 import { Transcriber } from '../../src/stt/transcriber.js';
-import type { Transcript } from '../../src/stt/types.js';
 import { WyomingSttEngine } from '../../src/stt/wyoming/engine.js';
 import { parseServerUrl } from '../../src/wyoming/server-url.js';
 import { WyomingDouble, type WyomingDoubleOptions, type WyomingFault } from '../support/wyoming-server.js';
+import { ScriptedEngine } from '../kit/stt.js';
 
 /** The transcriber with the real Wyoming engine on a real socket to the protocol double, Whisper scripted behind it. */
-class ScriptedWhisper implements SttEngine {
-  readonly id = 'whisper';
-  readonly remote = false;
-  readonly trustBlank = false;
-  calls = 0;
-  constructor(private readonly text: string) {}
-  async close(): Promise<void> {}
-  async transcribe(): Promise<Transcript> {
-    this.calls++;
-    return { engine: 'whisper', rawText: this.text, text: this.text, ms: 3 };
-  }
-}
 
 let server: WyomingDouble;
 let engine: WyomingSttEngine;
@@ -45,7 +32,7 @@ async function setup(opts: WyomingDoubleOptions = {}, engineOpts: { deadlineBase
     clock: new SystemClock(),
   });
   await engine.describe();
-  const whisper = new ScriptedWhisper('from whisper');
+  const whisper = ScriptedEngine.hearing('from whisper');
   const bus = new Bus();
   const seen: { name: HarkEventName; payload: unknown }[] = [];
   bus.onAny((name, payload) => seen.push({ name, payload }));
@@ -178,7 +165,7 @@ describe('wyoming engine: faults hand the whole segment to the next engine, nami
     const err = r.attempts[0]!.error!;
     expect(err).toContain(`wyoming ${kind}: Wyoming server ${server.url}`);
     expect(err).toMatch(error);
-    expect(whisper.calls).toBe(1);
+    expect(whisper.calls).toHaveLength(1);
     expect(r.hearing).toMatchObject({ kind: 'heard', utterance: { text: 'from whisper', engine: 'whisper', fallbackReason: err } });
     expect(of<Utterance>('utterance.final').map((u) => u.text)).toEqual(['from whisper']);
   });
@@ -188,7 +175,7 @@ describe('wyoming engine: faults hand the whole segment to the next engine, nami
     await server.close();
     const r = await svc.transcribe({ index: 8, pcm: ramp(2000), maxProb: 0.95 });
     expect(r.attempts[0]).toMatchObject({ engine: 'wyoming', outcome: 'failed', error: expect.stringMatching(/wyoming connect: .*connection refused/) });
-    expect(whisper.calls).toBe(1);
+    expect(whisper.calls).toHaveLength(1);
   });
 
   it('what a streaming server said before failing is recorded on the attempt, never dispatched', async () => {
@@ -208,7 +195,7 @@ describe('wyoming engine: faults hand the whole segment to the next engine, nami
     expect(before).toBe(3);
     expect(server.asr()).toHaveLength(3);
     expect(r.attempts[0]).toMatchObject({ engine: 'wyoming', outcome: 'skipped' });
-    expect(whisper.calls).toBe(4);
+    expect(whisper.calls).toHaveLength(4);
   });
 });
 
