@@ -1,5 +1,5 @@
 // What a longer echo filter costs. The production echo stage (dist/echo/create.js:
-// hark-aec's speexdsp and hark's delay tracking) at each speech.echoFilterMs, residual suppression
+// hark-aec's speexdsp and hark's delay tracking) at each echo.filterMs, residual suppression
 // on and off, on 20 s of a played signal and its echo; process CPU time per 32 ms frame (not wall
 // time). Run from a built hark directory, here or inside pi-check's emulated arm64 root:
 //   node scripts/echo-lab/filter-speed.mjs [/opt/hark] [128,256,384,512]
@@ -30,12 +30,12 @@ for (let i = 0; i < mic.length; i++) {
   mic[i] = Math.max(-32768, Math.min(32767, Math.round(v + 200 * rnd())));
 }
 
-for (const echoFilterMs of filters) {
-  for (const echoResidual of [true, false]) {
+for (const filterMs of filters) {
+  for (const residual of [true, false]) {
     let now = 0;
     const reference = new EchoReference();
     reference.played(played, 0);
-    const made = createEchoCleaner({ echoFilterMs, echoResidual, denoise: false, denoiseDb: 15 }, reference, { now: () => now });
+    const made = createEchoCleaner({ filterMs, residual, denoise: false, denoiseDb: 15 }, reference, { now: () => now });
     if ('error' in made) {
       console.log(JSON.stringify({ ok: false, error: made.error }));
       process.exit(1);
@@ -52,6 +52,6 @@ for (const echoFilterMs of filters) {
       cpu += (d.user + d.system) / 1000;
       frames++;
     }
-    console.log(JSON.stringify({ arch: process.arch, echoFilterMs, echoResidual, frames, cpuMsPer32msFrame: +(cpu / frames).toFixed(3), erleDb: Math.round(cleaner.stage.status.erleDb) }));
+    console.log(JSON.stringify({ arch: process.arch, filterMs, residual, frames, cpuMsPer32msFrame: +(cpu / frames).toFixed(3), erleDb: Math.round(cleaner.stage.status.erleDb) }));
   }
 }

@@ -11,9 +11,9 @@ const root = process.argv[2] ?? process.cwd();
 const load = (p) => import(pathToFileURL(join(root, 'dist', p)).href);
 const { createEchoCleaner } = await load('echo/create.js');
 const { EchoReference } = await load('echo/reference.js');
-const { speechSection } = await load('speech/config.js');
+const { echoSection } = await load('echo/config.js');
 // The settings a device runs with (the config's defaults), not a copy that can fall behind them.
-const speech = speechSection.parse(undefined);
+const echo = echoSection.parse(undefined);
 
 const S = 16000;
 const FRAME = 512;
@@ -32,7 +32,7 @@ const clock = { now: () => now };
 const reference = new EchoReference();
 reference.played(played, 0);
 const rss0 = process.memoryUsage().rss;
-const made = createEchoCleaner({ echoFilterMs: speech.echoFilterMs, echoResidual: speech.echoResidual, denoise: speech.denoise, denoiseDb: speech.denoiseDb }, reference, clock);
+const made = createEchoCleaner({ filterMs: echo.filterMs, residual: echo.residual, denoise: echo.denoise, denoiseDb: echo.denoiseDb }, reference, clock);
 if ('error' in made) {
   console.log(JSON.stringify({ ok: false, error: made.error }));
   process.exit(1);
@@ -63,7 +63,7 @@ console.log(
   JSON.stringify({
     ok: true,
     arch: process.arch,
-    filterMs: speech.echoFilterMs,
+    filterMs: echo.filterMs,
     frames: times.length,
     msPerFrame: { mean: +mean.toFixed(3), p50: +pct(0.5).toFixed(3), p95: +pct(0.95).toFixed(3), steadyMean: +steadyMean.toFixed(3) },
     rssAddedMb: +rssAdded.toFixed(1),

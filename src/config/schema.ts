@@ -7,6 +7,7 @@ import { debugSection } from '../debug/config.js';
 import { routerSection, checkRouterTargets } from '../command/config.js';
 import { actionsSection } from '../command/actions/config.js';
 import { speechSection } from '../speech/config.js';
+import { echoSection } from '../echo/config.js';
 import { interruptionSection } from '../turn/interruption-config.js';
 import { cascadeSection } from '../turn/cascade-config.js';
 import { gpioSection } from '../gpio/config.js';
@@ -36,6 +37,7 @@ export const configSchema = z
     language: languageSection,
     actions: actionsSection,
     speech: speechSection,
+    echo: echoSection,
     interruption: interruptionSection,
     cascade: cascadeSection,
     gpio: gpioSection,

@@ -35,6 +35,14 @@ export function oneOf<const T extends readonly [string, ...string[]]>(values: T,
   return z.enum(values, { error: `must be one of: ${values.join(', ')}` }).default(def as never);
 }
 
+/**
+ * A key that has moved to another section: refused with the key to write instead, not as a typo
+ * ("speech.echoMode: has moved: write echo.mode").
+ */
+export function movedTo(newKey: string) {
+  return z.never({ error: `has moved: write ${newKey}` }).optional();
+}
+
 /** A config section: unknown keys are errors (a typo must not silently fall back to a default). */
 export function section<T extends z.ZodRawShape>(shape: T) {
   // prefault (not default): the empty object is parsed, so every inner default is filled in.

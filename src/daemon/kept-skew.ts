@@ -1,6 +1,6 @@
 import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import type { KeptSkew } from '../speech/create.js';
+import type { KeptSkew } from '../echo/component.js';
 import { cardPair } from '../store/echo-skew.js';
 import type { Store } from '../store/store.js';
 

@@ -10,27 +10,27 @@ export const echoCheck: Check = {
   id: 'echo',
   title: 'echo cancellation (hark hearing itself)',
   async run(ctx): Promise<CheckResult> {
-    const s = ctx.loaded?.config.speech;
+    const s = ctx.loaded?.config.echo;
     if (!s) return { status: 'warn', detail: 'config not loaded: cannot tell', fix: 'fix the config first' };
-    const gate = (m: string) => (m === 'raise' ? `the VAD threshold is raised to ${s.echoThreshold} while hark plays` : m === 'gate' ? 'hark hears only the button while it plays' : 'nothing: hark may hear itself');
-    if (s.echoMode !== 'cancel') {
-      return { status: 'ok', detail: `echo gate in force (speech.echoMode: ${s.echoMode}): ${gate(s.echoMode)}; the echo canceller is off`, data: { inForce: s.echoMode } };
+    const gate = (m: string) => (m === 'raise' ? `the VAD threshold is raised to ${s.raiseThreshold} while hark plays` : m === 'gate' ? 'hark hears only the button while it plays' : 'nothing: hark may hear itself');
+    if (s.mode !== 'cancel') {
+      return { status: 'ok', detail: `echo gate in force (echo.mode: ${s.mode}): ${gate(s.mode)}; the echo canceller is off`, data: { inForce: s.mode } };
     }
     const made = createNativeCanceller({ frameSize: 256, filterLength: 2048, sampleRate: 16000, cancel: true, suppressResidual: false, denoise: false, noiseSuppressDb: -15, echoSuppressDb: -40, echoSuppressActiveDb: -15 });
     if ('error' in made) {
       return {
         status: 'warn',
-        detail: `speech.echoMode is cancel, but ${made.error}. In force instead: the echo gate (${s.echoFallback}): ${gate(s.echoFallback)}`,
+        detail: `echo.mode is cancel, but ${made.error}. In force instead: the echo gate (${s.fallback}): ${gate(s.fallback)}`,
         fix: `${rebuildAddon('/opt/hark')}, then restart hark`,
-        data: { inForce: s.echoFallback, error: made.error },
+        data: { inForce: s.fallback, error: made.error },
       };
     }
     const erle = selfTest(made.canceller);
     made.canceller.close();
-    const clocks = clockTest(s.echoFollowSkew);
-    const detail = `echo canceller in force (speexdsp, native/hark-aec): self-test removed ${erle.toFixed(0)} dB of a simulated echo; until it has converged on the room, the echo gate stands in (speech.echoFallback: ${s.echoFallback}: ${gate(s.echoFallback)})${s.denoise ? '; noise suppression on' : ''}; ${clocks.detail}`;
-    if (erle < 10) return { status: 'fail', detail, fix: 'the canceller loaded but does not cancel: rebuild it (npm rebuild hark-aec) and report the compiler (cc --version) it was built with', data: { inForce: s.echoFallback, erleDb: erle } };
-    const data = { inForce: 'cancel', fallback: s.echoFallback, erleDb: Math.round(erle), followSkew: clocks.following };
+    const clocks = clockTest(s.followSkew);
+    const detail = `echo canceller in force (speexdsp, native/hark-aec): self-test removed ${erle.toFixed(0)} dB of a simulated echo; until it has converged on the room, the echo gate stands in (echo.fallback: ${s.fallback}: ${gate(s.fallback)})${s.denoise ? '; noise suppression on' : ''}; ${clocks.detail}`;
+    if (erle < 10) return { status: 'fail', detail, fix: 'the canceller loaded but does not cancel: rebuild it (npm rebuild hark-aec) and report the compiler (cc --version) it was built with', data: { inForce: s.fallback, erleDb: erle } };
+    const data = { inForce: 'cancel', fallback: s.fallback, erleDb: Math.round(erle), followSkew: clocks.following };
     if (clocks.fix) return { status: 'warn', detail, fix: clocks.fix, data };
     return { status: 'ok', detail, data };
   },
@@ -42,7 +42,7 @@ export const echoCheck: Check = {
  * said in the journal ("the speaker's clock runs N ppm off the microphone's").
  */
 function clockTest(on: boolean): { following: boolean; detail: string; fix?: string } {
-  if (!on) return { following: false, detail: "the speaker's clock is not followed (speech.echoFollowSkew: false): on two cards hark may hear itself" };
+  if (!on) return { following: false, detail: "the speaker's clock is not followed (echo.followSkew: false): on two cards hark may hear itself" };
   const made = createNativeResampler(RESAMPLER_QUALITY);
   if ('error' in made) return { following: false, detail: `the speaker's clock cannot be followed: ${made.error}`, fix: `${rebuildAddon('/opt/hark')}, then restart hark` };
   const rs = made.resampler;

@@ -150,7 +150,7 @@ export class EchoStage {
    * for it: what it left stands clear of hark's residual (DoubleTalkDetector: the near end), it is
    * trusted, its filter has learnt TALK_OVER_LEARNT_MS of hark's sound, it has not collapsed (the echo
    * lost) and it did not leave more than the microphone held. The gate then lets the VAD hear the frame
-   * more readily (speech.echoTalkOverThreshold): a word 6 dB under a reverberant answer keeps its level
+   * more readily (echo.talkOverThreshold): a word 6 dB under a reverberant answer keeps its level
    * through the canceller but not its shape, and Silero scored it 0.3-0.6 where the same word with hark
    * silent reached its threshold (docs/echo.md).
    */

@@ -4,18 +4,16 @@ import { createNativeCanceller, createNativeResampler } from './addon.js';
 import { RESAMPLER_QUALITY } from './drift.js';
 import { EchoStage, type EchoStageOptions } from './canceller.js';
 import type { EchoReference } from './reference.js';
+import type { EchoConfig } from './config.js';
 import { FRAME_SAMPLES, SAMPLE_RATE } from '../audio/pcm.js';
 
-export interface EchoCancelSettings {
-  echoFilterMs: number;
-  echoResidual: boolean;
-  denoise: boolean;
-  denoiseDb: number;
+/** The canceller's settings: the echo: section's (config.ts), and the skew known before. */
+export type EchoCancelSettings = Pick<EchoConfig, 'filterMs' | 'residual' | 'denoise' | 'denoiseDb'> & {
   /** Resample the reference by the measured skew of the two clocks (drift.ts); absent: on. */
-  echoFollowSkew?: boolean;
+  followSkew?: boolean;
   /** The skew measured before on this pair of cards (the store's echo_skew), followed from the start; absent: measured afresh. */
   knownSkewPpm?: number;
-}
+};
 
 /**
  * What the capture pipeline calls: the stage plus the clock that stamps each chunk's arrival.
@@ -67,13 +65,13 @@ export function createEchoCleaner(
   logger?: Pick<Logger, 'info'>,
   keepSkew?: (ppm: number, errorPpm: number) => void,
 ): { cleaner: EchoCleaner } | { error: string } {
-  const filterSamples = Math.ceil((s.echoFilterMs * SAMPLE_RATE) / 1000 / NATIVE_FRAME) * NATIVE_FRAME;
+  const filterSamples = Math.ceil((s.filterMs * SAMPLE_RATE) / 1000 / NATIVE_FRAME) * NATIVE_FRAME;
   const made = createNativeCanceller({
     frameSize: NATIVE_FRAME,
     filterLength: filterSamples,
     sampleRate: SAMPLE_RATE,
     cancel: true,
-    suppressResidual: s.echoResidual,
+    suppressResidual: s.residual,
     denoise: s.denoise,
     noiseSuppressDb: -s.denoiseDb,
     echoSuppressDb: -40,
@@ -81,7 +79,7 @@ export function createEchoCleaner(
   });
   if ('error' in made) return made;
   // Without the resampler (an addon built before it) the canceller runs as with one clock.
-  const resampler = s.echoFollowSkew === false ? { error: 'off' } : createNativeResampler(RESAMPLER_QUALITY);
+  const resampler = s.followSkew === false ? { error: 'off' } : createNativeResampler(RESAMPLER_QUALITY);
   const stage = new EchoStage(made.canceller, reference, { frameSamples: FRAME_SAMPLES, filterSamples, ...(s.knownSkewPpm !== undefined ? { knownSkewPpm: s.knownSkewPpm } : {}), ...opts }, 'resampler' in resampler ? resampler.resampler : null);
   // The residual suppressor hands back each 16 ms one step late, on every frame alike (hark-aec), so
   // the cleaned audio at a position is the microphone `latency` samples earlier: the raw track read

@@ -5,6 +5,7 @@ import { VirtualDrive } from '../core/virtual-drive.js';
 import type { Logger } from '../core/log.js';
 import { Conversation, type ConversationDeps } from '../path/conversation.js';
 import { createSpeech } from '../speech/create.js';
+import type { EchoConfig } from '../echo/config.js';
 import type { SpeechConfig } from '../speech/config.js';
 import type { SttConfig } from '../stt/config.js';
 import type { VadConfig } from '../vad/config.js';
@@ -20,7 +21,7 @@ export type HearResult =
 export type Hear = (s: StoredSegment) => Promise<HearResult>;
 
 /** What a replay reads: the command side's sections, hark's voice (modelled), the VAD's hangover and the early close's pause (for rows that did not store theirs). */
-export type ReplaySections = ConversationDeps['config'] & { speech: SpeechConfig; vad: Pick<VadConfig, 'threshold' | 'hangoverMs'>; stt: Pick<SttConfig, 'preemptiveMs'> };
+export type ReplaySections = ConversationDeps['config'] & { speech: SpeechConfig; echo: EchoConfig; vad: Pick<VadConfig, 'threshold' | 'hangoverMs'>; stt: Pick<SttConfig, 'preemptiveMs'> };
 
 export interface RunOptions {
   config: ReplaySections;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { between, flag, intBetween, ms, nonEmpty, oneOf, section } from '../core/config-fields.js';
+import { between, intBetween, movedTo, ms, nonEmpty, section } from '../core/config-fields.js';
 import { wyomingVoiceSection } from '../wyoming/config.js';
 
 /** The speaking rates espeak-ng is asked for (words a minute): speech.speed, and any one item's rate. */
@@ -45,59 +45,21 @@ export const speechSection = section({
    * kept: confirmations repeat, long answers rarely do.
    */
   cacheMb: between(0.1, 256, 2),
-  /**
-   * While hark plays, its own voice reaches the microphone. `cancel` takes it out of the microphone
-   * with an echo canceller fed with exactly what hark plays (speexdsp, native/hark-aec), so a person
-   * talking over hark is heard as if hark were silent; `raise` lifts the VAD threshold to echoThreshold
-   * (a person talking over hark still gets through if loud); `gate` hears nothing but the button; `off`
-   * trusts the VAD (a headset, or an echo-cancelling mic).
-   */
-  echoMode: oneOf(['cancel', 'raise', 'gate', 'off'] as const, 'cancel'),
-  /**
-   * In `cancel` mode, what stands in while the canceller is not trusted: before it has converged on
-   * the room or found that hark's sound does not reach the microphone (the first second or two of
-   * hark's first sound, and after the delay changes), or when it could not load. `raise` lets some of
-   * a first sound's echo through (Silero scores it 0.9 or more); `gate` holds it but hears only the
-   * button meanwhile, so a request said over hark's first reply is lost (test/echo/cold-start.test.ts).
-   * `off`: nothing (measurements).
-   */
-  echoFallback: oneOf(['raise', 'gate', 'off'] as const, 'raise'),
-  /**
-   * Room echo the canceller models after the card's delay (ms). 384: a tiled kitchen (RT60 400-600 ms)
-   * rings past 128 ms, and past 256 ms at RT60 600, loud enough for Silero to open segments on it; at
-   * 384 ms no segment opened in any of six kitchens (test/echo/room-matrix.test.ts, docs/echo.md), for
-   * ~0.08 ms more CPU per 32 ms frame than 128.
-   */
-  echoFilterMs: ms(384, 16, 500),
-  /** Suppress the echo the adaptive filter leaves (speexdsp's residual echo suppressor): worth ~15 dB more. */
-  echoResidual: flag(true),
-  /**
-   * Follow the speaker's clock where it is not the microphone's (a USB microphone with the headphone
-   * jack, HDMI, an I2S board): the skew is measured while hark plays and the canceller's reference is
-   * resampled by it (docs/echo.md, "Two clocks"). Off: the reference as played, as with one clock.
-   */
-  echoFollowSkew: flag(true),
-  /** Noise suppression on the microphone (speexdsp's preprocessor): fans, extractors, hum. */
-  denoise: flag(false),
-  /** The most noise suppression may take off, in dB. */
-  denoiseDb: intBetween(1, 60, 15),
-  /**
-   * In `cancel` mode, the VAD threshold for a frame the trained canceller says is someone talking over
-   * hark (it stands clear of hark's residual). A "stop" 6 dB under a reverberant answer keeps its level
-   * through the canceller but Silero scores it 0.3-0.6, and its first frames less. At 0.2 it opened
-   * within 305 ms at every point tried in six kitchens (0.25: 373 ms in the 600 ms tail), with no
-   * segment from hark's own sound in them or in the 24 rooms whose card restarts (0.15 added one);
-   * docs/echo.md, docs/decisions.md#the-talk-over-threshold-is-02. 0.5 (vad.threshold): off.
-   */
-  echoTalkOverThreshold: between(0, 1, 0.2),
-  /** The VAD threshold while hark plays, in `raise` mode. */
-  echoThreshold: between(0, 1, 0.9),
-  /** Room echo and the sound card's buffer outlast the last sample written: keep the gate this long after. */
-  echoTailMs: ms(300, 0, 5000),
+  // The echo canceller's and the echo gate's settings are the echo: section's (src/echo/config.ts).
+  echoMode: movedTo('echo.mode'),
+  echoFallback: movedTo('echo.fallback'),
+  echoFilterMs: movedTo('echo.filterMs'),
+  echoResidual: movedTo('echo.residual'),
+  echoFollowSkew: movedTo('echo.followSkew'),
+  denoise: movedTo('echo.denoise'),
+  denoiseDb: movedTo('echo.denoiseDb'),
+  echoTalkOverThreshold: movedTo('echo.talkOverThreshold'),
+  echoThreshold: movedTo('echo.raiseThreshold'),
+  echoTailMs: movedTo('echo.tailMs'),
   /** aplay is killed if it runs this long past its clip's length, or takes no audio this long (a wedged sound card). */
   stallMs: ms(3000, 500, 60_000),
   /**
-   * With the echo canceller (echoMode cancel), one aplay stays open for all of hark's sound, so every
+   * With the echo canceller (echo.mode cancel), one aplay stays open for all of hark's sound, so every
    * clip reaches the speaker at one latency; it is closed after this long with nothing to play and
    * opened again on the next sound (the first sound after it needs the canceller to find the latency again).
    */

@@ -2,13 +2,15 @@ import type { Bus } from '../core/bus.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
 import type { VadConfig } from '../vad/config.js';
-import { createEchoCleaner, type EchoCleaner } from '../echo/create.js';
-import { EchoReference } from '../echo/reference.js';
+import type { EchoCleaner } from '../echo/create.js';
+import { createEcho, type KeptSkew } from '../echo/component.js';
+import type { EchoConfig } from '../echo/config.js';
+import type { EchoGate } from '../echo/gate.js';
 import { AlarmLevel, RoomFloor } from './alarm-level.js';
 import { AplayPlayer } from './aplay.js';
 import { DeviceOutput } from './device-output.js';
 import { EarconBank } from './earcons.js';
-import { bindEchoGate, EchoGate } from './echo-gate.js';
+import { bindEchoGate } from './echo-gate.js';
 import { EspeakTts } from './espeak.js';
 import type { SpeechConfig } from './config.js';
 import type { SpeechOutput } from './item.js';
@@ -23,7 +25,7 @@ export interface Speech {
   /** How loud a timer's ring plays; the capture path feeds its room floor (alarm.room). */
   alarm: AlarmLevel<RoomFloor>;
   /**
-   * The echo canceller for the capture path (echoMode cancel, with the real speaker), fed with what
+   * The echo canceller for the capture path (echo.mode cancel, with the real speaker), fed with what
    * AplayPlayer plays; null with another mode, when simulated, or when it could not load (echoProblem).
    */
   echo: EchoCleaner | null;
@@ -39,47 +41,30 @@ export interface Speech {
 }
 
 /**
- * The two clocks' skew kept across restarts for this pair of cards (the daemon reads and writes it in
- * the store): the echo canceller starts from it, and hands on each settled reading.
- */
-export interface KeptSkew {
-  known(): number | null;
-  keep(ppm: number, errorPpm: number): void;
-}
-
-/**
  * hark's voice, assembled from the config: espeak-ng → aplay on speech.device (or, with
  * `simulated`, playback time modelled on the clock for `hark simulate`), the queue, the earcons
  * (synthesised here, once) and the echo gate following playback on the bus.
  */
-export function createSpeech(config: { speech: SpeechConfig; vad: Pick<VadConfig, 'threshold'> }, deps: { bus: Bus; clock: Clock; logger?: Logger; simulated?: { msPerChar?: number }; skew?: KeptSkew }): Speech {
+export function createSpeech(config: { speech: SpeechConfig; echo: EchoConfig; vad: Pick<VadConfig, 'threshold'> }, deps: { bus: Bus; clock: Clock; logger?: Logger; simulated?: { msPerChar?: number }; skew?: KeptSkew }): Speech {
   const s = config.speech;
+  // Echo is its own component: built here because the speaker's player feeds its reference.
+  const made = createEcho(config.echo, config.vad.threshold, { clock: deps.clock, speaker: !deps.simulated, ...(deps.logger ? { logger: deps.logger } : {}), ...(deps.skew ? { skew: deps.skew } : {}) });
+  const echo = made.cleaner;
+  const gate = made.gate;
   let output: SpeechOutput;
   let tts: SpeechTts | null = null;
   let voices: (() => Promise<VoiceChoice[]>) | undefined;
   let voiceFor: ((lang: string) => string | undefined) | undefined;
-  let echo: EchoCleaner | null = null;
-  let echoProblem: string | null = null;
   let player: AplayPlayer | null = null;
   if (deps.simulated) {
     output = new SimulatedOutput({ clock: deps.clock, speed: s.speed, ...(deps.simulated.msPerChar !== undefined ? { msPerChar: deps.simulated.msPerChar } : {}) });
   } else {
     const espeak = new EspeakTts({ voice: s.voice, speed: s.speed, volume: s.volume, cacheEntries: s.cacheEntries, cacheMb: s.cacheMb });
     tts = espeak;
-    const reference = new EchoReference();
-    if (s.echoMode === 'cancel') {
-      const known = deps.skew?.known() ?? null;
-      if (known !== null) deps.logger?.info(`echo canceller: starting from the skew measured before on these cards, ${Math.round(known * 100) / 100} ppm`);
-      const made = createEchoCleaner(known !== null ? { ...s, knownSkewPpm: known } : s, reference, deps.clock, {}, deps.logger, deps.skew?.keep);
-      if ('error' in made) {
-        echoProblem = made.error;
-        deps.logger?.warn(`${made.error}; the echo gate (${s.echoFallback}) stands in`);
-      } else echo = made.cleaner;
-    }
     // With the canceller, one long-lived aplay (a steady latency); without, one per clip (see AplayPlayer).
     // A late feed is worth a line: the card ran dry, and the canceller must find the latency again.
     const onLate = (lateMs: number) => deps.logger?.info('playback fed late: the card ran dry, the echo latency may move', { lateMs: Math.round(lateMs) });
-    player = new AplayPlayer({ device: s.device, stallMs: s.stallMs, ...(echo ? { tap: reference, idleCloseMs: s.playerIdleMs, leadMs: s.playerLeadMs, onLate } : {}) });
+    player = new AplayPlayer({ device: s.device, stallMs: s.stallMs, ...(echo ? { tap: made.reference, idleCloseMs: s.playerIdleMs, leadMs: s.playerLeadMs, onLate } : {}) });
     player.warm();
     voiceFor = languageVoices(s.voices);
     output = new DeviceOutput({ player, tts: espeak, earcons: new EarconBank({ volume: s.earconVolume }), voiceFor, ...(deps.logger ? { logger: deps.logger } : {}) });
@@ -89,15 +74,13 @@ export function createSpeech(config: { speech: SpeechConfig; vad: Pick<VadConfig
   }
   const alarm = new AlarmLevel(s, new RoomFloor(deps.clock));
   const queue = new SpeechQueue({ output, clock: deps.clock, bus: deps.bus, alarm });
-  const gate = new EchoGate(s, config.vad.threshold, deps.clock);
-  gate.setCanceller(echo);
   const unbind = bindEchoGate(deps.bus, gate);
   return {
     queue,
     gate,
     alarm,
     echo,
-    echoProblem,
+    echoProblem: made.problem,
     tts,
     ...(voices ? { voices } : {}),
     ...(voiceFor ? { voiceFor } : {}),

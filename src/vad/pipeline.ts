@@ -1,6 +1,7 @@
 import { OneAtATime } from '../core/one-at-a-time.js';
 import { EventEmitter } from 'node:events';
 import type { EchoCleaner } from '../echo/create.js';
+import type { FrameGate } from '../echo/gate.js';
 import { Framer } from '../audio/framer.js';
 import { FRAME_SAMPLES, msToSamples, rms } from '../audio/pcm.js';
 import { errorMessage } from '../core/errors.js';
@@ -34,19 +35,6 @@ export interface PipelineEvents {
   frame: [info: { sample: number; prob: number; level: number; harkPlaying: boolean }];
   /** The VAD failed on a frame; the frame is treated as silence and the stream goes on. */
   error: [err: Error];
-}
-
-/** The echo gate as the capture path asks it, frame by frame (src/speech/echo-gate.ts). */
-export interface FrameGate {
-  /** The probability the segmenter sees; `personsSegment`: the frame is in a segment opened while hark was silent. */
-  adjust(prob: number, personsSegment?: boolean): number;
-  /**
-   * The frame is hark's own sound and nothing more (adjust would make any probability 0): the VAD
-   * need not hear it.
-   */
-  mutes?(personsSegment?: boolean): boolean;
-  /** hark's sound may be in the microphone now. */
-  readonly active?: boolean;
 }
 
 /**
@@ -181,7 +169,7 @@ export class SegmentPipeline extends EventEmitter<PipelineEvents> {
       // hark's own sound alone is not given to the VAD. Silero is recurrent: seconds of hark's voice
       // as the residual suppressor leaves it taught its state that this was not speech, and a cook's
       // "stop" said over the answer then scored 0.1-0.7 where the same samples after the room's own
-      // noise score 0.9 (test/echo/room-matrix.test.ts, test/speech/echo-gate.test.ts). Unheard, those frames leave the VAD as
+      // noise score 0.9 (test/echo/room-matrix.test.ts, test/echo/gate.test.ts). Unheard, those frames leave the VAD as
       // the room left it, and cost no inference while hark talks.
       if (!this.gate?.mutes?.(wasOpen && this.personsSegment)) {
         this.freshen();

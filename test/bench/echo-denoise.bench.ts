@@ -12,7 +12,7 @@ import { outputDir } from '../support/paths.js';
 import { scene, soxNoise } from '../support/speech.js';
 
 /**
- * Does speexdsp's noise suppression (speech.denoise) help Silero on noisy kitchen recordings?
+ * Does speexdsp's noise suppression (echo.denoise) help Silero on noisy kitchen recordings?
  * Five espeak-ng commands at known places over pink and brown noise (an extractor fan, a hum) at
  * three levels; the production pipeline (EchoStage, nothing playing: only the preprocessor runs)
  * with denoise off and on. Counted: phrases whose segment covers them (hits), segments that cover
@@ -28,7 +28,7 @@ for (const kind of ['pinknoise', 'brownnoise'] as const) {
     const pcm = s.pcm.map((v, i) => Math.max(-32768, Math.min(32767, v + noise[i]!)));
     for (const denoise of [false, true]) {
       const vad = await createVad(config.vad);
-      const made = createEchoCleaner({ echoFilterMs: 128, echoResidual: true, denoise, denoiseDb: 15 }, new EchoReference(), new VirtualClock());
+      const made = createEchoCleaner({ filterMs: 128, residual: true, denoise, denoiseDb: 15 }, new EchoReference(), new VirtualClock());
       if ('error' in made) throw new Error(made.error);
       const { segments } = await segmentPcm(pcm, { vad, segmenter: segmenterOptions(config.vad), echo: made.cleaner });
       await vad.close();

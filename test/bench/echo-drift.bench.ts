@@ -10,7 +10,7 @@ import { clean } from '../echo/room-matrix-run.js';
 
 /**
  * The echo canceller across two clocks (docs/echo.md, "Two clocks"): the offline room matrix with the
- * speaker's clock off the microphone's, with the skew followed and without (speech.echoFollowSkew):
+ * speaker's clock off the microphone's, with the skew followed and without (echo.followSkew):
  *   HARK_ECHO_KITCHENS  rooms by name (default the RT60 250 / 30 ms, 400 / 80 ms and 600 / 30 ms kitchens)
  *   HARK_ECHO_PPM       the speaker's clock, ppm (default 0,5,-5,20,-20,50,-50,100,-100,200,-200)
  *   HARK_ECHO_FOLLOW    on,off (default on)
@@ -27,7 +27,7 @@ const follows = (process.env.HARK_ECHO_FOLLOW ?? 'on').split(',').map((s) => s.t
 const earlierMs = Number(process.env.HARK_ECHO_EARLIER ?? 20_000) || undefined;
 const programs = await matrixPrograms(config, 60_000, { earlierMs });
 const rows: string[] = [];
-const settings = { echoFilterMs: config.speech.echoFilterMs, echoResidual: config.speech.echoResidual };
+const settings = { filterMs: config.echo.filterMs, residual: config.echo.residual };
 
 {
   {
@@ -38,7 +38,7 @@ const settings = { echoFilterMs: config.speech.echoFilterMs, echoResidual: confi
           const mics = roomMics(spec, programs);
           const silent = (await stopWithoutEcho(mics, programs, config)).map((s) => s.openedAfterMs);
           for (const follow of follows) {
-            const cfg = { ...config, speech: { ...config.speech, echoFollowSkew: follow } };
+            const cfg = { ...config, echo: { ...config.echo, followSkew: follow } };
             const r = await measureRoom(mics, programs, cfg, settings, { erle: true });
             // The skew on the echo-only pass: error at the end, and when it came within 1 ppm for good.
             let within: number | null = null;

@@ -12,7 +12,7 @@ import { matrixPrograms, measureRoom, misses, roomMics, stopWithoutEcho, table, 
 /**
  * Which echo filter length and residual suppression to ship. The offline room matrix
  * (test/echo/room-matrix.ts: the production capture path, hark's list and ring, a "stop" 6 dB under
- * the echo) across speech.echoFilterMs × speech.echoResidual, in every room:
+ * the echo) across echo.filterMs × echo.residual, in every room:
  *   HARK_ECHO_ROOMS     rooms by name (test/support/room-spec.ts); default the six kitchens, the tuned
  *                       room, and a tiled kitchen whose card runs dry 50 s in (the echo moves 20 ms)
  *   HARK_ECHO_FILTERS   filter lengths, ms (default 128,256,384,512)
@@ -44,11 +44,11 @@ for (const spec of rooms) {
   const stops = await stopWithoutEcho(mics, programs, config);
   const silent = stops.map((s) => s.openedAfterMs);
   baselines.push({ room: spec.name, stops, silent });
-  for (const echoFilterMs of filters) {
-    for (const echoResidual of residuals) {
-      const r = await measureRoom(mics, programs, config, { echoFilterMs, echoResidual });
+  for (const filterMs of filters) {
+    for (const residual of residuals) {
+      const r = await measureRoom(mics, programs, config, { filterMs, residual });
       results.push(r);
-      process.stderr.write(`${spec.name} ${echoFilterMs} ms residual ${echoResidual ? 'on' : 'off'}: ${misses(r, silent).join('; ') || 'meets the targets'}\n`);
+      process.stderr.write(`${spec.name} ${filterMs} ms residual ${residual ? 'on' : 'off'}: ${misses(r, silent).join('; ') || 'meets the targets'}\n`);
     }
   }
 }
@@ -56,10 +56,10 @@ for (const spec of rooms) {
 // Per setting: the rooms where it misses the targets, and its CPU.
 const summary = filters.flatMap((f) =>
   residuals.map((res) => {
-    const mine = results.filter((r) => typeof r.settings !== 'string' && r.settings.echoFilterMs === f && r.settings.echoResidual === res);
+    const mine = results.filter((r) => typeof r.settings !== 'string' && r.settings.filterMs === f && r.settings.residual === res);
     return {
-      echoFilterMs: f,
-      echoResidual: res,
+      filterMs: f,
+      residual: res,
       roomsMissed: mine.filter((r) => misses(r, baselines.find((b) => b.room === r.room)!.silent).length > 0).map((r) => r.room),
       worstErleDb: Math.round(Math.min(...mine.flatMap((r) => [r.erle.list.erleDb, r.erle.ring.erleDb])) * 10) / 10,
       cpuMsPer32msFrame: Math.round((mine.reduce((s, r) => s + r.cpuMsPerFrame, 0) / mine.length) * 1000) / 1000,

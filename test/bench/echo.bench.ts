@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createEchoCleaner } from '../../src/echo/create.js';
 import { DelayEstimator } from '../../src/echo/delay.js';
-import { speechSection } from '../../src/speech/config.js';
+import { echoSection } from '../../src/echo/config.js';
 import { EchoReference } from '../../src/echo/reference.js';
 import { VirtualClock } from '../../src/core/clock.js';
 import { outputDir } from '../support/paths.js';
@@ -40,7 +40,7 @@ const over = (run: typeof warm, a: number, b: number) => {
   return Math.round(10 * Math.log10(m / o) * 10) / 10;
 };
 const warmErle = over(warm, ref.length + S + 2 * S, twice.length);
-const warmNoResidual = over(runRoom({ ref: twice, delayMs: 50, gain: 0.7, rt60Ms: 250, settings: { echoResidual: false } }), ref.length + S + 2 * S, twice.length);
+const warmNoResidual = over(runRoom({ ref: twice, delayMs: 50, gain: 0.7, rt60Ms: 250, settings: { residual: false } }), ref.length + S + 2 * S, twice.length);
 const moved = new Int16Array(ref.length * 2);
 moved.set(ref);
 moved.set(ref, ref.length);
@@ -93,7 +93,7 @@ for (let s = moveAt; s + 8000 <= moveAt + ref.length; s += 1600) {
 const before = process.memoryUsage();
 const cleaners = Array.from({ length: 10 }, () => {
   // The settings a device runs with (the config's defaults).
-  const made = createEchoCleaner(speechSection.parse(undefined), new EchoReference(), new VirtualClock());
+  const made = createEchoCleaner(echoSection.parse(undefined), new EchoReference(), new VirtualClock());
   if ('error' in made) throw new Error(made.error);
   return made.cleaner;
 });
@@ -126,7 +126,7 @@ writeFileSync(join(outputDir('bench'), 'echo.json'), JSON.stringify(numbers, nul
 
 describe('echo canceller', () => {
   // The settings a device runs with (the config's defaults).
-  const made = createEchoCleaner(speechSection.parse(undefined), new EchoReference(), new VirtualClock());
+  const made = createEchoCleaner(echoSection.parse(undefined), new EchoReference(), new VirtualClock());
   if ('error' in made) throw new Error(made.error);
   const { stage } = made.cleaner;
   // Drive it like the capture path: the reference sounding, frames arriving in order.

@@ -10,9 +10,9 @@ const file = readFileSync(join(ROOT, 'config', 'picking-headset.yaml'), 'utf8');
 describe('the headset example', () => {
   it('loads, with the settings the docs say it sets', () => {
     const c = parseConfigText(file, 'config/picking-headset.yaml');
-    expect(c.speech.echoMode).toBe('off');
+    expect(c.echo.mode).toBe('off');
     expect(c.speech.alarmMaxDb).toBe(4);
-    expect(c.speech.denoise).toBe(true);
+    expect(c.echo.denoise).toBe(true);
     expect(c.vad.threshold).toBe(0.6);
     expect(c.picking.enabled).toBe(true);
   });

@@ -61,7 +61,7 @@ beforeAll(async () => {
 
   const clock = new VirtualClock();
   const reference = new EchoReference();
-  const made = createEchoCleaner({ echoFilterMs: 128, echoResidual: true, denoise: false, denoiseDb: 15 }, reference, clock);
+  const made = createEchoCleaner({ filterMs: 128, residual: true, denoise: false, denoiseDb: 15 }, reference, clock);
   if ('error' in made) throw new Error(made.error);
   latency = made.cleaner.latency;
   const config = vadSection.parse(undefined);

@@ -21,7 +21,7 @@ import { segmentPcm } from '../../src/vad/pipeline.js';
  * the real `hark run`, real espeak-ng, the production capture path (AlsaCapture → node-record-lpcm16 →
  * the room's arecord on PATH) and playback path (AplayPlayer → the room's aplay). What hark plays
  * comes back into the microphone at the room's latency, through its speaker and reverberation, louder
- * than the person, over the fan and the hum. The echo gate is off (echoFallback: off): only the
+ * than the person, over the fan and the hum. The echo gate is off (fallback: off): only the
  * canceller keeps hark from hearing itself.
  *
  *  1. Nobody speaks while hark reads a 30 s answer and a timer rings for 60 s: no segment opens.
@@ -70,7 +70,7 @@ const QUICK = !!process.env.HARK_ECHO_QUICK;
 // the tuned room (HARK_ECHO_ROOMS=tuned) the answer and the ring opened no segment, and "stop" stopped
 // them in all but one (a drop fixed since: README, echo notes). The room's aplay takes a start-up from
 // the measured spread (47-185 ms), as real aplay does. ECHO_FALLBACK (default off), ECHO_LEAD_MS (speech.playerLeadMs) and
-// ECHO_FILTER_MS (speech.echoFilterMs; both default the product's) vary the run; the counts go to
+// ECHO_FILTER_MS (echo.filterMs; both default the product's) vary the run; the counts go to
 // test-output/e2e-echo-room/<room>/numbers.json and
 // hark's events, timed from the room's start, to events.jsonl.
 describe.skipIf(!process.env.HARK_ECHO_E2E).each(ROOMS.map((spec) => ({ name: spec.name, spec })))('hark run in a simulated kitchen ($name): the echo canceller', ({ spec }: { spec: RoomSpec }) => {
@@ -128,7 +128,7 @@ describe.skipIf(!process.env.HARK_ECHO_E2E).each(ROOMS.map((spec) => ({ name: sp
       { exact: ['tell me briefly'], do: { say: SHORT_ANSWER } },
       { exact: ['stop', 'stop talking'], do: { action: 'stop' } },
     ];
-    hark = await startHarkInRoom(room, dir, deepgram.url, `actions:\n  dataDir: ${JSON.stringify(dir)}\n  timers:\n    ringEveryMs: 2000\n    giveUpMs: ${QUICK ? 15000 : 60000}\nspeech:\n  echoMode: cancel\n  echoFallback: ${process.env.ECHO_FALLBACK ?? 'off'}\n${process.env.ECHO_LEAD_MS ? `  playerLeadMs: ${process.env.ECHO_LEAD_MS}\n` : ''}${process.env.ECHO_FILTER_MS ? `  echoFilterMs: ${process.env.ECHO_FILTER_MS}\n` : ''}router:\n  frames:\n    base:\n      rules: ${JSON.stringify(rules)}\n`);
+    hark = await startHarkInRoom(room, dir, deepgram.url, `actions:\n  dataDir: ${JSON.stringify(dir)}\n  timers:\n    ringEveryMs: 2000\n    giveUpMs: ${QUICK ? 15000 : 60000}\necho:\n  mode: cancel\n  fallback: ${process.env.ECHO_FALLBACK ?? 'off'}\n${process.env.ECHO_FILTER_MS ? `  filterMs: ${process.env.ECHO_FILTER_MS}\n` : ''}${process.env.ECHO_LEAD_MS ? `speech:\n  playerLeadMs: ${process.env.ECHO_LEAD_MS}\n` : ''}router:\n  frames:\n    base:\n      rules: ${JSON.stringify(rules)}\n`);
 
     // A timer for 40 s, then the recipe: the answer (~30 s), then the ring (60 s), nobody speaking.
     await command('computer set a timer for forty seconds', 'computer set a timer for 40 seconds');

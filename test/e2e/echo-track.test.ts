@@ -15,7 +15,7 @@ import { espeakPhrase } from '../support/speech.js';
  * production capture path (AlsaCapture → arecord) and playback path (AplayPlayer → aplay, its tap
  * feeding the canceller), real espeak-ng. The person asks for an answer in silence, then speaks over
  * it; the log must hold the raw microphone and the playback spans for the second segment only.
- * The echo gate is off (echoFallback: off) so the word over the answer is heard however far the
+ * The echo gate is off (fallback: off) so the word over the answer is heard however far the
  * canceller has converged.
  */
 const ANSWER =
@@ -41,7 +41,7 @@ describe('hark run: a segment said over hark playing keeps both tracks, one said
     deepgram = await DeepgramDouble.start({ apiKey: 'e2e-key' });
     room = await new Room(join(dir, 'bin'), { delayMs: 50, echoGain: 0.7, rt60Ms: 250 }).start();
     const rules = [{ exact: ['tell me briefly'], do: { say: ANSWER } }];
-    hark = await startHarkInRoom(room, dir, deepgram.url, `actions:\n  dataDir: ${JSON.stringify(dir)}\nrouter:\n  mode: always-listen\n  frames:\n    base:\n      rules: ${JSON.stringify(rules)}\nspeech:\n  echoMode: cancel\n  echoFallback: off\n`);
+    hark = await startHarkInRoom(room, dir, deepgram.url, `actions:\n  dataDir: ${JSON.stringify(dir)}\nrouter:\n  mode: always-listen\n  frames:\n    base:\n      rules: ${JSON.stringify(rules)}\necho:\n  mode: cancel\n  fallback: off\n`);
 
     // In silence: the command (said again if a stray segment took Deepgram's scripted line first).
     const command = await espeakPhrase('tell me briefly');

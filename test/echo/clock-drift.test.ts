@@ -25,7 +25,7 @@ import { matrixPrograms, measureRoom, misses, roomMics, stopWithoutEcho, type Pr
  * and is kept from then on. A cold canceller's first seconds are docs/echo.md's.
  */
 const config = parseConfigText('', 'hark.yaml');
-const settings = { echoFilterMs: config.speech.echoFilterMs, echoResidual: config.speech.echoResidual };
+const settings = { filterMs: config.echo.filterMs, residual: config.echo.residual };
 const KITCHENS = [kitchen(250, 30), kitchen(400, 80), kitchen(600, 30)];
 const PPMS = [0, 5, -5, 20, -20, 50, -50, 100, -100, 200, -200];
 const SAMPLE = [...PPMS.map((ppm, i) => drifted(KITCHENS[i % 3]!, ppm)), drifted(KITCHENS[2]!, 200), drifted(KITCHENS[2]!, -200)];

@@ -3,7 +3,7 @@ import { createEchoCleaner } from '../../src/echo/create.js';
 import { EchoReference } from '../../src/echo/reference.js';
 import { parseConfigText } from '../../src/config/load.js';
 import { VirtualClock } from '../../src/core/clock.js';
-import { EchoGate } from '../../src/speech/echo-gate.js';
+import { EchoGate } from '../../src/echo/gate.js';
 import { createVad } from '../../src/vad/create.js';
 import { SegmentPipeline } from '../../src/vad/pipeline.js';
 import { segmenterOptions } from '../../src/vad/options.js';
@@ -31,9 +31,9 @@ async function opened(mic: Int16Array, ref: Int16Array, yaml: string, segments?:
   const clock = new VirtualClock(0);
   const reference = new EchoReference();
   reference.played(ref, T0);
-  const made = createEchoCleaner(config.speech, reference, clock);
+  const made = createEchoCleaner(config.echo, reference, clock);
   if ('error' in made) throw new Error(made.error);
-  const gate = new EchoGate(config.speech, config.vad.threshold, clock);
+  const gate = new EchoGate(config.echo, config.vad.threshold, clock);
   gate.setCanceller(made.cleaner);
   const vad = await createVad(config.vad);
   const pipeline = new SegmentPipeline({ vad, segmenter: segmenterOptions(config.vad), gate, echo: made.cleaner });
@@ -62,7 +62,7 @@ describe("hark's first sound, the canceller cold", () => {
     // The room's microphone: hark's voice 55 ms late, through a 250 ms reverberation, louder than a person.
     const { mic } = runRoom({ ref, delayMs: 55, gain: 0.7, rt60Ms: 250 });
     expect(await opened(mic, ref, '')).toEqual([]);
-    expect(await opened(mic, ref, 'speech:\n  echoFallback: gate\n')).toEqual([]);
+    expect(await opened(mic, ref, 'echo:\n  fallback: gate\n')).toEqual([]);
   });
 
   it('where hark is not heard (a headset), a person talking over its answer 3 s in is heard, even behind gate', async () => {
@@ -70,7 +70,7 @@ describe("hark's first sound, the canceller cold", () => {
     const person = await espeakPhrase('computer stop');
     const mic = new Int16Array(ref.length + 16000);
     mic.set(person, 3 * 16000);
-    const at = await opened(mic, ref, 'speech:\n  echoFallback: gate\n');
+    const at = await opened(mic, ref, 'echo:\n  fallback: gate\n');
     expect(at).toHaveLength(1);
     expect(at[0]).toBeGreaterThanOrEqual(3000);
     expect(at[0]).toBeLessThan(3300);

@@ -3,8 +3,8 @@ import { createEchoCleaner } from '../../src/echo/create.js';
 import { DoubleTalkDetector } from '../../src/echo/double-talk.js';
 import { EchoReference } from '../../src/echo/reference.js';
 import { VirtualClock } from '../../src/core/clock.js';
-import { EchoGate } from '../../src/speech/echo-gate.js';
-import { speechSection } from '../../src/speech/config.js';
+import { EchoGate } from '../../src/echo/gate.js';
+import { echoSection } from '../../src/echo/config.js';
 import { vadSection } from '../../src/vad/config.js';
 import { createVad } from '../../src/vad/create.js';
 import { segmenterOptions } from '../../src/vad/options.js';
@@ -45,7 +45,7 @@ interface Heard {
 }
 
 async function hear(room: { rt60Ms: number; delayMs: number }, opts: { person: boolean; doubleTalk: boolean }): Promise<Heard> {
-  const speech = speechSection.parse(undefined);
+  const settings = echoSection.parse(undefined);
   const delay = room.delayMs * RATE;
   const n = readback.length + delay + 2 * 16000;
   const played = new Float32Array(n);
@@ -70,11 +70,11 @@ async function hear(room: { rt60Ms: number; delayMs: number }, opts: { person: b
   const clock = new VirtualClock();
   clock.advanceTo(T0);
   const reference = new EchoReference();
-  const made = createEchoCleaner({ echoFilterMs: speech.echoFilterMs, echoResidual: speech.echoResidual, denoise: speech.denoise, denoiseDb: speech.denoiseDb }, reference, clock);
+  const made = createEchoCleaner(settings, reference, clock);
   if ('error' in made) throw new Error(made.error);
   const cleaner = made.cleaner;
   const config = vadSection.parse(undefined);
-  const gate = new EchoGate(speech, config.threshold, clock);
+  const gate = new EchoGate(settings, config.threshold, clock);
   // Without the double-talk decision: the same canceller, its per-frame verdict unheard.
   gate.setCanceller(opts.doubleTalk ? cleaner : { get trusted() { return cleaner.trusted; } });
   vad.reset();

@@ -3,9 +3,9 @@ import { VirtualClock } from '../../src/core/clock.js';
 import { parseConfigText } from '../../src/config/load.js';
 import { echoCheck } from '../../src/doctor/echo.js';
 import type { DoctorContext } from '../../src/doctor/check.js';
-import { EchoGate, effectiveThreshold } from '../../src/speech/echo-gate.js';
+import { EchoGate, effectiveThreshold } from '../../src/echo/gate.js';
 
-const CANCEL = { echoMode: 'cancel' as const, echoFallback: 'raise' as const, echoThreshold: 0.9, echoTailMs: 300 };
+const CANCEL = { mode: 'cancel' as const, fallback: 'raise' as const, raiseThreshold: 0.9, tailMs: 300 };
 
 describe('echo gate in cancel mode', () => {
   it.each([
@@ -16,8 +16,8 @@ describe('echo gate in cancel mode', () => {
     [false, 'off', 0.5],
     [true, 'gate', 0.5],
   ] as const)('trusted=%s fallback=%s: threshold %s while hark plays', (trusted, fallback, want) => {
-    expect(effectiveThreshold(true, { ...CANCEL, echoFallback: fallback }, 0.5, trusted)).toBe(want);
-    expect(effectiveThreshold(false, { ...CANCEL, echoFallback: fallback }, 0.5, trusted)).toBe(0.5);
+    expect(effectiveThreshold(true, { ...CANCEL, fallback: fallback }, 0.5, trusted)).toBe(want);
+    expect(effectiveThreshold(false, { ...CANCEL, fallback: fallback }, 0.5, trusted)).toBe(0.5);
   });
 
   it('stands down once the canceller is trusted, and stands in again when it is not (delay changed)', () => {
@@ -36,7 +36,7 @@ describe('echo gate in cancel mode', () => {
   });
 
   it('with no canceller (it failed to load) the fallback gate is all there is', () => {
-    const gate = new EchoGate({ ...CANCEL, echoFallback: 'gate' }, 0.5, new VirtualClock());
+    const gate = new EchoGate({ ...CANCEL, fallback: 'gate' }, 0.5, new VirtualClock());
     gate.setCanceller(null);
     gate.playbackStarted();
     expect(gate.inForce).toBe('gate');
@@ -55,22 +55,22 @@ describe('hark doctor: echo', () => {
   it('says the canceller is in force by default, having seen it cancel', async () => {
     const r = await echoCheck.run(ctx(''));
     expect(r.status).toBe('ok');
-    expect(r.detail).toMatch(/echo canceller in force .*self-test removed \d+ dB.*echo gate stands in \(speech.echoFallback: raise: the VAD threshold is raised to 0.9 while hark plays\)/);
+    expect(r.detail).toMatch(/echo canceller in force .*self-test removed \d+ dB.*echo gate stands in \(echo.fallback: raise: the VAD threshold is raised to 0.9 while hark plays\)/);
     expect(r.data).toMatchObject({ inForce: 'cancel', fallback: 'raise', followSkew: true });
     expect(r.data!.erleDb as number).toBeGreaterThan(20);
     expect(r.detail).toMatch(/the speaker's clock is followed/);
   });
 
   it('says when the speaker\'s clock is not followed', async () => {
-    const r = await echoCheck.run(ctx('speech:\n  echoFollowSkew: false\n'));
+    const r = await echoCheck.run(ctx('echo:\n  followSkew: false\n'));
     expect(r.status).toBe('ok');
-    expect(r.detail).toMatch(/speaker's clock is not followed \(speech.echoFollowSkew: false\)/);
+    expect(r.detail).toMatch(/speaker's clock is not followed \(echo.followSkew: false\)/);
     expect(r.data).toMatchObject({ followSkew: false });
   });
 
   it('says which gate is in force when the canceller is off', async () => {
-    const r = await echoCheck.run(ctx('speech:\n  echoMode: gate\n'));
-    expect(r.detail).toMatch(/echo gate in force \(speech.echoMode: gate\): hark hears only the button/);
+    const r = await echoCheck.run(ctx('echo:\n  mode: gate\n'));
+    expect(r.detail).toMatch(/echo gate in force \(echo.mode: gate\): hark hears only the button/);
     expect(r.data).toMatchObject({ inForce: 'gate' });
   });
 });

@@ -30,7 +30,7 @@ describe('a second start on the same pair of cards', () => {
     async (ppm) => {
       const p = await load();
       const mics = roomMics(drifted(kitchen(400, 80), ppm), p);
-      const settings = { echoFilterMs: config.speech.echoFilterMs, echoResidual: config.speech.echoResidual };
+      const settings = { filterMs: config.echo.filterMs, residual: config.echo.residual };
       const early = (opens: Array<{ vadStart: number }>) => opens.filter((o) => o.vadStart < FIRST_MS * 16).length;
       const cold = await hear(mics.quiet.mic, p.quiet, config, settings);
       const warm = await hear(mics.quiet.mic, p.quiet, config, { ...settings, knownSkewPpm: ppm + 0.3 });
@@ -43,7 +43,7 @@ describe('a second start on the same pair of cards', () => {
   it('kept in the store by the first run, per pair of cards: the next start on those cards begins from it, other cards from nothing', async () => {
     const p = await load();
     const mics = roomMics(drifted(kitchen(400, 80), 150), p);
-    const settings = { echoFilterMs: config.speech.echoFilterMs, echoResidual: config.speech.echoResidual };
+    const settings = { filterMs: config.echo.filterMs, residual: config.echo.residual };
     const path = join(scratch('echo-skew'), 'hark.db');
     const cards = { capture: { device: 'plughw:CARD=Mic,DEV=0' }, speech: { device: 'plughw:CARD=Headphones,DEV=0' } };
     const log = memoryLogger();

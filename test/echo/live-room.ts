@@ -114,7 +114,7 @@ export async function runLiveRoom(opts: {
   const mic = new Int16Array(n);
   for (let i = 0; i < n; i++) mic[i] = Math.max(-32768, Math.min(32767, Math.round(echo[i]! + (opts.near?.[i] ?? 0) + (opts.noise ? opts.noise[i % opts.noise.length]! : 0))));
   const reference = new EchoReference();
-  const made = createEchoCleaner({ echoFilterMs: 128, echoResidual: true, denoise: false, denoiseDb: 15 }, reference, new VirtualClock());
+  const made = createEchoCleaner({ filterMs: 128, residual: true, denoise: false, denoiseDb: 15 }, reference, new VirtualClock());
   if ('error' in made) throw new Error(made.error);
   const stage = made.cleaner.stage;
   const out = new Int16Array(n);

@@ -89,7 +89,7 @@ function echoIn(atMs: number[], clip: Int16Array, a: number): boolean {
 }
 
 function newCleaner(reference: EchoReference, clock = new VirtualClock()): EchoCleaner {
-  const made = createEchoCleaner({ echoFilterMs: 128, echoResidual: true, denoise: false, denoiseDb: 15 }, reference, clock);
+  const made = createEchoCleaner({ filterMs: 128, residual: true, denoise: false, denoiseDb: 15 }, reference, clock);
   if ('error' in made) throw new Error(made.error);
   return made.cleaner;
 }

@@ -13,7 +13,7 @@ describe("the raw track's playback marks", () => {
   it('start where hark started playing, not at the start of the segment', () => {
     const clock = new VirtualClock();
     const reference = new EchoReference();
-    const made = createEchoCleaner({ echoFilterMs: 128, echoResidual: true, denoise: false, denoiseDb: 15 }, reference, clock);
+    const made = createEchoCleaner({ filterMs: 128, residual: true, denoise: false, denoiseDb: 15 }, reference, clock);
     if ('error' in made) throw new Error(made.error);
     const { cleaner } = made;
     // hark plays 1 s of tone starting 2 s into the microphone's timeline; the clip is registered

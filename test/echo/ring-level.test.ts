@@ -24,7 +24,7 @@ import { matrixPrograms, measureRoom, misses, roomMics, stopWithoutEcho, type Pr
  * the ring raised no further than its peak allows instead of clipped, for comparison.
  */
 const config = parseConfigText('', 'hark.yaml');
-const settings = { echoFilterMs: config.speech.echoFilterMs, echoResidual: config.speech.echoResidual };
+const settings = { filterMs: config.echo.filterMs, residual: config.echo.residual };
 const kitchens = roomsByName('kitchen-rt250-lat30,kitchen-rt400-lat80,kitchen-rt600-lat30').map((k) => (process.env.HARK_RING_THD === 'off' ? k : distorting(k)));
 const levels = [
   { name: 'alarmDb', gainDb: config.speech.alarmDb },

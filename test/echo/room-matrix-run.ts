@@ -3,7 +3,7 @@ import { VirtualClock } from '../../src/core/clock.js';
 import { createEchoCleaner, type EchoCleaner } from '../../src/echo/create.js';
 import type { EchoStatus } from '../../src/echo/canceller.js';
 import { EchoReference } from '../../src/echo/reference.js';
-import { EchoGate } from '../../src/speech/echo-gate.js';
+import { EchoGate } from '../../src/echo/gate.js';
 import { createVad } from '../../src/vad/create.js';
 import { segmenterOptions } from '../../src/vad/options.js';
 import { SegmentPipeline } from '../../src/vad/pipeline.js';
@@ -64,7 +64,7 @@ export async function hear(
   mic: Int16Array,
   program: Program,
   config: HarkConfig,
-  settings?: { echoFilterMs: number; echoResidual: boolean; knownSkewPpm?: number },
+  settings?: { filterMs: number; residual: boolean; knownSkewPpm?: number },
   keepSkew?: (ppm: number, errorPpm: number) => void,
 ): Promise<Opened[]> {
   const clock = new VirtualClock(0);
@@ -72,10 +72,10 @@ export async function hear(
   let cleaner: EchoCleaner | undefined;
   let gate: EchoGate | undefined;
   if (settings) {
-    const made = createEchoCleaner({ ...config.speech, ...settings }, reference, clock, {}, undefined, keepSkew);
+    const made = createEchoCleaner({ ...config.echo, ...settings }, reference, clock, {}, undefined, keepSkew);
     if ('error' in made) throw new Error(made.error);
     cleaner = made.cleaner;
-    gate = new EchoGate(config.speech, config.vad.threshold, clock);
+    gate = new EchoGate(config.echo, config.vad.threshold, clock);
     gate.setCanceller(cleaner);
   }
   const vad = await createVad(config.vad);
@@ -113,10 +113,10 @@ export async function hear(
  * The production echo stage alone over `mic` into `out` (no VAD): for ERLE and the residual, and for
  * its CPU per 32 ms frame (process CPU time around each call).
  */
-export function clean(mic: Int16Array, program: Program, config: HarkConfig, settings: { echoFilterMs: number; echoResidual: boolean }, out: Int16Array, watch?: (status: EchoStatus, position: number) => void): number {
+export function clean(mic: Int16Array, program: Program, config: HarkConfig, settings: { filterMs: number; residual: boolean }, out: Int16Array, watch?: (status: EchoStatus, position: number) => void): number {
   const clock = new VirtualClock(0);
   const reference = new EchoReference();
-  const made = createEchoCleaner({ ...config.speech, ...settings }, reference, clock);
+  const made = createEchoCleaner({ ...config.echo, ...settings }, reference, clock);
   if ('error' in made) throw new Error(made.error);
   const { cleaner } = made;
   const feed = feeder(program, reference);

@@ -8,7 +8,7 @@ import { matrixPrograms, measureRoom, misses, roomMics, stopWithoutEcho, table, 
 
 /**
  * The canceller met its targets in the room it was tuned in and missed them in the next
- * kitchen. Here its default settings (speech.echoFilterMs, speech.echoResidual as the config gives
+ * kitchen. Here its default settings (echo.filterMs, echo.residual as the config gives
  * them) are held to the live echo-room run's targets in six kitchens — RT60 250, 400 and 600 ms, each
  * with a USB card at 30 and at 80 ms (test/support/room-spec.ts: a small speaker, an early
  * reflection, an extractor fan and mains hum, the cook 2 m away) — through the production capture
@@ -22,13 +22,13 @@ import { matrixPrograms, measureRoom, misses, roomMics, stopWithoutEcho, table, 
  * comes 20 ms later from then on, in the middle of the ring): until the delay tracker re-aligns, the
  * canceller takes nothing out, and that must not pass for a person (it opened a segment in both).
  * HARK_ECHO_MATRIX_YAML (a hark.yaml's text) points it at other settings, e.g.
- * 'speech:\n  echoFilterMs: 256'. The numbers per room go to test-output/echo-matrix/; the
+ * 'echo:\n  filterMs: 256'. The numbers per room go to test-output/echo-matrix/; the
  * benchmark (test/bench/echo-matrix.bench.ts) runs the same rooms across filter lengths.
  */
 const config = parseConfigText(process.env.HARK_ECHO_MATRIX_YAML ?? '', 'hark.yaml');
-const settings = { echoFilterMs: config.speech.echoFilterMs, echoResidual: config.speech.echoResidual };
+const settings = { filterMs: config.echo.filterMs, residual: config.echo.residual };
 
-describe(`hark's own sound in six kitchens and two cards that restart (echoFilterMs ${settings.echoFilterMs}, echoResidual ${settings.echoResidual})`, () => {
+describe(`hark's own sound in six kitchens and two cards that restart (filterMs ${settings.filterMs}, residual ${settings.residual})`, () => {
   let programs: Programs;
   const results: RoomResult[] = [];
   const floors: string[] = [];

@@ -10,8 +10,8 @@ import { clean, erle, hear, programMic, type Opened } from './room-matrix-run.js
  * its segment — with the canceller's ERLE and residual beside them.
  */
 export interface EchoUnderTest {
-  echoFilterMs: number;
-  echoResidual: boolean;
+  filterMs: number;
+  residual: boolean;
 }
 
 export interface RoomResult {
@@ -192,7 +192,7 @@ export function table(results: RoomResult[]): string {
         .filter((x) => x.over === o)
         .map((s) => (s.openedAfterMs !== null ? String(s.openedAfterMs) : s.heldByEcho ? 'in echo seg' : 'none'))
         .join(' / ');
-    const [filter, residual] = typeof r.settings === 'string' ? [r.settings, '-'] : [r.settings.echoFilterMs, r.settings.echoResidual ? 'on' : 'off'];
+    const [filter, residual] = typeof r.settings === 'string' ? [r.settings, '-'] : [r.settings.filterMs, r.settings.residual ? 'on' : 'off'];
     return `| ${r.room} | ${filter} | ${residual} | ${r.opened.list} | ${r.opened.ring} | ${r.opened.warmup} | ${st('ring')} | ${st('list')} | ${r.strayInStopRuns} | ${['ring', 'list'].map((o) => Math.min(...r.stops.filter((s) => s.over === o).map((s) => s.keptDb)).toFixed(1)).join(' / ')} | ${f1(r.erle.list.erleDb)} | ${f1(r.erle.ring.erleDb)} | ${f1(r.erle.list.residualDbfs)} | ${f1(r.erle.ring.residualDbfs)} | ${f1(r.echoDbfs)} | ${r.cpuMsPerFrame.toFixed(3)} |`;
   });
   return [head, head.replace(/[^|]+/g, ' --- '), ...rows].join('\n');

@@ -38,7 +38,7 @@ export function runRoom(opts: {
   rt60Ms: number;
   near?: Float32Array;
   noise?: Int16Array;
-  settings?: Partial<{ echoFilterMs: number; echoResidual: boolean; denoise: boolean; denoiseDb: number }>;
+  settings?: Partial<{ filterMs: number; residual: boolean; denoise: boolean; denoiseDb: number }>;
   stage?: Partial<EchoStageOptions>;
 }): RoomRun {
   const { ref } = opts;
@@ -55,7 +55,7 @@ export function runRoom(opts: {
   for (let i = 0; i < n; i++) mic[i] = Math.max(-32768, Math.min(32767, Math.round(echo[i]! + (opts.near?.[i] ?? 0) + (opts.noise ? opts.noise[i % opts.noise.length]! : 0))));
   const clock = new VirtualClock();
   const reference = new EchoReference();
-  const made = createEchoCleaner({ echoFilterMs: 128, echoResidual: true, denoise: false, denoiseDb: 15, ...opts.settings }, reference, clock, opts.stage);
+  const made = createEchoCleaner({ filterMs: 128, residual: true, denoise: false, denoiseDb: 15, ...opts.settings }, reference, clock, opts.stage);
   if ('error' in made) throw new Error(made.error);
   const stage = made.cleaner.stage;
   const t0 = 1000;
@@ -155,7 +155,7 @@ export function runRoomClips(opts: { clips: Array<{ pcm: Int16Array; atMs: numbe
   const mic = new Int16Array(n);
   for (let i = 0; i < n; i++) mic[i] = Math.max(-32768, Math.min(32767, Math.round(echo[i]!)));
   const reference = new EchoReference();
-  const made = createEchoCleaner({ echoFilterMs: 128, echoResidual: true, denoise: false, denoiseDb: 15 }, reference, new VirtualClock());
+  const made = createEchoCleaner({ filterMs: 128, residual: true, denoise: false, denoiseDb: 15 }, reference, new VirtualClock());
   if ('error' in made) throw new Error(made.error);
   const stage = made.cleaner.stage;
   const out = new Int16Array(n);
@@ -246,7 +246,7 @@ export async function runStreamRoom(opts: {
   const echo = new Reverb(opts.rt60Ms).process(x);
   const mic = new Int16Array(n);
   for (let i = 0; i < n; i++) mic[i] = Math.max(-32768, Math.min(32767, Math.round(echo[i]! + (opts.near?.[i] ?? 0) + (opts.noise ? opts.noise[i % opts.noise.length]! : 0))));
-  const made = createEchoCleaner({ echoFilterMs: 128, echoResidual: true, denoise: false, denoiseDb: 15 }, reference, new VirtualClock());
+  const made = createEchoCleaner({ filterMs: 128, residual: true, denoise: false, denoiseDb: 15 }, reference, new VirtualClock());
   if ('error' in made) throw new Error(made.error);
   const stage = made.cleaner.stage;
   const out = new Int16Array(n);

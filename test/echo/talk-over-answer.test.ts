@@ -12,7 +12,7 @@ import { SHORT_ANSWER } from './room-program.js';
  * points in each kitchen, always 3.5-5.25 s in. The canceller keeps the word's level and the
  * double-talk decision gives every frame of it to the person, but Silero scored the cleaned word
  * 0.3-0.6, short of its threshold three frames in a row. Those frames are now heard at
- * speech.echoTalkOverThreshold (the gate, with the trained canceller vouching for them).
+ * echo.talkOverThreshold (the gate, with the trained canceller vouching for them).
  *
  * Held here at all 15 points in the two kitchens where most went unheard: every "stop" opens its
  * segment, within one 32 ms frame of the 300 ms target. At 0.25 the 600 ms tail took 373 ms 3.5 s in;
@@ -23,7 +23,7 @@ import { SHORT_ANSWER } from './room-program.js';
  * segment there.
  */
 const config = parseConfigText(process.env.HARK_ECHO_MATRIX_YAML ?? '', 'hark.yaml');
-const settings = { echoFilterMs: config.speech.echoFilterMs, echoResidual: config.speech.echoResidual };
+const settings = { filterMs: config.echo.filterMs, residual: config.echo.residual };
 // Every 250 ms from 2 to 5.5 s in, as found: where the word falls and what the canceller has heard
 // before it both matter, so the points are said in this order, one ring and one answer each.
 const POINTS = Array.from({ length: 15 }, (_, k) => 2000 + 250 * k);
@@ -62,7 +62,7 @@ describe('the lift opens no segment on hark\'s own sound that it would not open 
     const [spec] = roomsByName('kitchen-rt250-lat80-restart64at50');
     const quiet = await matrixPrograms(config);
     const mics = roomMics(spec!, quiet);
-    const off = parseConfigText('speech:\n  echoTalkOverThreshold: 0.5', 'hark.yaml');
+    const off = parseConfigText('echo:\n  talkOverThreshold: 0.5', 'hark.yaml');
     const without = await hear(mics.quiet.mic, quiet.quiet, off, settings);
     const lifted = await hear(mics.quiet.mic, quiet.quiet, config, settings);
     expect(lifted.map((o) => Math.round(o.vadStart / 16))).toEqual(without.map((o) => Math.round(o.vadStart / 16)));

@@ -74,7 +74,7 @@ const ROOMS: Array<{ name: string; spec: RoomSpec; voiceDbfs: number }> = [
 describe('a whole command said over a ringing timer stays one segment', () => {
   it.each(ROOMS)('$name', async ({ spec, voiceDbfs }) => {
     const m = mic(spec, voiceDbfs);
-    const opens = await hear(m, program, config, { echoFilterMs: config.speech.echoFilterMs, echoResidual: config.speech.echoResidual });
+    const opens = await hear(m, program, config, { filterMs: config.echo.filterMs, residual: config.echo.residual });
     const got = pieces(opens);
     const at = (o: Opened) => `${((o.vadStart - program.words[0]!.at) / 16000).toFixed(2)}–${((o.closedAt - program.words[0]!.at) / 16000).toFixed(2)} s`;
     const level = dbfs(rms(m, program.words[0]!.at, program.words[0]!.at + command.length));

@@ -5,7 +5,7 @@ import { hiss, runRoom } from './room-run.js';
 
 /**
  * When the echo stage vouches that someone is talking over hark (EchoStage.talkOver, which lets the
- * VAD hear the frame at speech.echoTalkOverThreshold): on a person's word, once the filter has learnt
+ * VAD hear the frame at echo.talkOverThreshold): on a person's word, once the filter has learnt
  * hark's sound for 15 s; never on hark's own sound alone, including right after its echo moved (a card
  * that restarts), when the canceller takes nothing out and its output is its own estimate misplaced.
  * The production EchoStage and speexdsp, in a reverberant room (test/echo/room-run.ts).
@@ -33,7 +33,7 @@ const frames = (v: boolean[], from: number, to: number) => v.slice(Math.floor(fr
 describe("the echo stage vouches for a person talking over hark, not for hark's own sound", () => {
   it('a "stop" 6 dB under the echo: not while the filter is young, yes once it has learnt 15 s; hark alone: never', () => {
     const ref = talk(30);
-    const quiet = runRoom({ ref, delayMs: 80, gain: 0.7, rt60Ms: 400, noise: hiss(), settings: { echoFilterMs: 384 } });
+    const quiet = runRoom({ ref, delayMs: 80, gain: 0.7, rt60Ms: 400, noise: hiss(), settings: { filterMs: 384 } });
     // The person, farther off than the speaker (more of the room in their voice), 6 dB under the echo
     // of the second before each word.
     const near = new Float32Array(quiet.mic.length);
@@ -44,7 +44,7 @@ describe("the echo stage vouches for a person talking over hark, not for hark's 
       const wet = room.process(Float32Array.from(stop, (v) => v * gain));
       for (let i = 0; i < wet.length && at + i < near.length; i++) near[at + i]! += wet[i]!;
     }
-    const run = runRoom({ ref, delayMs: 80, gain: 0.7, rt60Ms: 400, noise: hiss(), near, settings: { echoFilterMs: 384 } });
+    const run = runRoom({ ref, delayMs: 80, gain: 0.7, rt60Ms: 400, noise: hiss(), near, settings: { filterMs: 384 } });
     const word = (at: number) => frames(run.talkOver!, at, at + stop.length).filter(Boolean).length;
     expect(word(words[0]!)).toBe(0); // 6 s in: the filter has learnt under 15 s
     expect(word(words[1]!)).toBeGreaterThanOrEqual(3);
@@ -62,7 +62,7 @@ describe("the echo stage vouches for a person talking over hark, not for hark's 
   it('after the echo moves 64 ms (the card restarted) with nobody speaking: not vouched for past its first 100 ms', () => {
     const ref = talk(40);
     const moveAt = 25 * 16000;
-    const run = runRoom({ ref, delayMs: 30, changeAt: moveAt, newDelayMs: 94, gain: 0.7, rt60Ms: 250, noise: hiss(), settings: { echoFilterMs: 384 } });
+    const run = runRoom({ ref, delayMs: 30, changeAt: moveAt, newDelayMs: 94, gain: 0.7, rt60Ms: 250, noise: hiss(), settings: { filterMs: 384 } });
     const vouched = run.talkOver!.flatMap((v, f) => (v ? [Math.round((f * 512 - moveAt) / S)] : []));
     expect(vouched.filter((ms) => ms < -32 || ms > 100), `vouched at ${vouched.join(', ')} ms from the move`).toEqual([]);
     // It was in force before the move: the move is what it is held to here.

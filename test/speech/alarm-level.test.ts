@@ -106,7 +106,7 @@ describe('a ring over a recorded fan, as handed to aplay', () => {
     const name = `alarm-level-${-fanDbfs}`;
     const aplay = recordingAplay(name);
     process.env.PATH = `${join(aplay.bin, '..')}:${oldPath}`;
-    const config = validateConfig({ speech: { echoMode: 'off', device: 'null', ...quiet }, vad: { engine: 'webrtc' } }, 'test');
+    const config = validateConfig({ speech: { device: 'null', ...quiet }, echo: { mode: 'off' }, vad: { engine: 'webrtc' } }, 'test');
     speech = createSpeech(config, { bus: new Bus(), clock: new SystemClock() });
     // Ten seconds of the fan, recorded, played into the capture path.
     const wav = join(outputDir(name), 'fan.wav');

@@ -28,7 +28,7 @@ describe('speaking through espeak-ng and aplay', () => {
   });
 
   it('stop() while it speaks: silent at once, the echo gate drops after its tail', async () => {
-    const { speech, events, bus } = realSpeech('  echoTailMs: 100\n');
+    const { speech, events, bus } = realSpeech('echo:\n  tailMs: 100\n');
     const started = new Promise((r) => bus.on('speak.start', r));
     const spoken = speech.queue.say('This is a long read back of everything on the inventory list so far, item by item.', { priority: 'readback' });
     await started;
@@ -78,8 +78,12 @@ describe('speaking through espeak-ng and aplay', () => {
 describe('speech config', () => {
   it('has defaults and names bad values', () => {
     const c = parseConfigText('', 'hark.yaml');
-    expect(c.speech).toMatchObject({ device: 'default', voice: 'en-us', speed: 160, volume: 100, echoMode: 'cancel', echoFallback: 'raise', echoThreshold: 0.9, echoTailMs: 300 });
+    expect(c.speech).toMatchObject({ device: 'default', voice: 'en-us', speed: 160, volume: 100 });
+    expect(c.echo).toMatchObject({ mode: 'cancel', fallback: 'raise', raiseThreshold: 0.9, tailMs: 300 });
     expect(() => parseConfigText('speech:\n  speed: 2000\n', 'hark.yaml')).toThrow(/speech\.speed: must be a whole number between 80 and 450/);
-    expect(() => parseConfigText('speech:\n  echoMode: mute\n', 'hark.yaml')).toThrow(/speech\.echoMode: must be one of: cancel, raise, gate, off/);
+    expect(() => parseConfigText('echo:\n  mode: mute\n', 'hark.yaml')).toThrow(/echo\.mode: must be one of: cancel, raise, gate, off/);
+    // The echo canceller's and gate's keys moved to the echo: section: the old ones name the new.
+    expect(() => parseConfigText('speech:\n  echoMode: gate\n', 'hark.yaml')).toThrow(/speech\.echoMode: has moved: write echo\.mode/);
+    expect(() => parseConfigText('speech:\n  echoThreshold: 0.8\n  denoise: true\n', 'hark.yaml')).toThrow(/speech\.denoise: has moved: write echo\.denoise\n  speech\.echoThreshold: has moved: write echo\.raiseThreshold/);
   });
 });

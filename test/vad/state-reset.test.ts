@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfigText } from '../../src/config/load.js';
-import { SegmentPipeline, type FrameGate } from '../../src/vad/pipeline.js';
+import { SegmentPipeline } from '../../src/vad/pipeline.js';
+import type { FrameGate } from '../../src/echo/gate.js';
 import type { Vad } from '../../src/vad/vad.js';
 import { roomsByName } from '../support/room-spec.js';
 import { matrixPrograms, roomMics, stopWithoutEcho, TARGETS } from '../echo/room-matrix.js';

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { Bus } from '../../src/core/bus.js';
 import { VirtualClock } from '../../src/core/clock.js';
-import { bindEchoGate, EchoGate, effectiveThreshold } from '../../src/speech/echo-gate.js';
+import { bindEchoGate } from '../../src/speech/echo-gate.js';
+import { EchoGate, effectiveThreshold } from '../../src/echo/gate.js';
 import { SpeechQueue } from '../../src/speech/queue.js';
 import { SimulatedOutput } from '../../src/speech/simulated-output.js';
 import { SegmentPipeline } from '../../src/vad/pipeline.js';
 import type { Vad } from '../../src/vad/vad.js';
 
-const RAISE = { echoMode: 'raise' as const, echoThreshold: 0.9, echoTailMs: 300 };
+const RAISE = { mode: 'raise' as const, raiseThreshold: 0.9, tailMs: 300 };
 
 /** A VAD that says what the test tells it to: the probability of every frame from now on. */
 function scriptedVad() {
@@ -20,9 +21,9 @@ describe('echo gate', () => {
   it('the threshold the VAD must reach: raised while hark plays, unchanged otherwise', () => {
     expect(effectiveThreshold(false, RAISE, 0.5)).toBe(0.5);
     expect(effectiveThreshold(true, RAISE, 0.5)).toBe(0.9);
-    expect(effectiveThreshold(true, { ...RAISE, echoThreshold: 0.3 }, 0.5)).toBe(0.5);
-    expect(effectiveThreshold(true, { ...RAISE, echoMode: 'gate' }, 0.5)).toBe(Infinity);
-    expect(effectiveThreshold(true, { ...RAISE, echoMode: 'off' }, 0.5)).toBe(0.5);
+    expect(effectiveThreshold(true, { ...RAISE, raiseThreshold: 0.3 }, 0.5)).toBe(0.5);
+    expect(effectiveThreshold(true, { ...RAISE, mode: 'gate' }, 0.5)).toBe(Infinity);
+    expect(effectiveThreshold(true, { ...RAISE, mode: 'off' }, 0.5)).toBe(0.5);
   });
 
   it('follows playback on the bus, and stays up for the echo tail after it ends', () => {
@@ -85,14 +86,14 @@ describe('echo gate', () => {
   });
 
   it('gate mode hears nothing but the button while hark plays', async () => {
-    const gate = new EchoGate({ ...RAISE, echoMode: 'gate' }, 0.5, new VirtualClock());
+    const gate = new EchoGate({ ...RAISE, mode: 'gate' }, 0.5, new VirtualClock());
     gate.playbackStarted();
     expect(gate.adjust(1)).toBe(0);
   });
 });
 
 describe('echo gate in cancel mode: what the VAD hears', () => {
-  const CANCEL = { echoMode: 'cancel' as const, echoThreshold: 0.9, echoTailMs: 300 };
+  const CANCEL = { mode: 'cancel' as const, raiseThreshold: 0.9, tailMs: 300 };
   const SEGMENTER = { threshold: 0.5, releaseThreshold: 0.35, prerollMs: 300, minSpeechMs: 96, hangoverMs: 300, maxSegmentMs: 12_000, minSegmentMs: 100 };
 
   /**
@@ -149,12 +150,12 @@ describe('echo gate in cancel mode: what the VAD hears', () => {
    * A "stop" 6 dB under a reverberant answer keeps its level through the canceller, but Silero scored
    * it 0.3-0.6: never three frames in a row at 0.5, so it went unheard (test/echo/talk-over-answer.test.ts).
    * Frames the trained canceller vouches are someone talking over hark are heard at
-   * echoTalkOverThreshold; nothing else is: not while the canceller is untrusted (the gate stands in),
+   * talkOverThreshold; nothing else is: not while the canceller is untrusted (the gate stands in),
    * not a frame it does not vouch for, not with the setting at the VAD's own threshold.
    */
-  it('a frame the canceller vouches is someone talking over hark is heard at echoTalkOverThreshold, and only that', async () => {
+  it('a frame the canceller vouches is someone talking over hark is heard at talkOverThreshold, and only that', async () => {
     const clock = new VirtualClock();
-    const opened = async (settings: Partial<typeof CANCEL & { echoTalkOverThreshold: number }>, canceller: { trusted: boolean; talkOver: boolean }) => {
+    const opened = async (settings: Partial<typeof CANCEL & { talkOverThreshold: number }>, canceller: { trusted: boolean; talkOver: boolean }) => {
       const gate = new EchoGate({ ...CANCEL, ...settings }, 0.5, clock);
       gate.setCanceller(canceller);
       gate.playbackStarted();
@@ -166,13 +167,13 @@ describe('echo gate in cancel mode: what the VAD hears', () => {
       return n;
     };
     // Silero at 0.4 on every frame: under the VAD's 0.5.
-    expect(await opened({ echoTalkOverThreshold: 0.25 }, { trusted: true, talkOver: true })).toBe(1);
-    expect(await opened({ echoTalkOverThreshold: 0.25 }, { trusted: true, talkOver: false })).toBe(0);
-    expect(await opened({ echoTalkOverThreshold: 0.25 }, { trusted: false, talkOver: true })).toBe(0);
-    expect(await opened({ echoTalkOverThreshold: 0.5 }, { trusted: true, talkOver: true })).toBe(0);
+    expect(await opened({ talkOverThreshold: 0.25 }, { trusted: true, talkOver: true })).toBe(1);
+    expect(await opened({ talkOverThreshold: 0.25 }, { trusted: true, talkOver: false })).toBe(0);
+    expect(await opened({ talkOverThreshold: 0.25 }, { trusted: false, talkOver: true })).toBe(0);
+    expect(await opened({ talkOverThreshold: 0.5 }, { trusted: true, talkOver: true })).toBe(0);
     expect(await opened({}, { trusted: true, talkOver: true })).toBe(0);
     // Lifted, not replaced: a frame Silero calls silence stays silence.
-    const gate = new EchoGate({ ...CANCEL, echoTalkOverThreshold: 0.25 }, 0.5, clock);
+    const gate = new EchoGate({ ...CANCEL, talkOverThreshold: 0.25 }, 0.5, clock);
     gate.setCanceller({ trusted: true, talkOver: true });
     gate.playbackStarted();
     expect(gate.adjust(0.05)).toBeCloseTo(0.1);
