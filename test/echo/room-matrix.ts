@@ -12,6 +12,9 @@ import { clean, erle, hear, programMic, type Opened } from './room-matrix-run.js
 export interface EchoUnderTest {
   echoFilterMs: number;
   echoResidual: boolean;
+  /** The speaker's distortion as the canceller is told it (speech.echoSpeakerThdPct); absent: the config's. */
+  echoSpeakerThdPct?: number;
+  echoSpeakerThdAtDbfs?: number;
 }
 
 export interface RoomResult {
