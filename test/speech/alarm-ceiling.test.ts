@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/config/load.js';
-import { RING_CEILING, withGain } from '../../src/speech/alarm-level.js';
+import { RING_CEILING, withGain, type GainCarry } from '../../src/speech/alarm-level.js';
 import { synthEarcon } from '../../src/speech/earcons.js';
 import { EspeakTts } from '../../src/speech/espeak.js';
 import { thdPct } from '../support/room-acoustics.js';
@@ -54,6 +54,24 @@ describe('the ring at the technician\'s maximum (+14 dB over the voice)', () => 
     expect(fullScaleRun(top)).toBe(0);
     expect(peak(top)).toBeLessThanOrEqual(RING_CEILING);
     expect(rmsDb(top, said) - rmsDb(said, said)).toBeGreaterThan(7);
+  }, 30_000);
+
+  it('a name streamed in chunks (a Wyoming voice) is held across the seams: no jump back up at each chunk', async () => {
+    const tts = new EspeakTts({ voice: config.speech.voice, speed: config.speech.speed, volume: config.speech.volume });
+    const said = await tts.render('Pasta timer done.');
+    const carry: GainCarry = {};
+    const out = new Int16Array(said.length);
+    for (let at = 0; at < said.length; at += 1024) out.set(withGain(said.subarray(at, at + 1024), config.speech.alarmMaxDb, carry), at);
+    expect(peak(out)).toBeLessThanOrEqual(RING_CEILING);
+    // The gain over the 2 ms after each seam against the 2 ms before it, where the voice is loud.
+    const energy = (x: Int16Array, a: number, b: number) => x.subarray(a, b).reduce((e, v) => e + v * v, 1);
+    const jumps: number[] = [];
+    for (let at = 1024; at + 32 < said.length; at += 1024) {
+      if (energy(said, at - 32, at) < 32 * 1e6) continue;
+      jumps.push(10 * Math.log10(energy(out, at, at + 32) / energy(said, at, at + 32)) - 10 * Math.log10(energy(out, at - 32, at) / energy(said, at - 32, at)));
+    }
+    expect(jumps.length).toBeGreaterThan(3);
+    expect(Math.max(...jumps)).toBeLessThan(2);
   }, 30_000);
 
   it('a steady tone raised past the ceiling stays a tone: no harmonics of a clip', () => {
