@@ -11,31 +11,13 @@ export type EarconName = (typeof EARCON_NAMES)[number];
 /** Names the router uses (router/effects.ts) mapped onto these sounds. */
 const ALIASES: Record<string, EarconName> = { sent: 'confirmed', 'timer-done': 'timer', started: 'listening', ended: 'listening-end' };
 
-/**
- * A note: a glide from `from` Hz to `to` Hz over `ms`, then `gapMs` of silence. `bright`: with its
- * third harmonic (BRIGHT_THIRD of the fundamental), a square-ish tone of one more partial, band-limited:
- * at the same peak it carries 1.4 dB more than a sine, so a ring raised to its ceiling is louder
- * without being clipped, and its second partial sits where the ear is keenest.
- */
+/** A note: a glide from `from` Hz to `to` Hz over `ms`, then `gapMs` of silence. */
 interface Note {
   from: number;
   to?: number;
   ms: number;
   gapMs?: number;
-  bright?: boolean;
 }
-
-/** The third harmonic's share that gives sin t + a·sin 3t its lowest peak for its power (a ≈ 0.185). */
-export const BRIGHT_THIRD = 0.185;
-/** The peak of sin t + BRIGHT_THIRD·sin 3t, found once: the bright note is scaled by it to peak at its volume. */
-const BRIGHT_PEAK = (() => {
-  let peak = 0;
-  for (let i = 0; i < 4096; i++) {
-    const t = (2 * Math.PI * i) / 4096;
-    peak = Math.max(peak, Math.abs(Math.sin(t) + BRIGHT_THIRD * Math.sin(3 * t)));
-  }
-  return peak;
-})();
 
 const SCORES: Record<EarconName, Note[]> = {
   // rising chirp: "I'm listening"
@@ -46,10 +28,10 @@ const SCORES: Record<EarconName, Note[]> = {
   confirmed: [{ from: 880, ms: 70, gapMs: 30 }, { from: 1320, ms: 110 }],
   // two low falling notes: something went wrong
   error: [{ from: 392, ms: 160, gapMs: 40 }, { from: 294, ms: 260 }],
-  // three bright beeps, twice: loud enough to cut through a kitchen, the most a peak allows (the ring is raised to its ceiling)
+  // three bright beeps, twice: loud enough to cut through a kitchen
   timer: [
-    { from: 1568, ms: 120, gapMs: 80, bright: true }, { from: 1568, ms: 120, gapMs: 80, bright: true }, { from: 1568, ms: 120, gapMs: 300, bright: true },
-    { from: 1568, ms: 120, gapMs: 80, bright: true }, { from: 1568, ms: 120, gapMs: 80, bright: true }, { from: 1568, ms: 120, bright: true },
+    { from: 1568, ms: 120, gapMs: 80 }, { from: 1568, ms: 120, gapMs: 80 }, { from: 1568, ms: 120, gapMs: 300 },
+    { from: 1568, ms: 120, gapMs: 80 }, { from: 1568, ms: 120, gapMs: 80 }, { from: 1568, ms: 120 },
   ],
   // falling glide: dropped
   cancelled: [{ from: 700, to: 350, ms: 220 }],
@@ -74,8 +56,7 @@ export function synthNote(note: Note, volume: number, rate = SAMPLE_RATE): Int16
     let env = 1;
     if (i < fade) env = 0.5 - 0.5 * Math.cos((Math.PI * i) / fade);
     else if (i >= n - fade) env = 0.5 - 0.5 * Math.cos((Math.PI * (n - 1 - i)) / fade);
-    const wave = note.bright ? (Math.sin(phase) + BRIGHT_THIRD * Math.sin(3 * phase)) / BRIGHT_PEAK : Math.sin(phase);
-    out[i] = Math.round(wave * env * volume * 32767);
+    out[i] = Math.round(Math.sin(phase) * env * volume * 32767);
   }
   return out;
 }
