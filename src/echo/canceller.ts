@@ -1,3 +1,4 @@
+import { SpeakerModel } from './speaker-model.js';
 import { DelayEstimator } from './delay.js';
 import type { EchoReference } from './reference.js';
 import { RawHistory } from './raw-history.js';
@@ -33,6 +34,9 @@ export class EchoStage {
   private readonly ref: Int16Array;
   private readonly refZero: Int16Array;
   private readonly out: Int16Array;
+  /** The speaker's distortion, put on the reference before the filter (none: the reference as played). */
+  private readonly model: SpeakerModel | null;
+  private readonly driven: Int16Array;
   /** Samples (since restart) whose arrival is known, and the earliest mapping of sample 0 to clock ms. */
   private arrivedSamples = 0;
   private anchorMs = Infinity;
@@ -84,6 +88,8 @@ export class EchoStage {
     this.ref = new Int16Array(this.o.frameSamples);
     this.refZero = new Int16Array(this.o.frameSamples);
     this.out = new Int16Array(this.o.frameSamples);
+    this.driven = new Int16Array(this.o.frameSamples);
+    this.model = this.o.speakerThd && this.o.speakerThd.pct > 0 ? new SpeakerModel(this.o.speakerThd.pct, this.o.speakerThd.atDbfs) : null;
     this.delayMs = this.o.initialDelayMs;
     this.micPower = new AlignedMicPower(Math.min(native.latency ?? 0, this.o.frameSamples));
     this.history = new RawHistory(this.o.frameSamples, this.o.historyMs * this.perMs);
@@ -156,6 +162,18 @@ export class EchoStage {
    */
   get talkOver(): boolean {
     return this.overTalk;
+  }
+
+  /**
+   * The reference as the speaker plays it: through the model of its distortion when one is set, so
+   * the linear filter after it models only the room (a driver's harmonics are in no reference as
+   * played; docs/echo.md, "A louder ring"). The same buffer each call.
+   */
+  private asPlayed(ref: Int16Array): Int16Array {
+    if (!this.model) return ref;
+    const out = ref.length === this.driven.length ? this.driven : new Int16Array(ref.length);
+    this.model.apply(ref, out);
+    return out;
   }
 
   get erleDb(): number {
@@ -232,7 +250,7 @@ export class EchoStage {
         this.expectMove = true;
       }
     }
-    this.native.process(frame, this.ref, this.out);
+    this.native.process(frame, this.asPlayed(this.ref), this.out);
     const cancelling = cancellingState(this.trust.erleDb, this.trust.converged, this.o.convergedDb);
     const verdict = this.talk.update(active ? this.ref : null, this.out, frame, cancelling);
     this.harkOnly = verdict === 'hark';
@@ -362,7 +380,7 @@ export class EchoStage {
       processed: this.processed,
       anchorMs: this.anchorMs,
       render: (atMs, p, out) => this.clocks.render(this.refPosition(atMs), p, out),
-      process: (mic, ref, out) => this.native.process(mic, ref, out),
+      process: (mic, ref, out) => this.native.process(mic, ref && this.asPlayed(ref), out),
     });
     this.trust.restarted();
     this.trust.distrust(why);

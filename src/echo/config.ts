@@ -34,6 +34,14 @@ export const echoSection = section({
   /** Suppress the echo the adaptive filter leaves (speexdsp's residual echo suppressor): worth ~15 dB more. */
   residual: flag(true),
   /**
+   * The speaker's distortion from its spec sheet: its THD (%) for a sine peaking at
+   * speakerThdAtDbfs. The canceller's reference is put through a driver's cubic of that much, so
+   * a small speaker's harmonics are cancelled with the rest; at a ring's loudest, without it, a "stop"
+   * said over the ring is lost under them (docs/echo.md, "A louder ring"). 0: a linear speaker.
+   */
+  speakerThdPct: between(0, 20, 0),
+  speakerThdAtDbfs: between(-40, 0, -12),
+  /**
    * Follow the speaker's clock where it is not the microphone's (a USB microphone with the headphone
    * jack, HDMI, an I2S board): the skew is measured while hark plays and the canceller's reference is
    * resampled by it (docs/echo.md, "Two clocks"). Off: the reference as played, as with one clock.

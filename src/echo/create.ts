@@ -13,6 +13,9 @@ export type EchoCancelSettings = Pick<EchoConfig, 'filterMs' | 'residual' | 'den
   followSkew?: boolean;
   /** The skew measured before on this pair of cards (the store's echo_skew), followed from the start; absent: measured afresh. */
   knownSkewPpm?: number;
+  /** The speaker's THD (%) for a sine peaking at speakerThdAtDbfs, modelled on the reference (speaker-model.ts); absent or 0: linear. */
+  speakerThdPct?: number;
+  speakerThdAtDbfs?: number;
 };
 
 /**
@@ -80,7 +83,7 @@ export function createEchoCleaner(
   if ('error' in made) return made;
   // Without the resampler (an addon built before it) the canceller runs as with one clock.
   const resampler = s.followSkew === false ? { error: 'off' } : createNativeResampler(RESAMPLER_QUALITY);
-  const stage = new EchoStage(made.canceller, reference, { frameSamples: FRAME_SAMPLES, filterSamples, ...(s.knownSkewPpm !== undefined ? { knownSkewPpm: s.knownSkewPpm } : {}), ...opts }, 'resampler' in resampler ? resampler.resampler : null);
+  const stage = new EchoStage(made.canceller, reference, { frameSamples: FRAME_SAMPLES, filterSamples, ...(s.knownSkewPpm !== undefined ? { knownSkewPpm: s.knownSkewPpm } : {}), ...(s.speakerThdPct ? { speakerThd: { pct: s.speakerThdPct, atDbfs: s.speakerThdAtDbfs ?? -12 } } : {}), ...opts }, 'resampler' in resampler ? resampler.resampler : null);
   // The residual suppressor hands back each 16 ms one step late, on every frame alike (hark-aec), so
   // the cleaned audio at a position is the microphone `latency` samples earlier: the raw track read
   // that much earlier is what lines up with it on the debug page and in segment_raw_audio.

@@ -44,6 +44,8 @@ export interface EchoStageOptions {
   delay?: Partial<DelayEstimatorOptions>;
   /** The skew (ppm) measured by an earlier run on the same pair of cards: followed from the first frame (ClockFollower.seed). */
   knownSkewPpm?: number;
+  /** The speaker's distortion as its spec sheet gives it (THD of a sine peaking at atDbfs), modelled on the reference; absent or 0: linear. */
+  speakerThd?: { pct: number; atDbfs: number };
 }
 
 export const ECHO_STAGE_DEFAULTS: EchoStageOptions = {

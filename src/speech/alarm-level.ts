@@ -1,4 +1,5 @@
 import type { Clock } from '../core/clock.js';
+import { SAMPLE_RATE } from '../audio/pcm.js';
 
 /**
  * How loud a timer's ring is played (pure: a clock and numbers). A ring at talking volume is lost
@@ -82,12 +83,72 @@ export class RoomFloor implements RoomNoise {
   }
 }
 
-/** `pcm` raised by `gainDb`, held at full scale: a ring louder than the sample format allows is clipped, as a loud small speaker clips. */
-export function withGain(pcm: Int16Array, gainDb: number): Int16Array {
+/**
+ * Where a raised ring is held: just under full scale. A ring is never clipped: a clipped earcon is
+ * a square wave whose harmonics fill the band a "stop" is said in, and what the canceller leaves of
+ * them hides the word (docs/echo.md, "A louder ring").
+ */
+export const RING_CEILING = Math.round(0.95 * 32767);
+/** The limiter looks this far ahead (twice: a running minimum, then a running mean), so its gain is down before a peak. */
+const LOOK_MS = 2;
+/** After a peak, the limiter's gain comes back 20 dB in this long: slow beside the tone, quick beside a word. */
+const RELEASE_MS = 60;
+
+/** What a stream of chunks raised one by one (a Wyoming voice's audio) carries from one chunk to the next: the limiter's hold. */
+export interface GainCarry {
+  held?: number;
+}
+
+/**
+ * `pcm` raised by `gainDb` and held under RING_CEILING by a look-ahead peak limiter: where the raised
+ * sound would pass the ceiling its gain is turned down smoothly, before the peak and back after it,
+ * so a steady tone stays the tone it was (at the most its peak allows) and a word keeps its loudness
+ * on all but its peaks. Pure: a gain of 0 dB hands `pcm` back as it is.
+ */
+export function withGain(pcm: Int16Array, gainDb: number, carry?: GainCarry): Int16Array {
   if (gainDb === 0) return pcm;
   const g = Math.pow(10, gainDb / 20);
-  const out = new Int16Array(pcm.length);
-  for (let i = 0; i < pcm.length; i++) out[i] = Math.max(-32768, Math.min(32767, Math.round(pcm[i]! * g)));
+  const n = pcm.length;
+  const look = Math.max(1, Math.round((LOOK_MS * SAMPLE_RATE) / 1000));
+  const rise = Math.pow(10, 20 / 20 / ((RELEASE_MS * SAMPLE_RATE) / 1000));
+  // What each sample allows, taken as the least over the `look` samples up to it, rising no faster than the release.
+  const allow = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const peak = Math.abs(pcm[i]! * g);
+    allow[i] = peak > RING_CEILING ? RING_CEILING / peak : 1;
+  }
+  const held = runningMin(allow, look);
+  // A stream's next chunk goes on from where the last one's hold was: no jump back up at each seam.
+  if (carry?.held !== undefined && n > 0) held[0] = Math.min(held[0]!, carry.held * rise);
+  for (let i = 1; i < n; i++) held[i] = Math.min(held[i]!, held[i - 1]! * rise);
+  if (carry && n > 0) carry.held = held[n - 1]!;
+  // The gain at each sample: the mean of what the next `look` samples are held at. Each sample's own
+  // allowance is in every one of those terms, so no sample passes the ceiling.
+  const out = new Int16Array(n);
+  let sum = 0;
+  for (let i = 0; i < Math.min(look, n); i++) sum += held[i]!;
+  for (let i = 0; i < n; i++) {
+    const have = Math.min(look, n - i);
+    const gain = sum / have;
+    out[i] = Math.max(-RING_CEILING, Math.min(RING_CEILING, Math.round(pcm[i]! * g * gain)));
+    sum -= held[i]!;
+    if (i + look < n) sum += held[i + look]!;
+  }
+  return out;
+}
+
+/** For each i, the least of x[i - w + 1 .. i] (a monotonic queue: one pass). */
+function runningMin(x: Float64Array, w: number): Float64Array {
+  const out = new Float64Array(x.length);
+  const q = new Int32Array(x.length);
+  let head = 0;
+  let tail = 0;
+  for (let i = 0; i < x.length; i++) {
+    while (tail > head && x[q[tail - 1]!]! >= x[i]!) tail--;
+    q[tail++] = i;
+    if (q[head]! <= i - w) head++;
+    out[i] = x[q[head]!]!;
+  }
   return out;
 }
 

@@ -1,4 +1,4 @@
-import { withGain } from './alarm-level.js';
+import { withGain, type GainCarry } from './alarm-level.js';
 import type { StreamingPlayback } from './playback.js';
 import { SAMPLE_RATE } from '../audio/pcm.js';
 import { errorMessage } from '../core/errors.js';
@@ -36,6 +36,8 @@ export class WyomingOutput implements SpeechOutput {
     };
     // A read-back resumed after a preemption starts this far in.
     let skip = Math.round((item.offsetMs * SAMPLE_RATE) / 1000);
+    // The ring's limiter goes on across the server's chunks (alarm-level.ts).
+    const carry: GainCarry = {};
     // aplay is started with the request, so the first chunk finds it running (no spawn on the path).
     const playback: StreamingPlayback = this.deps.player.playStream();
     const toFallback = (why: string) => {
@@ -54,7 +56,7 @@ export class WyomingOutput implements SpeechOutput {
         if (p.length === 0) return;
       }
       // A ring's spoken name at the ring's level, as espeak-ng's would be (device-output.ts).
-      playback.push(item.gainDb !== undefined ? withGain(p, item.gainDb) : p);
+      playback.push(item.gainDb !== undefined ? withGain(p, item.gainDb, carry) : p);
       if (!started) {
         started = true;
         void playback.started.then(() => {

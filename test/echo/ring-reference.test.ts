@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EchoReference } from '../../src/echo/reference.js';
-import { withGain } from '../../src/speech/alarm-level.js';
+import { RING_CEILING, withGain } from '../../src/speech/alarm-level.js';
 import { AplayPlayer } from '../../src/speech/aplay.js';
 import { DeviceOutput } from '../../src/speech/device-output.js';
 import { EarconBank } from '../../src/speech/earcons.js';
@@ -9,12 +9,13 @@ import type { SpeechItem } from '../../src/speech/item.js';
 
 /**
  * A ring at the technician's maximum (+14 dB over the voice) no longer fits the sample format: the
- * earcon at earconVolume 0.5 is raised past full scale and clipped on its way to the card. What the
- * echo canceller is handed as its reference must be that clipped ring, sample for sample, not the
- * ring as rendered: a reference 14 dB over what the card could play is 4-8 dB off on every beep.
+ * earcon at earconVolume 0.5 raised by 14 dB would pass full scale, so the device's output holds it
+ * under (withGain's limiter) on its way to the card. What the echo canceller is handed as its
+ * reference must be that ring, sample for sample, not the ring as rendered nor as raised: a
+ * reference 14 dB over what the card played is 8 dB off on every beep.
  */
 describe('the ring at +14 dB through the device output and aplay (null device)', () => {
-  it('the reference holds what aplay was given, clipping included', async () => {
+  it('the reference holds what aplay was given, the limiter\'s hold included; not one sample of it clipped', async () => {
     const reference = new EchoReference();
     const player = new AplayPlayer({ device: 'null', tap: reference });
     const earcons = new EarconBank({ volume: 0.5 });
@@ -23,9 +24,9 @@ describe('the ring at +14 dB through the device output and aplay (null device)',
     const played = withGain(earcons.get('timer')!, 14);
     const finished = new Promise<string | undefined>((resolve) => out.play(item, { started: () => {}, finished: resolve }));
     expect(await finished).toBeUndefined();
-    // The ring as played is clipped: a quarter of its samples or more sit at full scale.
-    const atFull = played.filter((v) => v === 32767 || v === -32768).length;
-    expect(atFull / played.length).toBeGreaterThan(0.2);
+    // The ring as played is held: at its ceiling, under full scale, and not simply raised 14 dB.
+    expect(Math.max(...played.map(Math.abs))).toBe(RING_CEILING);
+    expect(played.filter((v) => v >= 32767 || v <= -32767)).toHaveLength(0);
     const got = new Int16Array(played.length);
     expect(reference.render(reference.latestStart, got)).toBe(true);
     expect(Array.from(got)).toEqual(Array.from(played));

@@ -12,6 +12,9 @@ import { clean, erle, hear, programMic, type Opened } from './room-matrix-run.js
 export interface EchoUnderTest {
   filterMs: number;
   residual: boolean;
+  /** The speaker's distortion as the canceller is told it (echo.speakerThdPct); absent: the config's. */
+  speakerThdPct?: number;
+  speakerThdAtDbfs?: number;
 }
 
 export interface RoomResult {
@@ -53,7 +56,8 @@ export const STOP_AFTER_MS = [3000, 3500, 6000];
 /**
  * `stop.earlierMs`: hark said that much before its confirmation (room-program.ts), in both programs;
  * `stop.ringGainDb`: the ring that much over the voice (speech.alarmDb … alarmMaxDb; default 0),
- * clipped where it passes full scale or, `ringFit: 'cap'`, raised no further than its peak allows.
+ * held under full scale as the device's output does (withGain's limiter) or, for comparison,
+ * `ringFit: 'clip'` clipped where it passes full scale, `'cap'` raised no further than its peak allows.
  */
 export async function matrixPrograms(config: HarkConfig, ringMs = 60_000, stop: { stopAfterMs?: number[]; answer?: string; earlierMs?: number; ringGainDb?: number; ringFit?: RingFit } = {}): Promise<Programs> {
   const ring = { ringEveryMs: 2000, earconVolume: config.speech.earconVolume, earlierMs: stop.earlierMs, ringGainDb: stop.ringGainDb, ringFit: stop.ringFit };

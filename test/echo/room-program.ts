@@ -40,12 +40,13 @@ const S = 16;
  * A timer ringing for `ms`: every `everyMs` (actions.timers.ringEveryMs; 2 s, as the live echo-room
  * run, the densest ring) the timer earcon at `earconVolume` then "Timer done.", each ring after the
  * last has finished. `gainDb`: the ring's level over the voice (speech.alarmDb … alarmMaxDb), put on
- * the earcon and the words as the device's output does (withGain: clipped at full scale), so what
- * the card is handed, and the reference, is the clipped ring. `fit: 'cap'` instead raises each clip
- * no further than its peak allows (for comparison: a ring held under full scale, not clipped).
+ * the earcon and the words as the device's output does (withGain: held under full scale by its
+ * limiter), so what the card is handed, and the reference, is that ring. For comparison, `fit:
+ * 'clip'` raises it and clips it at full scale, `fit: 'cap'` raises each clip no further than its
+ * peak allows.
  */
-export async function ring(ms: number, everyMs: number, earconVolume: number, gainDb = 0, fit: RingFit = 'clip'): Promise<Int16Array> {
-  const raise = (pcm: Int16Array) => withGain(pcm, fit === 'clip' ? gainDb : Math.min(gainDb, headroomDb(pcm)));
+export async function ring(ms: number, everyMs: number, earconVolume: number, gainDb = 0, fit: RingFit = 'device'): Promise<Int16Array> {
+  const raise = (pcm: Int16Array) => (fit === 'device' ? withGain(pcm, gainDb) : fit === 'clip' ? clipped(pcm, gainDb) : withGain(pcm, Math.min(gainDb, headroomDb(pcm))));
   const beeps = raise(synthEarcon('timer', earconVolume));
   const words = raise(await espeakPhrase(ringText(undefined)));
   const out = new Int16Array(ms * S);
@@ -58,8 +59,14 @@ export async function ring(ms: number, everyMs: number, earconVolume: number, ga
   return out;
 }
 
-/** How a ring raised past full scale is made to fit the sample format: clipped (the device's output today), or its gain capped at the clip's peak. */
-export type RingFit = 'clip' | 'cap';
+/** How a ring raised past full scale is made to fit the sample format: as the device's output does (withGain's limiter), clipped, or its gain capped at the clip's peak. */
+export type RingFit = 'device' | 'clip' | 'cap';
+
+/** `pcm` raised by `gainDb` and clipped where it passes full scale, as a player without a limiter would. */
+function clipped(pcm: Int16Array, gainDb: number): Int16Array {
+  const g = Math.pow(10, gainDb / 20);
+  return Int16Array.from(pcm, (v) => Math.max(-32768, Math.min(32767, Math.round(v * g))));
+}
 
 /** dB a clip can be raised before its peak reaches full scale. */
 function headroomDb(pcm: Int16Array): number {

@@ -4,7 +4,9 @@ import { validateConfig } from '../../src/config/load.js';
 import { AlarmLevel, RoomFloor } from '../../src/speech/alarm-level.js';
 import type { SpeechConfig } from '../../src/speech/config.js';
 import { createSpeech, type Speech } from '../../src/speech/create.js';
-import { bindEchoGate, EchoGate } from '../../src/speech/echo-gate.js';
+import { bindEchoGate } from '../../src/speech/echo-gate.js';
+import { EchoGate } from '../../src/echo/gate.js';
+import type { EchoConfig } from '../../src/echo/config.js';
 import type { OutputCallbacks, PlaybackHandle, SpeechItem, SpeechOutput } from '../../src/speech/item.js';
 import { SpeechQueue } from '../../src/speech/queue.js';
 import type { SpeechTts } from '../../src/speech/wyoming-speech.js';
@@ -92,14 +94,14 @@ export interface TestSpeech {
   letGo(): void;
 }
 
-export function testSpeech(o: { clock: Clock; bus: Bus; speech?: SpeechConfig; tts?: SpeechTts | null; playMs?: PlayMs }): TestSpeech {
+export function testSpeech(o: { clock: Clock; bus: Bus; speech?: SpeechConfig; echo?: EchoConfig; tts?: SpeechTts | null; playMs?: PlayMs }): TestSpeech {
   const s = o.speech ?? defaults().speech;
   const output = new RecordingOutput(o.clock, o.playMs ?? (() => 0));
   const lengthTts = o.tts === undefined ? new LengthTts() : null;
   const tts = o.tts === undefined ? lengthTts : o.tts;
   const alarm = new AlarmLevel(s, new RoomFloor(o.clock));
   const queue = new SpeechQueue({ output, clock: o.clock, bus: o.bus, alarm });
-  const gate = new EchoGate(s, defaults().vad.threshold, o.clock);
+  const gate = new EchoGate(o.echo ?? defaults().echo, defaults().vad.threshold, o.clock);
   const unbind = bindEchoGate(o.bus, gate);
   const offStop = o.bus.on('speak.stopped', (e) => void output.log.push(`stop (${e.reason}) @${o.clock.now()}`));
   const speech: Speech = {

@@ -157,12 +157,12 @@ export class KitchenTimers {
    */
   ringGuest(from: { device: string; id: number }, label?: string, ring?: { seconds: number; rungMs: number }): void {
     if (this.guest(from)) return;
+    // It is the owner's ring: it gives up when the owner's does, and one the owner has given up on by now is not begun.
+    const rungMs = Math.max(0, ring?.rungMs ?? 0);
+    if (rungMs >= this.settings.giveUpMs) return;
     const id = this.nextId++;
     this.timers.set(id, { id, seconds: ring?.seconds ?? 0, dueAtMs: this.opts.clock.now(), state: 'running', from: { ...from }, ...(label ? { label } : {}) });
-    this.due(id, 0);
-    // Shown as long as it has rung at its owner, on every device alike.
-    const t = this.timers.get(id);
-    if (t && ring) t.ringingSince = this.opts.clock.now() - ring.rungMs;
+    this.due(id, 0, rungMs);
   }
 
   /** The owner says its timer no longer rings (stopped there or elsewhere, gave up), or the broker is gone: quiet here. */
@@ -337,7 +337,8 @@ export class KitchenTimers {
     delete t.handle;
   }
 
-  private due(id: number, lateMs: number): void {
+  /** `rungMs`: how long it has rung already (a guest ring, at its owner): shown so, and given up that much sooner. */
+  private due(id: number, lateMs: number, rungMs = 0): void {
     const t = this.timers.get(id);
     if (!t || t.state !== 'running') return;
     this.disarm(t);
@@ -348,12 +349,12 @@ export class KitchenTimers {
       return;
     }
     t.state = 'ringing';
-    t.ringingSince = this.opts.clock.now();
+    t.ringingSince = this.opts.clock.now() - rungMs;
     t.rung = 0;
     if (!t.from) this.opts.keeper?.save(plain(t));
     this.opts.emit({ type: 'timer', event: 'done', ...eventOf(t) });
     this.opts.onDone(plain(t), lateMs);
-    t.handle = this.opts.clock.setTimer(this.settings.giveUpMs, () => this.finish(t, 'gave-up'));
+    t.handle = this.opts.clock.setTimer(this.settings.giveUpMs - rungMs, () => this.finish(t, 'gave-up'));
     this.ringHandle ??= this.opts.clock.setTimer(this.settings.ringIntervalMs, () => this.ringAgain());
   }
 
