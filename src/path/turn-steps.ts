@@ -29,8 +29,7 @@ export function turnSteps(d: TurnStepDeps): CascadeSteps<Turn, Worked, Int16Arra
     render: async (w) => {
       if (w.turn.kind === 'answer') {
         if (!speech.tts) throw new Error('no text-to-speech engine');
-        const voice = w.turn.lang ? speech.voiceFor?.(w.turn.lang) : undefined;
-        return speech.tts.render(w.spoken!, w.turn.lang ? { ...(voice ? { voice } : {}), lang: w.turn.lang } : undefined);
+        return speech.tts.render(w.spoken!, w.turn.lang ? { lang: w.turn.lang } : undefined);
       }
       // Rendering ahead is only a head start: without a voice, or on a failure, the question is rendered when said.
       if (!speech.tts || w.spoken === null) return null;

@@ -32,8 +32,6 @@ export interface Speech {
   echoProblem: string | null;
   /** Present with the real speaker: the cascade renders through it, the voice picker sets its voice. */
   tts: SpeechTts | null;
-  /** The voice a language's replies are said in (speech.voices, else its pack's voice); absent when simulated. */
-  voiceFor?: (lang: string) => string | undefined;
   /** The voices a voice server offers (the picker lists these instead of espeak-ng's); absent without one. */
   voices?: () => Promise<VoiceChoice[]>;
   /** Stop following the bus and silence the speaker. */
@@ -54,20 +52,18 @@ export function createSpeech(config: { speech: SpeechConfig; echo: EchoConfig; v
   let output: SpeechOutput;
   let tts: SpeechTts | null = null;
   let voices: (() => Promise<VoiceChoice[]>) | undefined;
-  let voiceFor: ((lang: string) => string | undefined) | undefined;
   let player: AplayPlayer | null = null;
   if (deps.simulated) {
     output = new SimulatedOutput({ clock: deps.clock, speed: s.speed, ...(deps.simulated.msPerChar !== undefined ? { msPerChar: deps.simulated.msPerChar } : {}) });
   } else {
-    const espeak = new EspeakTts({ voice: s.voice, speed: s.speed, volume: s.volume, cacheEntries: s.cacheEntries, cacheMb: s.cacheMb });
+    const espeak = new EspeakTts({ voice: s.voice, speed: s.speed, volume: s.volume, cacheEntries: s.cacheEntries, cacheMb: s.cacheMb, voiceFor: languageVoices(s.voices) });
     tts = espeak;
     // With the canceller, one long-lived aplay (a steady latency); without, one per clip (see AplayPlayer).
     // A late feed is worth a line: the card ran dry, and the canceller must find the latency again.
     const onLate = (lateMs: number) => deps.logger?.info('playback fed late: the card ran dry, the echo latency may move', { lateMs: Math.round(lateMs) });
     player = new AplayPlayer({ device: s.device, stallMs: s.stallMs, ...(echo ? { tap: made.reference, idleCloseMs: s.playerIdleMs, leadMs: s.playerLeadMs, onLate } : {}) });
     player.warm();
-    voiceFor = languageVoices(s.voices);
-    output = new DeviceOutput({ player, tts: espeak, earcons: new EarconBank({ volume: s.earconVolume }), voiceFor, ...(deps.logger ? { logger: deps.logger } : {}) });
+    output = new DeviceOutput({ player, tts: espeak, earcons: new EarconBank({ volume: s.earconVolume }), ...(deps.logger ? { logger: deps.logger } : {}) });
     // A Wyoming voice server in front, espeak-ng behind it.
     const wyoming = createWyomingSpeech(s.wyoming, { espeak, player, fallback: output, ...(deps.logger ? { logger: deps.logger } : {}) });
     if (wyoming) ({ tts, output, voices } = wyoming);
@@ -83,7 +79,6 @@ export function createSpeech(config: { speech: SpeechConfig; echo: EchoConfig; v
     echoProblem: made.problem,
     tts,
     ...(voices ? { voices } : {}),
-    ...(voiceFor ? { voiceFor } : {}),
     close: () => {
       queue.stop('shutdown');
       unbind();

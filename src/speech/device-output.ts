@@ -12,8 +12,8 @@ import type { OutputCallbacks, PlaybackHandle, SpeechItem, SpeechOutput } from '
  * played as given; all go out through aplay.
  */
 export class DeviceOutput implements SpeechOutput {
-  /** `voiceFor`: the espeak-ng voice of a language an item is said in (none: the device's voice). */
-  constructor(private readonly deps: { player: AplayPlayer; tts: EspeakTts; earcons: EarconBank; logger?: Logger; voiceFor?: (lang: string) => string | undefined }) {}
+  /** An item in one of the device's languages is said in that language's voice, which `tts` finds. */
+  constructor(private readonly deps: { player: AplayPlayer; tts: EspeakTts; earcons: EarconBank; logger?: Logger }) {}
 
   play(item: SpeechItem, cb: OutputCallbacks): PlaybackHandle {
     let stopped = false;
@@ -59,7 +59,6 @@ export class DeviceOutput implements SpeechOutput {
       if (!s) throw new Error(`no earcon named "${item.text}"`);
       return s;
     }
-    const voice = item.lang ? this.deps.voiceFor?.(item.lang) : undefined;
-    return this.deps.tts.render(item.text, { ...(item.rate !== undefined ? { speed: item.rate } : {}), ...(voice ? { voice } : {}) });
+    return this.deps.tts.render(item.text, { ...(item.rate !== undefined ? { speed: item.rate } : {}), ...(item.lang ? { lang: item.lang } : {}) });
   }
 }

@@ -18,6 +18,16 @@ export interface EspeakOptions extends VoiceSettings {
   cacheMb?: number;
   bin?: string;
   timeoutMs?: number;
+  /**
+   * The voice a reply in one of the device's languages is said in (speech.voices, else its pack's):
+   * a render asked for in a language finds its own voice here, so no caller has to.
+   */
+  voiceFor?: (lang: string) => string | undefined;
+}
+
+/** What one render may change: the voice picker's settings, or the language it is said in. */
+export interface RenderOptions extends Partial<VoiceSettings> {
+  lang?: string;
 }
 
 /**
@@ -37,6 +47,7 @@ export class EspeakTts {
   private readonly sizes = new Map<string, number>();
   private bytes = 0;
   private readonly cacheBytes: number;
+  private readonly voiceFor: (lang: string) => string | undefined;
 
   constructor(opts: EspeakOptions) {
     this.settings = { voice: opts.voice, speed: opts.speed, volume: opts.volume };
@@ -44,6 +55,7 @@ export class EspeakTts {
     this.cacheBytes = (opts.cacheMb ?? 2) * 1024 * 1024;
     this.bin = opts.bin ?? 'espeak-ng';
     this.timeoutMs = opts.timeoutMs ?? 15_000;
+    this.voiceFor = opts.voiceFor ?? (() => undefined);
   }
 
   get voice(): VoiceSettings {
@@ -64,8 +76,10 @@ export class EspeakTts {
     return this.bytes;
   }
 
-  render(text: string, overrides: Partial<VoiceSettings> = {}): Promise<Int16Array> {
-    const s = { ...this.settings, ...overrides };
+  render(text: string, opts: RenderOptions = {}): Promise<Int16Array> {
+    const { lang, ...overrides } = opts;
+    const inLanguage = lang !== undefined && overrides.voice === undefined ? this.voiceFor(lang) : undefined;
+    const s = { ...this.settings, ...overrides, ...(inLanguage ? { voice: inLanguage } : {}) };
     const said = text.trim();
     if (!said) return Promise.resolve(new Int16Array(0));
     if (this.cacheEntries === 0) return this.run(said, s);

@@ -10,10 +10,11 @@ import { WyomingTts, WyomingVoice } from './wyoming-voice.js';
 /** What the cascade renders with and the voice picker sets: espeak-ng, or a Wyoming voice with espeak-ng behind it. */
 export interface SpeechTts {
   /**
-   * A reply in another of the device's languages: `voice` is that language's espeak-ng voice, `lang`
-   * its code (a Wyoming voice asks the server for that language's voice, speech.wyoming.voices).
+   * A reply in another of the device's languages: `lang` is its code, and each engine finds that
+   * language's voice itself (espeak-ng's in speech.voices or the pack, a Wyoming server's in
+   * speech.wyoming.voices).
    */
-  render(text: string, opts?: { voice?: string; lang?: string }): Promise<Int16Array>;
+  render(text: string, opts?: { lang?: string }): Promise<Int16Array>;
   setVoice(voice: string): void;
 }
 

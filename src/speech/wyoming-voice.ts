@@ -141,7 +141,7 @@ function formatOf(data: Record<string, unknown>, url: string): AudioFormat {
  * What the rest of hark calls "the tts": the Wyoming voice, and espeak-ng whenever the server is away
  * or fails, so an answer is always said. The voice picker's choice goes to the server's voice.
  * A reply in another of the device's languages (`lang`) is asked of that language's server voice
- * (`voiceFor`, speech.wyoming.voices); with none, espeak-ng says it in `voice`, that language's own.
+ * (`voiceFor`, speech.wyoming.voices); with none, espeak-ng says it in that language's own voice.
  */
 export class WyomingTts {
   constructor(
@@ -151,9 +151,9 @@ export class WyomingTts {
     private readonly voiceFor: (lang: string) => string | undefined = () => undefined,
   ) {}
 
-  async render(text: string, opts?: { voice?: string; lang?: string }): Promise<Int16Array> {
+  async render(text: string, opts?: { lang?: string }): Promise<Int16Array> {
     if (!text.trim()) return new Int16Array(0);
-    const espeak = () => this.espeak.render(text, opts?.voice ? { voice: opts.voice } : undefined);
+    const espeak = () => this.espeak.render(text, opts?.lang ? { lang: opts.lang } : undefined);
     const name = opts?.lang ? this.voiceFor(opts.lang) : undefined;
     if (opts?.lang && !name) return espeak();
     try {

@@ -65,6 +65,16 @@ describe('speaking through espeak-ng and aplay', () => {
     expect(String(events.at(-1)!.p.error)).toMatch(/speech.voice is "xx-nowhere"/);
   });
 
+  it("the cascade's answer asked for in a language is rendered in that language's voice, found by the tts itself", async () => {
+    const { speech } = realSpeech();
+    const text = 'Lista de la compra: leche.';
+    const tts = speech.tts!;
+    // What the answer cascade asks for: the language only (turn-steps), never a voice name.
+    const asked = await tts.render(text, { lang: 'es' });
+    expect(asked).toEqual(await (tts as EspeakTts).render(text, { voice: 'es' }));
+    expect(asked).not.toEqual(await tts.render(text));
+  });
+
   it('a missing voice fails that item with the reason, and the next one still plays', async () => {
     const { speech, events } = realSpeech('  voice: xx-nowhere\n');
     const bad = speech.queue.say('hello');
