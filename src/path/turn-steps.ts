@@ -13,7 +13,8 @@ export interface TurnStepDeps {
 
 /**
  * The cascade's steps on the appliance. An answer: the text as is, rendered by espeak-ng, played as a
- * clip. A proposal: the model asked at the first timer (the reply kept for the submission), the
+ * clip; with no voice to render with (simulate and replay, whose playback is modelled on the clock),
+ * said through the queue at the moment the clip would play, so the cascade's timing is the device's. A proposal: the model asked at the first timer (the reply kept for the submission), the
  * question it leads to rendered at the second (espeak-ng's cache then has it when the confirm frame
  * says it), and at the third the request handed over, so the question is said at once.
  */
@@ -28,7 +29,7 @@ export function turnSteps(d: TurnStepDeps): CascadeSteps<Turn, Worked, Int16Arra
     },
     render: async (w) => {
       if (w.turn.kind === 'answer') {
-        if (!speech.tts) throw new Error('no text-to-speech engine');
+        if (!speech.tts) return null;
         return speech.tts.render(w.spoken!, w.turn.lang ? { lang: w.turn.lang } : undefined);
       }
       // Rendering ahead is only a head start: without a voice, or on a failure, the question is rendered when said.
@@ -36,7 +37,10 @@ export function turnSteps(d: TurnStepDeps): CascadeSteps<Turn, Worked, Int16Arra
       return speech.tts.render(w.spoken).catch(() => null);
     },
     play: async (pcm, w, signal) => {
-      if (w.turn.kind === 'answer') return pcm ? speech.queue.clip(pcm, w.turn.text, { priority: 'readback' }).done : undefined;
+      if (w.turn.kind === 'answer') {
+        if (pcm) return speech.queue.clip(pcm, w.turn.text, { priority: 'readback' }).done;
+        return speech.tts ? undefined : speech.queue.say(w.turn.text, { priority: 'readback', ...(w.turn.lang ? { lang: w.turn.lang } : {}) }).done;
+      }
       return d.submitHeld(w.turn.frame, signal);
     },
     stopPlayback: () => speech.queue.stop('barge-in'),

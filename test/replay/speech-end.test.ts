@@ -115,6 +115,8 @@ describe('replay counts the cascade from the moment the device did', () => {
     const [, readBack] = await replay(d.dbPath, d.config);
     expect(readBack!.new!.said).toEqual([ANSWER]);
     expect(readBack!.new!.trailingSilenceMs).toBe(300);
+    // ...and says the answer when the device's cascade played it: 2 s after the words, not at the close.
+    expect(readBack!.new!.saidAfterMs).toEqual([2000]);
   });
 
   it('an early close on a whole command: replay counts from the pause, as the device did', async () => {
@@ -123,6 +125,7 @@ describe('replay counts the cascade from the moment the device did', () => {
     const [opened, readBack] = await replay(d.dbPath, d.config);
     expect(opened!.new!.trailingSilenceMs).toBe(d.config.vad.hangoverMs);
     expect(readBack!.new!.trailingSilenceMs).toBe(d.config.stt.preemptiveMs);
+    expect(readBack!.new!.saidAfterMs).toEqual([2000]);
   });
 
   it('a segment stored before hark kept this counts from the base hangover, as replay always did', async () => {
