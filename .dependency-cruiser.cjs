@@ -1,5 +1,5 @@
 /**
- * hark's layers, written once (issue 33, docs/architecture.md). A module may import from its own
+ * hark's layers, written once (docs/architecture.md, "Layers"). A module may import from its own
  * layer's folder and from any layer below it, never from one above; no import circles. `make test`
  * runs this (npm run -s deps:check). A rare exception is listed in ALLOWED_UP, each with the reason.
  *
@@ -29,7 +29,7 @@ const LAYERS = [
 ];
 
 /**
- * Imports that may run up a layer (at most five, issue 33): { from: a file under src/, to: the file it
+ * Imports that may run up a layer (at most five: docs/architecture.md): { from: a file under src/, to: the file it
  * imports, why }. None today.
  */
 const ALLOWED_UP = [];

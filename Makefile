@@ -53,7 +53,7 @@ echo-room: deps
 	npm run -s build
 	HARK_ECHO_E2E=1 $(if $(ROOMS),HARK_ECHO_ROOMS=$(ROOMS)) npx vitest run test/e2e/echo-room.test.ts
 
-# The loud room through hark's own capture path (issue 31): the real `hark run` on a fake arecord
+# The loud room through hark's own capture path: the real `hark run` on a fake arecord
 # playing MINUTES of talk SPEED times real time, echo canceller in force; RSS at each STEP minutes,
 # segments stored, commands acted on, CPU seconds per minute of talk. QUOTA=25: in 25 % of one core
 # (cgroup v1, as root). Real time takes MINUTES of wall time: run it alone. Not part of `make test`.

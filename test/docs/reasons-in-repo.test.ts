@@ -79,6 +79,21 @@ describe('the reasons live in the repository', () => {
     expect(bad).toEqual([]);
   });
 
+  it('nor does a comment in the build and the tools: the Makefile, scripts/, web/, the layer rules, CI', () => {
+    const bad: string[] = [];
+    const cited = (rel: string, line: number, text: string) => (SEED.test(text) || ISSUE.test(text) || BARE.test(text)) && bad.push(`${rel}:${line}: ${text.trim()}`);
+    const shell = [join(ROOT, 'Makefile'), join(ROOT, '.ci/run'), ...files(join(ROOT, 'scripts'), ['.sh']), ...files(join(ROOT, 'systemd'), ['.service'])];
+    for (const f of shell) {
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .forEach((l, i) => /^\s*#/.test(l) && cited(relative(ROOT, f), i + 1, l));
+    }
+    for (const f of [join(ROOT, '.dependency-cruiser.cjs'), ...files(join(ROOT, 'scripts'), ['.mjs', '.js']), ...files(join(ROOT, 'web'), ['.js'])]) {
+      for (const c of commentLines(readFileSync(f, 'utf8'))) cited(relative(ROOT, f), c.line, c.text);
+    }
+    expect(bad).toEqual([]);
+  });
+
   it('every link to a section of decisions.md in src/, test/ and docs/ names a heading of docs/decisions.md', () => {
     const headings = readFileSync(join(ROOT, 'docs/decisions.md'), 'utf8')
       .split('\n')
