@@ -5,7 +5,8 @@ import { SystemClock, type Clock, type TimerHandle } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { StoredRowKind, TranscriptSummary } from './events.js';
-import { DiskGuard, PAGE_BYTES, isDiskFull, isSqliteError, type DiskHealth, type DiskOptions } from './disk-guard.js';
+import { DiskGuard, PAGE_BYTES, isSqliteError, type DiskHealth, type DiskOptions } from './disk-guard.js';
+import { guardedWrite } from './guarded-write.js';
 import { Housekeeping, type HousekeepingOptions } from './housekeeping.js';
 import { openDatabase, type CorruptRecovery } from './open.js';
 import { SegmentReader } from './queries.js';
@@ -127,9 +128,8 @@ export class Store {
   // ---- writes ----
 
   /**
-   * One transaction: the segment, its PCM, and whatever transcripts/utterance/intents/actions it has.
-   * A full disk never costs the text: audio storage stops, the oldest stored audio is given up to make
-   * room, and a row that still does not fit waits in a bounded queue (null is returned) until it does.
+   * One transaction: the segment, its PCM, and whatever transcripts/utterance/intents/actions it has
+   * (a full disk never costs the text: guarded-write.ts).
    */
   recordSegment(w: SegmentWrite): RecordedSegment | null {
     if (this.closedWrite('segment')) return null;
@@ -157,29 +157,8 @@ export class Store {
       this.disk.wroteBytes(PAGE_BYTES + (r.audio === 'stored' ? pcmBytes : 0));
       this.bus?.emit('store.segment', { id: r.id, audio: r.audio, transcripts: rest.transcripts.map(summary) });
     };
-    const later = () => announce(attempt(null));
-    // Earlier rows still waiting go first: the log keeps the order things happened in.
-    if (!this.disk.flushPending()) {
-      this.disk.enqueue('segment', later);
-      return null;
-    }
-    let result: RecordedSegment | null = null;
-    try {
-      result = attempt(this.audioOn && !this.disk.audioPaused && this.disk.roomForAudio(pcmBytes) ? w.segment.pcm : null);
-    } catch (err) {
-      if (!isSqliteError(err)) throw err;
-      if (!isDiskFull(err)) {
-        this.disk.writeFailed('segment', err);
-        return null;
-      }
-      this.disk.pauseAudio(errorMessage(err));
-      result = this.disk.retryAfterReclaim(() => attempt(null));
-      if (!result) {
-        this.disk.enqueue('segment', later);
-        return null;
-      }
-    }
-    announce(result);
+    const result = guardedWrite(this.disk, 'segment', () => attempt(this.audioOn && !this.disk.audioPaused && this.disk.roomForAudio(pcmBytes) ? w.segment.pcm : null), () => attempt(null), announce);
+    if (!result) return null;
     // Close to the bottom of the disk: keep the WAL at its smallest after every segment.
     if (this.disk.audioPaused) this.disk.checkpointNow();
     return result;
@@ -219,23 +198,7 @@ export class Store {
    */
   supersedeAction(utteranceId: string | null, name: string, by: string): boolean {
     if (this.closedWrite('action')) return false;
-    const run = () => this.writer.supersedeAction(utteranceId, name, by);
-    if (!this.disk.flushPending()) {
-      this.disk.enqueue('action', () => void run());
-      return false;
-    }
-    try {
-      return run();
-    } catch (err) {
-      if (!isSqliteError(err)) throw err;
-      if (isDiskFull(err)) {
-        const done = this.disk.retryAfterReclaim(run);
-        if (done === null) this.disk.enqueue('action', () => void run());
-        return done ?? false;
-      }
-      this.disk.writeFailed('action', err);
-      return false;
-    }
+    return guardedWrite(this.disk, 'action', () => this.writer.supersedeAction(utteranceId, name, by), () => this.writer.supersedeAction(utteranceId, name, by), () => {}) ?? false;
   }
 
   addListItem(l: ListItemInput & RowLink): number | null {
@@ -370,26 +333,9 @@ export class Store {
     const done = (r: { id: T; segmentId: number | null }) => {
       this.disk.wroteBytes(PAGE_BYTES);
       this.bus?.emit('store.row', { kind, id: r.id, segmentId: r.segmentId, ...(transcript ? { transcript } : {}) });
-      return r.id;
     };
-    if (!this.disk.flushPending()) {
-      this.disk.enqueue(kind, () => void done(run()));
-      return null;
-    }
-    try {
-      return done(run());
-    } catch (err) {
-      if (!isSqliteError(err)) throw err;
-      if (!isDiskFull(err)) {
-        this.disk.writeFailed(kind, err);
-        return null;
-      }
-      this.disk.pauseAudio(errorMessage(err));
-      const r = this.disk.retryAfterReclaim(run);
-      if (r) return done(r);
-      this.disk.enqueue(kind, () => void done(run()));
-      return null;
-    }
+    const written = guardedWrite(this.disk, kind, run, run, done);
+    return written ? written.id : null;
   }
 
   /** A write that arrives after close (a straggler during shutdown) is dropped with a note, not a crash. */
