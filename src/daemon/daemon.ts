@@ -7,15 +7,13 @@ import { Bus } from '../core/bus.js';
 import { SystemClock, type Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import { DebugServer } from '../debug/server.js';
-import { debugToken } from '../debug/from-config.js';
 import type { GpioDriver } from '../gpio/driver.js';
-import { openGpio } from '../gpio/open.js';
-import { wireButton } from '../gpio/button-controller.js';
-import { StatusLed } from '../gpio/status-led.js';
+import type { ButtonTargets } from '../gpio/button-controller.js';
+import type { StatusLed } from '../gpio/status-led.js';
+import { debugComponent } from './debug-component.js';
+import { gpioComponent } from './gpio-component.js';
 import { createSpeech, type Speech } from '../speech/create.js';
 import { keptSkew } from './kept-skew.js';
-import { speechServicesView } from '../debug/speech-view.js';
 import { restoreTimers } from '../path/build-commands.js';
 import { installedVoiceIds, onlyInstalled } from '../speech/voices.js';
 import { Store } from '../store/store.js';
@@ -74,7 +72,6 @@ export class Daemon {
   /** Capture → VAD → the segment path (push-to-talk, mute); built at start, before the plug-ins that press and mute. */
   private capture: CaptureWiring | null = null;
   private store: Store | null = null;
-  private debugServer: DebugServer | null = null;
   private speech: Speech | null = null;
   /** The command side (router, cascade, interruption filter): built with the router component. */
   private conversation: Conversation | null = null;
@@ -136,6 +133,7 @@ export class Daemon {
       secrets: this.opts.secrets,
     });
     this.picking = () => picking.api();
+    const parts = { config, secrets: this.opts.secrets, bus: this.bus, clock: this.clock, log: this.log };
     await this.lifecycle.start([
       this.storeComponent(),
       fleetComponent(
@@ -143,9 +141,21 @@ export class Daemon {
         (f) => (this.fleet = f),
       ),
       satellite,
-      this.debugComponent(),
+      debugComponent(parts, {
+        store: () => this.store,
+        path: () => this.path,
+        fleet: () => this.fleet,
+        stt: () => this.stt,
+        speech: () => this.speech,
+        gpio: () => this.gpio,
+        picking: () => this.picking?.() ?? null,
+        listening: (url) => (this.debugUrl = url),
+      }),
       this.speechComponent(),
-      this.gpioComponent(),
+      gpioComponent(parts, this.buttonTargets(), (p) => {
+        this.gpio = p?.driver ?? null;
+        this.led = p?.led ?? null;
+      }),
       this.sttComponent(),
       this.routerComponent(),
       // After the router (its frame goes on the stack) and before capture (nothing heard before it is up).
@@ -194,47 +204,6 @@ export class Daemon {
     };
   }
 
-  private debugComponent(): Component {
-    const { config, secrets } = this.opts;
-    return {
-      name: 'debug-server',
-      start: async () => {
-        if (!config.debug.enabled || !this.store) return;
-        this.debugServer = new DebugServer({
-          store: this.store,
-          bus: this.bus,
-          host: config.debug.host,
-          port: config.debug.port,
-          token: debugToken(config.debug, secrets),
-          heartbeatMs: config.debug.heartbeatMs,
-          logger: this.log.child({ component: 'debug' }),
-          clock: this.clock,
-          mode: 'daemon',
-          kitchen: () => {
-            const front = this.path?.front();
-            return front ? { timers: front.timers.view().map((t) => ({ ...t, ...(this.fleet && !t.from ? { ringsOn: this.fleet.ringsOn(t.label ?? undefined) } : {}) })), lists: front.lists() } : null;
-          },
-          sttLoad: () => this.path?.load() ?? null,
-          picking: () => this.picking?.() ?? null,
-          // The engines in order with a Wyoming server's models, and a Wyoming voice's voices.
-          speech: () => (this.stt || this.speech?.tts ? speechServicesView(this.stt?.engines, this.speech?.tts, this.speech?.echo?.stage.status) : null),
-          // Only a simulated button can be pressed over HTTP; real GPIO answers 404.
-          button: (body) => {
-            const g = this.gpio as (GpioDriver & { apply?: (b: unknown) => void }) | null;
-            if (!g?.apply) throw new TypeError('the button is real GPIO here; it cannot be pressed over HTTP');
-            g.apply(body);
-          },
-        });
-        this.debugUrl = await this.debugServer.listen();
-        this.bus.emit('debug.listening', { url: this.debugUrl });
-      },
-      stop: async () => {
-        await this.debugServer?.close();
-        this.debugServer = null;
-      },
-    };
-  }
-
   private speechComponent(): Component {
     const { config } = this.opts;
     return {
@@ -250,41 +219,20 @@ export class Daemon {
     };
   }
 
-  private gpioComponent(): Component {
-    const { config } = this.opts;
+  /** What the button's gestures do. */
+  private buttonTargets(): ButtonTargets {
     return {
-      name: 'gpio',
-      start: async () => {
-        const driver = await openGpio(config.gpio, { logger: this.log.child({ component: 'gpio' }) });
-        this.gpio = driver;
-        this.log.info('gpio', { driver: driver.kind, detail: driver.description });
-        wireButton({
-          driver,
-          clock: this.clock,
-          bus: this.bus,
-          settings: config.gpio,
-          logger: this.log.child({ component: 'button' }),
-          targets: {
-            isSpeaking: () => this.speech?.queue.isPlaying ?? false,
-            stopSpeaking: (r) => {
-              // A press over a ring silences the ringing timer, not just this ring.
-              this.path?.front().stopRinging();
-              this.speech?.queue.stop(r);
-              this.conversation?.interruptAnswer(r);
-            },
-            pttDown: () => this.pttDown(),
-            pttUp: (cancelled) => this.pttUp(cancelled),
-            setMuted: (m) => void this.setMuted(m),
-            tap: () => this.capture?.tap() ?? false,
-          },
-        });
-        this.led = new StatusLed({ bus: this.bus, clock: this.clock, write: (on) => driver.setLed(on), idle: config.gpio.ledIdle });
+      isSpeaking: () => this.speech?.queue.isPlaying ?? false,
+      stopSpeaking: (r) => {
+        // A press over a ring silences the ringing timer, not just this ring.
+        this.path?.front().stopRinging();
+        this.speech?.queue.stop(r);
+        this.conversation?.interruptAnswer(r);
       },
-      stop: async () => {
-        this.led?.close();
-        await this.gpio?.close();
-        this.gpio = null;
-      },
+      pttDown: () => this.pttDown(),
+      pttUp: (cancelled) => this.pttUp(cancelled),
+      setMuted: (m) => void this.setMuted(m),
+      tap: () => this.capture?.tap() ?? false,
     };
   }
 
