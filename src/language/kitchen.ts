@@ -146,7 +146,7 @@ function newName(name: string | undefined, s: Situation, lang: Language): string
 }
 
 function listOf(slots: Record<string, unknown[]>, lang: Language): string {
-  return last<string>(slots, 'list') ?? listId(lang, lang.pack.lists.default);
+  return last<string>(slots, 'list') ?? last<string>(slots, 'known_list') ?? listId(lang, lang.pack.lists.default);
 }
 
 /** A template's slots → the request, or null when they do not make one (the next reading is tried). */
@@ -155,7 +155,7 @@ export function toReading(p: Parse, s: Situation, words: readonly string[], lang
   const question = QUESTIONS.has(p.intent);
   const durations = (slots.duration ?? slots.more ?? []) as DurationValue[];
   const seconds = durations.length ? durations[durations.length - 1]!.seconds : undefined;
-  const ref = last<TimerRef>(slots, 'timer');
+  const ref = last<TimerRef>(slots, 'timer') ?? last<TimerRef>(slots, 'timers');
   const timer = (command: TimerCommand): Reading => ({ kind: 'timer', command, question });
   const list = (command: ListCommand): Reading => ({ kind: 'list', command, question });
   switch (p.intent) {

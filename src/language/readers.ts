@@ -2,7 +2,7 @@ import { itemKeyIn, readItemList, readItems, type ItemAmount, type ItemList } fr
 import type { SlotMatch, SlotReader } from './match.js';
 import type { Language } from './pack/language.js';
 import type { Situation } from './situation.js';
-import { readTimerRef } from './timer-ref.js';
+import { readTimerRef, type TimerRef } from './timer-ref.js';
 
 /**
  * The slot readers of the kitchen language: what `{duration}`, `{timer}`, `{name}`, `{items}`,
@@ -156,6 +156,17 @@ const number: SlotReader<ReadContext> = (words, at, ctx) => {
 
 const timer: SlotReader<ReadContext> = (words, at, ctx) => readTimerRef(words, at, ctx.situation, ctx.lang);
 
+/**
+ * Several timers ("todos mis temporizadores", "los temporizadores de la cocina"): a timer reference
+ * that names more than one, worth a little more than the same words read by `{timer}`, so a
+ * language can give a verb one meaning for one timer and another for several (Spanish "para el
+ * temporizador" pauses it, "para los temporizadores" stops them).
+ */
+const timers: SlotReader<ReadContext> = (words, at, ctx) =>
+  readTimerRef(words, at, ctx.situation, ctx.lang)
+    .filter((m) => (m.value as TimerRef).all)
+    .map((m) => ({ ...m, weight: m.weight + 0.05 }));
+
 /** A name for a new timer ("pizza", "pork belly", "check the oven"): one to four words. */
 const name: SlotReader<ReadContext> = (words, at, { lang }) => {
   const out: SlotMatch[] = [];
@@ -235,6 +246,19 @@ const list: SlotReader<ReadContext> = (words, at, ctx) => {
   return out;
 };
 
+/**
+ * A list hark keeps, named without the word for a list ("añade manzanas a Mercadona"): only a list
+ * that exists, so "añade sal a la sopa" is never a list called "sopa".
+ */
+const knownList: SlotReader<ReadContext> = (words, at, ctx) => {
+  const out: SlotMatch[] = [];
+  for (let end = at + 1; end <= Math.min(words.length, at + 3); end++) {
+    const n = listId(ctx.lang, words.slice(at, end).join(' '));
+    if (ctx.situation.lists.some((l) => l.name === n)) out.push({ end, value: n, weight: 0.9 * (end - at) });
+  }
+  return out;
+};
+
 /** The list a name said in this language is ("compra" → shopping); a name the pack does not map is its own list. */
 export function listId(lang: Language, said: string): string {
   return Object.hasOwn(lang.pack.lists.names, said) ? lang.pack.lists.names[said]! : said;
@@ -272,10 +296,12 @@ export const READERS: ReadonlyMap<string, SlotReader<ReadContext>> = new Map([
   ['length', length],
   ['number', number],
   ['timer', timer],
+  ['timers', timers],
   ['name', name],
   ['reminder', reminder],
   ['items', items],
   ['known_item', knownItem],
   ['list', list],
+  ['known_list', knownList],
   ['command', command],
 ]);

@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SHARED } from '../support/paths.js';
+import { ROOT, SHARED } from '../support/paths.js';
+import { durationsIn, phrases, spoken } from './ha-phrases.js';
 
 /**
- * Home Assistant's English timer / never mind / list sentences (../shared/ha-intents, test data
+ * Home Assistant's timer / never mind / list sentences (English: ../shared/ha-intents; Spanish and
+ * German: test/fixtures/ha-intents/<lang>, made by scripts/ha-intents/convert.mjs; test data
  * only), turned into `hark simulate` sessions and scored by what happens: which timer is set,
  * cancelled, paused, changed, what time left is said, when timers ring, what lands on a list. Not
  * by hark's wording: only durations are read out of what it says.
@@ -15,70 +17,92 @@ export interface HaCase {
   expect: { seconds?: number; target_seconds?: number; name?: string; area?: string; command?: string; item?: string; list?: string };
 }
 
-export function loadCases(): HaCase[] {
-  return (JSON.parse(readFileSync(join(SHARED, 'ha-intents', 'cases.json'), 'utf8')) as { cases: HaCase[] }).cases;
+export function casesFile(lang: string): string {
+  return lang === 'en' ? join(SHARED, 'ha-intents', 'cases.json') : join(ROOT, 'test', 'fixtures', 'ha-intents', lang, 'cases.json');
+}
+
+export function loadCases(lang = 'en'): HaCase[] {
+  return (JSON.parse(readFileSync(casesFile(lang), 'utf8')) as { cases: HaCase[] }).cases;
 }
 
 export type Mode = 'wake-word' | 'always-listen';
 export type Ev = { type: string; atMs: number } & Record<string, unknown>;
 
-/** Each case gets two virtual hours: set up, say the sentence, watch timers ring, clean up. */
+/**
+ * Each case gets a window of virtual time: set up, say the sentence, watch timers ring, clean up.
+ * Two hours, or longer when a timer of the case is due later (a 2-hour timer set 70 s in, a
+ * 5-hour extension), so every ring a case is scored by falls inside its own window.
+ */
 export const WINDOW_MS = 2 * 3600_000;
 const SAY_AT = 70_000;
-const CLEAN_AT = WINDOW_MS - 20_000;
+const CLEAN_BEFORE_END = 20_000;
 const DISTRACTOR = 420; // a 7 minute timer that must be left alone
+const BASE = 600; // the 10 minute timer a case acts on when it names none
 
-function spoken(seconds: number): string {
-  const h = Math.floor(seconds / 3600);
-  const m = Math.floor((seconds % 3600) / 60);
-  const s = seconds % 60;
-  return [h && `${h} hour${h > 1 ? 's' : ''}`, m && `${m} minute${m > 1 ? 's' : ''}`, s && `${s} second${s > 1 ? 's' : ''}`].filter(Boolean).join(' ');
+export interface Window {
+  t0: number;
+  lengthMs: number;
 }
 
 const NEEDS_TIMER = new Set(['HassCancelTimer', 'HassCancelAllTimers', 'HassTimerStatus', 'HassPauseTimer', 'HassUnpauseTimer', 'HassIncreaseTimer', 'HassDecreaseTimer']);
 
-/** The setup lines (said to hark in its own words) for a case, before the sentence. */
-function setup(c: HaCase): { lines: string[]; pause?: string } {
+/** The timer a case acts on when it names neither a name nor a size: one that has the time the case takes off. */
+function baseSeconds(c: HaCase): number {
+  return c.intent === 'HassDecreaseTimer' && (c.expect.seconds ?? 0) >= BASE ? c.expect.seconds! + BASE : BASE;
+}
+
+function latestDueMs(c: HaCase): number {
+  const e = c.expect;
+  const setupLongest = Math.max(baseSeconds(c), DISTRACTOR, e.target_seconds ?? 0) * 1000;
+  if (c.intent === 'HassStartTimer') return SAY_AT + (e.seconds ?? 0) * 1000;
+  if (c.intent === 'HassIncreaseTimer') return setupLongest + (e.seconds ?? 0) * 1000;
+  if (c.intent === 'HassUnpauseTimer') return SAY_AT + setupLongest;
+  return setupLongest;
+}
+
+/** Where each case's window starts and how long it is: back to back, whole hours, at least two. */
+export function layout(cases: readonly HaCase[]): Window[] {
+  let t0 = 0;
+  return cases.map((c) => {
+    const lengthMs = Math.max(WINDOW_MS, Math.ceil((latestDueMs(c) + 30 * 60_000) / 3600_000) * 3600_000);
+    const w = { t0, lengthMs };
+    t0 += lengthMs;
+    return w;
+  });
+}
+
+/** The setup lines (said to hark in the cases' language) for a case, before the sentence. */
+function setup(c: HaCase, lang: string): { lines: string[]; pause?: string } {
   if (!NEEDS_TIMER.has(c.intent)) return { lines: [] };
+  const p = phrases(lang);
+  const say = (s: number) => spoken(s, lang);
   const e = c.expect;
   const plural = c.intent === 'HassCancelAllTimers' || (c.intent === 'HassTimerStatus' && !e.name && e.target_seconds === undefined);
-  if (e.name) return { lines: [`set a ${e.name} timer for 10 minutes`, `set a timer for ${spoken(DISTRACTOR)}`], pause: `pause the ${e.name} timer` };
-  if (e.target_seconds !== undefined) return { lines: [`set a timer for ${spoken(e.target_seconds)}`, `set a timer for ${spoken(DISTRACTOR)}`], pause: `pause the ${spoken(e.target_seconds)} timer` };
-  return { lines: plural ? ['set a timer for 10 minutes', `set a timer for ${spoken(DISTRACTOR)}`] : ['set a timer for 10 minutes'], pause: 'pause the timer' };
+  if (e.name) return { lines: [p.setNamed(e.name, say(BASE)), p.set(say(DISTRACTOR))], pause: p.pauseNamed(e.name) };
+  if (e.target_seconds !== undefined) return { lines: [p.set(say(e.target_seconds)), p.set(say(DISTRACTOR))], pause: p.pauseSized(say(e.target_seconds)) };
+  return { lines: plural ? [p.set(say(BASE)), p.set(say(DISTRACTOR))] : [p.set(say(baseSeconds(c)))], pause: p.pause };
 }
 
 /** simulate input lines for every case, one window each. */
-export function script(cases: readonly HaCase[], mode: Mode): string {
-  const w = mode === 'wake-word' ? 'computer ' : '';
+export function script(cases: readonly HaCase[], mode: Mode, lang = 'en'): string {
+  const p = phrases(lang);
+  const w = mode === 'wake-word' ? `${p.wake} ` : '';
   const lines: string[] = [];
   const at = (atMs: number, text?: string) => lines.push(JSON.stringify(text === undefined ? { atMs } : { text, atMs }));
+  const windows = layout(cases);
   cases.forEach((c, i) => {
-    const t0 = i * WINDOW_MS;
-    const s = setup(c);
+    const { t0, lengthMs } = windows[i]!;
+    const cleanAt = t0 + lengthMs - CLEAN_BEFORE_END;
+    const s = setup(c, lang);
     s.lines.forEach((l, k) => at(t0 + 1000 * (k + 1), w + l));
     if (c.intent === 'HassUnpauseTimer') at(t0 + 5000, w + s.pause!);
     at(t0 + SAY_AT, w + c.sentence);
-    at(t0 + CLEAN_AT, 'stop');
-    at(t0 + CLEAN_AT + 5000, `${w}cancel all timers`);
+    at(cleanAt, p.stop);
+    at(cleanAt + 5000, w + p.cancelAll);
   });
-  at(cases.length * WINDOW_MS);
+  const last = windows[windows.length - 1];
+  at(last ? last.t0 + last.lengthMs : 0);
   return lines.join('\n') + '\n';
-}
-
-/** Durations (in seconds) as numbers in what hark said: "9 minutes and 50 seconds" → 590. */
-export function durationsIn(text: string): number[] {
-  const out: number[] = [];
-  const re = /(\d+) (hour|minute|second)s?/g;
-  let m: RegExpExecArray | null;
-  let lastEnd = -1;
-  while ((m = re.exec(text))) {
-    const v = Number(m[1]) * (m[2] === 'hour' ? 3600 : m[2] === 'minute' ? 60 : 1);
-    const gap = lastEnd >= 0 ? text.slice(lastEnd, m.index) : null;
-    if (gap !== null && /^(,? and |, | )$/.test(gap)) out[out.length - 1]! += v;
-    else out.push(v);
-    lastEnd = m.index + m[0].length;
-  }
-  return out;
 }
 
 export interface Verdict {
@@ -92,10 +116,10 @@ function listName(s: string): string {
 }
 
 /** Score one case from the events of its window. */
-export function score(c: HaCase, events: readonly Ev[], caseIndex: number): Verdict {
-  const t0 = caseIndex * WINDOW_MS;
+export function score(c: HaCase, events: readonly Ev[], win: Window, lang = 'en'): Verdict {
+  const t0 = win.t0;
   const sayAt = t0 + SAY_AT;
-  const inWin = events.filter((e) => e.atMs >= t0 && e.atMs < t0 + CLEAN_AT);
+  const inWin = events.filter((e) => e.atMs >= t0 && e.atMs < t0 + win.lengthMs - CLEAN_BEFORE_END);
   const before = inWin.filter((e) => e.atMs < sayAt);
   const after = inWin.filter((e) => e.atMs >= sayAt);
   const timers = (evs: readonly Ev[], event: string) => evs.filter((e) => e.type === 'timer' && e.event === event);
@@ -107,7 +131,7 @@ export function score(c: HaCase, events: readonly Ev[], caseIndex: number): Verd
   const pass: Verdict = { id: c.id, ok: true };
   const doneAt = (id: unknown) => timers(after, 'done').find((d) => d.id === id)?.atMs;
   const idsOf = (evs: Ev[]) => evs.map((x) => x.id).sort();
-  if (NEEDS_TIMER.has(c.intent) && (!target || setups.length < setup(c).lines.length)) return fail('setup: the timers to act on were not set');
+  if (NEEDS_TIMER.has(c.intent) && (!target || setups.length < setup(c, lang).lines.length)) return fail('setup: the timers to act on were not set');
   switch (c.intent) {
     case 'HassStartTimer': {
       const set = timers(after, 'set');
@@ -131,7 +155,7 @@ export function score(c: HaCase, events: readonly Ev[], caseIndex: number): Verd
     }
     case 'HassTimerStatus': {
       const said = after.filter((x) => x.type === 'speak' && x.atMs === sayAt).map((x) => String(x.text)).join(' ');
-      const heard = durationsIn(said);
+      const heard = durationsIn(said, lang);
       const left = (t: Ev) => Math.round(((t.dueAtMs as number) - sayAt) / 1000);
       const has = (t: Ev) => heard.some((d) => Math.abs(d - left(t)) <= 1);
       const plural = !e.name && e.target_seconds === undefined && setups.length > 1;
@@ -170,7 +194,8 @@ export function score(c: HaCase, events: readonly Ev[], caseIndex: number): Verd
     case 'HassShoppingListAddItem':
     case 'HassListAddItem': {
       const added = after.filter((x) => x.type === 'list' && x.op === 'add');
-      const ok = added.length === 1 && added[0]!.item === e.item && added[0]!.list === listName(e.list!);
+      // Items are compared as words, not letters: HA writes a German noun capitalised ("Milch"), hark keeps items in lower case.
+      const ok = added.length === 1 && String(added[0]!.item) === e.item!.toLowerCase() && added[0]!.list === listName(e.list!);
       return ok ? pass : fail(`list events ${JSON.stringify(added)}`);
     }
     default:

@@ -14,7 +14,7 @@ export const INTENTS = [
 ] as const;
 
 /** The slot readers' names: `{duration}`, `{timer}`, ... (src/language/readers.ts reads each). */
-export const SLOTS = ['duration', 'more', 'length', 'number', 'timer', 'name', 'reminder', 'items', 'known_item', 'list', 'command'] as const;
+export const SLOTS = ['duration', 'more', 'length', 'number', 'timer', 'timers', 'name', 'reminder', 'items', 'known_item', 'list', 'known_list', 'command'] as const;
 
 /** Rules every pack defines: the lead-ins and tails around any request (and <the_list>, where it reads lists). */
 export const REQUIRED_RULES = ['lead', 'tail'] as const;
