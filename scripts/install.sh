@@ -157,8 +157,8 @@ id -nG hark 2>/dev/null | grep -qw audio && id -nG hark 2>/dev/null | grep -qw g
 say "hark in /opt/hark"
 if [ "$SRC" != "$PREFIX" ]; then
   do_ mkdir -p "$PREFIX"
-  if [ "$DRY" = 1 ]; then note "would copy $SRC to ${PREFIX#"$ROOT"} (without node_modules, .git, dist, test-output)"; else
-    tar -C "$SRC" --exclude=./node_modules --exclude=./.git --exclude=./dist --exclude=./test-output --exclude=./.pi-check --exclude=./.hark -cf - . | tar -C "$PREFIX" -xf -
+  if [ "$DRY" = 1 ]; then note "would copy $SRC to ${PREFIX#"$ROOT"} (without node_modules, .git, dist, test-output and the tests, whose data is never shipped)"; else
+    tar -C "$SRC" --exclude=./node_modules --exclude=./.git --exclude=./dist --exclude=./test-output --exclude=./.pi-check --exclude=./.hark --exclude=./test -cf - . | tar -C "$PREFIX" -xf -
     note "copied to ${PREFIX#"$ROOT"}"
   fi
 fi
