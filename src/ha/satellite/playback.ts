@@ -25,3 +25,15 @@ export function timerEvent(o: { hooks: SatelliteHooks; bus: Bus }, msg: Msg): vo
   o.bus.emit('ha.satellite.timer', { event, id: String(msg.timerId ?? ''), name: name ?? null, totalSeconds: Number(msg.totalSeconds ?? 0), secondsLeft: Number(msg.secondsLeft ?? 0) });
   if (event === 'finished') o.hooks.ring(name);
 }
+
+/**
+ * A VoiceAssistantAnnounceRequest's sound: the pre-announcement (a chime) if any, then the
+ * announcement itself. True when the announcement played to its end; none to play is logged.
+ */
+export async function playAnnouncement(o: { hooks: SatelliteHooks; bus: Bus; log: Logger }, msg: Msg): Promise<boolean> {
+  const url = String(msg.mediaId ?? '');
+  if (msg.preannounceMediaId) await playUrl(o, String(msg.preannounceMediaId), 'pre-announcement');
+  if (url) return playUrl(o, url, 'announcement');
+  o.log.warn('ha satellite: an announcement with no media', { text: msg.text ?? '' });
+  return false;
+}

@@ -41,3 +41,13 @@ export function sendRunAudio(run: Run, bus: Bus): void {
   run.conn.send('VoiceAssistantAudio', { end: true });
   bus.emit('ha.satellite.audio', { bytes: bytes.length });
 }
+
+/** How long hark waits for Home Assistant to accept a run (VoiceAssistantResponse). */
+export const ACCEPT_MS = 5000;
+/** After a run that asked something back, the answer needs no wake phrase for this long. */
+export const FOLLOW_UP_MS = 8000;
+/**
+ * A cancelled run is judged within this long: a clean stop disconnects in the same shutdown step
+ * that cancelled it (core.py async_stop); an announcement follows once its media is resolved.
+ */
+export const CANCEL_WINDOW_MS = 2000;

@@ -7,8 +7,8 @@ import type { Msg } from './proto.js';
 import { CancelledRun } from './cancelled-run.js';
 import { configurationResponse, deviceInfo, ENTITIES } from './device.js';
 import { FollowUpWindow } from './follow-up.js';
-import { playUrl, timerEvent } from './playback.js';
-import { newRun, sendRunAudio, type Run } from './run.js';
+import { playAnnouncement, playUrl, timerEvent } from './playback.js';
+import { ACCEPT_MS, CANCEL_WINDOW_MS, FOLLOW_UP_MS, newRun, sendRunAudio, type Run } from './run.js';
 import { runEnding } from './run-end.js';
 import { AUDIO_SETTINGS, EVENT, EVENT_NAME, MUTE_KEY, type SatelliteHooks } from './voice-api.js';
 import { wakeCut, type Heard } from './wake-cut.js';
@@ -16,15 +16,7 @@ import './events.js';
 
 export { EVENT, FEATURES, MUTE_KEY, type SatelliteHooks } from './voice-api.js';
 
-/** How long hark waits for Home Assistant to accept a run (VoiceAssistantResponse). */
-const ACCEPT_MS = 5000;
-/** After a run that asked something back, the answer needs no wake phrase for this long. */
-export const FOLLOW_UP_MS = 8000;
-/**
- * A cancelled run is judged within this long: a clean stop disconnects in the same shutdown step
- * that cancelled it (core.py async_stop); an announcement follows once its media is resolved.
- */
-export const CANCEL_WINDOW_MS = 2000;
+export { CANCEL_WINDOW_MS, FOLLOW_UP_MS } from './run.js';
 
 /**
  * hark as an Assist satellite: the device side of Home Assistant's voice pipeline over the
@@ -90,7 +82,8 @@ export class Satellite implements DeviceSide {
   }
 
   deviceInfo(o: { encrypted: boolean }): Msg {
-    return deviceInfo({ name: this.name, friendlyName: this.o.friendlyName, mac: this.mac, version: this.o.version, encrypted: o.encrypted, ...(this.o.area ? { area: this.o.area } : {}) });
+    const { friendlyName, version, area } = this.o;
+    return deviceInfo({ name: this.name, friendlyName, mac: this.mac, version, encrypted: o.encrypted, ...(area ? { area } : {}) });
   }
 
   entities(): { name: string; msg: Msg }[] {
@@ -380,19 +373,16 @@ export class Satellite implements DeviceSide {
     // Home Assistant cancels a running pipeline before it announces: the announcement is what the
     // cook hears instead, so that cancellation is no failure.
     this.cancelled.settle(conn);
-    const url = String(msg.mediaId ?? '');
     let ok = false;
     this.announcing++;
     try {
-      if (msg.preannounceMediaId) await playUrl(this.o, String(msg.preannounceMediaId), 'pre-announcement');
-      if (url) ok = await playUrl(this.o, url, 'announcement');
-      else this.o.log.warn('ha satellite: an announcement with no media', { text: msg.text ?? '' });
+      ok = await playAnnouncement(this.o, msg);
     } finally {
       this.announcing--;
     }
     if (conn.isClosed) return;
     conn.send('VoiceAssistantAnnounceFinished', { success: ok });
-    this.o.bus.emit('ha.satellite.announced', { url, success: ok });
+    this.o.bus.emit('ha.satellite.announced', { url: String(msg.mediaId ?? ''), success: ok });
     if (ok && msg.startConversation) this.continueConversation(conn);
   }
 }
