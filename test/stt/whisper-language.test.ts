@@ -21,6 +21,8 @@ describe("Whisper and the device's languages", () => {
     expect(allowedLanguages('auto', ['en', 'es'])).toEqual(['en', 'es']);
     expect(allowedLanguages('auto', [])).toEqual([]);
     expect(allowedLanguages('es', ['es'])).toEqual([]);
+    // An empty language is whisper.cpp's auto as well (what hark doctor passes for the default '').
+    expect(allowedLanguages('', ['en', 'es'])).toEqual(['en', 'es']);
   });
 
   it('a transcript carries the language it was decoded in; one outside the device\'s is said, never relabelled', () => {
@@ -35,6 +37,7 @@ describe("Whisper and the device's languages", () => {
     const known = ['en', 'zh', 'de', 'es'];
     expect(unknownLanguage('auto', ['es', 'de'], known)).toBeNull();
     expect(unknownLanguage('es', ['es'], known)).toBeNull();
+    expect(unknownLanguage('', [], known)).toBeNull();
     expect(unknownLanguage('auto', ['es', 'tlh'], known)).toMatch(/^language\.languages: 'tlh' is not a language Whisper knows.*\(its codes: en, zh, de, es\)$/);
     expect(unknownLanguage('klingon', ['es'], known)).toMatch(/^stt\.whisper\.language: 'klingon' is not a language Whisper knows/);
   });

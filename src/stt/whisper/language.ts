@@ -14,9 +14,14 @@ export function whisperLanguage(configured: string, languages: readonly string[]
   return languages.length === 1 ? languages[0]! : 'auto';
 }
 
+/** whisper.cpp reads an empty language as `auto` too. */
+export function isAuto(sent: string): boolean {
+  return sent === '' || sent === 'auto';
+}
+
 /** The languages `auto` may choose from: the device's, or none (any of Whisper's) when it has none. */
 export function allowedLanguages(sent: string, languages: readonly string[]): string[] {
-  return sent === 'auto' ? [...languages] : [];
+  return isAuto(sent) ? [...languages] : [];
 }
 
 /**
@@ -26,7 +31,7 @@ export function allowedLanguages(sent: string, languages: readonly string[]): st
  */
 export function unknownLanguage(sent: string, languages: readonly string[], known: readonly string[]): string | null {
   const knows = new Set(known);
-  if (sent !== 'auto' && !knows.has(sent)) {
+  if (!isAuto(sent) && !knows.has(sent)) {
     return `stt.whisper.language: '${sent}' is not a language Whisper knows (its codes: ${known.join(', ')})`;
   }
   for (const code of allowedLanguages(sent, languages)) {
@@ -48,7 +53,7 @@ export interface DetectedLanguage {
  * restriction rules out: it is said, not relabelled.
  */
 export function heardLanguage(sent: string, detected: DetectedLanguage | undefined, languages: readonly string[]): { language?: string; outside?: string } {
-  if (sent !== 'auto') return { language: sent };
+  if (!isAuto(sent)) return { language: sent };
   if (!detected?.language) return {};
   if (languages.length && !languages.includes(detected.language)) return { outside: detected.language };
   return { language: detected.language };
