@@ -10,14 +10,14 @@ import { loadBinding, type NativeBinding, type NativeModel, type NativeParams, t
 import { checkModelFile, fetchHint, type ModelInfo } from './model-file.js';
 import { UninterruptibleLine } from '../uninterruptible-line.js';
 import { CallCost } from './call-cost.js';
-import { heardLanguage } from './language.js';
+import { allowedLanguages, heardLanguage, unknownLanguage, type DetectedLanguage } from './language.js';
 import { planCall, type WhisperCallOptions, type WhisperCallPlan } from './params.js';
 
 export interface WhisperEngineOptions extends WhisperCallOptions {
   modelPath: string;
   /** What whisper_full is told: a language code, or `auto` (detected in the same pass). */
   language: string;
-  /** The device's languages: a detected language outside them is read as the first (language.ts). */
+  /** The device's languages: with `auto`, the ones detection may choose from (language.ts). */
   languages?: readonly string[];
   /** 0: min(4, cores). */
   threads: number;
@@ -69,6 +69,8 @@ export class WhisperEngine implements SttEngine {
   private readonly clock: Clock;
   /** Detected languages outside the device's already logged (once each). */
   private readonly outside = new Set<string>();
+  /** With `auto`: the languages detection may choose from (the device's; empty: any). */
+  private readonly allowed: string[];
 
   private constructor(
     private readonly binding: NativeBinding,
@@ -80,6 +82,7 @@ export class WhisperEngine implements SttEngine {
     this.info = info;
     this.threads = opts.threads > 0 ? opts.threads : Math.max(1, Math.min(4, availableParallelism()));
     this.clock = opts.clock ?? new SystemClock();
+    this.allowed = allowedLanguages(opts.language, opts.languages ?? []);
     this.line = new UninterruptibleLine('whisper', this.clock, (ms) => opts.logger.debug('whisper result after its deadline discarded', { ms }));
   }
 
@@ -90,6 +93,13 @@ export class WhisperEngine implements SttEngine {
   static async load(opts: WhisperEngineOptions): Promise<WhisperEngine> {
     const info = checkModelFile(opts.modelPath);
     const binding = loadBinding(!opts.nativeLog);
+    // An addon built from an older vendored smart-whisper would ignore `languages` and detect among
+    // all of Whisper's languages: refused, with the rebuild named, rather than mislabelled transcripts.
+    if (typeof binding.languages !== 'function') {
+      throw new HarkError('the whisper addon predates language detection restricted to the device\'s languages (smart-whisper 0.8.1-hark.2): run `npm ci` in hark\'s directory, then `bash scripts/build-whisper.sh`', { exitCode: 2 });
+    }
+    const unknown = unknownLanguage(opts.language, opts.languages ?? [], binding.languages());
+    if (unknown) throw new HarkError(unknown, { exitCode: 2 });
     let model: NativeModel;
     try {
       model = await binding.WhisperModel.load(opts.modelPath, false);
@@ -181,24 +191,29 @@ export class WhisperEngine implements SttEngine {
     this.running++;
     const started = this.clock.now();
     try {
-      const results = await new Promise<NativeResult[] | Error>((resolve) => {
-        this.binding.transcribe(model.handle!, pcm, params, resolve as (r: NativeResult[]) => void, () => {});
+      const { results, detected } = await new Promise<{ results: NativeResult[] | Error; detected?: DetectedLanguage }>((resolve) => {
+        this.binding.transcribe(model.handle!, pcm, params, (results, detected) => resolve({ results, detected }), () => {});
       });
       // The addon reports a failed whisper_full() by passing an Error where the results go.
       if (!Array.isArray(results)) throw new EngineFailure('whisper', 'error', results instanceof Error ? results.message : `unexpected result ${String(results)}`);
       const ms = Math.round(this.clock.now() - started);
       this.cost.record(pcm.length, ms);
-      return { ...this.withLanguage(toTranscript(results), results[0]?.lang), ms };
+      return { ...this.withLanguage(toTranscript(results), detected), ms };
     } finally {
       this.running--;
     }
   }
 
-  private withLanguage(t: Transcript, detected: string | undefined): Transcript {
-    const h = heardLanguage(this.opts.language, detected || undefined, this.opts.languages ?? []);
+  private withLanguage(t: Transcript, detected: DetectedLanguage | undefined): Transcript {
+    if (detected) {
+      const top = detected.top.map((l) => `${l.language} ${l.p.toFixed(3)}`).join(', ');
+      this.opts.logger.debug('whisper language', { chosen: detected.language, p: Math.round(detected.p * 1e4) / 1e4, top, from: this.allowed });
+    }
+    const h = heardLanguage(this.opts.language, detected, this.opts.languages ?? []);
+    // The addon chooses among the device's languages, so this is a broken addon, not a speaker.
     if (h.outside && !this.outside.has(h.outside)) {
       this.outside.add(h.outside);
-      this.opts.logger.warn('whisper heard a language this device does not hear; read as its first', { detected: h.outside, languages: this.opts.languages, as: h.language });
+      this.opts.logger.warn('whisper decoded a language this device does not hear; the transcript carries none', { detected: h.outside, languages: this.opts.languages });
     }
     return h.language && t.text ? { ...t, language: h.language } : t;
   }
@@ -206,6 +221,7 @@ export class WhisperEngine implements SttEngine {
   private params(plan: WhisperCallPlan): NativeParams {
     const p: NativeParams = {
       language: this.opts.language,
+      ...(this.allowed.length ? { languages: this.allowed } : {}),
       format: 'detail',
       strategy: 0, // greedy: beam search costs several times more on a Pi for little gain on commands
       best_of: 1,
