@@ -3,7 +3,7 @@ import { unitWord, type Assignment, type Pick } from './assignment.js';
 import type { Progress } from './ledger.js';
 import type { DialogueOptions, Step, StepName } from './dialogue-io.js';
 import { read, type Reading } from './reading.js';
-import type { PickWords, SayKey } from './words.js';
+import type { PickWords } from './words.js';
 
 export type { DialogueOptions, DialogueOutput, PickEvent, StepName } from './dialogue-io.js';
 

@@ -12,7 +12,6 @@ import { openDatabase, type CorruptRecovery } from './open.js';
 import { SegmentReader } from './queries.js';
 import type {
   ActionInput,
-  AudioState,
   IntentInput,
   ListItemInput,
   ListItemView,
