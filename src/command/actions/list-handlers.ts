@@ -3,6 +3,7 @@ import type { ListBook } from '../lists.js';
 import type { EffectSink } from '../../core/effects.js';
 import { sayQuantity, spokenNumbers } from '../../language/spoken.js';
 import { english } from '../../language/pack/english.js';
+import { inCase } from '../../language/pack/message.js';
 import type { Language } from '../../language/pack/language.js';
 import { joinAll, listName } from '../../language/say.js';
 import type { ActionRequest, ActionRouter } from './action-router.js';
@@ -17,9 +18,14 @@ import type { ActionRequest, ActionRouter } from './action-router.js';
  * unit}], several said at once); `unread`: parts of what was said that were not items, named in
  * the answer so the cook can say them again; `utteranceId` links the rows to what was said.
  */
-/** "three lemons", "two kilos of onions": an amount as hark says it. */
-export function sayItem(i: { item: string; quantity?: number | null; unit?: string | null }, lang: Language = english()): string {
-  return spokenNumbers(sayQuantity(i.item, i.quantity ?? undefined, i.unit ?? undefined, lang), lang);
+/** "three lemons", "two kilos of onions": an amount as hark says it (in a grammatical case, where the reply asks for one: "einen Kasten Milch"). */
+export function sayItem(i: { item: string; quantity?: number | null; unit?: string | null }, lang: Language = english(), grammaticalCase?: string): string {
+  return spokenNumbers(sayQuantity(i.item, i.quantity ?? undefined, i.unit ?? undefined, lang, grammaticalCase), lang);
+}
+
+/** Items said as one slot, in whichever case the reply asks for. */
+function sayItems(items: readonly { item: string; quantity?: number | null; unit?: string | null }[], lang: Language) {
+  return inCase((c) => sayAll(items.map((i) => sayItem(i, lang, c)), lang));
 }
 
 /** "a, b and c". */
@@ -65,7 +71,7 @@ export function registerListHandlers(actions: ActionRouter, lists: ListBook, emi
       emit({ type: 'list', op: 'add', list, item: i.item });
     }
     const l = langOf(a);
-    say(a, l.reply('list.added', { items: sayAll(items.map((i) => sayItem(i, l)), l), list: listName(list, l) }) + notCaught(a, l));
+    say(a, l.reply('list.added', { items: sayItems(items, l), list: listName(list, l) }) + notCaught(a, l));
   });
 
   actions.on('list.remove', (a) => {
@@ -86,7 +92,7 @@ export function registerListHandlers(actions: ActionRouter, lists: ListBook, emi
       if (left !== null) lists.record({ list, item: line.item, quantity: left, unit: line.unit, op: 'set', ...link(a) });
       else lists.record({ list, item: line.item, op: 'remove', ...link(a) });
       emit({ type: 'list', op: 'remove', list, item: line.item });
-      if (left !== null) fewer.push(l.reply('list.took', { item: sayItem({ ...i, unit: i.unit ?? line.unit }, l), list: listName(list, l), left: spokenNumbers(String(left), l) }));
+      if (left !== null) fewer.push(l.reply('list.took', { item: sayItems([{ ...i, unit: i.unit ?? line.unit }], l), list: listName(list, l), left: spokenNumbers(String(left), l) }));
       else done.push(line.item);
     }
     const parts: string[] = [];
@@ -100,7 +106,7 @@ export function registerListHandlers(actions: ActionRouter, lists: ListBook, emi
     const list = need(a, 'list');
     const lines = lists.lines(list);
     const l = langOf(a);
-    say(a, lines.length ? l.reply('list.read', { list: listName(list, l), items: sayAll(lines.map((x) => sayItem(x, l)), l) }) : l.reply('list.empty', { list: listName(list, l) }), true);
+    say(a, lines.length ? l.reply('list.read', { list: listName(list, l), items: sayItems(lines, l) }) : l.reply('list.empty', { list: listName(list, l) }), true);
   });
 
   actions.on('list.clear', (a) => {
