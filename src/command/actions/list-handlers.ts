@@ -6,6 +6,7 @@ import { english } from '../../language/pack/english.js';
 import { inCase } from '../../language/pack/message.js';
 import type { Language } from '../../language/pack/language.js';
 import { joinAll, listName } from '../../language/say.js';
+import { DEFAULT_LIST } from '../../language/requests.js';
 import type { ActionRequest, ActionRouter } from './action-router.js';
 
 /**
@@ -107,6 +108,15 @@ export function registerListHandlers(actions: ActionRouter, lists: ListBook, emi
     const lines = lists.lines(list);
     const l = langOf(a);
     say(a, lines.length ? l.reply('list.read', { list: listName(list, l), items: sayItems(lines, l) }) : l.reply('list.empty', { list: listName(list, l) }), true);
+  });
+
+  // Items for a list hark does not have ("añadir manzanas a Mercadona"): nothing is kept; hark
+  // names the lists it has and how to start this one, in the language it was asked in.
+  actions.on('list.unknown', (a) => {
+    const l = langOf(a);
+    const said = typeof a.args.said === 'string' && a.args.said.trim() ? a.args.said.trim() : need(a, 'list');
+    const have = [...new Set([DEFAULT_LIST, ...Object.values(l.pack.lists.names), ...lists.names()])].map((id) => listName(id, l));
+    say(a, l.reply('list.unknown', { list: said, lists: joinAll(have, 'and', l), count: have.length, items: sayItems(itemsOf(a), l) }), true);
   });
 
   actions.on('list.clear', (a) => {

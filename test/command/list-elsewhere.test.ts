@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { harness } from './harness.js';
+
+/**
+ * Items put on a list named without the word for a list ("añadir manzanas a Mercadona", "add
+ * apples to costco", "füge Äpfel zu Aldi hinzu"). A list hark has takes them; one it does not have
+ * is answered in the language spoken, naming the list it does not know, the lists it has and how
+ * to start this one, and nothing is kept. Said with the word ("the costco list"), a list is started
+ * as it always was.
+ */
+const config = { router: { mode: 'always-listen' }, language: { languages: ['en', 'es', 'de'] } };
+const said = (h: ReturnType<typeof harness>) => h.of('speak').map((e) => (e.lang ? `[${e.lang}] ${e.text}` : e.text));
+
+describe('a list named without the word for a list', () => {
+  it('one hark does not have: it says so in the language spoken, and keeps nothing', async () => {
+    const h = harness({ config });
+    await h.script('añadir manzanas a mercadona', 'add apples to costco', 'füge einen kasten milch zu aldi hinzu');
+    expect(said(h)).toEqual([
+      '[es] No tengo una lista mercadona. Mis listas son compra y almacén. Para empezarla, di: añade manzanas a la lista mercadona.',
+      "I have no costco list. My list is shopping. To start one, say: add apples to the costco list.",
+      '[de] Eine Aldi-Liste habe ich nicht. Meine Listen: einkaufs und lager. Um sie anzulegen, sag: füge einen Kasten Milch zur Aldi-Liste hinzu.',
+    ]);
+    expect(h.of('list')).toEqual([]);
+  });
+
+  it('what hark says to do starts the list, and then the short way reaches it', async () => {
+    const h = harness({ config });
+    await h.script('añade manzanas a la lista mercadona', 'añadir peras a mercadona', 'add milk to shopping');
+    expect(h.actions()).toEqual([
+      { name: 'list.add', args: { list: 'mercadona', item: 'manzanas', lang: 'es' } },
+      { name: 'list.add', args: { list: 'mercadona', item: 'peras', lang: 'es' } },
+      { name: 'list.add', args: { list: 'shopping', item: 'milk' } },
+    ]);
+  });
+
+  it('words with no word for adding are not read again: kitchen talk stays talk', async () => {
+    const h = harness({ config });
+    await h.script('we went to costco', 'fuimos a mercadona');
+    expect(h.of('action')).toEqual([]);
+    expect(h.spoken()).toEqual([]);
+  });
+});
