@@ -48,7 +48,8 @@ export function matchInput(said: Said, fillers: ReadonlySet<string>, hearing: Ro
     said,
     fillers,
     intent: () => (intent ??= detectIntent(said, hearing.language)),
-    kitchen: () => (kitchen === undefined ? (kitchen = parseKitchen(said, hearing.language, now())) : kitchen),
+    // A list hark does not have is answered where the words would otherwise only be filed.
+    kitchen: () => (kitchen === undefined ? (kitchen = parseKitchen(said, hearing.language, now(), hearing.plainTarget(top.spec.target ?? 'file'))) : kitchen),
     imperatives: () => (imperatives === undefined ? (imperatives = readImperatives(hearing.language, said, now())) : imperatives),
     // Only where someone woke hark to ask something: an empty query opened by the wake phrase, whose
     // words would go to a target that does not answer. Anything else is a kitchen's talk or a message.

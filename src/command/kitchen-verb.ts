@@ -34,14 +34,18 @@ export function mayStartKitchen(words: readonly string[]): boolean {
   return words.length === 1 && openers.has(words[0]!) && !ALONE_A_COMMAND.has(words[0]!);
 }
 
-/** The kitchen language over one utterance: a timer or list request, or null. */
-export function parseKitchen(s: Said, language: KitchenLanguage, situation: Situation): KitchenRequest | null {
+/**
+ * The kitchen language over one utterance: a timer or list request, or null. `unknownLists`: also
+ * read a list named without the word for a list (list-elsewhere.ts); off where the words would go
+ * on to someone who can read them better (the intent pass), on where they would only be filed.
+ */
+export function parseKitchen(s: Said, language: KitchenLanguage, situation: Situation, unknownLists = true): KitchenRequest | null {
   const r = readRequest(language, s, situation);
   const lang = r?.lang !== undefined && r.lang !== language.lang.code ? { lang: r.lang } : {};
   if (r?.kind === 'timer') return { family: 'timer', command: r.command, question: r.question, ...lang };
   if (r?.kind === 'list') return { family: 'list', command: r.command, question: r.question, ...lang };
   // "add apples to costco": a list named without the word for a list (list-elsewhere.ts).
-  const e = r ? null : readElsewhereList(s, language, situation);
+  const e = r || !unknownLists ? null : readElsewhereList(s, language, situation);
   if (!e) return null;
   return { family: 'list', command: e.command, question: false, ...(e.unknown !== undefined ? { unknownList: e.unknown } : {}), ...(e.lang !== language.lang.code ? { lang: e.lang } : {}) };
 }
