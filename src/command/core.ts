@@ -16,7 +16,7 @@ import { framesFor } from './defaults.js';
 import { said, type Said } from '../language/text.js';
 import { readTimerAnswer, stopsRinging } from '../language/answers.js';
 import type { KitchenLanguage } from '../language/kitchen.js';
-import { DEFAULT_REPLIES, kitchenLanguage, type LanguageConfig } from '../language/config.js';
+import { kitchenLanguage, ownRepliesIn, type LanguageConfig } from '../language/config.js';
 import type { Situation } from '../language/situation.js';
 import { readRequest } from '../language/understand.js';
 import type { VoiceSpec } from './spec.js';
@@ -144,7 +144,7 @@ export class CommandCore {
       onGiveUp: (t) => this.log.warn('timer rang unanswered; gave up', { timer: t.label ?? `${t.seconds} s`, giveUpMs: opts.actions.timers.giveUpMs }),
     });
     this.lists = opts.lists ?? new MemoryListBook();
-    const replies = opts.language?.replies ?? DEFAULT_REPLIES;
+    const replies = ownRepliesIn(opts.language);
     registerBuiltInHandlers(this.actions, { timers: this.timers, lists: this.lists, emit: out, lastSpoken: () => this.lastSpoken, language: speaking });
     // The default frames' words (wake phrases, yes and no, dictation's) in every language of the device.
     const frames = framesFor(opts.router.frames, this.language.each().map((k) => k.lang));
@@ -381,7 +381,7 @@ export class CommandCore {
     }
     this.out(e);
     if (e.type === 'submit') {
-      const d: Delivery = { kind: 'submit', atMs: this.clock.now(), frame: e.frame, text: e.text, utteranceIds: e.utteranceIds, ...(e.items ? { items: e.items } : {}) };
+      const d: Delivery = { kind: 'submit', atMs: this.clock.now(), frame: e.frame, text: e.text, utteranceIds: e.utteranceIds, ...(e.items ? { items: e.items } : {}), ...(e.lang ? { lang: e.lang } : {}) };
       this.deliveries.deliver(e.target, d);
     }
   }

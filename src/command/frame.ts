@@ -38,8 +38,10 @@ export interface FrameHost {
   pop(frame: Frame): void;
   confirm(request: ConfirmRequest): void;
   voices(): readonly VoiceSpec[];
-  /** What to say when words were handed to this target, or null (a target that answers for itself). */
-  noted(target: string): string | null;
+  /** What to say when words were handed to this target, or null (a target that answers for itself); in `lang`, as say(). */
+  noted(target: string, lang?: string): string | null;
+  /** `{lang}` when it is one of the device's languages other than the first, else `{}`: what a submission carries. */
+  languageTag(lang?: string): { lang?: string };
 }
 
 export interface VerbContext {

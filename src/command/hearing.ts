@@ -1,4 +1,5 @@
-import { DEFAULT_REPLIES } from '../language/config.js';
+import { ownRepliesIn, type OwnReplies } from '../language/config.js';
+import type { Language } from '../language/pack/language.js';
 import { defaultLanguage } from '../language/default.js';
 import type { KitchenLanguage } from '../language/kitchen.js';
 import type { Imperative } from '../language/requests.js';
@@ -24,12 +25,13 @@ export interface RouterHearing {
   situation: () => Situation;
   /** True for a target that keeps words without answering (a file, a webhook): hark says it kept them. */
   plainTarget: (target: string) => boolean;
-  replies: { noted: string; unclear: string };
+  /** hark's own replies in a language (language.replies, else the pack's). */
+  replies: (lang: Language) => OwnReplies;
 }
 
 export function defaultHearing(area: string | undefined): RouterHearing {
   const situation = area ? { ...NOTHING_OWNED, area } : NOTHING_OWNED;
-  return { language: defaultLanguage(), situation: () => situation, plainTarget: () => false, replies: DEFAULT_REPLIES };
+  return { language: defaultLanguage(), situation: () => situation, plainTarget: () => false, replies: ownRepliesIn() };
 }
 
 /** The start of a message for someone else, not a request to hark: "tell the chef ...", "let Sam know ...". */
@@ -46,24 +48,25 @@ export function matchInput(said: Said, fillers: ReadonlySet<string>, hearing: Ro
     said,
     fillers,
     intent: () => (intent ??= detectIntent(said, hearing.language)),
-    kitchen: () => (kitchen === undefined ? (kitchen = parseKitchen(said, hearing.language, now())) : kitchen),
+    // A list hark does not have is answered where the words would otherwise only be filed.
+    kitchen: () => (kitchen === undefined ? (kitchen = parseKitchen(said, hearing.language, now(), hearing.plainTarget(top.spec.target ?? 'file'))) : kitchen),
     imperatives: () => (imperatives === undefined ? (imperatives = readImperatives(hearing.language, said, now())) : imperatives),
     // Only where someone woke hark to ask something: an empty query opened by the wake phrase, whose
     // words would go to a target that does not answer. Anything else is a kitchen's talk or a message.
     unclear: () => {
       if (unclear !== undefined) return unclear;
       const ok = top.spec.kind === 'query' && top.woken && !top.holds() && hearing.plainTarget(top.spec.target ?? 'file') && !MESSAGE.test(said.norm);
-      return (unclear = ok ? ownedThing(said, now(), hearing.language.lang) : null);
+      return (unclear = ok ? ownedThing(said, now(), hearing.language.speaking(said.language)) : null);
     },
     vocab,
   };
 }
 
-/** The reply to a request hark cannot read but that names something of its own. */
-export function unclearReply(hearing: RouterHearing, thing: string): string {
-  const text = hearing.replies.unclear.replace('{thing}', thing);
+/** The reply to a request hark cannot read but that names something of its own, in the language named (the device's first if none). */
+export function unclearReply(hearing: RouterHearing, thing: string, code?: string): string {
+  const lang = hearing.language.speaking(code);
+  const text = hearing.replies(lang).unclear(thing);
   // A ringing alarm: say how to silence it, the one thing the person surely wants.
-  const lang = hearing.language.lang;
   return thing === lang.phrase('owned.alarm') ? `${text} ${lang.reply('unclear.alarm')}` : text;
 }
 

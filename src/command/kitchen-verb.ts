@@ -8,12 +8,13 @@ import type { Said } from '../language/text.js';
 import type { EffectSink } from '../core/effects.js';
 import { english } from '../language/pack/english.js';
 import type { Language } from '../language/pack/language.js';
+import { readElsewhereList } from './list-elsewhere.js';
 
 /** Kitchen timers run from one second to a day; anything else is a mishearing. */
 export const TIMER_MAX_SECONDS = 86_400;
 
 /** `lang`: the language it was said in, when not the device's first (the actions carry it, the replies are said in it). */
-export type KitchenRequest = ({ family: 'timer'; command: TimerCommand; question: boolean } | { family: 'list'; command: ListCommand; question: boolean }) & { lang?: string };
+export type KitchenRequest = ({ family: 'timer'; command: TimerCommand; question: boolean } | { family: 'list'; command: ListCommand; question: boolean; unknownList?: string }) & { lang?: string };
 
 let openers: ReadonlySet<string> | undefined;
 /**
@@ -33,13 +34,20 @@ export function mayStartKitchen(words: readonly string[]): boolean {
   return words.length === 1 && openers.has(words[0]!) && !ALONE_A_COMMAND.has(words[0]!);
 }
 
-/** The kitchen language over one utterance: a timer or list request, or null. */
-export function parseKitchen(s: Said, language: KitchenLanguage, situation: Situation): KitchenRequest | null {
+/**
+ * The kitchen language over one utterance: a timer or list request, or null. `unknownLists`: also
+ * read a list named without the word for a list (list-elsewhere.ts); off where the words would go
+ * on to someone who can read them better (the intent pass), on where they would only be filed.
+ */
+export function parseKitchen(s: Said, language: KitchenLanguage, situation: Situation, unknownLists = true): KitchenRequest | null {
   const r = readRequest(language, s, situation);
   const lang = r?.lang !== undefined && r.lang !== language.lang.code ? { lang: r.lang } : {};
   if (r?.kind === 'timer') return { family: 'timer', command: r.command, question: r.question, ...lang };
   if (r?.kind === 'list') return { family: 'list', command: r.command, question: r.question, ...lang };
-  return null;
+  // "add apples to costco": a list named without the word for a list (list-elsewhere.ts).
+  const e = r || !unknownLists ? null : readElsewhereList(s, language, situation);
+  if (!e) return null;
+  return { family: 'list', command: e.command, question: false, ...(e.unknown !== undefined ? { unknownList: e.unknown } : {}), ...(e.lang !== language.lang.code ? { lang: e.lang } : {}) };
 }
 
 function pickArgs(p: TimerPick): Record<string, unknown> {
@@ -63,11 +71,16 @@ export function itemArgs(i: ItemAmount): Record<string, unknown> {
  * go as one list action with `items`; one item as `item` (and `quantity`, `unit`); the parts of the
  * list that were not items as `unread`, for the answer to name.
  */
-export function kitchenVerb(request: Pick<KitchenRequest, 'family' | 'command' | 'lang'>, emit: EffectSink, lang: Language = english()): void {
+export function kitchenVerb(request: Pick<KitchenRequest, 'family' | 'command' | 'lang'> & { unknownList?: string }, emit: EffectSink, lang: Language = english()): void {
   const code = request.lang !== undefined ? { lang: request.lang } : {};
   const say = (key: string) => emit({ type: 'speak', text: lang.reply(key), ...code });
   if (request.family === 'list') {
     const c = request.command as ListCommand;
+    // A list hark does not have: it says which it has, and how to start this one (list.unknown).
+    if (request.unknownList !== undefined && 'items' in c) {
+      emit({ type: 'action', name: 'list.unknown', args: { list: c.list, said: request.unknownList, ...(c.items.length === 1 ? itemArgs(c.items[0]!) : { items: c.items.map(itemArgs) }), ...code } });
+      return;
+    }
     if (!('items' in c)) {
       emit({ type: 'action', name: `list.${c.op}`, args: { list: c.list, ...code } });
       return;

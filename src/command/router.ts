@@ -14,6 +14,7 @@ import { runVerbs, speakEffect, wordsLanguage, type VerbHost, type VerbResult } 
 import type { ButtonGesture, FramesSpec, VoiceSpec } from './spec.js';
 import { englishFillers } from '../language/pack/english.js';
 import { normalise, said as toSaid, type Said } from '../language/text.js';
+import { intentLanguage } from '../language/intent-rules.js';
 import { defaultHearing, firstTaker, matchInput, type RouterHearing } from './hearing.js';
 import { Restart, RuleWalk } from './rule-walk.js';
 
@@ -93,7 +94,8 @@ export class CommandRouter {
       pop: (frame) => self.popFrom(frame),
       confirm: (req) => self.confirm(req),
       voices: () => self.voiceList,
-      noted: (target) => (self.hearing.plainTarget(target) ? self.hearing.replies.noted : null),
+      noted: (target, lang) => (self.hearing.plainTarget(target) ? self.hearing.replies(self.hearing.language.speaking(lang)).noted : null),
+      languageTag: (lang) => (lang !== undefined && lang !== self.hearing.language.lang.code && self.hearing.language.in(lang) ? { lang } : {}),
     };
     this.stackOf = new FrameStack(this.specs, this.compiled, this.host, (e) => self.emit(e));
     this.stackOf.base(this.stackOf.create('base'));
@@ -147,8 +149,10 @@ export class CommandRouter {
       return rest === ctx.said.original ? 'declined' : { redispatch: rest };
     }
     const frame = this.stackOf.create(name);
-    // It answers in the language it was opened in, whatever is said in it later.
-    frame.lang = wordsLanguage(ctx, this.hearing.language) ?? this.hearing.language.lang.code;
+    // It answers in the language it was opened in, whatever is said in it later. Words no rule of a
+    // language took (the always-listen catch-all's question) are that language the intent rules
+    // read them in: "¿qué es un roux?" opens a Spanish query.
+    frame.lang = wordsLanguage(ctx, this.hearing.language) ?? intentLanguage(ctx.said, this.hearing.language) ?? this.hearing.language.lang.code;
     const refusal = frame.refusal();
     if (refusal) {
       this.emit(this.line(refusal, { lang: frame.lang }));

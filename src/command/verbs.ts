@@ -102,7 +102,10 @@ export function runVerbs(host: VerbHost, frame: Frame, verbs: readonly Verb[], c
           kitchenVerb(request, emit, host.hearing.language.speaking(request.lang));
           handedOver = true;
           // Names something hark owns, asks nothing it can read: say so, never silence.
-        } else if (ctx.slots.about) emit({ type: 'speak', text: unclearReply(host.hearing, ctx.slots.about) });
+        } else if (ctx.slots.about) {
+          const lang = speakingIn(frame, ctx, host.hearing.language);
+          emit(speakEffect(host.hearing.language, unclearReply(host.hearing, ctx.slots.about, lang), lang ? { lang } : {}));
+        }
         break;
       }
       case 'imperative':

@@ -23,7 +23,7 @@ export type Effect =
   | { type: 'stop-speaking' }
   | { type: 'earcon'; name: Earcon }
   /** Accumulated text (or inventory items) handed to a target. */
-  | { type: 'submit'; frame: string; target: string; text: string; items?: string[]; utteranceIds: string[] }
+  | { type: 'submit'; frame: string; target: string; text: string; items?: string[]; utteranceIds: string[]; lang?: string }
   /**
    * From the CommandRouter: an action requested (no `seq`). From the ActionRouter: an action that
    * fired, at once, after its cooldown, with `seq` numbering the fired actions of that router from 1

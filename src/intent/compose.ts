@@ -36,7 +36,7 @@ export interface IntentSections {
   intent: IntentConfig;
   router: RouterConfig;
   actions: Pick<ActionsConfig, 'forward'>;
-  /** The device's languages: the pass's own words (its question's "Say yes or no.", "Cancelled.") are the first's. */
+  /** The device's languages: the pass's own words (its question's "Say yes or no.", "Cancelled.") are those of the language a request was said in, else the first's. */
   language?: { languages: readonly string[] };
 }
 
@@ -82,7 +82,7 @@ export function createIntentRuntime(opts: IntentRuntimeOptions): IntentRuntime {
   const pass = new IntentPass({
     config: c,
     model,
-    ...(config.language?.languages[0] ? { language: packLanguage(config.language.languages[0]) } : {}),
+    ...(config.language?.languages[0] ? { language: packLanguage(config.language.languages[0]), languages: config.language.languages.map(packLanguage) } : {}),
     clock,
     lists,
     log: opts.log.child({ component: 'intent' }),

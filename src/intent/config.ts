@@ -29,6 +29,9 @@ const intentSpec = z
     /** The yes/no question; default "<name in words> {object}?". */
     ask: text('the question hark asks, e.g. "Add {object} to the {list} list?"').optional(),
     clarify: text('what hark asks when the object is missing').optional(),
+    /** The question and the clarification in another of the device's languages, by its code ({es: "¿Añado {object} a la lista {list}?"}): a request said in it is asked so. */
+    askIn: z.record(z.string().regex(/^[a-z]{2,3}(-[a-z0-9]+)?$/, 'must be a language code such as es'), text('the question in that language'), { error: 'must map language codes to questions' }).optional(),
+    clarifyIn: z.record(z.string().regex(/^[a-z]{2,3}(-[a-z0-9]+)?$/, 'must be a language code such as es'), text('the clarification in that language'), { error: 'must map language codes to questions' }).optional(),
     needsObject: flag(true),
     list: text('a list name').optional(),
   })

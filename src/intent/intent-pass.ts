@@ -66,6 +66,8 @@ export interface IntentPassOptions {
   handOver?: (frame: string | undefined) => boolean;
   /** The device's first language: the confirmation's "Say yes or no." and "Cancelled." in its words (English without). */
   language?: Language;
+  /** Every language of the device: a request said in one of them (a submission's `lang`) is confirmed in it. */
+  languages?: readonly Language[];
 }
 
 type Judged =
@@ -75,6 +77,8 @@ type Judged =
 interface Heard {
   text: string;
   ids: readonly string[];
+  /** The language it was said in, when not the device's first. */
+  lang?: string;
 }
 
 /** What hark will say once the request is submitted, worked out ahead (prepare()). */
@@ -92,8 +96,19 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
   private readonly asker: ModelAsker;
   private readonly system: string;
   private readonly line = new OneAtATime();
+  /** The language always-listen heard last: the window's batch is answered in it. */
+  private listenedIn: string | undefined;
   private get lang(): Language {
     return this.opts.language ?? english();
+  }
+  /** A request's language (one of the device's), else the first. */
+  private langOf(code: string | undefined): Language {
+    return (code !== undefined ? this.opts.languages?.find((l) => l.code === code) : undefined) ?? this.lang;
+  }
+  /** A line said in a request's language, carrying it when it is not the first (the voice is that language's). */
+  private sayIn(code: string | undefined, text: string): void {
+    const l = this.langOf(code);
+    this.emit({ type: 'speak', text, ...(l !== this.lang ? { lang: l.code } : {}) });
   }
   constructor(private readonly opts: IntentPassOptions) {
     const { config: cfg, clock } = opts;
@@ -175,7 +190,7 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
 
   /** A frame's submission (the intent target). Resolves once the question is asked. */
   submit(d: Delivery): Promise<IntentOutcome> {
-    const heard: Heard = { text: (d.text ?? '').trim(), ids: d.utteranceIds ?? [] };
+    const heard: Heard = { text: (d.text ?? '').trim(), ids: d.utteranceIds ?? [], ...(d.lang ? { lang: d.lang } : {}) };
     if (!heard.text) return Promise.resolve({ detail: 'nothing to read' });
     return this.enqueue(() => (this.listening ? this.fromListening(heard) : this.fromRequest(heard, d.frame)));
   }
@@ -242,6 +257,7 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
 
   /** Always-listen mode: text joins the window; the model is asked when it triggers. */
   private async fromListening(heard: Heard): Promise<IntentOutcome> {
+    this.listenedIn = heard.lang;
     const batch = this.window.add(heard) ?? this.window.pause();
     if (!batch) return { detail: 'heard; waiting for a trigger (rate limit)' };
     return this.detect(batch);
@@ -251,7 +267,7 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
     const content = batch.context ? `Previous context:\n${batch.context}\n\nCurrent transcript to analyze:\n${batch.newText}` : batch.newText;
     const r = await this.asker.ask([{ role: 'system', content: this.system }, { role: 'user', content }]);
     if (!('reply' in r)) return { unavailable: 'unavailable' in r ? r.unavailable : 'abandoned' };
-    const heard: Heard = { text: batch.newText, ids: batch.ids };
+    const heard: Heard = { text: batch.newText, ids: batch.ids, ...(this.listenedIn ? { lang: this.listenedIn } : {}) };
     const j = this.judge(r.reply.content, batch.newText);
     if (j.status !== 'PROPOSED') {
       this.ambiguous(j, heard, r.reply, undefined);
@@ -296,7 +312,8 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
       this.record({ ...base, kind: 'discard', reason: reason === 'no' ? 'the person said no' : 'no answer in time' });
     };
     this.requireHost().router.confirm({
-      prompt: fillSlots(intent.ask, slots),
+      prompt: fillSlots((heard.lang ? intent.askIn?.[heard.lang] : undefined) ?? intent.ask, slots),
+      ...(heard.lang ? { lang: heard.lang } : {}),
       onYes: () => {
         this.forget();
         this.emit({ type: 'commit', intent: intent.name, target, utteranceIds: [...heard.ids], model: reply.model, latencyMs: reply.latencyMs });
@@ -305,7 +322,7 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
       },
       onNo: () => {
         settle('no');
-        this.emit({ type: 'speak', text: this.lang.reply('confirm.cancelled') });
+        this.sayIn(heard.lang, this.langOf(heard.lang).reply('confirm.cancelled'));
       },
       onTimeout: () => settle('timeout'),
     });
@@ -320,8 +337,10 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
     if (j.reason === NOT_RECOGNISED || j.intent) this.opts.log.info('intent ambiguous', fields);
     else this.opts.log.warn('intent reply unusable', fields);
     if (this.listening || !ask) return;
-    const question = j.intent?.clarify ?? this.cfg.clarify;
-    this.emit({ type: 'speak', text: question });
+    const own = heard.lang ? j.intent?.clarifyIn?.[heard.lang] : undefined;
+    const question = own ?? j.intent?.clarify ?? this.cfg.clarify;
+    if (own) this.sayIn(heard.lang, own);
+    else this.emit({ type: 'speak', text: question });
     this.memory.add('assistant', question);
     // The answer to a question must not need the wake word again.
     if (reopen) this.requireHost().router.open(reopen);

@@ -27,6 +27,9 @@ export interface IntentSpec {
   ask: string;
   /** Said when the object (or a slot the action needs) is missing: "What should I add?" (default intent.clarify). */
   clarify?: string;
+  /** `ask` and `clarify` in another language, by its code: a request said in it is asked so. */
+  askIn?: Record<string, string>;
+  clarifyIn?: Record<string, string>;
   /** False when the intent makes sense without an object ("call the manager"). */
   needsObject: boolean;
   /** List actions: the list used when none is named ("add milk" → the shopping list, as the rules' default). */

@@ -83,10 +83,16 @@ export function checkPromptAndIntents(template: string, intents: readonly Intent
       issues.push({ path: ['intents', i, 'name'], message: `"${intent.name}" is listed twice` });
     }
     names.add(intent.name);
-    for (const field of ['ask', 'clarify'] as const) {
-      for (const [, slot] of (intent[field] ?? '').matchAll(PLACEHOLDER)) {
+    const texts: [(string | number)[], string | undefined][] = [
+      [['ask'], intent.ask],
+      [['clarify'], intent.clarify],
+      ...Object.entries(intent.askIn ?? {}).map(([code, t]): [(string | number)[], string] => [['askIn', code], t]),
+      ...Object.entries(intent.clarifyIn ?? {}).map(([code, t]): [(string | number)[], string] => [['clarifyIn', code], t]),
+    ];
+    for (const [field, text] of texts) {
+      for (const [, slot] of (text ?? '').matchAll(PLACEHOLDER)) {
         if (!(ASK_SLOTS as readonly string[]).includes(slot!)) {
-          issues.push({ path: ['intents', i, field], message: `unknown slot {${slot}} (known: ${ASK_SLOTS.map((s) => `{${s}}`).join(', ')})` });
+          issues.push({ path: ['intents', i, ...field], message: `unknown slot {${slot}} (known: ${ASK_SLOTS.map((s) => `{${s}}`).join(', ')})` });
         }
       }
     }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { GrammarError } from './grammar.js';
 import { KitchenLanguage } from './kitchen.js';
 import { packLanguage } from './pack/english.js';
+import type { Language } from './pack/language.js';
 
 /**
  * language: the kitchen language's own config section (composed by src/config/schema.ts). A
@@ -14,14 +15,22 @@ import { packLanguage } from './pack/english.js';
  *     rules:
  *       cancel: [belay, ditch]                     # more words for a rule every sentence uses
  *     replies:
- *       noted: Noted for the chef.
+ *       noted: Noted for the chef.                 # the first language's
+ *       es: {noted: Anotado para el chef.}         # another language's
  *
  * Every template is compiled when the config is read, so a bad one stops hark at start with its
  * path and what is wrong (language.templates.timer.cancel.0: unknown slot {tmer} ...), never when
  * someone speaks.
  */
-/** What hark says of its own when it kept words, or could not read a request (language.replies). */
-export const DEFAULT_REPLIES = { noted: 'Noted.', unclear: "I didn't get what to do with {thing}." } as const;
+/** What hark says of its own when it kept words, or could not read a request: the pack's kept.noted and unclear, unless language.replies says otherwise. */
+export interface OwnReplies {
+  noted: string;
+  unclear(thing: string): string;
+}
+
+const REPLY_KEYS = ['noted', 'unclear'] as const;
+const sentence = z.string({ error: 'must be a sentence' }).trim().min(1, 'must not be empty');
+const ownReplies = z.strictObject({ noted: sentence.optional(), unclear: sentence.optional() }, { error: 'must be replies, such as {noted: Anotado.}' });
 
 const phrases = z.array(z.string({ error: 'must be a template, such as "nix [the] {timer}"' }).trim().min(1, 'must not be empty'), { error: 'must be a list of templates' });
 
@@ -40,17 +49,23 @@ export const languageSection = z
     templates: z.record(z.string(), phrases, { error: 'must map intent names to lists of templates' }).default({}),
     /** Extra alternatives for the expansion rules (<cancel>, <list_add>, <lead>, ...). */
     rules: z.record(z.string(), phrases, { error: 'must map rule names to lists of words or templates' }).default({}),
-    replies: z
-      .strictObject({
-        /** Said when a query's words go to a file (or webhook) target: they were kept, and for whom. */
-        noted: z.string({ error: 'must be a sentence' }).default(DEFAULT_REPLIES.noted),
-        /** Said when a request names something hark owns but asks nothing it can read; {thing} is what it named. */
-        unclear: z.string({ error: 'must be a sentence' }).default(DEFAULT_REPLIES.unclear),
-      })
-      .prefault({}),
+    /**
+     * hark's own words in place of the pack's: `noted` (said when a query's words go to a file or
+     * webhook target: they were kept) and `unclear` (a request that names something hark owns but
+     * asks nothing it can read; {thing} is what it named). Written at the top they are the first
+     * language's; under a language code, that language's (`es: {noted: …}`).
+     */
+    replies: z.record(z.string(), z.union([sentence, ownReplies], { error: 'must be a sentence, or a language\'s replies such as {noted: Anotado.}' })).default({}),
   })
   .prefault({})
   .superRefine((cfg, ctx) => {
+    for (const [k, v] of Object.entries(cfg.replies)) {
+      const own = (REPLY_KEYS as readonly string[]).includes(k);
+      if (own && typeof v !== 'string') ctx.addIssue({ code: 'custom', path: ['replies', k], message: 'must be a sentence (the first language\'s)' });
+      else if (!own && !cfg.languages.includes(k))
+        ctx.addIssue({ code: 'custom', path: ['replies', k], message: `is neither a reply (${REPLY_KEYS.join(', ')}) nor one of language.languages (${cfg.languages.join(', ')}); another language's replies are written under its code: replies: {${cfg.languages[1] ?? 'es'}: {noted: …}}` });
+      else if (!own && typeof v === 'string') ctx.addIssue({ code: 'custom', path: ['replies', k], message: `must be the replies of "${k}", such as {noted: …}` });
+    }
     const codes = new Set<string>();
     for (const [i, code] of cfg.languages.entries()) {
       if (codes.has(code)) ctx.addIssue({ code: 'custom', path: ['languages', i], message: `"${code}" is named twice` });
@@ -78,3 +93,22 @@ export function kitchenLanguage(cfg?: { languages?: readonly string[]; templates
 }
 
 export type LanguageConfig = z.infer<typeof languageSection>;
+
+/**
+ * hark's own replies in a language: language.replies' for it (the top-level ones are the first
+ * language's), else the pack's (kept.noted, unclear).
+ */
+export function ownRepliesIn(cfg?: { languages?: readonly string[]; replies?: Readonly<Record<string, string | { noted?: string; unclear?: string }>> }): (lang: Language) => OwnReplies {
+  const first = cfg?.languages?.[0] ?? 'en';
+  const set = cfg?.replies ?? {};
+  return (lang) => {
+    const mine = set[lang.code];
+    const over = { ...(lang.code === first ? set : {}), ...(typeof mine === 'object' ? mine : {}) };
+    const noted = typeof over.noted === 'string' ? over.noted : undefined;
+    const unclear = typeof over.unclear === 'string' ? over.unclear : undefined;
+    return {
+      noted: noted ?? lang.reply('kept.noted'),
+      unclear: (thing) => (unclear !== undefined ? unclear.replace('{thing}', thing) : lang.reply('unclear', { thing })),
+    };
+  };
+}

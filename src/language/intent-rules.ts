@@ -170,15 +170,39 @@ function languagesOf(langs: IntentLanguages): readonly Language[] {
  * to the language read first ("para" is a Spanish stop; "was" asks in English and in German alike).
  */
 export function detectIntent(text: string | Said, langs: IntentLanguages = english()): Intent {
+  return detectWithLanguage(text, langs).intent;
+}
+
+/**
+ * The language whose words make the utterance a question of a kind or an imperative, and more so
+ * than in the first language read ("¿qué es un roux?" is Spanish on an [en, es] device); undefined
+ * when no language says more than the first (a plain statement, or a question every language asks).
+ */
+export function intentLanguage(text: string | Said, langs: IntentLanguages): string | undefined {
+  const s = typeof text === 'string' ? toSaid(text) : text;
+  const r = detectWithLanguage(s, langs);
+  if (r.lang !== undefined && r.lang !== r.firstRead) return r.lang;
+  // A question every language reads only by its question mark is the one whose own question
+  // words it has ("¿dónde está el azafrán?": "dónde").
+  if (r.intent.kind !== 'question' || r.intent.name !== 'question') return undefined;
+  const own = languagesOf(langs).find((l) => matchPlace(compile(l).question, s.words, compile(l)) !== null);
+  return own && own.code !== r.firstRead ? own.code : undefined;
+}
+
+function detectWithLanguage(text: string | Said, langs: IntentLanguages): { intent: Intent; lang?: string; firstRead?: string } {
   const s = typeof text === 'string' ? toSaid(text) : text;
   const all = languagesOf(langs);
   const heard = s.language ? all.find((l) => l.code === s.language) : undefined;
   const order = heard ? [heard, ...all.filter((l) => l !== heard)] : all;
   let best: Intent | null = null;
-  for (const lang of order) {
-    const r = detectIn(s, lang);
-    if (!best || rank(r) > rank(best)) best = r;
+  let lang: string | undefined;
+  for (const l of order) {
+    const r = detectIn(s, l);
+    if (!best || rank(r) > rank(best)) {
+      best = r;
+      lang = l.code;
+    }
     if (rank(best) >= RANK.imperative) break;
   }
-  return best ?? { kind: 'other', name: 'other', slots: {} };
+  return best ? { intent: best, lang, firstRead: order[0]?.code } : { intent: { kind: 'other', name: 'other', slots: {} } };
 }

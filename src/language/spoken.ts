@@ -15,14 +15,27 @@ import type { Language } from './pack/language.js';
 /**
  * 0..9999 in words ("forty two", "one hundred and five"); other numbers, and a language without
  * words for them, stay digits. `gender`: the number goes before a noun of that gender and agrees
- * with it, as numbers.yaml `say.genders` says ("veintiún limones", "una cebolla").
+ * with it, as numbers.yaml `say.genders` says ("veintiún limones", "una cebolla"); `grammaticalCase`:
+ * in the case a reply asks for, as `say.cases` says ("einen Kasten"; the gender's own form where the
+ * case has none). A form keyed "-eins" is the number's end ("hunderteins" → "hundertundeine").
  */
-export function numberWords(n: number, lang: Language = english(), gender?: string): string {
+export function numberWords(n: number, lang: Language = english(), gender?: string, grammaticalCase?: string): string {
   const say = lang.pack.numbers.say;
   if (!say || !Number.isInteger(n) || n < 0 || n > 9999) return String(n);
   const words = inWords(n, say);
-  const forms = gender !== undefined ? say.genders[gender] : undefined;
-  return forms ? words.split(' ').map((w) => forms[w] ?? w).join(' ') : words;
+  if (gender === undefined) return words;
+  const forms: Record<string, string> = { ...say.genders[gender], ...(grammaticalCase !== undefined ? say.cases[grammaticalCase]?.[gender] : undefined) };
+  const ends = Object.keys(forms)
+    .filter((k) => k.startsWith('-'))
+    .sort((a, b) => b.length - a.length);
+  const parts = words.split(' ');
+  return parts
+    .map((w, i) => {
+      if (forms[w] !== undefined) return forms[w];
+      const end = i === parts.length - 1 ? ends.find((k) => w.endsWith(k.slice(1)) && w !== k.slice(1)) : undefined;
+      return end ? w.slice(0, w.length - end.length + 1) + forms[end]! : w;
+    })
+    .join(' ');
 }
 
 type Say = NonNullable<Language['pack']['numbers']['say']>;
@@ -54,9 +67,9 @@ export function spokenNumbers(text: string, lang: Language = english()): string 
   return text.replace(/(?<![\w.])\d{1,4}(?![\w.])/g, (d) => numberWords(Number(d), lang));
 }
 
-/** "3 cases of milk" / 3, "cases", "milk" → "three cases of milk"; no quantity → the item alone. */
-export function sayQuantity(item: string, quantity?: number, unit?: string, lang: Language = english()): string {
+/** "3 cases of milk" / 3, "cases", "milk" → "three cases of milk"; no quantity → the item alone. `grammaticalCase`: as numberWords. */
+export function sayQuantity(item: string, quantity?: number, unit?: string, lang: Language = english(), grammaticalCase?: string): string {
   if (quantity === undefined) return item;
-  const q = Number.isInteger(quantity) ? numberWords(quantity, lang, nounGender(item, unit, lang)) : String(quantity);
+  const q = Number.isInteger(quantity) ? numberWords(quantity, lang, nounGender(item, unit, lang), grammaticalCase) : String(quantity);
   return unit ? lang.phrase('item.measured', { quantity: q, unit, item }) : lang.phrase('item.counted', { quantity: q, item });
 }

@@ -60,7 +60,7 @@ describe('language: phrasings from the config', () => {
   });
 
   it('the defaults: no extra phrasings, and the replies hark says', () => {
-    expect(validateConfig({}, 'test').language).toEqual({ languages: ['en'], templates: {}, rules: {}, replies: { noted: 'Noted.', unclear: "I didn't get what to do with {thing}." } });
+    expect(validateConfig({}, 'test').language).toEqual({ languages: ['en'], templates: {}, rules: {}, replies: {} });
   });
 
   it('language.languages names packs that ship; one that does not, or a bad code, is refused with its path', () => {

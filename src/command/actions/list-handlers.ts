@@ -3,8 +3,10 @@ import type { ListBook } from '../lists.js';
 import type { EffectSink } from '../../core/effects.js';
 import { sayQuantity, spokenNumbers } from '../../language/spoken.js';
 import { english } from '../../language/pack/english.js';
+import { inCase } from '../../language/pack/message.js';
 import type { Language } from '../../language/pack/language.js';
 import { joinAll, listName } from '../../language/say.js';
+import { DEFAULT_LIST } from '../../language/requests.js';
 import type { ActionRequest, ActionRouter } from './action-router.js';
 
 /**
@@ -17,9 +19,14 @@ import type { ActionRequest, ActionRouter } from './action-router.js';
  * unit}], several said at once); `unread`: parts of what was said that were not items, named in
  * the answer so the cook can say them again; `utteranceId` links the rows to what was said.
  */
-/** "three lemons", "two kilos of onions": an amount as hark says it. */
-export function sayItem(i: { item: string; quantity?: number | null; unit?: string | null }, lang: Language = english()): string {
-  return spokenNumbers(sayQuantity(i.item, i.quantity ?? undefined, i.unit ?? undefined, lang), lang);
+/** "three lemons", "two kilos of onions": an amount as hark says it (in a grammatical case, where the reply asks for one: "einen Kasten Milch"). */
+export function sayItem(i: { item: string; quantity?: number | null; unit?: string | null }, lang: Language = english(), grammaticalCase?: string): string {
+  return spokenNumbers(sayQuantity(i.item, i.quantity ?? undefined, i.unit ?? undefined, lang, grammaticalCase), lang);
+}
+
+/** Items said as one slot, in whichever case the reply asks for. */
+function sayItems(items: readonly { item: string; quantity?: number | null; unit?: string | null }[], lang: Language) {
+  return inCase((c) => sayAll(items.map((i) => sayItem(i, lang, c)), lang));
 }
 
 /** "a, b and c". */
@@ -65,7 +72,7 @@ export function registerListHandlers(actions: ActionRouter, lists: ListBook, emi
       emit({ type: 'list', op: 'add', list, item: i.item });
     }
     const l = langOf(a);
-    say(a, l.reply('list.added', { items: sayAll(items.map((i) => sayItem(i, l)), l), list: listName(list, l) }) + notCaught(a, l));
+    say(a, l.reply('list.added', { items: sayItems(items, l), list: listName(list, l) }) + notCaught(a, l));
   });
 
   actions.on('list.remove', (a) => {
@@ -86,7 +93,7 @@ export function registerListHandlers(actions: ActionRouter, lists: ListBook, emi
       if (left !== null) lists.record({ list, item: line.item, quantity: left, unit: line.unit, op: 'set', ...link(a) });
       else lists.record({ list, item: line.item, op: 'remove', ...link(a) });
       emit({ type: 'list', op: 'remove', list, item: line.item });
-      if (left !== null) fewer.push(l.reply('list.took', { item: sayItem({ ...i, unit: i.unit ?? line.unit }, l), list: listName(list, l), left: spokenNumbers(String(left), l) }));
+      if (left !== null) fewer.push(l.reply('list.took', { item: sayItems([{ ...i, unit: i.unit ?? line.unit }], l), list: listName(list, l), left: spokenNumbers(String(left), l) }));
       else done.push(line.item);
     }
     const parts: string[] = [];
@@ -100,7 +107,16 @@ export function registerListHandlers(actions: ActionRouter, lists: ListBook, emi
     const list = need(a, 'list');
     const lines = lists.lines(list);
     const l = langOf(a);
-    say(a, lines.length ? l.reply('list.read', { list: listName(list, l), items: sayAll(lines.map((x) => sayItem(x, l)), l) }) : l.reply('list.empty', { list: listName(list, l) }), true);
+    say(a, lines.length ? l.reply('list.read', { list: listName(list, l), items: sayItems(lines, l) }) : l.reply('list.empty', { list: listName(list, l) }), true);
+  });
+
+  // Items for a list hark does not have ("añadir manzanas a Mercadona"): nothing is kept; hark
+  // names the lists it has and how to start this one, in the language it was asked in.
+  actions.on('list.unknown', (a) => {
+    const l = langOf(a);
+    const said = typeof a.args.said === 'string' && a.args.said.trim() ? a.args.said.trim() : need(a, 'list');
+    const have = [...new Set([DEFAULT_LIST, ...Object.values(l.pack.lists.names), ...lists.names()])].map((id) => listName(id, l));
+    say(a, l.reply('list.unknown', { list: said, lists: joinAll(have, 'and', l), count: have.length, items: sayItems(itemsOf(a), l) }), true);
   });
 
   actions.on('list.clear', (a) => {

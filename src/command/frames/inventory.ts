@@ -43,6 +43,7 @@ export class InventoryFrame extends Frame {
           text: this.items.join('\n'),
           items: this.items,
           utteranceIds: this.ids,
+          ...this.host.languageTag(this.lang),
         });
         this.items = [];
         this.ids = [];

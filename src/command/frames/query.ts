@@ -35,11 +35,11 @@ export class QueryFrame extends IdleFrame {
       return;
     }
     const target = this.spec.target ?? 'file';
-    this.host.emit({ type: 'submit', frame: this.name, target, text: this.text, utteranceIds: this.ids });
+    this.host.emit({ type: 'submit', frame: this.name, target, text: this.text, utteranceIds: this.ids, ...this.host.languageTag(this.lang) });
     this.host.emit({ type: 'earcon', name: 'sent' });
     // Someone asked hark to keep these words: say so in words, not only the earcon.
-    const noted = this.woken ? this.host.noted(target) : null;
-    if (noted) this.host.speak(noted);
+    const noted = this.woken ? this.host.noted(target, this.lang) : null;
+    if (noted) this.host.speak(noted, this.host.languageTag(this.lang));
     this.parts = [];
     this.ids = [];
   }

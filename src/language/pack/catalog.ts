@@ -80,6 +80,7 @@ export const REPLIES: Readonly<Record<string, readonly string[]>> = {
   'list.cleared': ['list'],
   'list.already_empty': ['list'],
   'list.not_caught': ['items'],
+  'list.unknown': ['list', 'lists', 'count', 'items'],
   // hark's own words
   'kept.noted': [],
   'kept.failed': ['target'],

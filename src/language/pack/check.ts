@@ -97,6 +97,12 @@ export function checkParts(d: PackData, problems: PackProblem[], partial = false
       problems.push({ file: 'replies.yaml', path: [key], message: `unknown slot {${stray[0]}}: hark gives this reply ${given}` });
       continue;
     }
+    const known = Object.keys(d.numbers.say?.cases ?? {});
+    const strange = [...m.cases].find(([c]) => !known.includes(c));
+    if (strange) {
+      problems.push({ file: 'replies.yaml', path: [key], message: `unknown case "${strange[0]}" in ${strange[1]} (numbers.yaml say.cases: ${known.join(', ') || 'none'})` });
+      continue;
+    }
     replies.set(key, m);
   }
   for (const key of Object.keys(REPLIES)) if (!(key in d.replies)) problems.push({ file: 'replies.yaml', path: [key], message: 'is missing: hark says this reply in every language' });

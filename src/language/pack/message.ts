@@ -4,7 +4,8 @@
  *   Cancelled {count, plural, one {# timer} other {# timers}}.
  *   {name, select, none {Timer} other {{name} timer}} set for {duration}.
  *
- * - `{arg}` is the argument's text;
+ * - `{arg}` is the argument's text; `{arg:acc}` its words in a grammatical case (a number before
+ *   its noun: "einen Kasten Milch"), where hark gives the words in cases (inCase), else its text;
  * - `{arg, plural, one {…} other {…}}` picks by the number (`=0 {…}` an exact one; `#` is the
  *   number itself); the forms a language has are the ones it writes, `other` always;
  * - `{arg, select, f {…} m {…} other {…}}` picks by a word (gender, or `none` when the argument is
@@ -16,7 +17,7 @@
  */
 export type Part =
   | { t: 'text'; s: string }
-  | { t: 'arg'; name: string }
+  | { t: 'arg'; name: string; case?: string }
   | { t: 'count' }
   | { t: 'plural' | 'select'; name: string; forms: Map<string, Part[]> };
 
@@ -36,11 +37,14 @@ export interface Message {
   parts: Part[];
   /** Every argument it reads, so a pack's check can hold it to the arguments hark gives. */
   args: Set<string>;
+  /** Every case a slot asks for ("acc" of `{items:acc}`), so a pack's check can hold it to its numbers' cases. */
+  cases: Map<string, string>;
 }
 
 export function parseMessage(source: string): Message {
   let p = 0;
   const args = new Set<string>();
+  const cases = new Map<string, string>();
   const fail = (what: string): never => {
     throw new MessageError(`${what} at column ${p + 1}`);
   };
@@ -88,7 +92,11 @@ export function parseMessage(source: string): Message {
   };
   const placeholder = (): Part => {
     const at = p;
-    const name = word();
+    const [name, inCaseOf, ...more] = word().split(':') as [string, string | undefined, ...string[]];
+    if (inCaseOf !== undefined && (!NAME.test(inCaseOf) || more.length || source[p] !== '}')) {
+      p = at;
+      fail(`"{${name}:${[inCaseOf, ...more].join(':')}" is not a slot in a case, such as {items:acc}`);
+    }
     if (!NAME.test(name)) {
       p = at;
       fail(`"{${name}" is not an argument name`);
@@ -96,7 +104,9 @@ export function parseMessage(source: string): Message {
     args.add(name);
     if (source[p] === '}') {
       p++;
-      return { t: 'arg', name };
+      if (inCaseOf === undefined) return { t: 'arg', name };
+      cases.set(inCaseOf, `{${name}:${inCaseOf}}`);
+      return { t: 'arg', name, case: inCaseOf };
     }
     if (source[p] !== ',') fail(`"{${name}" is never closed with "}"`);
     p++;
@@ -127,10 +137,20 @@ export function parseMessage(source: string): Message {
   };
   const parts = body(false, false);
   if (p < source.length) fail('"}" closes nothing');
-  return { source, parts, args };
+  return { source, parts, args, cases };
 }
 
-export type MessageArgs = Readonly<Record<string, string | number | undefined>>;
+/** Words hark gives in every case a reply may ask for (`{items:acc}`); as plain text, the case a reply names none of. */
+export interface InCase {
+  inCase(grammaticalCase: string | undefined): string;
+  toString(): string;
+}
+
+export function inCase(say: (grammaticalCase: string | undefined) => string): InCase {
+  return { inCase: say, toString: () => say(undefined) };
+}
+
+export type MessageArgs = Readonly<Record<string, string | number | InCase | undefined>>;
 
 /** Which plural form a number takes: the language's rule (see plural.ts), given to format. */
 export type PluralRule = (n: number) => string;
@@ -148,7 +168,7 @@ export function formatMessage(m: Message, args: MessageArgs, plural: PluralRule,
           break;
         case 'arg': {
           const v = args[part.name];
-          const text = v === undefined ? '' : String(v);
+          const text = v === undefined ? '' : typeof v === 'object' ? v.inCase(part.case) : String(v);
           out += nouns.includes(part.name) ? text.charAt(0).toUpperCase() + text.slice(1) : text;
           break;
         }

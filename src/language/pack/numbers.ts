@@ -19,7 +19,8 @@ export interface NumberMatch {
 
 export type NumberReader = (words: readonly string[], i: number) => NumberMatch | null;
 
-type Part = { k: 'value'; v: number } | { k: 'mult'; v: number; alone: boolean } | { k: 'join'; joins: NumberWords['connectors'][string] };
+type Join = 'after-hundreds' | 'tens-units' | 'units-tens';
+type Part = { k: 'value'; v: number } | { k: 'mult'; v: number; alone: boolean } | { k: 'join'; joins: readonly Join[] };
 
 interface State {
   total: number;
@@ -33,18 +34,21 @@ export function numberReader(spec: NumberWords): NumberReader {
   const single = new Map<string, Part>();
   for (const [w, v] of Object.entries(spec.values)) single.set(w, { k: 'value', v });
   for (const [w, m] of Object.entries(spec.multipliers)) single.set(w, { k: 'mult', v: m.value, alone: m.alone });
-  for (const [w, joins] of Object.entries(spec.connectors)) single.set(w, { k: 'join', joins });
-  // The forms a number takes before a noun ("un", "una", "eine"): a number only once one has begun
-  // ("ciento un", "treinta y una"); alone they are articles, which lists.yaml reads.
+  for (const [w, joins] of Object.entries(spec.connectors)) single.set(w, { k: 'join', joins: typeof joins === 'string' ? [joins] : joins });
+  // The forms a number takes before a noun ("un", "una", "eine", in a case "einen", "einem"): a
+  // number only once one has begun ("ciento un", "treinta y una", "hundertundeine"); alone they are
+  // articles, which lists.yaml reads. A form of a number's end ("-eins") is read by its parts.
   const agreeing = new Map<string, Part>();
-  for (const forms of Object.values(spec.say?.genders ?? {})) {
+  const say = spec.say;
+  for (const forms of [...Object.values(say?.genders ?? {}), ...Object.values(say?.cases ?? {}).flatMap((c) => Object.values(c))]) {
     for (const [w, form] of Object.entries(forms)) {
       const v = spec.values[w];
-      if (v !== undefined && !single.has(form)) agreeing.set(form, { k: 'value', v });
+      if (v !== undefined && !w.startsWith('-') && !single.has(form)) agreeing.set(form, { k: 'value', v });
     }
   }
   const inCompound = new Map(single);
   for (const [w, v] of Object.entries(spec.compound_values)) if (!inCompound.has(w)) inCompound.set(w, { k: 'value', v });
+  for (const [w, p] of agreeing) if (!inCompound.has(w)) inCompound.set(w, p);
   const pieces = [...inCompound.keys()].sort((a, b) => b.length - a.length);
   const splits = new Map<string, Part[] | null>();
 
@@ -109,14 +113,15 @@ export function numberReader(spec: NumberWords): NumberReader {
         if (!s.any || !isValue(next)) return false;
         const c = s.current;
         const n = next.v;
-        const ok =
-          p.joins === 'after-hundreds'
+        const joins = (j: Join): boolean =>
+          j === 'after-hundreds'
             ? c > 0 && (c % 100 === 0 || s.total > 0) && n < 100
-            : p.joins === 'tens-units'
+            : j === 'tens-units'
               ? c % 100 >= 20 && c % 10 === 0 && n >= 1 && n < 10
               : c % 100 > 0 && c % 100 < 10 && n >= 20 && n < 100 && n % 10 === 0;
-        if (!ok) return false;
-        s.tensAfterUnits = p.joins === 'units-tens';
+        const joined = p.joins.find(joins);
+        if (!joined) return false;
+        s.tensAfterUnits = joined === 'units-tens';
         break;
       }
     }

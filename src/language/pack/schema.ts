@@ -47,10 +47,14 @@ export const packRules = z.record(word, z.union([template, z.array(template).min
  * that is split into its parts ("fünfundzwanzig" → fünf und zwanzig).
  */
 export const CONNECTOR_JOINS = ['after-hundreds', 'tens-units', 'units-tens'] as const;
+const join = z.enum(CONNECTOR_JOINS, { error: `must be one of ${CONNECTOR_JOINS.join(', ')}` });
+/** Per gender, a word of a number and its form; a key "-eins" is a number's end ("hunderteins" → "hundertundeine"). */
+const forms = z.record(word, z.record(word, word, { error: 'must map a number word to its form' }), { error: 'must map genders to word forms' });
 export const packNumbers = z.strictObject({
   values: table,
   multipliers: z.record(word, z.strictObject({ value, alone: z.boolean().default(false) }), { error: 'must map words to {value, alone}' }).default({}),
-  connectors: z.record(word, z.enum(CONNECTOR_JOINS, { error: `must be one of ${CONNECTOR_JOINS.join(', ')}` }), { error: 'must map words to what they join' }).default({}),
+  /** What a joining word joins; a list where one word joins in several places (German "und": "fünfundzwanzig", "hundertundfünf"). */
+  connectors: z.record(word, z.union([join, z.array(join).min(1, 'must name what it joins')], { error: `must be one of ${CONNECTOR_JOINS.join(', ')}, or a list of them` }), { error: 'must map words to what they join' }).default({}),
   compounds: z.boolean().default(false),
   /** Parts that are a number only inside a compound word ("ein" of "einundzwanzig"; alone it is an article). */
   compound_values: table.default({}),
@@ -84,7 +88,14 @@ export const packNumbers = z.strictObject({
        * "doscientas cebollas"; "eins" → "eine Zwiebel"). Read back after another number word too
        * ("treinta y una cebollas"). Empty where numbers do not agree (English).
        */
-      genders: z.record(word, z.record(word, word, { error: 'must map a number word to its form' }), { error: 'must map genders to word forms' }).default({}),
+      genders: forms.default({}),
+      /**
+       * The forms a case takes where they differ from `genders` (the case a number takes when a
+       * reply names none): per case, per gender, as `genders` ("eins" → "einen" of "einen Kasten",
+       * accusative). A reply asks for a case with a slot modifier, `{items:acc}`. Empty where
+       * numbers have no case (English, Spanish).
+       */
+      cases: z.record(word, forms, { error: 'must map cases to genders and their word forms' }).default({}),
     })
     .optional(),
 });

@@ -11,6 +11,8 @@ export interface Delivery {
   text?: string;
   items?: string[];
   utteranceIds?: string[];
+  /** submit: the language the words were said in, when not the device's first (whoever answers them answers in it). */
+  lang?: string;
   /** action: the fired action. */
   action?: string;
   args?: Record<string, unknown>;
