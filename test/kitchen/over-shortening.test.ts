@@ -14,7 +14,8 @@ describe('taking more time off a timer than it has', () => {
     const yaml = `router:\n  mode: always-listen\nlanguage:\n  languages: [${lang}]\n`;
     const r = await simulate(script({ text: set, atMs: 1000 }, { text: shorten, atMs: 70_000 }, { atMs: 800_000 }), { yaml, drainMs: 0 });
     const t = r.of('timer');
-    expect(t.find((e) => e.event === 'changed')).toMatchObject({ bySeconds: -18_000, atMs: 70_000 });
+    // What is left is kept at zero: the timer is due when it was shortened, not hours before it was set.
+    expect(t.find((e) => e.event === 'changed')).toMatchObject({ bySeconds: -18_000, atMs: 70_000, dueAtMs: 70_000 });
     expect(t.filter((e) => e.event === 'done').map((e) => e.atMs)).toEqual([70_000]);
     expect(r.of('speak').find((e) => e.atMs === 70_000)?.text).toContain(word);
   });

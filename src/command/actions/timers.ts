@@ -236,7 +236,8 @@ export class KitchenTimers {
         const delta = (op === 'add' ? 1 : -1) * bySeconds * 1000;
         if (t.state === 'paused') t.remainingMs = Math.max(0, (t.remainingMs ?? 0) + delta);
         else {
-          t.dueAtMs += delta;
+          // More taken off than it has left: what is left is zero, so it is due now (as Home Assistant keeps it).
+          t.dueAtMs = Math.max(this.opts.clock.now(), t.dueAtMs + delta);
           this.disarm(t);
           this.arm(t);
         }
