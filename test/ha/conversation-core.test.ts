@@ -27,6 +27,17 @@ describe("what hark's rules leave goes to Home Assistant's conversation agent", 
     expect(h.stack()).toEqual(['base']);
   });
 
+  it('words said in another of the device\'s languages go to Home Assistant in that language, and its answer is said in it', async () => {
+    ha.on('enciende el extractor', { speech: 'He encendido el extractor' });
+    const h = haHarness({ url: ha.url, token: ha.token, config: { language: { languages: ['en', 'es'] } } });
+    h.sayIn('es', 'oye computadora enciende el extractor');
+    await h.settle();
+    h.sayIn('es', 'envía');
+    await h.settle();
+    expect(ha.conversationsAsked).toEqual([expect.objectContaining({ text: 'enciende el extractor', language: 'es' })]);
+    expect(h.of('speak').find((e) => e.text === 'He encendido el extractor')).toMatchObject({ lang: 'es' });
+  });
+
   it("hark's own frames keep what they handle: a timer never reaches Home Assistant", async () => {
     const h = haHarness({ url: ha.url, token: ha.token });
     await h.script('computer set a timer for 5 minutes');

@@ -92,7 +92,8 @@ export class HaConversation implements CorePlugin, ConversationSink {
     this.session.asked();
     const request: ConversationRequest = {
       text,
-      ...(c.language ? { language: c.language } : {}),
+      // Words said in another of the device's languages are asked, and answered, in that language.
+      ...(d.lang ? { language: d.lang } : c.language ? { language: c.language } : {}),
       ...(c.agentId ? { agent_id: c.agentId } : {}),
       ...(conversationId ? { conversation_id: conversationId } : {}),
     };
@@ -114,7 +115,7 @@ export class HaConversation implements CorePlugin, ConversationSink {
     const ms = Math.round(performance.now() - started);
     this.session.replied(reply.conversationId, reply.continueConversation);
     this.opts.log.info('Home Assistant answered', { text, responseType: reply.responseType, ...(reply.errorCode ? { code: reply.errorCode } : {}), speech: reply.speech, conversationId: reply.conversationId, continueConversation: reply.continueConversation, ms });
-    if (reply.speech) this.emit({ type: 'speak', text: reply.speech });
+    if (reply.speech) this.emit({ type: 'speak', text: reply.speech, ...(d.lang ? { lang: d.lang } : {}) });
     this.record(d, { name: HA_ACTION, args: { request, reply, ms }, outcome: reply.responseType === 'error' ? 'declined' : 'ok', ...(reply.errorCode ? { error: reply.errorCode } : {}), latencyMs: ms });
     // The answer to Home Assistant's question must not need the wake word.
     const listening = reply.continueConversation && d.frame !== undefined && this.requireHost().router.open(d.frame);
