@@ -34,8 +34,6 @@ export function defaultHearing(area: string | undefined): RouterHearing {
   return { language: defaultLanguage(), situation: () => situation, plainTarget: () => false, replies: ownRepliesIn() };
 }
 
-/** The start of a message for someone else, not a request to hark: "tell the chef ...", "let Sam know ...". */
-const MESSAGE = /^(?:tell|ask|let|message|say to|can you tell|could you tell|please tell|pass on|pass it on)\b/;
 
 export function matchInput(said: Said, fillers: ReadonlySet<string>, hearing: RouterHearing, top: Frame, vocab: (name: string) => ReadonlyMap<string, string>): MatchInput {
   let intent: Intent | undefined;
@@ -55,7 +53,7 @@ export function matchInput(said: Said, fillers: ReadonlySet<string>, hearing: Ro
     // words would go to a target that does not answer. Anything else is a kitchen's talk or a message.
     unclear: () => {
       if (unclear !== undefined) return unclear;
-      const ok = top.spec.kind === 'query' && top.woken && !top.holds() && hearing.plainTarget(top.spec.target ?? 'file') && !MESSAGE.test(said.norm);
+      const ok = top.spec.kind === 'query' && top.woken && !top.holds() && hearing.plainTarget(top.spec.target ?? 'file') && !opensAMessage(said, hearing.language.speaking(said.language));
       return (unclear = ok ? ownedThing(said, now(), hearing.language.speaking(said.language)) : null);
     },
     vocab,
@@ -91,4 +89,9 @@ export function firstTaker(frames: readonly Frame[], mode: Mode, input: MatchInp
     return null;
   };
   return frames.length ? walk(frames.length - 1) : null;
+}
+
+/** The start of a message for someone else, not a request to hark ("tell the chef …"): the pack's message_openings. */
+function opensAMessage(said: Said, lang: Language): boolean {
+  return lang.list('words', 'message_openings').at(said.words, 0) > 0;
 }

@@ -283,6 +283,11 @@ export const packWords = z.strictObject({
   hallucinations: words,
   /** Words that are never the name of a thing hark owns ("what's on THE list"). */
   not_a_name: words,
+  /**
+   * How a message for someone else starts ("tell the chef …", "let Sam know …"): words after the wake
+   * phrase that open so are kept for that person, never answered as a question to hark.
+   */
+  message_openings: words.default([]),
 });
 
 /**
