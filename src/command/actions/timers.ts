@@ -1,10 +1,16 @@
 import type { Clock, TimerHandle } from '../../core/clock.js';
 import { english } from '../../language/pack/english.js';
 import type { Language } from '../../language/pack/language.js';
-import { joinAll, ringText, timerName } from '../../language/say.js';
+import { ringText, timerName } from '../../language/say.js';
 import type { TimerPick } from '../../language/timer-language.js';
-import { capitalise, pickTimers } from '../../language/timer-pick.js';
+import { pickTimers } from '../../language/timer-pick.js';
 import type { EffectSink } from '../../core/effects.js';
+import { ANSWER_MS, DEFAULT_TIMER_SETTINGS, eventOf, plain, type KitchenTimer, type Live, type TimerEvents, type TimerKeeper, type TimerOp, type TimerSettings } from './timer-types.js';
+import { pausedOrResumedReply, statusReply } from './timer-replies.js';
+
+export type { KitchenTimer, TimerEvents, TimerKeeper, TimerSettings } from './timer-types.js';
+export { ANSWER_MS, DEFAULT_TIMER_SETTINGS } from './timer-types.js';
+export { ringText };
 
 /**
  * Kitchen timers on the injected clock. Several may run at once; a label tells them apart ("the
@@ -13,56 +19,6 @@ import type { EffectSink } from '../../core/effects.js';
  * several due timers ring in turn. A timer with a `command` does not ring: its words are handed
  * back (`onCommand`) to be handled as if just heard.
  */
-export interface KitchenTimer {
-  id: number;
-  label?: string;
-  /** The duration it was set for (what "the 5 minute timer" means). */
-  seconds: number;
-  /** Clock time it is (or was) due. While paused, meaningless: see remainingMs. */
-  dueAtMs: number;
-  state: 'running' | 'paused' | 'ringing';
-  /** While paused: what was left. */
-  remainingMs?: number;
-  /** A delayed command ("in 5 minutes, open the garage door"). */
-  command?: string;
-  /** Another device's timer, rung here for its area (the fleet): that device and its id there. Never kept in the store. */
-  from?: { device: string; id: number };
-  /** The language it was set in, when not the device's first: its ring is said in it. */
-  lang?: string;
-}
-
-export interface TimerSettings {
-  /** A ringing timer is announced again this often. */
-  ringIntervalMs: number;
-  /** A timer nobody stops stops ringing after this long (logged). */
-  giveUpMs: number;
-}
-
-export const DEFAULT_TIMER_SETTINGS: TimerSettings = { ringIntervalMs: 6000, giveUpMs: 300_000 };
-
-/** Where timers are kept across restarts (the store); clock times, the keeper converts. */
-export interface TimerKeeper {
-  save(t: KitchenTimer): void;
-  remove(id: number): void;
-}
-
-export interface TimerEvents {
-  /** First ring of a due timer (the core turns it into a timer.done action, which speaks). */
-  onDone: (t: KitchenTimer, lateMs: number) => void;
-  onCommand: (t: KitchenTimer) => void;
-  /** A timer gave up ringing unheard. */
-  onGiveUp?: (t: KitchenTimer) => void;
-}
-
-export { ringText };
-
-/** `rung`: rings of it gone unanswered since it came due (each is louder: the speaker's AlarmLevel). */
-type Live = KitchenTimer & { handle?: TimerHandle; ringingSince?: number; rung?: number };
-type TimerOp = 'cancel' | 'status' | 'pause' | 'resume' | 'add' | 'remove';
-
-/** How long "Which timer?" waits for its answer without the wake word. */
-export const ANSWER_MS = 10_000;
-
 export class KitchenTimers {
   private readonly timers = new Map<number, Live>();
   private nextId = 1;
@@ -201,7 +157,7 @@ export class KitchenTimers {
     const chosen = r.timers.sort((a, b) => this.leftMs(a) - this.leftMs(b));
     switch (op) {
       case 'status':
-        return this.status(chosen, lang, say);
+        return say(statusReply(chosen, lang, (t) => this.leftMs(t)));
       case 'cancel': {
         for (const t of chosen) this.finish(t, 'cancelled');
         const running = [...this.timers.values()].filter((t) => t.state !== 'ringing').length;
@@ -217,7 +173,7 @@ export class KitchenTimers {
           this.opts.keeper?.save(plain(t));
           emit({ type: 'timer', event: 'paused', ...eventOf(t) });
         }
-        say(lang.reply('timer.paused', { timers: joinAll(chosen.map((t) => lang.phrase('timer.paused_item', { timer: timerName(t, lang), left: left(t) })), 'and', lang) }));
+        say(pausedOrResumedReply('paused', chosen, lang, (t) => this.leftMs(t)));
         return;
       case 'resume':
         for (const t of chosen) {
@@ -228,7 +184,7 @@ export class KitchenTimers {
           this.opts.keeper?.save(plain(t));
           emit({ type: 'timer', event: 'resumed', ...eventOf(t) });
         }
-        say(lang.reply('timer.resumed', { timers: joinAll(chosen.map((t) => lang.phrase('timer.resumed_item', { timer: timerName(t, lang), left: left(t) })), 'and', lang) }));
+        say(pausedOrResumedReply('resumed', chosen, lang, (t) => this.leftMs(t)));
         return;
       case 'add':
       case 'remove': {
@@ -312,22 +268,6 @@ export class KitchenTimers {
     return t.state === 'paused' ? (t.remainingMs ?? 0) : t.dueAtMs - this.opts.clock.now();
   }
 
-  private status(timers: Live[], lang: Language, say: (text: string) => void): void {
-    const left = (t: Live) => lang.durations.say(Math.ceil(this.leftMs(t) / 1000));
-    if (timers.length === 1) {
-      const t = timers[0]!;
-      const args = { timer: timerName(t, lang), left: left(t) };
-      say(t.command ? lang.reply('timer.until', { left: left(t), command: t.command }) : lang.reply(t.state === 'paused' ? 'timer.paused_left' : t.state === 'ringing' ? 'timer.ringing' : 'timer.left', args));
-      return;
-    }
-    const item = (t: Live) => {
-      const args = { timer: capitalise(t.command ?? timerName(t, lang)), left: left(t) };
-      return lang.phrase(t.state === 'ringing' ? 'timer.status_item_ringing' : t.state === 'paused' ? 'timer.status_item_paused' : 'timer.status_item', args);
-    };
-    // The items are sentences of their own: "2 timers. Rice timer: 5 minutes left. Pasta timer: ringing."
-    say(lang.reply('timer.status_many', { count: timers.length, timers: timers.map(item).join('. ') }));
-  }
-
   private arm(t: Live): void {
     const id = t.id;
     t.handle = this.opts.clock.setTimer(Math.max(0, t.dueAtMs - this.opts.clock.now()), () => this.due(id, 0));
@@ -387,13 +327,4 @@ export class KitchenTimers {
     this.timers.delete(id);
     if (!t.from) this.opts.keeper?.remove(id);
   }
-}
-
-function plain(t: Live): KitchenTimer {
-  const { handle: _h, ringingSince: _r, rung: _n, ...rest } = t;
-  return rest;
-}
-
-function eventOf(t: KitchenTimer): { id: number; label?: string; seconds: number; dueAtMs: number; command?: string; from?: { device: string; id: number } } {
-  return { id: t.id, seconds: t.seconds, dueAtMs: t.dueAtMs, ...(t.label ? { label: t.label } : {}), ...(t.command ? { command: t.command } : {}), ...(t.from ? { from: t.from } : {}) };
 }
