@@ -1,20 +1,20 @@
 import { Command } from 'commander';
 import { createRequire } from 'node:module';
-import { register as registerConfig } from './commands/config.js';
-import { register as registerSegment } from './commands/segment.js';
-import { register as registerRun } from './commands/run.js';
-import { register as registerDoctor } from './commands/doctor.js';
-import { registerDoctorGpio } from './commands/doctor-gpio.js';
-import { register as registerViewer } from './commands/viewer.js';
-import { register as registerSimulate } from './commands/simulate.js';
-import { register as registerTranscribe } from './commands/transcribe.js';
-import { register as registerModel } from './commands/model.js';
-import { register as registerReplay } from './commands/replay.js';
+import { register as registerConfig } from './cli/config.js';
+import { register as registerSegment } from './cli/segment.js';
+import { register as registerRun } from './cli/run.js';
+import { register as registerDoctor } from './cli/doctor.js';
+import { registerDoctorGpio } from './cli/doctor-gpio.js';
+import { register as registerViewer } from './cli/viewer.js';
+import { register as registerSimulate } from './cli/simulate.js';
+import { register as registerTranscribe } from './cli/transcribe.js';
+import { register as registerModel } from './cli/model.js';
+import { register as registerReplay } from './cli/replay.js';
 
 const pkg = createRequire(import.meta.url)('../package.json') as { version: string };
 
 /**
- * hark's command line. Each command lives in src/commands/<name>.ts and registers itself here;
+ * hark's command line. Each command lives in src/cli/<name>.ts and registers itself here;
  * the composition of the running daemon is in src/daemon/.
  */
 export function buildProgram(): Command {

@@ -15,7 +15,7 @@ import type { ButtonGesture, FramesSpec, VoiceSpec } from './spec.js';
 import { englishFillers } from '../language/pack/english.js';
 import { normalise, said as toSaid, type Said } from '../language/text.js';
 import { intentLanguage } from '../language/intent-rules.js';
-import { defaultHearing, firstTaker, matchInput, type RouterHearing } from './hearing.js';
+import { defaultRouterContext, firstTaker, matchInput, type RouterContext } from './router-context.js';
 import { Restart, RuleWalk } from './rule-walk.js';
 
 export interface CommandRouterOptions {
@@ -33,7 +33,7 @@ export interface CommandRouterOptions {
   /** This device's room (device.area): "the kitchen timer" on a kitchen device is its own. */
   area?: string;
   /** The kitchen language and what hark owns now (the command core's); built-in words and nothing owned if omitted. */
-  hearing?: RouterHearing;
+  hearing?: RouterContext;
 }
 
 /** A button press waiting behind an utterance being classified, aimed at the frame then on top. */
@@ -68,7 +68,7 @@ export class CommandRouter {
   private pending: Promise<void> | null = null;
   private readonly queue: (Utterance | Press)[] = [];
   private presses = 0;
-  private readonly hearing: RouterHearing;
+  private readonly hearing: RouterContext;
   /** The rule being carried out is the wake phrase's: a frame it opens was opened on purpose. */
   private waking = false;
 
@@ -79,7 +79,7 @@ export class CommandRouter {
     this.specs = opts.frames ?? DEFAULT_FRAMES;
     this.fillers = new Set(opts.fillers ?? englishFillers());
     this.currentMode = opts.mode ?? 'wake-word';
-    this.hearing = opts.hearing ?? defaultHearing(opts.area?.toLowerCase());
+    this.hearing = opts.hearing ?? defaultRouterContext(opts.area?.toLowerCase());
     const classifiers = opts.classifiers ?? {};
     if (this.specs.base?.kind !== 'base') throw new HarkError('router.frames.base: there must be a frame named base of kind base', { exitCode: 2 });
     for (const [name, spec] of Object.entries(this.specs)) this.compiled.set(name, compileFrame(name, spec, classifiers));

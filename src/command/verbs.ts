@@ -2,7 +2,7 @@ import type { Logger } from '../core/log.js';
 import { fill, type Verb } from './compile.js';
 import type { Effect, Mode } from '../core/effects.js';
 import type { Frame, SayOptions, VerbContext } from './frame.js';
-import { unclearReply, type RouterHearing } from './hearing.js';
+import { unclearReply, type RouterContext } from './router-context.js';
 import type { KitchenLanguage } from '../language/kitchen.js';
 import { kitchenVerb } from './kitchen-verb.js';
 import { timerVerb } from './timer-verb.js';
@@ -14,7 +14,7 @@ export type VerbResult = 'handled' | 'declined' | { redispatch: string };
 export interface VerbHost {
   emit(e: Effect): void;
   log: Logger;
-  hearing: RouterHearing;
+  hearing: RouterContext;
   mode(): Mode;
   /** Change the mode and say so, in that language (the device's first if absent). */
   setMode(mode: Mode, lang: string | undefined): void;

@@ -14,7 +14,7 @@ import { debugComponent } from './debug-component.js';
 import { gpioComponent } from './gpio-component.js';
 import { createSpeech, type Speech } from '../speech/create.js';
 import { keptSkew } from './kept-skew.js';
-import { restoreTimers } from '../path/build-commands.js';
+import { restoreTimers } from '../path/command-parts.js';
 import { installedVoiceIds, onlyInstalled } from '../speech/voices.js';
 import { Store } from '../store/store.js';
 import { storeOptions } from '../store/from-config.js';
@@ -117,7 +117,7 @@ export class Daemon {
       path: () => this.path,
       speech: () => this.speech,
       stt: () => this.stt,
-      tap: satellite.tap,
+      watcher: satellite.watcher,
       stopping: () => this.stopping,
       ended: () => this.endResolve(),
     });

@@ -21,13 +21,13 @@ export interface PlayedClip {
 /** A streamed clip grows to at most this long (10 s) before the next piece starts another, so old sound can be pruned. */
 const MAX_STREAMED = 160_000;
 
-/** The tap AplayPlayer calls: every sample hark plays goes through it. */
-export interface PlaybackTap {
+/** The reference AplayPlayer calls: every sample hark plays goes through it. */
+export interface PlaybackReference {
   /** aplay started on `pcm` at `atMs` (clock time). The handle marks where it was cut short. */
   played(pcm: Int16Array, atMs: number): { stopped(atMs: number): void };
 }
 
-export class EchoReference implements PlaybackTap {
+export class EchoReference implements PlaybackReference {
   private clips: PlayedClip[] = [];
   private readonly perMs = SAMPLE_RATE / 1000;
   /** Where the latest clip ends (or was cut): no echo can be fresher than this. */

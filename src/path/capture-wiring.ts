@@ -13,10 +13,10 @@ import type { SegmenterOptions } from '../vad/segmenter.js';
 import { segmentSummary } from '../vad/summary.js';
 import type { Vad } from '../vad/vad.js';
 import type { AudioHealth } from './capture-health.js';
-import type { CaptureConfig } from './config.js';
+import type { SegmentingConfig } from './config.js';
 import type { Component } from './lifecycle.js';
 import { longSpeechSeconds } from './opening.js';
-import type { SegmentTap } from './plugins.js';
+import type { SegmentWatcher } from './plugins.js';
 import type { SegmentPath } from './segment-path.js';
 import './events.js';
 
@@ -40,7 +40,7 @@ const STOP_STT_MS = 1500;
  * wake-phrase check of a long segment's opening, told when its speech runs past the length
  * the words stage would check it at (longSpeechSeconds: one measure at both ends).
  */
-export function segmenterFor(config: CaptureConfig, batchFirst: boolean): SegmenterOptions {
+export function segmenterFor(config: SegmentingConfig, batchFirst: boolean): SegmenterOptions {
   const opening = config.stt.opening;
   return {
     ...segmenterOptions(config.vad),
@@ -55,7 +55,7 @@ export function followRoomFloor(pipeline: SegmentPipeline, room: Pick<RoomFloor,
 }
 
 export interface CaptureWiringDeps {
-  config: CaptureConfig;
+  config: SegmentingConfig;
   bus: Bus;
   clock: Clock;
   log: Logger;
@@ -70,7 +70,7 @@ export interface CaptureWiringDeps {
   speech: () => Speech | null;
   stt: () => SttStack | null;
   /** The Home Assistant satellite's view of closed segments (not a cancelled one). */
-  tap: SegmentTap | null;
+  watcher: SegmentWatcher | null;
   /** hark is stopping: a capture outage then is not one. */
   stopping: () => boolean;
   /** The recording has been played to its end and every segment of it handled. */
@@ -211,7 +211,7 @@ export class CaptureWiring {
       const released = s.closeReason === 'ptt-release' || s.closeReason === 'capture-lost';
       const cancelled = released && (this.dropNextPtt === true || (this.dropNextPtt === 'ptt-only' && s.openedBy === 'ptt'));
       if (released) this.dropNextPtt = false;
-      if (!cancelled) this.d.tap?.closed(s);
+      if (!cancelled) this.d.watcher?.closed(s);
       void path()?.closed(s, cancelled);
     });
     pipeline.on('dropped', (dr) => {

@@ -17,7 +17,7 @@ import type { VadConfig } from '../vad/config.js';
  */
 
 /**
- * The command side's builder (build-commands.ts). It hands the config on to the intent pass's and Home
+ * The command side's builder (command-parts.ts). It hands the config on to the intent pass's and Home
  * Assistant's builders, so it needs whatever those declare they take (named from their own signatures,
  * so it narrows as they do).
  */
@@ -37,13 +37,13 @@ export type ConversationConfig = CommandsConfig & { cascade: CascadeConfig; inte
 
 /** The segment's stages (segment-path.ts): the VAD's hangovers, speech-to-text's line and opening check, the frames. */
 export interface SegmentPathConfig {
-  vad: Pick<VadConfig, 'hangoverMs' | 'frameHangoverMs'>;
+  vad: Pick<VadConfig, 'hangoverMs' | 'routerFrameHangoverMs'>;
   stt: SttConfig;
   router: RouterConfig;
 }
 
 /** What the capture wiring reads (capture-wiring.ts): the segmenter's settings and when a pause starts a transcript. */
-export interface CaptureConfig {
+export interface SegmentingConfig {
   vad: VadConfig;
   stt: Pick<SttConfig, 'preemptiveMs' | 'opening'>;
 }

@@ -14,7 +14,7 @@ import { addressedToHark, takesEveryWord, type RouterView } from '../turn/addres
 import type { Turn, TurnCascade, Worked } from '../turn/turns.js';
 import { cascadeToBus, createBargeIn } from '../turn/wiring.js';
 import { ignoreLists } from '../turn/ignore-list.js';
-import { buildCommands, type CommandSandbox, type Commands } from './build-commands.js';
+import { buildCommandParts, type CommandSandbox, type CommandParts } from './command-parts.js';
 import { applySpeechEffect } from './speech-effects.js';
 import { turnSteps } from './turn-steps.js';
 
@@ -44,7 +44,7 @@ export interface ConversationDeps {
  * utterances into dispatch(); what a technician simulates is what the device runs.
  */
 export class Conversation {
-  readonly commands: Commands;
+  readonly commands: CommandParts;
   readonly cascade: TurnCascade | null;
   readonly barge: InterruptionFilter | null;
   private readonly d: ConversationDeps;
@@ -61,7 +61,7 @@ export class Conversation {
   constructor(d: ConversationDeps) {
     this.d = d;
     const { config, clock, bus, speech } = d;
-    this.commands = buildCommands({
+    this.commands = buildCommandParts({
       config,
       ...(d.secrets ? { secrets: d.secrets } : {}),
       clock,
@@ -104,7 +104,7 @@ export class Conversation {
       : null;
   }
 
-  get core(): Commands['core'] {
+  get core(): CommandParts['core'] {
     return this.commands.core;
   }
 

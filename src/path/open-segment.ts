@@ -1,7 +1,7 @@
 import type { Bus } from '../core/bus.js';
 import type { Speech } from '../speech/create.js';
 import type { SttStack } from '../stt/create.js';
-import type { LiveHearing } from '../stt/live-hearing.js';
+import type { InterimTranscript } from '../stt/interim-transcript.js';
 import type { LiveSegment } from '../stt/transcriber.js';
 import type { FilterDecision } from '../turn/interruption.js';
 import { detectIntent } from '../language/intent-rules.js';
@@ -212,7 +212,7 @@ export class OpenSegments {
    * of the segment gets its own decision, so "yeah … stop" still stops. Words cancel an
    * answer being prepared.
    */
-  private hearing(seg: OpenSegment, h: LiveHearing): void {
+  private hearing(seg: OpenSegment, h: InterimTranscript): void {
     const conv = this.d.conv;
     const speakingNow = this.d.speech?.queue.isSpeaking ?? false;
     if (speakingNow) seg.speaking = true;

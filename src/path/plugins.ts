@@ -15,7 +15,7 @@ export interface Arbiter {
 }
 
 /** Sees each closed segment, with its audio (not a cancelled push-to-talk one). */
-export interface SegmentTap {
+export interface SegmentWatcher {
   closed(segment: Segment): void;
 }
 

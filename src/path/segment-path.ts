@@ -8,7 +8,7 @@ import type { SttStack } from '../stt/create.js';
 import type { Store } from '../store/store.js';
 import type { Segment } from '../vad/segment.js';
 import { SAMPLE_RATE } from '../audio/pcm.js';
-import type { Commands } from './build-commands.js';
+import type { CommandParts } from './command-parts.js';
 import type { SegmentPathConfig } from './config.js';
 import type { Conversation } from './conversation.js';
 import { openingPhrases } from './opening.js';
@@ -21,7 +21,7 @@ import { WorkLine, type QueueLoad, type Work } from './work-line.js';
 import { OpenSegments, release, type OpenSegment } from './open-segment.js'; // 1. open: live hearing, barge-in, pauses, opening check
 import { BACKLOG, WordsStage } from './words.js'; //                              2. words: backlog, opening check, transcript
 import { arbitrate, decideFate, type Fate } from './fate.js'; //                  3. fate: one per segment (and the arbiter)
-import { CommandSide } from './command-side.js'; //                               4. command side: only a dispatched fate
+import { DispatchStage } from './dispatch-stage.js'; //                               4. dispatch: only a dispatched fate
 import { RecordKeeper } from './record-keeper.js'; //                            5. record: rows, supersede, one write
 
 export interface SegmentPathDeps {
@@ -51,7 +51,7 @@ export interface SegmentPathDeps {
 /**
  * The path of a segment after the segmenter, with one owner: this class. The segmenter's events go to
  * the open segment (1); a closed segment joins the line (work-line.ts) and, at its turn, goes
- *   words (2) → fate (3) → command side (4, only a dispatched fate) → record (5),
+ *   words (2) → fate (3) → dispatch (4, only a dispatched fate) → record (5),
  * one segment at a time in the order they closed (push-to-talk and awaited answers first). Each stage
  * is its own file with one input and one output; handle() below is the whole order.
  */
@@ -61,7 +61,7 @@ export class SegmentPath {
   private readonly line: WorkLine;
   private readonly open: OpenSegments;
   private readonly words: WordsStage | null;
-  private readonly command: CommandSide;
+  private readonly command: DispatchStage;
   private readonly records: RecordKeeper;
   /** Fires when hark is stopping and its speech-to-text time is up (finish()). */
   private readonly outOfTime = new TimeUp();
@@ -76,7 +76,7 @@ export class SegmentPath {
     const q = config.stt.queue;
     this.line = new WorkLine({ bus, clock, log }, d.unbounded ? { maxWaitMs: Infinity, maxBytes: Infinity } : { maxWaitMs: q.maxWaitMs, maxBytes: Math.round(q.maxAudioMb * 1024 * 1024) });
     this.records = new RecordKeeper({ bus, clock, log, store: d.store, source: d.source });
-    this.command = new CommandSide({ conv: this.conv, line: this.line, records: this.records, bus, clock, log, vad: config.vad, ...(d.setHangoverMs ? { setHangoverMs: d.setHangoverMs } : {}) });
+    this.command = new DispatchStage({ conv: this.conv, line: this.line, records: this.records, bus, clock, log, vad: config.vad, ...(d.setHangoverMs ? { setHangoverMs: d.setHangoverMs } : {}) });
     this.conv.listen((e, atMs) => {
       this.command.effect(e);
       this.records.effect(e, atMs);
@@ -95,7 +95,7 @@ export class SegmentPath {
   }
 
   /** The command side's parts (simulate, replay and tests read them; plug-ins get front()). */
-  get commands(): Commands {
+  get commands(): CommandParts {
     return this.conv.commands;
   }
 
@@ -164,7 +164,7 @@ export class SegmentPath {
       // 3. What becomes of them, and whether another device acts instead.
       rec.fate = decided ?? decideFate(this.conv, { segment: rec.segment, transcript: rec.transcript, seg, cancelled });
       rec.fate = await arbitrate(this.d.arbiter, rec.segment, rec.fate);
-      // 4. The command side: only a dispatched utterance reaches the router.
+      // 4. Dispatch: only a dispatched utterance reaches the router.
       await this.command.dispatch(rec, seg);
     } finally {
       // Whatever went wrong, a held answer is never left waiting for this segment.
@@ -188,7 +188,7 @@ export class SegmentPath {
 
   // ---- what the daemon and plug-ins ask ----
 
-  /** Something waits for an answer: what is said next is meant for hark (command-side.ts). */
+  /** Something waits for an answer: what is said next is meant for hark (dispatch-stage.ts). */
   awaited(): boolean {
     return this.command.awaited();
   }
@@ -203,7 +203,7 @@ export class SegmentPath {
     return this.command.takesTap();
   }
 
-  /** Words that did not come from the microphone, handled as if heard (command-side.ts). */
+  /** Words that did not come from the microphone, handled as if heard (dispatch-stage.ts). */
   heardText(text: string, from: string): Promise<void> {
     return this.command.heardText(text, from);
   }

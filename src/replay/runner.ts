@@ -39,7 +39,7 @@ export interface RunOptions {
 }
 
 /**
- * The router side of a replay: the device's command side (Conversation, built by buildCommands), on a
+ * The router side of a replay: the device's command side (Conversation, built by buildCommandParts), on a
  * virtual clock that follows the stored segments' times, so a query's silence timer, a confirm
  * timeout, a last-wins conflict window and a kitchen timer run out between segments as they did on the
  * appliance. No side effects: file targets write into `scratchDir`, webhooks are never called.

@@ -6,7 +6,7 @@ import type { AplayStreamOptions, PlayResult } from './playback.js';
  * clock is laid over it (see mainTimeline), so what it stamps goes into the echo reference unchanged.
  */
 
-/** The options that cross to the worker: AplayStreamOptions' plain data (the clock, tap and callbacks stay on the main thread). */
+/** The options that cross to the worker: AplayStreamOptions' plain data (the clock, reference and callbacks stay on the main thread). */
 export type WorkerStreamOptions = Pick<AplayStreamOptions, 'device' | 'sampleRate' | 'leadMs' | 'idleLeadMs' | 'tickMs' | 'idleCloseMs' | 'stallMs' | 'backoffMs' | 'backoffMaxMs' | 'bin'>;
 
 export interface WorkerInit {
@@ -14,7 +14,7 @@ export interface WorkerInit {
   /** process.hrtime.bigint() at the main thread's performance.now() = 0 (ns). */
   originNs: bigint;
   /** Forward the mix to the main thread (an echo reference is listening). */
-  tap: boolean;
+  reference: boolean;
 }
 
 export type ToWorker =

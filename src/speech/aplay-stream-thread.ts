@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { PlayResult, Playback, StreamTap, StreamingPlayback } from './playback.js';
+import type { PlayResult, Playback, StreamReference, StreamingPlayback } from './playback.js';
 import { timelineOrigin, type FromWorker, type ToWorker, type WorkerStreamOptions } from './aplay-stream-protocol.js';
 
 interface Remote {
@@ -28,7 +28,7 @@ function workerUrl(): URL {
  * a longer lead (speech.playerLeadMs) rode the stalls out but made every stop as slow.
  *
  * The main thread hands over the clips (copies, transferred) and stop/push/end; the worker hands back
- * what it mixed, stamped on this thread's clock, for the echo reference (tap), and each clip's start,
+ * what it mixed, stamped on this thread's clock, for the echo reference, and each clip's start,
  * progress and end. A main-thread stall delays only those messages: the reference learns of a piece late
  * but with the right time on it, and the canceller asks for it later than that (it reads the reference
  * behind the microphone).
@@ -42,7 +42,7 @@ export class AplayStreamThread {
   private pings = new Map<number, (now: number) => void>();
 
   constructor(
-    private readonly o: WorkerStreamOptions & { tap: StreamTap | null; onLate?: (lateMs: number) => void },
+    private readonly o: WorkerStreamOptions & { reference: StreamReference | null; onLate?: (lateMs: number) => void },
   ) {}
 
   get pid(): number | undefined {
@@ -94,8 +94,8 @@ export class AplayStreamThread {
 
   private ensure(): Worker {
     if (this.worker) return this.worker;
-    const { tap, onLate, ...options } = this.o;
-    const w = new Worker(workerUrl(), { workerData: { options, originNs: timelineOrigin(), tap: tap !== null } });
+    const { reference, onLate, ...options } = this.o;
+    const w = new Worker(workerUrl(), { workerData: { options, originNs: timelineOrigin(), reference: reference !== null } });
     // hark may exit with the thread idle; close() ends it otherwise.
     w.unref();
     w.on('message', (m: FromWorker) => this.received(m));
@@ -137,10 +137,10 @@ export class AplayStreamThread {
         break;
       }
       case 'streamed':
-        this.o.tap?.streamed(m.pcm, m.atMs, m.stream);
+        this.o.reference?.streamed(m.pcm, m.atMs, m.stream);
         break;
       case 'moved':
-        this.o.tap?.moved?.(m.atMs);
+        this.o.reference?.moved?.(m.atMs);
         break;
       case 'late':
         this.o.onLate?.(m.lateMs);

@@ -25,7 +25,7 @@ const post = (m: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(m
 const stream = new AplayStream({
   ...init.options,
   clock: new MainClock(),
-  tap: init.tap
+  reference: init.reference
     ? {
         // Copied: the mix's buffer is still to be written to aplay.
         streamed: (pcm, atMs, s) => {

@@ -30,7 +30,7 @@ interface Proc {
  * sentences. With one aplay per clip each clip started sounding after its own process start-up (47-185
  * ms apart on a loaded machine), and the canceller had to find the latency again for every clip.
  *
- * The reference (tap) gets exactly the mixed samples written, stamped with the clock time they are
+ * The reference gets exactly the mixed samples written, stamped with the clock time they are
  * due to sound; a clip stopped after some of it was written is in the reference as far as it was
  * written, which is as far as it will sound.
  *
@@ -259,7 +259,7 @@ export class AplayStream {
       // reading and this one (on the wall clock, always a little).
       if (p.fed > 0) {
         this.o.onLate?.((playhead - p.fed) / this.perMs);
-        this.o.tap?.moved?.(now);
+        this.o.reference?.moved?.(now);
       }
       p.anchorMs = now - p.fed / this.perMs;
       playhead = p.fed;
@@ -284,7 +284,7 @@ export class AplayStream {
       const at = p.anchorMs + p.fed / this.perMs;
       p.fed += n;
       // The reference holds the sound, not the silence after a clip's last sample (its end marks the echo's tail).
-      if (any) this.o.tap?.streamed(out.subarray(0, covered), at, p.id);
+      if (any) this.o.reference?.streamed(out.subarray(0, covered), at, p.id);
       const ok = stdin.write(Buffer.from(out.buffer, out.byteOffset, out.byteLength));
       if (!ok) {
         // aplay is not taking audio (a slow or wedged card): wait for it, not pile audio in the pipe.

@@ -1,8 +1,8 @@
-import type { PlayResult, Playback, StreamTap, StreamingPlayback } from './playback.js';
+import type { PlayResult, Playback, StreamReference, StreamingPlayback } from './playback.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { SAMPLE_RATE } from '../audio/pcm.js';
 import { SystemClock, type Clock, type TimerHandle } from '../core/clock.js';
-import type { PlaybackTap } from '../echo/reference.js';
+import type { PlaybackReference } from '../echo/reference.js';
 import { AplayStream } from './aplay-stream.js';
 import { AplayStreamThread } from './aplay-stream-thread.js';
 
@@ -25,9 +25,9 @@ export interface AplayOptions {
    * reference. Here, in the one place every played sample passes (speech, earcons, the ring, a
    * streamed voice).
    */
-  tap?: PlaybackTap & StreamTap;
+  reference?: PlaybackReference & StreamReference;
   /**
-   * One long-lived aplay fed continuously (AplayStream) rather than one per clip. Default: with a tap,
+   * One long-lived aplay fed continuously (AplayStream) rather than one per clip. Default: with a reference,
    * i.e. while the echo canceller is in force, which needs every clip at one latency.
    */
   steady?: boolean;
@@ -53,9 +53,9 @@ export interface AplayOptions {
  * takes 1-15 ms and the kernel drops what the sound card had buffered.
  */
 export class AplayPlayer {
-  private readonly opts: Required<Omit<AplayOptions, 'clock' | 'tap' | 'steady' | 'idleCloseMs' | 'onLate'>>;
+  private readonly opts: Required<Omit<AplayOptions, 'clock' | 'reference' | 'steady' | 'idleCloseMs' | 'onLate'>>;
   private readonly clock: Clock;
-  private readonly tap: PlaybackTap | null;
+  private readonly reference: PlaybackReference | null;
   /**
    * With the echo canceller: one aplay for every clip (see AplayStream). Without it, one aplay per
    * clip stays: a stop is then immediate (the process is killed and the kernel drops the card's buffer)
@@ -65,12 +65,12 @@ export class AplayPlayer {
   private readonly stream: AplayStream | AplayStreamThread | null;
 
   constructor(opts: AplayOptions) {
-    const { clock, tap, steady, idleCloseMs, onLate, ...rest } = opts;
+    const { clock, reference, steady, idleCloseMs, onLate, ...rest } = opts;
     this.opts = { sampleRate: SAMPLE_RATE, leadMs: 400, stallMs: 3000, bin: 'aplay', ...rest };
     this.clock = clock ?? new SystemClock();
     // The reference is on hark's 16 kHz grid; another rate is not hark's own sound.
-    const own = tap && this.opts.sampleRate === SAMPLE_RATE ? tap : null;
-    this.tap = own;
+    const own = reference && this.opts.sampleRate === SAMPLE_RATE ? reference : null;
+    this.reference = own;
     const streamOptions = {
       device: this.opts.device,
       sampleRate: this.opts.sampleRate,
@@ -81,13 +81,13 @@ export class AplayPlayer {
       backoffMs: 250,
       backoffMaxMs: 5000,
       bin: this.opts.bin,
-      tap: own,
+      reference: own,
       ...(onLate ? { onLate } : {}),
     };
     // On the wall clock, aplay is fed from a thread of its own (AplayStreamThread): a stall of the main
     // event loop cannot run the card dry. A virtual clock (tests, simulation) keeps it on this thread.
     this.stream =
-      (steady ?? tap !== undefined)
+      (steady ?? reference !== undefined)
         ? this.clock instanceof SystemClock
           ? new AplayStreamThread(streamOptions)
           : new AplayStream({ ...streamOptions, clock: this.clock })
@@ -142,14 +142,14 @@ export class AplayPlayer {
 
     const playedMs = () => (startedAt === null ? 0 : Math.min(durationMs, clock.now() - startedAt));
     // The echo reference: each piece of the clip as it is due to sound, on the playhead's timeline.
-    const tapped: { stopped(atMs: number): void }[] = [];
+    const referenced: { stopped(atMs: number): void }[] = [];
     const tapFrom = (offsetBytes: number, piece: Buffer) => {
-      if (!this.tap || startedAt === null || piece.length < 2) return;
+      if (!this.reference || startedAt === null || piece.length < 2) return;
       const pcm = new Int16Array(piece.buffer.slice(piece.byteOffset, piece.byteOffset + (piece.length & ~1)));
-      tapped.push(this.tap.played(pcm, startedAt + offsetBytes / bytesPerMs));
+      referenced.push(this.reference.played(pcm, startedAt + offsetBytes / bytesPerMs));
     };
     const untap = () => {
-      for (const t of tapped.splice(0)) t.stopped(clock.now());
+      for (const t of referenced.splice(0)) t.stopped(clock.now());
     };
     const clearTimers = () => {
       clock.clearTimer(feedTimer);

@@ -61,7 +61,7 @@ export function createSpeech(config: { speech: SpeechConfig; echo: EchoConfig; v
     // With the canceller, one long-lived aplay (a steady latency); without, one per clip (see AplayPlayer).
     // A late feed is worth a line: the card ran dry, and the canceller must find the latency again.
     const onLate = (lateMs: number) => deps.logger?.info('playback fed late: the card ran dry, the echo latency may move', { lateMs: Math.round(lateMs) });
-    player = new AplayPlayer({ device: s.device, stallMs: s.stallMs, ...(echo ? { tap: made.reference, idleCloseMs: s.playerIdleMs, leadMs: s.playerLeadMs, onLate } : {}) });
+    player = new AplayPlayer({ device: s.device, stallMs: s.stallMs, ...(echo ? { reference: made.reference, idleCloseMs: s.playerIdleMs, leadMs: s.playerLeadMs, onLate } : {}) });
     player.warm();
     output = new DeviceOutput({ player, tts: espeak, earcons: new EarconBank({ volume: s.earconVolume }), ...(deps.logger ? { logger: deps.logger } : {}) });
     // A Wyoming voice server in front, espeak-ng behind it.

@@ -31,7 +31,7 @@ export interface StreamingPlayback extends Playback {
 }
 
 /** Where the stream player reports what it hands to aplay: the echo canceller's reference. */
-export interface StreamTap {
+export interface StreamReference {
   /** `pcm` (the mix, as written) is due to sound from `atMs` on; `stream` numbers the aplay process. */
   streamed(pcm: Int16Array, atMs: number, stream: number): void;
   /** The stream fell behind and its timeline moved on at `atMs`: the card ran dry and restarts, so the echo's latency may have moved. */
@@ -59,7 +59,7 @@ export interface AplayStreamOptions {
   backoffMaxMs: number;
   bin: string;
   clock: Clock;
-  tap: StreamTap | null;
+  reference: StreamReference | null;
   /** Starts the aplay process (tests hand in a double that records what is written). */
   spawnAplay?: (bin: string, args: string[]) => ChildProcess;
   /** Is the process (or a child of it) waiting on its stdin; null: cannot tell. Default: waitingOnStdin (aplay-stream-ready.ts). */

@@ -8,7 +8,7 @@ import type { EngineId } from '../core/utterance.js';
 import type { EngineSlot, LiveStream, SttEngine } from './engine.js';
 import type { SttAttempt } from './events.js';
 import type { HallucinationFilter } from './hallucination-filter.js';
-import type { LiveHearing } from './live-hearing.js';
+import type { InterimTranscript } from './interim-transcript.js';
 import { EngineFailure, type AsrEvent, type SegmentAudio, type Transcript } from './types.js';
 import './events.js';
 
@@ -21,7 +21,7 @@ export type Outcome = { transcript: Transcript } | { failure: EngineFailure };
 export interface LiveSegment {
   readonly id: string;
   readonly engine: EngineId;
-  readonly hearing: LiveHearing;
+  readonly hearing: InterimTranscript;
   write(pcm: Int16Array): void;
   /**
    * The segment has closed (called at the close, before its turn to be transcribed comes): the engine
@@ -71,7 +71,7 @@ export class EngineCalls {
   }
 
   /** Start streaming segment `key` to `engine`, when its circuit allows; null when it does not. */
-  openLive(engine: SttEngine, key: string, hearing: LiveHearing, onEvent: (e: AsrEvent) => void): Live | null {
+  openLive(engine: SttEngine, key: string, hearing: InterimTranscript, onEvent: (e: AsrEvent) => void): Live | null {
     if (!engine.openLive) return null;
     const permit = this.permit(engine);
     if (!permit.allowed) return null;
@@ -139,7 +139,7 @@ export class EngineCalls {
 }
 
 /** One attempt as the records keep it; a failed one keeps what its engine had finalised before failing. */
-export function recordAttempt(engine: EngineId, outcome: Outcome, heard: LiveHearing, fallbackReason: string | undefined, rejected: string | undefined, filter: HallucinationFilter): SttAttempt {
+export function recordAttempt(engine: EngineId, outcome: Outcome, heard: InterimTranscript, fallbackReason: string | undefined, rejected: string | undefined, filter: HallucinationFilter): SttAttempt {
   if ('failure' in outcome) {
     const partial = heard.finalText;
     const a: SttAttempt = { engine, outcome: outcome.failure.kind === 'unavailable' ? 'skipped' : 'failed', rawText: partial, text: cleanText(partial), sttMs: 0, error: outcome.failure.reason };

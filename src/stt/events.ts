@@ -26,13 +26,13 @@ export interface SttAttempt {
  * and will be acted on), or nothing heard and why. A dropped segment carries no utterance at all,
  * so it cannot be dispatched by mistake.
  */
-export type SegmentHearing = { kind: 'heard'; utterance: Utterance } | { kind: 'dropped'; reason: string; rawText: string; engine: EngineId | null };
+export type SegmentHeard = { kind: 'heard'; utterance: Utterance } | { kind: 'dropped'; reason: string; rawText: string; engine: EngineId | null };
 
 /** Everything speech-to-text did with one segment. */
 export interface SegmentTranscript {
   segmentId: number | string;
   attempts: SttAttempt[];
-  hearing: SegmentHearing;
+  hearing: SegmentHeard;
   /** From the segment reaching speech-to-text to its transcript. */
   sttMs: number;
   /** Seconds of audio transcribed (for the real-time factor on /metrics). */

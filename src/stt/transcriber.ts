@@ -7,10 +7,10 @@ import type { CircuitBreaker } from '../core/circuit-breaker.js';
 import type { EngineId } from '../core/utterance.js';
 import type { EngineSlot, SttEngine } from './engine.js';
 import { EngineCalls, recordAttempt, type Live, type LiveSegment, type Outcome } from './engine-calls.js';
-import type { SegmentHearing, SegmentTranscript, SttAttempt } from './events.js';
+import type { SegmentHeard, SegmentTranscript, SttAttempt } from './events.js';
 import { judge } from './fallback-policy.js';
 import { HallucinationFilter } from './hallucination-filter.js';
-import { LiveHearing } from './live-hearing.js';
+import { InterimTranscript } from './interim-transcript.js';
 import { Speculations } from './speculation.js';
 import { EngineFailure, type AsrEvent, type SegmentAudio, type Transcript } from './types.js';
 
@@ -28,7 +28,7 @@ export type { HandOver, OpeningCheck, SttSegment, TranscriberOptions } from './t
  * segment, and what the failed one had heard is kept only as its attempt's record.
  *
  * With a streaming first engine, open() starts the segment's stream when the VAD opens it, so
- * interim results (LiveHearing) arrive while the person speaks and the close only has to flush.
+ * interim results (InterimTranscript) arrive while the person speaks and the close only has to flush.
  */
 export class Transcriber {
   private readonly filter: HallucinationFilter;
@@ -59,11 +59,11 @@ export class Transcriber {
    * circuit allows, start streaming it. `key` names it until it closes ("@<first sample>").
    * `onHearing` is called whenever what is heard so far changes. Null when nothing streams.
    */
-  open(key: string, pcm: Int16Array, onHearing?: (h: LiveHearing) => void): LiveSegment | null {
+  open(key: string, pcm: Int16Array, onHearing?: (h: InterimTranscript) => void): LiveSegment | null {
     const first = this.o.engines[0];
     const engine = first?.engine;
     if (!engine?.openLive) return null;
-    const hearing = new LiveHearing(this.o.stabilizer);
+    const hearing = new InterimTranscript(this.o.stabilizer);
     const live = this.calls.openLive(engine, key, hearing, (e) => this.onEvent(key, engine.id, hearing, e, onHearing));
     live?.write(pcm);
     return live;
@@ -84,7 +84,7 @@ export class Transcriber {
   preempt(key: string, pcm: Int16Array, onReady?: (t: Transcript) => void): boolean {
     const engine = this.o.engines[0]?.engine;
     if (!engine || engine.openLive || !this.specs.free) return false;
-    const spec = this.specs.start(key, engine, pcm.length, this.attempt(engine, { id: key, pcm }, null, new LiveHearing(this.o.stabilizer)));
+    const spec = this.specs.start(key, engine, pcm.length, this.attempt(engine, { id: key, pcm }, null, new InterimTranscript(this.o.stabilizer)));
     // Only news while it still stands: not after speech resumed or the segment closed.
     if (onReady) void spec.promise.then((o) => spec.stands() && 'transcript' in o && onReady(o.transcript));
     return true;
@@ -149,12 +149,12 @@ export class Transcriber {
     const why = heardAlready ? null : this.tooLate(local, slots.slice(1), segment);
     if (why) {
       const failure = new EngineFailure(local.id, 'unavailable', why);
-      const attempt = recordAttempt(local.id, { failure }, new LiveHearing(this.o.stabilizer), undefined, undefined, this.filter);
+      const attempt = recordAttempt(local.id, { failure }, new InterimTranscript(this.o.stabilizer), undefined, undefined, this.filter);
       return { kind: 'whole', handOver: { after: local.id, reason: failure.reason, attempts: [attempt], sttMs: 0, askLast: true } };
     }
     const startedAt = this.o.clock.now();
     const audio = toAudio(segment);
-    const heard = new LiveHearing(this.o.stabilizer);
+    const heard = new InterimTranscript(this.o.stabilizer);
     const outcome = await (heardAlready ?? this.attempt(local, audio, null, heard));
     const verdict = judge(local, outcome, segment.maxProb, { filter: this.filter, clearSpeechProb: this.o.clearSpeechProb });
     if (!verdict.accept && slots.length > 1) {
@@ -162,7 +162,7 @@ export class Transcriber {
       return { kind: 'whole', handOver: { after: local.id, reason, attempts: [recordAttempt(local.id, outcome, heard, undefined, verdict.reason, this.filter)], sttMs: Math.round(this.o.clock.now() - startedAt) } };
     }
     const attempts = [recordAttempt(local.id, outcome, heard, undefined, verdict.accept ? undefined : verdict.reason, this.filter)];
-    const hearing: SegmentHearing =
+    const hearing: SegmentHeard =
       'transcript' in outcome ? this.hearing(segment, local.id, outcome.transcript, undefined, startedAt) : { kind: 'dropped', reason: verdict.accept ? '' : verdict.reason, rawText: '', engine: null };
     const result: SegmentTranscript = { segmentId: segment.index, attempts, hearing, sttMs: Math.round(this.o.clock.now() - startedAt), audioSec: segment.pcm.length / 16_000 };
     return { kind: 'judged', transcript: result };
@@ -195,7 +195,7 @@ export class Transcriber {
     const attempts: SttAttempt[] = [...(handOver?.attempts ?? [])];
     const reasons: string[] = handOver ? [handOver.reason] : [];
     let fallbackReason: string | undefined = handOver?.reason;
-    let hearing: SegmentHearing | null = null;
+    let hearing: SegmentHeard | null = null;
     // The chain for this segment: after the opening's engine when it handed over.
     const all = this.o.engines;
     const from = handOver ? all.findIndex((s) => s.id === handOver.after) : -1;
@@ -232,7 +232,7 @@ export class Transcriber {
         } else {
           const useLive = live && !live.done && live.engine === engine.id ? live : null;
           if (live && live !== useLive && !live.done) this.cancel(live, 'another engine is transcribing the segment');
-          const heardSoFar = useLive?.hearing ?? new LiveHearing(this.o.stabilizer);
+          const heardSoFar = useLive?.hearing ?? new InterimTranscript(this.o.stabilizer);
           const preempted = attempts.length === 0 && !useLive ? this.specs.take(key, engine) : null;
           outcome = await (preempted ?? this.attempt(engine, audio, useLive, heardSoFar));
           const verdict = judge(engine, outcome, segment.maxProb, { filter: this.filter, clearSpeechProb: this.o.clearSpeechProb });
@@ -247,7 +247,7 @@ export class Transcriber {
           fallbackReason = verdict.reason;
           continue;
         }
-        attempts.push(recordAttempt(engine.id, outcome, new LiveHearing(this.o.stabilizer), fallbackReason, undefined, this.filter));
+        attempts.push(recordAttempt(engine.id, outcome, new InterimTranscript(this.o.stabilizer), fallbackReason, undefined, this.filter));
         reasons.push(outcome.failure.reason);
         fallbackReason = outcome.failure.reason;
       }
@@ -265,12 +265,12 @@ export class Transcriber {
     return result;
   }
 
-  private attempt(engine: SttEngine, audio: SegmentAudio, live: Live | null, heard: LiveHearing): Promise<Outcome> {
+  private attempt(engine: SttEngine, audio: SegmentAudio, live: Live | null, heard: InterimTranscript): Promise<Outcome> {
     return this.calls.attempt(engine, audio, live, (e) => this.onEvent(String(audio.id), engine.id, heard, e));
   }
 
   /** The words of the transcript that stood, through the hallucination filter: heard, or dropped with why. */
-  private hearing(segment: SttSegment, engine: EngineId, t: Transcript, fallbackReason: string | undefined, startedAt: number): SegmentHearing {
+  private hearing(segment: SttSegment, engine: EngineId, t: Transcript, fallbackReason: string | undefined, startedAt: number): SegmentHeard {
     const drop = this.filter.check(t.rawText, t.text, t.language);
     if (drop) return { kind: 'dropped', reason: drop.reason, rawText: t.rawText, engine };
     const now = this.o.clock.now();
@@ -291,7 +291,7 @@ export class Transcriber {
     return { kind: 'heard', utterance: u };
   }
 
-  private onEvent(segmentId: string, engine: EngineId, hearing: LiveHearing, e: AsrEvent, onHearing?: (h: LiveHearing) => void): void {
+  private onEvent(segmentId: string, engine: EngineId, hearing: InterimTranscript, e: AsrEvent, onHearing?: (h: InterimTranscript) => void): void {
     if (e.kind === 'partial' || e.kind === 'final') {
       const { kind, ...rest } = e;
       this.o.bus.emit(kind === 'final' ? 'asr.final' : 'asr.partial', { ...rest, segmentId });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { between, ms, oneOf, section, intBetween } from '../core/config-fields.js';
+import { between, ms, movedTo, oneOf, section, intBetween } from '../core/config-fields.js';
 
 export const vadSection = section({
   engine: oneOf(['silero', 'webrtc'] as const, 'silero'),
@@ -28,9 +28,11 @@ export const vadSection = section({
    * voice picker: a name): the router already knows the answer is short. Frame name → ms; a frame not
    * listed uses hangoverMs.
    */
-  frameHangoverMs: z
+  routerFrameHangoverMs: z
     .record(z.string(), z.number({ error: 'must be a number of milliseconds' }).int('must be a whole number of milliseconds').min(100, 'must be at least 100 ms').max(10_000, 'must be at most 10000 ms'), { error: 'must map frame names to milliseconds' })
     .default({ confirm: 250, voice: 250 }),
+  /** Named for the router frame it is keyed by (a frame of audio is 32 ms of samples). */
+  frameHangoverMs: movedTo('vad.routerFrameHangoverMs'),
   /** A segment is split here (the 12 s guard: docs/decisions.md#a-segment-is-split-at-12-s-and-the-pieces-tile). */
   maxSegmentMs: ms(12_000, 500, 120_000),
   /**

@@ -33,7 +33,7 @@ const load0 = loadavg()[0]!;
 const { bin, firstBytes, exits } = standInAplay('bench-first-sound');
 const standIn: number[] = [];
 {
-  const player = new AplayPlayer({ device: 'null', bin, tap: new EchoReference(), idleCloseMs: 150 });
+  const player = new AplayPlayer({ device: 'null', bin, reference: new EchoReference(), idleCloseMs: 150 });
   player.warm();
   await wait(1000);
   for (let k = 0; k < N; k++) {
@@ -50,7 +50,7 @@ const standIn: number[] = [];
 // The real aplay on `null`.
 const real: number[] = [];
 {
-  const player = new AplayPlayer({ device: 'null', tap: new EchoReference(), idleCloseMs: 150 });
+  const player = new AplayPlayer({ device: 'null', reference: new EchoReference(), idleCloseMs: 150 });
   player.warm();
   await wait(1000);
   for (let k = 0; k < N; k++) {

@@ -74,7 +74,7 @@ beforeAll(async () => {
   let playing = false;
   for (let p = 0; p < n; p += PERIOD) {
     clock.advanceTo(T0 + Math.min(n, p + PERIOD) / RATE);
-    // hark hands the answer to aplay when its time comes (the player's tap stamps it then), not before.
+    // hark hands the answer to aplay when its time comes (the player's reference stamps it then), not before.
     if (!playing && clock.now() >= T0 + playAt / RATE) {
       reference.played(answer, T0 + playAt / RATE);
       playing = true;

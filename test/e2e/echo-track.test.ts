@@ -12,7 +12,7 @@ import { espeakPhrase } from '../support/speech.js';
 
 /**
  * A segment heard over playback, with the real `hark run` in the simulated kitchen (test/support/room-devices.ts): the
- * production capture path (AlsaCapture → arecord) and playback path (AplayPlayer → aplay, its tap
+ * production capture path (AlsaCapture → arecord) and playback path (AplayPlayer → aplay, its reference
  * feeding the canceller), real espeak-ng. The person asks for an answer in silence, then speaks over
  * it; the log must hold the raw microphone and the playback spans for the second segment only.
  * The echo gate is off (fallback: off) so the word over the answer is heard however far the

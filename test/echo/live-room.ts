@@ -4,7 +4,7 @@ import { createEchoCleaner } from '../../src/echo/create.js';
 import { EchoReference } from '../../src/echo/reference.js';
 import { VirtualClock } from '../../src/core/clock.js';
 import { AplayStream } from '../../src/speech/aplay-stream.js';
-import type { StreamTap } from '../../src/speech/playback.js';
+import type { StreamReference } from '../../src/speech/playback.js';
 import { synthEarcon } from '../../src/speech/earcons.js';
 import { Reverb, rng } from '../support/room-sim.js';
 import { espeakPhrase } from '../support/speech.js';
@@ -52,8 +52,8 @@ export async function runLiveRoom(opts: {
 }): Promise<LiveRun> {
   const clock = new VirtualClock(0);
   // What the player told the reference, and when (clock ms): replayed to the stage's reference in step with the microphone.
-  const told: Array<{ callMs: number; tell: (tap: StreamTap) => void }> = [];
-  const recorder: StreamTap = {
+  const told: Array<{ callMs: number; tell: (reference: StreamReference) => void }> = [];
+  const recorder: StreamReference = {
     streamed: (pcm, atMs, stream) => {
       const copy = pcm.slice();
       told.push({ callMs: clock.now(), tell: (t) => t.streamed(copy, atMs, stream) });
@@ -87,7 +87,7 @@ export async function runLiveRoom(opts: {
     queueMicrotask(() => child.emit('spawn'));
     return child as never;
   };
-  const player = new AplayStream({ device: 'room', sampleRate: 16000, leadMs: 120, tickMs: 20, idleCloseMs: opts.idleCloseMs ?? 60_000, stallMs: 3000, backoffMs: 250, backoffMaxMs: 5000, bin: 'aplay', clock, tap: recorder, spawnAplay: fakeChild, readyCheck: () => true });
+  const player = new AplayStream({ device: 'room', sampleRate: 16000, leadMs: 120, tickMs: 20, idleCloseMs: opts.idleCloseMs ?? 60_000, stallMs: 3000, backoffMs: 250, backoffMaxMs: 5000, bin: 'aplay', clock, reference: recorder, spawnAplay: fakeChild, readyCheck: () => true });
   for (const c of opts.clips) clock.setTimer(c.atMs, () => void player.play(c.pcm));
   const endMs = Math.max(...opts.clips.map((c) => c.atMs + c.pcm.length / 16)) + (opts.tailMs ?? 1000);
   for (let t = 0; t < endMs; t += 5) {

@@ -113,7 +113,7 @@ describe("the microphone's timeline across hark's playback", () => {
     const out = new Int16Array(n);
     let next = 0;
     for (let p = 0; p + F <= n; p += F) {
-      // hark starts each clip at its time, as the player's tap reports it, before the mic hears it.
+      // hark starts each clip at its time, as the player's reference reports it, before the mic hears it.
       while (next < at.length && at[next]! <= (p + F) / RATE) reference.played(ring, at[next++]!);
       cleaner.arrived(F, (p + F) / RATE);
       out.set(cleaner.process(mic.subarray(p, p + F), p), p);

@@ -17,7 +17,7 @@ import type { SpeechItem } from '../../src/speech/item.js';
 describe('the ring at +14 dB through the device output and aplay (null device)', () => {
   it('the reference holds what aplay was given, the limiter\'s hold included; not one sample of it clipped', async () => {
     const reference = new EchoReference();
-    const player = new AplayPlayer({ device: 'null', tap: reference });
+    const player = new AplayPlayer({ device: 'null', reference: reference });
     const earcons = new EarconBank({ volume: 0.5 });
     const out = new DeviceOutput({ player, tts: {} as EspeakTts, earcons });
     const item: SpeechItem = { id: 1, kind: 'earcon', text: 'timer', priority: 'alert', offsetMs: 0, gainDb: 14 } as SpeechItem;

@@ -225,7 +225,7 @@ export async function runStreamRoom(opts: {
     queueMicrotask(() => child.emit('spawn'));
     return child as never;
   };
-  const player = new AplayStream({ device: 'room', sampleRate: 16000, leadMs: 120, tickMs: 20, idleCloseMs: 3_600_000, stallMs: 3000, backoffMs: 250, backoffMaxMs: 5000, bin: 'aplay', clock, tap: reference, spawnAplay: fakeChild, readyCheck: () => true });
+  const player = new AplayStream({ device: 'room', sampleRate: 16000, leadMs: 120, tickMs: 20, idleCloseMs: 3_600_000, stallMs: 3000, backoffMs: 250, backoffMaxMs: 5000, bin: 'aplay', clock, reference: reference, spawnAplay: fakeChild, readyCheck: () => true });
   for (const c of opts.clips) clock.setTimer(c.atMs, () => void player.play(c.pcm));
   const endMs = Math.max(...opts.clips.map((c) => c.atMs + c.pcm.length / 16)) + (opts.tailMs ?? 1000);
   for (let t = 0; t < endMs; t += 5) {

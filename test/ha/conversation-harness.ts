@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Bus } from '../../src/core/bus.js';
 import { validateConfig } from '../../src/config/load.js';
-import { buildCommands } from '../../src/path/build-commands.js';
+import { buildCommandParts } from '../../src/path/command-parts.js';
 import { coreDriver, coreParts } from '../command/harness.js';
 import type { Store } from '../../src/store/store.js';
 
 /**
- * The command side exactly as the daemon builds it (buildCommands: router, targets, the intent
+ * The command side exactly as the daemon builds it (buildCommandParts: router, targets, the intent
  * pass when on, Home Assistant's agent) on a virtual clock. Calls to Home Assistant (and Ollama)
  * are real HTTP to the doubles, so `settle()` waits real time for them.
  */
@@ -26,7 +26,7 @@ export function haHarness(opts: { url: string; token?: string; config?: Record<s
     },
     'test config',
   );
-  const commands = buildCommands({
+  const commands = buildCommandParts({
     config: cfg,
     secrets: opts.token === undefined ? {} : { haToken: opts.token },
     clock,

@@ -71,7 +71,7 @@ async function rig(): Promise<Rig> {
   r.segment = (index, text, effects, actions = []) => {
     const pcm = new Int16Array(16000).map((_, i) => Math.round(5000 * Math.sin(i / 7)));
     const seg = { index, pcm, prerollSamples: 0, startSample: 0, vadStartSample: 0, endSample: pcm.length, closeReason: 'silence', maxProb: 0.9, openedBy: 'vad' } as unknown as Segment;
-    r.comp.tap.closed!(seg);
+    r.comp.watcher.closed!(seg);
     for (const e of effects) bus.emit('router.effect', { ...e, atMs: 0 } as never);
     bus.emit('segment.handled', { segment: index, fate: 'dispatched', reason: null, utterance: { id: `u${index}`, text, engine: 'test' }, actions, sttMs: 1, latencyMs: 1, actionMs: null });
   };

@@ -109,7 +109,7 @@ async function onDevice(raw: Record<string, unknown>, close: CloseReason) {
 
 describe('replay counts the cascade from the moment the device did', () => {
   it('a query that waits with a shorter hangover: replay counts from that hangover, not the base one', async () => {
-    const d = await onDevice({ vad: { frameHangoverMs: { confirm: 250, voice: 250, query: 300 } } }, 'hangover');
+    const d = await onDevice({ vad: { routerFrameHangoverMs: { confirm: 250, voice: 250, query: 300 } } }, 'hangover');
     // On the device the words ended 300 ms before the close: the answer played 1.7 s after it.
     expect(d.playedAfterClose).toBe(2000 - 300);
     const [, readBack] = await replay(d.dbPath, d.config);
@@ -129,7 +129,7 @@ describe('replay counts the cascade from the moment the device did', () => {
   });
 
   it('a segment stored before hark kept this counts from the base hangover, as replay always did', async () => {
-    const d = await onDevice({ vad: { frameHangoverMs: { confirm: 250, voice: 250, query: 300 } } }, 'hangover');
+    const d = await onDevice({ vad: { routerFrameHangoverMs: { confirm: 250, voice: 250, query: 300 } } }, 'hangover');
     const db = new BetterSqlite3(d.dbPath);
     db.prepare('UPDATE segments SET trailing_silence_ms = NULL').run();
     db.close();

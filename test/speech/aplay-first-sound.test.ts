@@ -30,7 +30,7 @@ describe('the first sound after quiet reaches aplay at once', () => {
   it('a stand-in aplay, blocked reading its stdin as aplay is, gets the first bytes within tens of ms: at start and after each idle close', async () => {
     // A stand-in aplay blocked in read(2) on the stdin hark gave it; it logs when its first byte came.
     const { bin, firstBytes, exits } = standInAplay('aplay-first-sound');
-    player = new AplayPlayer({ device: 'null', bin, tap: new EchoReference(), idleCloseMs: 150 });
+    player = new AplayPlayer({ device: 'null', bin, reference: new EchoReference(), idleCloseMs: 150 });
     const delays: number[] = [];
     for (let k = 0; k < 3; k++) {
       const asked = performance.timeOrigin + performance.now();
@@ -46,7 +46,7 @@ describe('the first sound after quiet reaches aplay at once', () => {
   }, 30_000);
 
   it('real aplay on the null device: every first clip after quiet is fed within tens of ms, and names the aplay playing it', async () => {
-    player = new AplayPlayer({ device: 'null', tap: new EchoReference(), idleCloseMs: 150 });
+    player = new AplayPlayer({ device: 'null', reference: new EchoReference(), idleCloseMs: 150 });
     const delays: number[] = [];
     const pids = new Set<number>();
     // Several new processes: the pid was reported after the clip's start only some of the time.
@@ -69,7 +69,7 @@ describe('the first sound after quiet reaches aplay at once', () => {
   }, 40_000);
 
   it("warmed at start, as hark's speech is built, the very first sound after start is fed as quickly as any", async () => {
-    player = new AplayPlayer({ device: 'null', tap: new EchoReference(), idleCloseMs: 150 });
+    player = new AplayPlayer({ device: 'null', reference: new EchoReference(), idleCloseMs: 150 });
     player.warm();
     // hark has started; some time passes before its first reply.
     await wait(1000);

@@ -7,7 +7,7 @@ import { outputDir } from '../support/paths.js';
 import { Room } from '../support/room-devices.js';
 
 /**
- * While the echo canceller is in force (the player has a tap), every clip hark plays must reach the
+ * While the echo canceller is in force (the player has a reference), every clip hark plays must reach the
  * speaker at one latency from where the reference puts it: the canceller finds that latency once and
  * keeps it across clips, ring repeats and sentences. The room's fake aplay starts each process after a
  * different start-up (150, 10, 60 ms: the spread measured on this machine), as real aplay does.
@@ -46,7 +46,7 @@ describe('playback with the echo canceller in force (the room\'s fake aplay)', (
   // about 20 runs while other test files ran at once (cause not established; 0 of 17 alone). One retry.
   it('three clips, played apart, each reach the speaker at the same latency from the reference', { retry: 1, timeout: 20_000 }, async () => {
     const reference = new EchoReference();
-    const player = new AplayPlayer({ device: 'default', bin: join(room.dir, 'aplay'), tap: reference });
+    const player = new AplayPlayer({ device: 'default', bin: join(room.dir, 'aplay'), reference: reference });
     const t0 = performance.now();
     for (let k = 0; k < 3; k++) {
       const r = await player.play(tone(300)).done;
@@ -73,7 +73,7 @@ describe('playback with the echo canceller in force (the room\'s fake aplay)', (
   });
 
   it('real aplay, a device that does not exist: the clip fails naming the device, and the next sound tries again', async () => {
-    const player = new AplayPlayer({ device: 'plughw:CARD=NoSuchCard,DEV=0', tap: new EchoReference() });
+    const player = new AplayPlayer({ device: 'plughw:CARD=NoSuchCard,DEV=0', reference: new EchoReference() });
     const r = await player.play(tone(200)).done;
     expect(r.outcome).toBe('error');
     expect(r.error).toMatch(/^aplay could not play on "plughw:CARD=NoSuchCard,DEV=0": /);
@@ -83,7 +83,7 @@ describe('playback with the echo canceller in force (the room\'s fake aplay)', (
   }, 20_000);
 
   it('real aplay on the null device: a clip, then a stop mid-clip, through one process', async () => {
-    const player = new AplayPlayer({ device: 'null', tap: new EchoReference() });
+    const player = new AplayPlayer({ device: 'null', reference: new EchoReference() });
     const a = player.play(tone(300));
     await a.started;
     const pid = a.pid;

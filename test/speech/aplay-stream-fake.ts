@@ -82,7 +82,7 @@ export function setup(over: Partial<AplayStreamOptions> = {}) {
     backoffMaxMs: 5000,
     bin: 'aplay',
     clock,
-    tap: { streamed: (pcm, atMs, stream) => taps.push({ pcm: pcm.slice(), atMs, stream }) },
+    reference: { streamed: (pcm, atMs, stream) => taps.push({ pcm: pcm.slice(), atMs, stream }) },
     spawnAplay: () => new FakeAplay(clock) as unknown as ChildProcess,
     ...over,
   });

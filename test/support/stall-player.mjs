@@ -18,7 +18,7 @@ const reference = new EchoReference();
 const late = [];
 const onLate = (ms) => late.push(ms);
 const options = { device: 'default', sampleRate: 16000, leadMs: Number(leadMs), tickMs: 20, idleCloseMs: 60000, stallMs: 3000, backoffMs: 250, backoffMaxMs: 5000, bin };
-const player = mode === 'thread' ? new AplayPlayer({ device: 'default', bin, leadMs: Number(leadMs), tap: reference, onLate }) : new AplayStream({ ...options, clock: new SystemClock(), tap: reference, onLate });
+const player = mode === 'thread' ? new AplayPlayer({ device: 'default', bin, leadMs: Number(leadMs), reference: reference, onLate }) : new AplayStream({ ...options, clock: new SystemClock(), reference: reference, onLate });
 
 const t0 = performance.now();
 const pb = player.play(clip);

@@ -7,7 +7,7 @@ import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
 import type { Utterance } from '../../core/utterance.js';
 import type { Component } from '../../path/lifecycle.js';
-import type { Arbiter, PathFront, SegmentTap } from '../../path/plugins.js';
+import type { Arbiter, PathFront, SegmentWatcher } from '../../path/plugins.js';
 import { said } from '../../language/text.js';
 import { rulePhrases } from '../../command/vocabulary.js';
 import type { RouterConfig } from '../../command/config.js';
@@ -53,7 +53,7 @@ const KEEP_SEGMENTS = 4;
  * (segment.handled); decide() says whether it goes to Home Assistant; if so, the query frame's note
  * is dropped (router.abort) and the segment's audio goes out. A timer said to hark never waits on the network.
  */
-export function satelliteComponent(o: { config: SatelliteSections; secrets: Secrets; bus: Bus; clock: Clock; log: Logger; hooks: SatelliteDaemonHooks }): Component & { tap: SegmentTap; arbiter: (next?: Arbiter) => Arbiter | undefined } {
+export function satelliteComponent(o: { config: SatelliteSections; secrets: Secrets; bus: Bus; clock: Clock; log: Logger; hooks: SatelliteDaemonHooks }): Component & { watcher: SegmentWatcher; arbiter: (next?: Arbiter) => Arbiter | undefined } {
   const cfg = o.config.ha.satellite;
   let server: ApiServer | null = null;
   let satellite: Satellite | null = null;
@@ -145,7 +145,7 @@ export function satelliteComponent(o: { config: SatelliteSections; secrets: Secr
   return {
     name: 'ha-satellite',
     arbiter,
-    tap: {
+    watcher: {
       closed: (s) => {
         if (!satellite) return;
         segments.set(s.index, s);

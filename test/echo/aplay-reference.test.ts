@@ -3,10 +3,10 @@ import { EchoReference } from '../../src/echo/reference.js';
 import { AplayPlayer } from '../../src/speech/aplay.js';
 
 /** The echo canceller's reference is exactly what aplay was given, from when it started to where it was cut. */
-describe('AplayPlayer tap (real aplay on the null device)', () => {
+describe('AplayPlayer reference (real aplay on the null device)', () => {
   it('reports each clip with its samples and start, and where stop() cut it', async () => {
     const reference = new EchoReference();
-    const player = new AplayPlayer({ device: 'null', tap: reference });
+    const player = new AplayPlayer({ device: 'null', reference: reference });
     const pcm = new Int16Array(16000).map((_, i) => Math.round(5000 * Math.sin(i / 5)));
     const t0 = performance.now();
     const pb = player.play(pcm);
@@ -31,7 +31,7 @@ describe('AplayPlayer tap (real aplay on the null device)', () => {
 
   it('a clip played to its end stays whole', async () => {
     const reference = new EchoReference();
-    const player = new AplayPlayer({ device: 'null', tap: reference });
+    const player = new AplayPlayer({ device: 'null', reference: reference });
     const pcm = new Int16Array(3200).fill(1000);
     const r = await player.play(pcm).done;
     expect(r.outcome).toBe('ended');

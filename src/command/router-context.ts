@@ -20,7 +20,7 @@ import { parseKitchen, type KitchenRequest } from './kitchen-verb.js';
  * that asks, and `firstTaker` runs the same rules without acting: "would hark take this?", the
  * question the interruption filter asks while hark speaks.
  */
-export interface RouterHearing {
+export interface RouterContext {
   language: KitchenLanguage;
   situation: () => Situation;
   /** True for a target that keeps words without answering (a file, a webhook): hark says it kept them. */
@@ -29,13 +29,13 @@ export interface RouterHearing {
   replies: (lang: Language) => OwnReplies;
 }
 
-export function defaultHearing(area: string | undefined): RouterHearing {
+export function defaultRouterContext(area: string | undefined): RouterContext {
   const situation = area ? { ...NOTHING_OWNED, area } : NOTHING_OWNED;
   return { language: defaultLanguage(), situation: () => situation, plainTarget: () => false, replies: ownRepliesIn() };
 }
 
 
-export function matchInput(said: Said, fillers: ReadonlySet<string>, hearing: RouterHearing, top: Frame, vocab: (name: string) => ReadonlyMap<string, string>): MatchInput {
+export function matchInput(said: Said, fillers: ReadonlySet<string>, hearing: RouterContext, top: Frame, vocab: (name: string) => ReadonlyMap<string, string>): MatchInput {
   let intent: Intent | undefined;
   let kitchen: KitchenRequest | null | undefined;
   let imperatives: Imperative[] | null | undefined;
@@ -61,7 +61,7 @@ export function matchInput(said: Said, fillers: ReadonlySet<string>, hearing: Ro
 }
 
 /** The reply to a request hark cannot read but that names something of its own, in the language named (the device's first if none). */
-export function unclearReply(hearing: RouterHearing, thing: string, code?: string): string {
+export function unclearReply(hearing: RouterContext, thing: string, code?: string): string {
   const lang = hearing.language.speaking(code);
   const text = hearing.replies(lang).unclear(thing);
   // A ringing alarm: say how to silence it, the one thing the person surely wants.

@@ -7,7 +7,7 @@ import { VirtualClock } from '../../src/core/clock.js';
 import type { Utterance } from '../../src/core/utterance.js';
 import { memoryLogger } from '../../src/core/log.js';
 import { validateConfig } from '../../src/config/load.js';
-import { CommandSide } from '../../src/path/command-side.js';
+import { DispatchStage } from '../../src/path/dispatch-stage.js';
 import { Conversation } from '../../src/path/conversation.js';
 import type { Fate } from '../../src/path/fate.js';
 import { RecordKeeper } from '../../src/path/record-keeper.js';
@@ -30,7 +30,7 @@ afterEach(() => {
 });
 
 function side(mode: 'wake-word' | 'always-listen' = 'always-listen') {
-  const dataDir = mkdtempSync(join(tmpdir(), 'hark-command-side-'));
+  const dataDir = mkdtempSync(join(tmpdir(), 'hark-dispatch-stage-'));
   const config = validateConfig({ router: { mode }, speech: { device: 'null' }, actions: { dataDir } }, 'test');
   const clock = new VirtualClock(100_000);
   const bus = new Bus();
@@ -40,7 +40,7 @@ function side(mode: 'wake-word' | 'always-listen' = 'always-listen') {
   const line = new WorkLine({ bus, clock, log }, { maxWaitMs: 10_000, maxBytes: 1_000_000 });
   const records = new RecordKeeper({ bus, clock, log, store: () => null, source: 'mic' });
   const hangovers: number[] = [];
-  const command = new CommandSide({ conv, line, records, bus, clock, log, vad: config.vad, setHangoverMs: (ms) => void hangovers.push(ms) });
+  const command = new DispatchStage({ conv, line, records, bus, clock, log, vad: config.vad, setHangoverMs: (ms) => void hangovers.push(ms) });
   // As the segment path wires them: the router's effects go to the command side and the records.
   conv.listen((e, atMs) => {
     command.effect(e);

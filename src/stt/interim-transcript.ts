@@ -16,7 +16,7 @@ const EPSILON_S = 0.01;
  *
  * Pure: no clock, no I/O.
  */
-export class LiveHearing {
+export class InterimTranscript {
   private readonly finals: { text: string; end: number }[] = [];
   private partial = '';
   private readonly stabilizer: Stabilizer;

@@ -13,28 +13,28 @@ import type { SegmentRecord } from './segment-record.js';
 import type { WorkLine } from './work-line.js';
 
 /**
- * Stage 4 of a segment's path: the command side. In: a segment's record with its fate; out: the
+ * Stage 4 of a segment's path: dispatch, to the command side. In: a segment's record with its fate; out: the
  * router's actions, in the record (through the RecordKeeper). Only a dispatched fate reaches
  * Conversation.dispatch, once. This is also the one place the path asks the router anything (what it
  * waits for, its hangover, the tap), and the narrow front plug-ins get (front()).
  */
-export interface CommandSideDeps {
+export interface DispatchStageDeps {
   conv: Conversation;
   line: WorkLine;
   records: RecordKeeper;
   bus: Bus;
   clock: Clock;
   log: Logger;
-  vad: Pick<VadConfig, 'hangoverMs' | 'frameHangoverMs'>;
+  vad: Pick<VadConfig, 'hangoverMs' | 'routerFrameHangoverMs'>;
   /** Change the VAD hangover from the next frame on (the segment pipeline's setHangoverMs). */
   setHangoverMs?: (ms: number) => void;
 }
 
-export class CommandSide {
-  /** The VAD hangover in force: shorter while the top frame waits for a short answer (vad.frameHangoverMs). */
+export class DispatchStage {
+  /** The VAD hangover in force: shorter while the top frame waits for a short answer (vad.routerFrameHangoverMs). */
   private hangover: number;
 
-  constructor(private readonly d: CommandSideDeps) {
+  constructor(private readonly d: DispatchStageDeps) {
     this.hangover = d.vad.hangoverMs;
     // The cascade's hand-over of an open request waits its turn behind every segment closed before it.
     d.conv.lineUp = (run, frame) => d.line.enqueue(run, 'handing over the request failed', { frame });
@@ -108,7 +108,7 @@ export class CommandSide {
     if (e.type !== 'stack') return;
     const top = e.frames[e.frames.length - 1];
     const v = this.d.vad;
-    const ms = (top !== undefined ? v.frameHangoverMs[top] : undefined) ?? v.hangoverMs;
+    const ms = (top !== undefined ? v.routerFrameHangoverMs[top] : undefined) ?? v.hangoverMs;
     if (ms === this.hangover) return;
     this.hangover = ms;
     this.d.setHangoverMs?.(ms);

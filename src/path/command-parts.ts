@@ -20,7 +20,7 @@ import { routerVocabulary } from '../command/vocabulary.js';
 import type { Store } from '../store/store.js';
 
 /** The command side of the daemon: the router with its targets, and the intent pass when enabled. */
-export interface Commands {
+export interface CommandParts {
   core: CommandCore;
   /** The local-model intent pass, when intent.enabled. */
   intent: IntentRuntime | null;
@@ -51,11 +51,11 @@ export interface CommandSandbox {
 }
 
 /** At start, once speech is up: timers kept from before the restart run again (or ring, if due meanwhile). */
-export function restoreTimers(c: Commands): void {
+export function restoreTimers(c: CommandParts): void {
   if (c.timerKeeper) c.core.timers.restore(c.timerKeeper.load());
 }
 
-export interface BuildCommandsOptions {
+export interface BuildCommandPartsOptions {
   config: CommandsConfig;
   secrets?: Secrets;
   clock: Clock;
@@ -68,7 +68,7 @@ export interface BuildCommandsOptions {
 }
 
 /** The one builder of the command core: the daemon, `hark simulate` and `hark replay` all call it. */
-export function buildCommands(o: BuildCommandsOptions): Commands {
+export function buildCommandParts(o: BuildCommandPartsOptions): CommandParts {
   const { config, clock, log, sandbox } = o;
   const ha = haRuntime(o);
   const haUrl = sandbox?.ha ?? config.ha.conversation.url;
@@ -124,7 +124,7 @@ export function buildCommands(o: BuildCommandsOptions): Commands {
 }
 
 /** Home Assistant's conversation agent: on the device when configured; in a sandbox only when asked for (--ha). */
-function haRuntime(o: BuildCommandsOptions): HaConversationRuntime | null {
+function haRuntime(o: BuildCommandPartsOptions): HaConversationRuntime | null {
   const { config, clock, log, sandbox } = o;
   const secrets = o.secrets ?? {};
   if (!sandbox) return createHaConversation({ config, secrets, clock, log, ...(o.store ? { store: o.store } : {}) });
