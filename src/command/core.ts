@@ -3,23 +3,19 @@ import { createLogger, type Logger } from '../core/log.js';
 import type { Utterance } from '../core/utterance.js';
 import { ActionRouter, type ActionPolicy } from './actions/action-router.js';
 import { registerBuiltInHandlers } from './actions/handlers.js';
-import { KitchenTimers, type TimerKeeper } from './actions/timers.js';
+import { KitchenTimers } from './actions/timers.js';
 import { MemoryListBook, type ListBook } from './lists.js';
 import type { Delivery, Target } from './actions/targets/target.js';
 import { Deliveries } from './actions/deliveries.js';
-import type { ActionsConfig } from './actions/config.js';
-import type { RouterConfig } from './config.js';
-import type { Classifier } from './classifier.js';
 import type { Effect, EffectSink } from '../core/effects.js';
 import { CommandRouter } from './router.js';
 import { framesFor } from './defaults.js';
 import { said, type Said } from '../language/text.js';
 import { readTimerAnswer, stopsRinging } from '../language/answers.js';
 import type { KitchenLanguage } from '../language/kitchen.js';
-import { kitchenLanguage, ownRepliesIn, type LanguageConfig } from '../language/config.js';
+import { kitchenLanguage, ownRepliesIn } from '../language/config.js';
 import type { Situation } from '../language/situation.js';
 import { readRequest } from '../language/understand.js';
-import type { VoiceSpec } from './spec.js';
 import { FollowUpWindow, type WindowTake } from './follow-window.js';
 import { rulePhrases } from './vocabulary.js';
 
@@ -28,47 +24,8 @@ const RESAYING = new Set(['repeat', 'continue', 'start-over']);
 /** Fired actions that do not open the follow-up window: not a command just carried out. */
 const NO_FOLLOW_UP = new Set(['timer.done', 'stop']);
 
-export interface CommandCoreOptions {
-  clock: Clock;
-  router: RouterConfig;
-  actions: ActionsConfig;
-  /** Builds the targets; given the core's own sink so a speak target can talk. */
-  targets?: (emit: EffectSink) => ReadonlyMap<string, Target>;
-  classifiers?: Record<string, Classifier>;
-  /** Voices the speech engine has (overrides router.voices). */
-  voices?: readonly VoiceSpec[];
-  log?: Logger;
-  /** Everything that leaves the core: speech, earcons, fired actions, stack changes, ... */
-  onEffect: EffectSink;
-  /** Parts that ride on the core (the intent pass): attached once the router exists. */
-  plugins?: readonly CorePlugin[];
-  /** Where lists live (the store on the appliance; the intent pass shares it). Memory if omitted. */
-  lists?: ListBook;
-  /** Where timers are kept across restarts (the store). */
-  timerKeeper?: TimerKeeper;
-  /** This device's room (device.area). */
-  area?: string;
-  /** The kitchen language's section (extra templates, replies); the built-in language if omitted. */
-  language?: LanguageConfig;
-}
-
-
-
-/** What a plugin gets: the router (to ask yes/no), the action router (to act) and the core's sink. */
-export interface CoreHost {
-  readonly clock: Clock;
-  readonly router: CommandRouter;
-  readonly actions: ActionRouter;
-  emit: EffectSink;
-}
-
-/** Something that works beside the router, asynchronously, and must be waited for by idle(). */
-export interface CorePlugin {
-  attach(host: CoreHost): void;
-  readonly busy: boolean;
-  idle(): Promise<void>;
-  dispose(): void;
-}
+export type { CommandCoreOptions, CoreHost, CorePlugin } from './core-io.js';
+import type { CommandCoreOptions, CorePlugin } from './core-io.js';
 
 /**
  * The command core as one piece: CommandRouter → ActionRouter → handlers and targets, kitchen
