@@ -4,27 +4,24 @@ import type { Language } from '../language/pack/language.js';
 import type { IntentOutcome, IntentSink } from '../command/actions/targets/intent.js';
 import type { Delivery } from '../command/actions/targets/target.js';
 import type { IntentConfig } from './config.js';
-import type { Bus } from '../core/bus.js';
-import type { Clock } from '../core/clock.js';
 import { OneAtATime } from '../core/one-at-a-time.js';
 import { errorMessage } from '../core/errors.js';
-import type { Logger } from '../core/log.js';
 import type { Classifier, ClassifierInput, ClassifierVerdict } from '../command/classifier.js';
 import type { CoreHost, CorePlugin } from '../command/core.js';
-import type { IntentInput, RowLink } from '../store/records.js';
 import { confirmQuestion } from '../command/frames/confirm.js';
 import { ChatMemory } from './chat-memory.js';
 import type { IntentRecord } from './events.js';
 import { Deduper } from './fingerprint.js';
 import { registerIntentActions } from './intent-actions.js';
-import type { IntentSpec } from './intent-spec.js';
 import { ListenWindow, type Batch } from './listen-window.js';
-import type { ListBook } from '../command/lists.js';
 import { ModelAsker } from './model-asker.js';
 import { proposalFormat, renderPrompt } from './prompt.js';
 import { NOT_RECOGNISED, readProposal } from './proposal.js';
-import type { ModelReply, ProposalModel } from './proposal-model.js';
-import { actionArgs, fillSlots, missingSlot, proposalSlots, type ProposalSlots } from './proposal-slots.js';
+import type { ModelReply } from './proposal-model.js';
+import { actionArgs, fillSlots, missingSlot, proposalSlots } from './proposal-slots.js';
+import type { Heard, IntentPassOptions, Judged, PreparedProposal } from './intent-pass-io.js';
+
+export type { IntentPassOptions, IntentRecordStore, PreparedProposal } from './intent-pass-io.js';
 
 /**
  * The rule on the appliance (docs/decisions.md#the-model-proposes-the-person-confirms): the model proposes, the person confirms, only then does hark
@@ -44,49 +41,6 @@ import { actionArgs, fillSlots, missingSlot, proposalSlots, type ProposalSlots }
  * Requests are handled one at a time, in order. Time comes from the Clock; the only I/O is the
  * ProposalModel handed in.
  */
-export interface IntentRecordStore {
-  addIntent(i: IntentInput & RowLink): number | null;
-}
-
-export interface IntentPassOptions {
-  config: IntentConfig;
-  model: ProposalModel;
-  clock: Clock;
-  lists: ListBook;
-  log: Logger;
-  /** Where proposal/ambiguous/commit/discard rows go (the SQLite store). */
-  store?: IntentRecordStore;
-  bus?: Bus;
-  /** True when actions.forward sends the action to a target (the manager pager). */
-  forwarded?: (action: string) => boolean;
-  /**
-   * True when the frame's own target takes what the model cannot place among hark's intents (Home
-   * Assistant's conversation agent): then the pass hands it over instead of asking to rephrase.
-   */
-  handOver?: (frame: string | undefined) => boolean;
-  /** The device's first language: the confirmation's "Say yes or no." and "Cancelled." in its words (English without). */
-  language?: Language;
-  /** Every language of the device: a request said in one of them (a submission's `lang`) is confirmed in it. */
-  languages?: readonly Language[];
-}
-
-type Judged =
-  | { status: 'PROPOSED'; intent: IntentSpec; target: string | null; slots: ProposalSlots }
-  | { status: 'AMBIGUOUS'; reason: string; intent?: IntentSpec };
-
-interface Heard {
-  text: string;
-  ids: readonly string[];
-  /** The language it was said in, when not the device's first. */
-  lang?: string;
-}
-
-/** What hark will say once the request is submitted, worked out ahead (prepare()). */
-export interface PreparedProposal {
-  /** The yes/no question or the clarifying question; null when nothing can be said ahead (the model is away). */
-  spoken: string | null;
-}
-
 export class IntentPass implements CorePlugin, Classifier, IntentSink {
   private host: CoreHost | null = null;
   private readonly cfg: IntentConfig;
