@@ -1,4 +1,4 @@
-import { SpeakerModel } from './speaker-model.js';
+import { SpeakerModel, asPlayed } from './speaker-model.js';
 import { DelayEstimator } from './delay.js';
 import type { EchoReference } from './reference.js';
 import { RawHistory } from './raw-history.js';
@@ -125,7 +125,9 @@ export class EchoStage {
 
   get status(): EchoStatus {
     const t = this.trust;
-    return { state: this.lastState, delayMs: this.delayNow + this.clipShiftMs, estimate: this.estimator.estimate, erleDb: t.erleDb, converged: t.converged, distrustedFor: t.distrustedFor, lateReferenceMs: Math.round(this.reference.lateSamples / this.perMs), noEcho: t.noEcho, clocks: this.clocks.status() };
+    const trust = { erleDb: t.erleDb, converged: t.converged, distrustedFor: t.distrustedFor, noEcho: t.noEcho };
+    const lateReferenceMs = Math.round(this.reference.lateSamples / this.perMs);
+    return { state: this.lastState, delayMs: this.delayNow + this.clipShiftMs, estimate: this.estimator.estimate, ...trust, lateReferenceMs, clocks: this.clocks.status() };
   }
 
   /** The delay in use now: as set, less what the echo has slid since by the skew followed. */
@@ -162,18 +164,6 @@ export class EchoStage {
    */
   get talkOver(): boolean {
     return this.overTalk;
-  }
-
-  /**
-   * The reference as the speaker plays it: through the model of its distortion when one is set, so
-   * the linear filter after it models only the room (a driver's harmonics are in no reference as
-   * played; docs/echo.md, "A louder ring"). The same buffer each call.
-   */
-  private asPlayed(ref: Int16Array): Int16Array {
-    if (!this.model) return ref;
-    const out = ref.length === this.driven.length ? this.driven : new Int16Array(ref.length);
-    this.model.apply(ref, out);
-    return out;
   }
 
   get erleDb(): number {
@@ -250,11 +240,12 @@ export class EchoStage {
         this.expectMove = true;
       }
     }
-    this.native.process(frame, this.asPlayed(this.ref), this.out);
+    this.native.process(frame, asPlayed(this.model, this.ref, this.driven), this.out);
     const cancelling = cancellingState(this.trust.erleDb, this.trust.converged, this.o.convergedDb);
     const verdict = this.talk.update(active ? this.ref : null, this.out, frame, cancelling);
     this.harkOnly = verdict === 'hark';
-    this.overTalk = vouchesTalkOver({ verdict, converged: this.trust.converged, learntMs: this.trust.learntMs, cancelling, outPower: power(this.out), micPower: micAligned });
+    const heard = { verdict, converged: this.trust.converged, learntMs: this.trust.learntMs, cancelling, outPower: power(this.out), micPower: micAligned };
+    this.overTalk = vouchesTalkOver(heard);
     this.history.mark(position);
     if (active) this.trust.measure(frame, this.out);
     this.lastState = this.trust.converged ? 'cancelling' : 'converging';
@@ -380,7 +371,7 @@ export class EchoStage {
       processed: this.processed,
       anchorMs: this.anchorMs,
       render: (atMs, p, out) => this.clocks.render(this.refPosition(atMs), p, out),
-      process: (mic, ref, out) => this.native.process(mic, ref && this.asPlayed(ref), out),
+      process: (mic, ref, out) => this.native.process(mic, ref && asPlayed(this.model, ref, this.driven), out),
     });
     this.trust.restarted();
     this.trust.distrust(why);
@@ -394,5 +385,4 @@ export class EchoStage {
   private refPosition(atMs: number): number {
     return this.reference.position(atMs - this.delayMs + this.o.marginMs);
   }
-
 }

@@ -27,3 +27,15 @@ export class SpeakerModel {
     }
   }
 }
+
+/**
+ * The reference as the speaker plays it: through the model of its distortion when one is set, so
+ * the linear filter after it models only the room (a driver's harmonics are in no reference as
+ * played; docs/echo.md, "A louder ring"). Into `scratch` when it fits, else a new buffer.
+ */
+export function asPlayed(model: SpeakerModel | null, ref: Int16Array, scratch: Int16Array): Int16Array {
+  if (!model) return ref;
+  const out = ref.length === scratch.length ? scratch : new Int16Array(ref.length);
+  model.apply(ref, out);
+  return out;
+}
