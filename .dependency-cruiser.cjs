@@ -62,7 +62,8 @@ LAYERS.forEach((layer, i) => {
     const exceptions = ALLOWED_UP.filter((a) => new RegExp(pathOf(f)).test(a.from));
     forbidden.push(rule(`layer-${f.replace(/[/.]/g, '-')}`, { path: pathOf(f), pathNot: exceptions.map((a) => `^${esc(a.from)}$`) }, { path: up.map(pathOf) }));
     // An allowed file may import its one named target upwards, nothing else.
-    for (const a of exceptions) forbidden.push(rule(`layer-${f.replace(/[/.]/g, '-')}-except`, { path: `^${esc(a.from)}$` }, { path: up.map(pathOf), pathNot: [`^${esc(a.to)}$`] }));
+    for (const a of exceptions)
+      forbidden.push(rule(`layer-${f.replace(/[/.]/g, '-')}-except`, { path: `^${esc(a.from)}$` }, { path: up.map(pathOf), pathNot: [`^${esc(a.to)}$`] }));
   }
 });
 

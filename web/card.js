@@ -34,9 +34,11 @@ async function fetchWave(box, seg) {
   const note = box.querySelector('.wave-note');
   if (!seg.audioUrl) {
     note.textContent =
-      seg.audio === 'disk-full' ? 'no audio stored: the disk was full when this was logged'
-      : seg.audio === 'reclaimed' ? 'audio deleted to make room for text when the disk was full (oldest first)'
-      : 'no audio stored (store.audio is off)';
+      seg.audio === 'disk-full'
+        ? 'no audio stored: the disk was full when this was logged'
+        : seg.audio === 'reclaimed'
+          ? 'audio deleted to make room for text when the disk was full (oldest first)'
+          : 'no audio stored (store.audio is off)';
     box.classList.add('no-audio');
     return null;
   }
@@ -60,7 +62,15 @@ async function fetchWave(box, seg) {
     box.wave = wave;
     if (raw) {
       const rawCanvas = box.querySelector('canvas[data-track="raw"]');
-      box.rawWave = new Waveform(rawCanvas, { pcm: raw.pcm, sampleRate, prerollSamples: seg.prerollSamples, spliceWarning: seg.splice?.warning, playback, scalePeak: raw.peak, liveColor: '--wave-raw' });
+      box.rawWave = new Waveform(rawCanvas, {
+        pcm: raw.pcm,
+        sampleRate,
+        prerollSamples: seg.prerollSamples,
+        spliceWarning: seg.splice?.warning,
+        playback,
+        scalePeak: raw.peak,
+        liveColor: '--wave-raw',
+      });
       wave.link(box.rawWave);
       rawCanvas.dataset.drawn = '1';
     }
@@ -124,13 +134,14 @@ function head(seg) {
     el('span', { class: 'dur' }, msText(seg.durationMs)),
     seg.closeReason && el('span', { class: 'muted' }, seg.closeReason),
     seg.source !== 'mic' && el('span', { class: 'badge' }, seg.source),
-    fate && el('span', { class: `badge ${FATE_TONE[fate.kind] ?? ''}`, title: 'what became of this segment; each engine\'s attempt is below' }, fate.text),
+    fate && el('span', { class: `badge ${FATE_TONE[fate.kind] ?? ''}`, title: "what became of this segment; each engine's attempt is below" }, fate.text),
     seg.splice?.warning && el('span', { class: 'badge bad', title: 'the level jumps across the pre-roll / live splice' }, `splice jump (${seg.splice.reason})`),
     seg.audio === 'disk-full' && el('span', { class: 'badge warn' }, 'no audio: disk full'),
     seg.audio === 'reclaimed' && el('span', { class: 'badge warn' }, 'audio reclaimed: disk full'),
-    seg.echo && el('span', { class: 'badge', title: 'heard while hark was playing: the echo canceller took hark\'s sound out' }, 'over playback'),
+    seg.echo && el('span', { class: 'badge', title: "heard while hark was playing: the echo canceller took hark's sound out" }, 'over playback'),
     el('span', { class: 'spacer' }),
-    languages.length > 0 && el('span', { class: 'badge lang', title: 'the language it was heard in (speech-to-text named it, or the text line did)' }, languages.join(' ')),
+    languages.length > 0 &&
+      el('span', { class: 'badge lang', title: 'the language it was heard in (speech-to-text named it, or the text line did)' }, languages.join(' ')),
     t && el('span', { class: 'engine' }, `${t.engine} · ${msText(t.sttMs)}`),
   );
 }
@@ -145,7 +156,7 @@ function wavePanel(seg) {
     el(
       'div',
       { class: 'raw-track' },
-      el('div', { class: 'track-label muted' }, el('span', { class: 'swatch' }), 'raw microphone — hark\'s playback shaded'),
+      el('div', { class: 'track-label muted' }, el('span', { class: 'swatch' }), "raw microphone — hark's playback shaded"),
       el('canvas', { class: 'wave-canvas', role: 'img', 'aria-label': `raw microphone of segment ${seg.id}`, data: { ...data, track: 'raw' } }),
     );
   const cleanedLabel = seg.echo && el('div', { class: 'track-label muted' }, 'cleaned — what the VAD and speech-to-text got');
@@ -178,7 +189,8 @@ function wavePanel(seg) {
       el('button', { type: 'button', title: 'zoom out', onclick: withWave((w) => w.zoomBy(1 / 2)) }, '−'),
       el('button', { type: 'button', title: 'zoom in', onclick: withWave((w) => w.zoomBy(2)) }, '+'),
       el('button', { type: 'button', title: 'show everything (or double-click the waveform)', onclick: withWave((w) => w.fit()) }, 'fit'),
-      seg.prerollSamples > 0 && el('button', { type: 'button', title: '150 ms either side of the pre-roll / live splice', onclick: withWave((w) => w.focusSplice()) }, 'splice'),
+      seg.prerollSamples > 0 &&
+        el('button', { type: 'button', title: '150 ms either side of the pre-roll / live splice', onclick: withWave((w) => w.focusSplice()) }, 'splice'),
       el('span', { class: 'zoom-label muted' }),
       el('span', { class: 'spacer' }),
       el('span', { class: 'hint muted' }, 'drag to zoom · ctrl+wheel · dbl-click fits'),
@@ -207,7 +219,12 @@ function transcripts(seg) {
         'div',
         { class: 'tx-one' },
         el('div', { class: 'row' }, el('span', { class: 'k' }, 'raw'), el('span', { class: 'raw' }, spans(t.rawSpans))),
-        el('div', { class: 'row' }, el('span', { class: 'k' }, 'clean'), t.text ? el('span', { class: 'clean' }, t.text) : el('span', { class: 'empty' }, '(empty)')),
+        el(
+          'div',
+          { class: 'row' },
+          el('span', { class: 'k' }, 'clean'),
+          t.text ? el('span', { class: 'clean' }, t.text) : el('span', { class: 'empty' }, '(empty)'),
+        ),
         t.droppedReason && el('div', { class: 'row' }, el('span', { class: 'k' }, 'dropped'), el('span', { class: 'bad-text' }, t.droppedReason)),
         t.fallbackReason && el('div', { class: 'row' }, el('span', { class: 'k' }, 'fallback'), el('span', {}, t.fallbackReason)),
         el('div', { class: 'row small' }, el('span', { class: 'k' }, 'engine'), el('span', {}, `${t.engine} · STT ${msText(t.sttMs)}`), tokenCount(t.tokens)),
@@ -215,7 +232,17 @@ function transcripts(seg) {
     );
   }
   for (const u of seg.utterances) {
-    append(box, el('div', { class: 'row small' }, el('span', { class: 'k' }, 'utterance'), el('span', { class: 'clean' }, u.text || '(empty)'), u.language && el('span', { class: 'muted' }, ` [${u.language}]`), el('span', { class: 'muted' }, ` ${u.id}`)));
+    append(
+      box,
+      el(
+        'div',
+        { class: 'row small' },
+        el('span', { class: 'k' }, 'utterance'),
+        el('span', { class: 'clean' }, u.text || '(empty)'),
+        u.language && el('span', { class: 'muted' }, ` [${u.language}]`),
+        el('span', { class: 'muted' }, ` ${u.id}`),
+      ),
+    );
   }
   return box;
 }
@@ -256,13 +283,25 @@ function outcome(seg) {
       box,
       table(
         ['action', 'args', 'outcome', 'time'],
-        seg.actions.map((a) => [a.name, jsonText(a.args), el('span', { class: a.outcome === 'ok' ? 'good-text' : 'bad-text', title: a.error ?? '' }, a.error ? `${a.outcome}: ${a.error}` : a.outcome), msText(a.latencyMs)]),
+        seg.actions.map((a) => [
+          a.name,
+          jsonText(a.args),
+          el('span', { class: a.outcome === 'ok' ? 'good-text' : 'bad-text', title: a.error ?? '' }, a.error ? `${a.outcome}: ${a.error}` : a.outcome),
+          msText(a.latencyMs),
+        ]),
         ['args', 'outcome'],
       ),
     );
   }
   if (seg.listItems.length) {
-    append(box, table(['list', 'op', 'item', 'qty'], seg.listItems.map((l) => [l.list, l.op, l.item, l.quantity === null ? '' : `${l.quantity}${l.unit ? ' ' + l.unit : ''}`]), ['item']));
+    append(
+      box,
+      table(
+        ['list', 'op', 'item', 'qty'],
+        seg.listItems.map((l) => [l.list, l.op, l.item, l.quantity === null ? '' : `${l.quantity}${l.unit ? ' ' + l.unit : ''}`]),
+        ['item'],
+      ),
+    );
   }
   if (!box.childElementCount) append(box, el('p', { class: 'muted' }, 'no intent or action'));
   return box;
@@ -274,8 +313,26 @@ function table(headers, rows, wide = []) {
   return el(
     'table',
     {},
-    el('thead', {}, el('tr', {}, headers.map((h, i) => el('th', { class: cls(i) }, h)))),
-    el('tbody', {}, rows.map((r) => el('tr', {}, r.map((c, i) => el('td', { class: cls(i) }, c))))),
+    el(
+      'thead',
+      {},
+      el(
+        'tr',
+        {},
+        headers.map((h, i) => el('th', { class: cls(i) }, h)),
+      ),
+    ),
+    el(
+      'tbody',
+      {},
+      rows.map((r) =>
+        el(
+          'tr',
+          {},
+          r.map((c, i) => el('td', { class: cls(i) }, c)),
+        ),
+      ),
+    ),
   );
 }
 
@@ -297,7 +354,11 @@ function meta(seg) {
     ['audio', seg.audio === 'stored' ? bytes(seg.audioBytes) : seg.audio],
     seg.echo && ['hark playing', playbackText(seg)],
   ].filter(Boolean);
-  return el('dl', { class: 'meta' }, items.map(([k, v]) => [el('dt', {}, k), el('dd', {}, v)]));
+  return el(
+    'dl',
+    { class: 'meta' },
+    items.map(([k, v]) => [el('dt', {}, k), el('dd', {}, v)]),
+  );
 }
 
 /** How much of the segment hark's playback covered, and whether the raw track is kept. */

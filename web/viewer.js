@@ -81,7 +81,12 @@ async function loadPage(reset) {
     for (const seg of page.segments) show(seg, 'bottom');
     nextBefore = page.nextBefore;
     older.hidden = nextBefore === null;
-    status.textContent = segments.size === 0 ? (filtered() ? 'no segments match these filters' : 'no segments logged yet') : `${segments.size} shown${nextBefore === null ? ' · that is all' : ''}`;
+    status.textContent =
+      segments.size === 0
+        ? filtered()
+          ? 'no segments match these filters'
+          : 'no segments logged yet'
+        : `${segments.size} shown${nextBefore === null ? ' · that is all' : ''}`;
   } catch (err) {
     status.textContent = `could not load segments: ${err.message}`;
   } finally {
@@ -109,10 +114,11 @@ function showStore(store) {
   if (store.audioStorage === 'paused-disk-full') {
     pill('pill-store', 'DISK FULL', 'bad');
     banner.hidden = false;
-    banner.textContent = `Disk full since ${clockTime(store.pausedAt)}: audio is not being stored; segments are logged without it until space is freed. (${store.pausedReason})`
-      + (store.reclaimedSegments ? ` The audio of the ${store.reclaimedSegments} oldest segments was deleted to keep the text.` : '')
-      + (store.pendingRows ? ` ${store.pendingRows} rows wait in memory for room.` : '')
-      + (store.rowsLost ? ` ${store.rowsLost} rows were lost (the waiting queue was full).` : '');
+    banner.textContent =
+      `Disk full since ${clockTime(store.pausedAt)}: audio is not being stored; segments are logged without it until space is freed. (${store.pausedReason})` +
+      (store.reclaimedSegments ? ` The audio of the ${store.reclaimedSegments} oldest segments was deleted to keep the text.` : '') +
+      (store.pendingRows ? ` ${store.pendingRows} rows wait in memory for room.` : '') +
+      (store.rowsLost ? ` ${store.rowsLost} rows were lost (the waiting queue was full).` : '');
   } else {
     pill('pill-store', `store ${bytes(store.fileBytes)} · ${store.segments} segments`, store.recovered ? 'warn' : 'good');
     banner.hidden = !store.recovered;
@@ -211,7 +217,11 @@ function showSpeech(s) {
   pill('pill-speech', text, away ? 'warn' : 'muted');
   // The full lists on hover: the pill shows the first few.
   const detail = (w, names) => `${w.server}: ${w.answered ? names.join(', ') || 'none listed' : `not answering${w.error ? ` (${w.error})` : ''}`}`;
-  el.title = [...s.engines.filter((e) => e.wyoming).map((e) => `${e.id} ${detail(e.wyoming, e.wyoming.models)}`), ...(s.voice ? [`voice ${detail(s.voice, s.voice.voices)}`] : []), ...(e?.problem ? [e.problem] : [])].join('\n');
+  el.title = [
+    ...s.engines.filter((e) => e.wyoming).map((e) => `${e.id} ${detail(e.wyoming, e.wyoming.models)}`),
+    ...(s.voice ? [`voice ${detail(s.voice, s.voice.voices)}`] : []),
+    ...(e?.problem ? [e.problem] : []),
+  ].join('\n');
 }
 
 let mode = 'daemon';
@@ -303,7 +313,10 @@ for (const k of ['q', 'engine', 'dropped']) if (initial.get(k)) form.elements[k]
 await health();
 // Time left on running timers moves on its own: refresh the kitchen line now and then.
 setInterval(() => {
-  if (mode !== 'viewer' && !document.hidden) fetch('/api/kitchen').then((r) => r.json()).then(showKitchen, () => {});
+  if (mode !== 'viewer' && !document.hidden)
+    fetch('/api/kitchen')
+      .then((r) => r.json())
+      .then(showKitchen, () => {});
 }, 5000);
 await loadPage(true);
 connect();

@@ -178,7 +178,10 @@ export class Waveform {
     } else {
       const first = Math.max(0, Math.floor(start));
       const last = Math.min(this.pcm.length - 1, Math.ceil(end));
-      for (const [from, to, stroke] of [[first, Math.min(last, this.preroll - 1), pre], [Math.max(first, this.preroll - 1), last, live]]) {
+      for (const [from, to, stroke] of [
+        [first, Math.min(last, this.preroll - 1), pre],
+        [Math.max(first, this.preroll - 1), last, live],
+      ]) {
         if (to < from) continue;
         ctx.strokeStyle = stroke;
         ctx.lineWidth = 1.25;

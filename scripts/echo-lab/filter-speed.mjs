@@ -52,6 +52,15 @@ for (const filterMs of filters) {
       cpu += (d.user + d.system) / 1000;
       frames++;
     }
-    console.log(JSON.stringify({ arch: process.arch, filterMs, residual, frames, cpuMsPer32msFrame: +(cpu / frames).toFixed(3), erleDb: Math.round(cleaner.stage.status.erleDb) }));
+    console.log(
+      JSON.stringify({
+        arch: process.arch,
+        filterMs,
+        residual,
+        frames,
+        cpuMsPer32msFrame: +(cpu / frames).toFixed(3),
+        erleDb: Math.round(cleaner.stage.status.erleDb),
+      }),
+    );
   }
 }

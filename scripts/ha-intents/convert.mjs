@@ -14,8 +14,17 @@ import { dirname } from 'node:path';
 import { parse } from 'yaml';
 
 export const INTENTS = [
-  'HassStartTimer', 'HassCancelTimer', 'HassCancelAllTimers', 'HassPauseTimer', 'HassUnpauseTimer', 'HassIncreaseTimer',
-  'HassDecreaseTimer', 'HassTimerStatus', 'HassNevermind', 'HassShoppingListAddItem', 'HassListAddItem',
+  'HassStartTimer',
+  'HassCancelTimer',
+  'HassCancelAllTimers',
+  'HassPauseTimer',
+  'HassUnpauseTimer',
+  'HassIncreaseTimer',
+  'HassDecreaseTimer',
+  'HassTimerStatus',
+  'HassNevermind',
+  'HassShoppingListAddItem',
+  'HassListAddItem',
 ];
 const FILE_OF = { HassShoppingListAddItem: 'shopping_list', HassListAddItem: 'todo' };
 const ENGLISH_COMMIT = 'aa550032a57b67c13995c032220bc4101521ead2';
@@ -91,7 +100,8 @@ export function convert(lang, commit, read, list) {
       commit,
       paths,
       license: 'CC BY 4.0 (Creative Commons Attribution 4.0 International), LICENSE.md of that repository',
-      attribution: 'Test sentences (c) Home Assistant intents contributors, CC BY 4.0; extracted and restated as JSON (slots normalised, durations summed to seconds).',
+      attribution:
+        'Test sentences (c) Home Assistant intents contributors, CC BY 4.0; extracted and restated as JSON (slots normalised, durations summed to seconds).',
     },
     cases,
   };

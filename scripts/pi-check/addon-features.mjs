@@ -13,7 +13,8 @@ const info = addonBuildInfo(buf);
 // Instructions inside ggml's C functions (not its hand-written assembly kernels): SDOT/UDOT and
 // half-precision vector FMLA (fmla v.8h / v.4h).
 const elf = readElf(buf);
-let sdot = 0, fmlaH = 0;
+let sdot = 0,
+  fmlaH = 0;
 for (const [name, sym] of elf.symbols) {
   if (!name.startsWith('ggml_vec_') || sym.size === 0) continue;
   const off = elf.offsetOf(sym.value);
@@ -24,4 +25,10 @@ for (const [name, sym] of elf.symbols) {
     if ((w & 0xbfe0fc00) === 0x0e400c00) fmlaH++;
   }
 }
-console.log(JSON.stringify({ file, machine: info.machine, ndebug: info.ndebug, systemInfo: info.systemInfo, instructions: { sdotUdotInGgmlVec: sdot, fmlaHalfInGgmlVec: fmlaH } }, null, 1));
+console.log(
+  JSON.stringify(
+    { file, machine: info.machine, ndebug: info.ndebug, systemInfo: info.systemInfo, instructions: { sdotUdotInGgmlVec: sdot, fmlaHalfInGgmlVec: fmlaH } },
+    null,
+    1,
+  ),
+);

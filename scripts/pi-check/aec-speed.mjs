@@ -44,7 +44,11 @@ function run(ppm) {
   const reference = new EchoReference();
   reference.played(played, 0);
   const rss0 = process.memoryUsage().rss;
-  const made = createEchoCleaner({ filterMs: echo.filterMs, residual: echo.residual, denoise: echo.denoise, denoiseDb: echo.denoiseDb, followSkew: echo.followSkew }, reference, clock);
+  const made = createEchoCleaner(
+    { filterMs: echo.filterMs, residual: echo.residual, denoise: echo.denoise, denoiseDb: echo.denoiseDb, followSkew: echo.followSkew },
+    reference,
+    clock,
+  );
   if ('error' in made) {
     console.log(JSON.stringify({ ok: false, error: made.error }));
     process.exit(1);

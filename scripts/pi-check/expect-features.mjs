@@ -18,9 +18,12 @@ if (dot === 'DOTPROD=1' && j.instructions.sdotUdotInGgmlVec === 0) bad.push('no 
 if (dot === 'DOTPROD=0' && j.instructions.sdotUdotInGgmlVec > 0) bad.push(`${j.instructions.sdotUdotInGgmlVec} SDOT/UDOT in ggml_vec_* although no DOTPROD`);
 const fp16 = want.find((w) => w.startsWith('FP16_VA='));
 if (fp16 === 'FP16_VA=1' && j.instructions.fmlaHalfInGgmlVec === 0) bad.push('no half-precision FMLA in ggml_vec_* although FP16_VA');
-if (fp16 === 'FP16_VA=0' && j.instructions.fmlaHalfInGgmlVec > 0) bad.push(`${j.instructions.fmlaHalfInGgmlVec} half-precision FMLA in ggml_vec_* although no FP16_VA`);
+if (fp16 === 'FP16_VA=0' && j.instructions.fmlaHalfInGgmlVec > 0)
+  bad.push(`${j.instructions.fmlaHalfInGgmlVec} half-precision FMLA in ggml_vec_* although no FP16_VA`);
 if (bad.length) {
   console.error(`${j.file}:\n  ${bad.join('\n  ')}`);
   process.exit(1);
 }
-console.log(`${j.file}: ${want.join(' ')}, NDEBUG; SDOT/UDOT ${j.instructions.sdotUdotInGgmlVec}, FMLA .h ${j.instructions.fmlaHalfInGgmlVec} in ggml_vec_*: as expected`);
+console.log(
+  `${j.file}: ${want.join(' ')}, NDEBUG; SDOT/UDOT ${j.instructions.sdotUdotInGgmlVec}, FMLA .h ${j.instructions.fmlaHalfInGgmlVec} in ggml_vec_*: as expected`,
+);

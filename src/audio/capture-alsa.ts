@@ -192,9 +192,7 @@ export class AlsaCapture extends EventEmitter<AudioSourceEvents> implements Audi
 
 function exitReason(run: Run, code: number | null, signal: NodeJS.Signals | null): string {
   if (run.spawnError) {
-    return run.spawnError.code === 'ENOENT'
-      ? 'arecord not found on PATH (install alsa-utils)'
-      : `cannot start arecord: ${run.spawnError.message}`;
+    return run.spawnError.code === 'ENOENT' ? 'arecord not found on PATH (install alsa-utils)' : `cannot start arecord: ${run.spawnError.message}`;
   }
   const lastLine = run.stderr.trim().split('\n').pop()?.trim();
   const how = signal ? `arecord killed by ${signal}` : `arecord exited with code ${code}`;

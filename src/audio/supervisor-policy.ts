@@ -27,10 +27,7 @@ export interface SupervisorSettings {
 }
 
 export type SupervisorEffect =
-  | { kind: 'spawn' }
-  | { kind: 'kill'; reason: string }
-  | { kind: 'up' }
-  | { kind: 'down'; reason: string; restartInMs: number | null };
+  { kind: 'spawn' } | { kind: 'kill'; reason: string } | { kind: 'up' } | { kind: 'down'; reason: string; restartInMs: number | null };
 
 type State = 'idle' | 'running' | 'waiting' | 'stopped';
 

@@ -26,6 +26,6 @@ export function register(program: Command): void {
 
 function redact(secrets: object): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(secrets)) if (typeof v === "string" && v) out[k] = 'set (from environment)';
+  for (const [k, v] of Object.entries(secrets)) if (typeof v === 'string' && v) out[k] = 'set (from environment)';
   return out;
 }

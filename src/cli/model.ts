@@ -47,7 +47,7 @@ export function register(program: Command): void {
 
   model
     .command('fetch')
-    .description('download ggml-<name>.bin from whisper.cpp\'s published models, with resume and a pinned sha256')
+    .description("download ggml-<name>.bin from whisper.cpp's published models, with resume and a pinned sha256")
     .argument('<name>', `model name (${Object.keys(MODEL_CATALOG).join(', ')})`)
     .option('--dir <dir>', 'where to put it (default: stt.whisper.modelsDir)')
     .option('--base-url <url>', `where to download from (default: $HARK_MODEL_BASE_URL or ${DEFAULT_MODEL_BASE_URL})`)

@@ -42,7 +42,10 @@ export function register(program: Command): void {
     .option('--model <path>', 'ggml Whisper model file (default: stt.whisper.model in stt.whisper.modelsDir)')
     .option('--stt-mode <mode>', `${STT_MODES.join(', ')} (default: the config's stt.mode)`)
     .option('--deepgram-url <url>', 'Deepgram base URL, e.g. ws://127.0.0.1:8080 for a local server (default: stt.deepgram.url)')
-    .option('--ollama <url>', 'run the intent pass against this Ollama (e.g. http://127.0.0.1:11434), as the device does; each model call is real and waited for')
+    .option(
+      '--ollama <url>',
+      'run the intent pass against this Ollama (e.g. http://127.0.0.1:11434), as the device does; each model call is real and waited for',
+    )
     .option('-v, --verbose', 'log what the engines and the router do to stderr')
     .addHelpText(
       'after',
@@ -79,17 +82,42 @@ async function replay(opts: ReplayOpts): Promise<void> {
     const range = source.range(sinceMs);
     if (range.segments.length === 0) {
       const newest = range.newestStartedAt === null ? 'the log is empty' : `the newest is from ${new Date(range.newestStartedAt).toISOString()}`;
-      if (opts.json) out(JSON.stringify({ type: 'summary', replayed: 0, differ: 0, same: 0, skipped: 0, skippedBy: {}, fromText: 0, differences: { vad: 0, text: 0, actions: 0 } }));
+      if (opts.json)
+        out(
+          JSON.stringify({
+            type: 'summary',
+            replayed: 0,
+            differ: 0,
+            same: 0,
+            skipped: 0,
+            skippedBy: {},
+            fromText: 0,
+            differences: { vad: 0, text: 0, actions: 0 },
+          }),
+        );
       else out(`no segments${sinceMs === null ? '' : ` since ${new Date(sinceMs).toISOString()}`} in ${source.path} (${newest})`);
       return;
     }
     const withIntents = range.segments.filter((s) => s.intentRows > 0).length;
-    if (opts.ollama !== undefined && !/^https?:\/\/[^/\s]+/.test(opts.ollama)) throw new HarkError(`--ollama must be an http:// URL such as http://127.0.0.1:11434, got ${JSON.stringify(opts.ollama)}`, { exitCode: 2 });
+    if (opts.ollama !== undefined && !/^https?:\/\/[^/\s]+/.test(opts.ollama))
+      throw new HarkError(`--ollama must be an http:// URL such as http://127.0.0.1:11434, got ${JSON.stringify(opts.ollama)}`, { exitCode: 2 });
     if (withIntents && opts.ollama === undefined) {
       // The intent pass asks a local model (Ollama): slow and not repeatable, so only when asked for.
-      process.stderr.write(`hark replay: note: ${withIntents} segment(s) have intent-pass rows (model proposals); without --ollama replay does not run the intent pass, so what it committed shows as missing\n`);
+      process.stderr.write(
+        `hark replay: note: ${withIntents} segment(s) have intent-pass rows (model proposals); without --ollama replay does not run the intent pass, so what it committed shows as missing\n`,
+      );
     }
-    if (!textOnly) hearing = await audioHearing({ config, secrets, source, vad: opts.vad !== false, ...(mode ? { mode } : {}), ...(opts.model ? { modelPath: opts.model } : {}), ...(opts.deepgramUrl ? { deepgramUrl: opts.deepgramUrl } : {}), logger });
+    if (!textOnly)
+      hearing = await audioHearing({
+        config,
+        secrets,
+        source,
+        vad: opts.vad !== false,
+        ...(mode ? { mode } : {}),
+        ...(opts.model ? { modelPath: opts.model } : {}),
+        ...(opts.deepgramUrl ? { deepgramUrl: opts.deepgramUrl } : {}),
+        logger,
+      });
     const withDate = spansDays(range.segments.map((s) => s.startedAt));
     const verdicts: Verdict[] = [];
     await runReplay({

@@ -30,7 +30,7 @@ export function register(program: Command): void {
     .command('segment')
     .description('cut a WAV file into speech segments with the real VAD and segmenter; one line per segment')
     .argument('<file.wav>', 'recording to segment (any PCM/float WAV; converted to 16 kHz mono)')
-    .option('--vad <engine>', 'silero or webrtc (default: the config\'s vad.engine)')
+    .option('--vad <engine>', "silero or webrtc (default: the config's vad.engine)")
     .option('--json', 'one JSON object per segment: index, startMs, vadStartMs, endMs, prerollMs, samples, closeReason, maxProb')
     .option('--out-dir <dir>', 'also write each segment (pre-roll included) as seg-000.wav, seg-001.wav, ...')
     .option('-c, --config <file>', 'config file')
@@ -55,7 +55,8 @@ export function register(program: Command): void {
             if (opts.outDir) await writeWavFile(join(opts.outDir, `seg-${String(s.index).padStart(3, '0')}.wav`), s.pcm);
           },
           onDropped: (d) => {
-            if (!opts.json) out(`       (dropped at ${(samplesToMs(d.vadStartSample) / 1000).toFixed(2)}s: ${d.reason}, ${Math.round(d.speechMs)} ms of speech)`);
+            if (!opts.json)
+              out(`       (dropped at ${(samplesToMs(d.vadStartSample) / 1000).toFixed(2)}s: ${d.reason}, ${Math.round(d.speechMs)} ms of speech)`);
           },
           onVadError: (e) => process.stderr.write(`hark: ${e.message}\n`),
         });

@@ -41,10 +41,20 @@ export function register(program: Command): void {
     .option('--live-webhooks', 'really POST to webhook targets (by default they are reported, not called)')
     .option('--drain-ms <ms>', 'at end of input, run pending timers for at most this much virtual time', '3600000')
     .option('--ollama <url>', 'run the intent pass against this Ollama (e.g. http://127.0.0.1:11434); each model call is real and waited for')
-    .option('--assignment <file>', 'voice picking (picking.enabled): offer this assignment (JSON, docs/picking.md) at start; repeatable', (v: string, all: string[] = []) => [...all, v])
-    .option('--live-wms', 'really talk to the warehouse system (picking.wms.url, or the broker with picking.wms.mqtt): assignments in, results out (by default results stay in the outbox, picking.db in the out dir)')
+    .option(
+      '--assignment <file>',
+      'voice picking (picking.enabled): offer this assignment (JSON, docs/picking.md) at start; repeatable',
+      (v: string, all: string[] = []) => [...all, v],
+    )
+    .option(
+      '--live-wms',
+      'really talk to the warehouse system (picking.wms.url, or the broker with picking.wms.mqtt): assignments in, results out (by default results stay in the outbox, picking.db in the out dir)',
+    )
     .option('--wms-drain-ms <ms>', 'with --live-wms, at end of input wait at most this long (real time) for the outbox to empty', '10000')
-    .option('--ha [url]', "really ask Home Assistant's conversation agent (ha.conversation, or at this URL; token from HARK_HA_TOKEN); by default it is reported, not called")
+    .option(
+      '--ha [url]',
+      "really ask Home Assistant's conversation agent (ha.conversation, or at this URL; token from HARK_HA_TOKEN); by default it is reported, not called",
+    )
     .addHelpText(
       'after',
       `
@@ -77,7 +87,8 @@ const MAX_SIM_MS = 365 * 24 * 3600 * 1000;
 async function simulate(opts: SimulateOpts): Promise<void> {
   const { config, secrets } = loadConfigFor(opts);
   const drainMs = Number(opts.drainMs);
-  if (!Number.isInteger(drainMs) || drainMs < 0) throw new HarkError(`--drain-ms must be a whole number of milliseconds, got ${JSON.stringify(opts.drainMs)}`, { exitCode: 2 });
+  if (!Number.isInteger(drainMs) || drainMs < 0)
+    throw new HarkError(`--drain-ms must be a whole number of milliseconds, got ${JSON.stringify(opts.drainMs)}`, { exitCode: 2 });
   const outDir = opts.outDir ? resolve(opts.outDir) : mkdtempSync(resolve(tmpdir(), 'hark-simulate-'));
   mkdirSync(outDir, { recursive: true });
 
@@ -92,9 +103,11 @@ async function simulate(opts: SimulateOpts): Promise<void> {
   const log = createLogger({ level: config.log.level === 'debug' ? 'debug' : 'warn', json: config.log.json });
   // Home Assistant: called only with --ha (a simulated "turn on the fan" must not turn on the real one).
   const haUrl = typeof opts.ha === 'string' ? opts.ha : config.ha.conversation.url;
-  if (typeof opts.ha === 'string' && !/^https?:\/\/[^/\s]+/.test(opts.ha)) throw new HarkError(`--ha must be an http:// URL such as http://homeassistant.local:8123, got ${JSON.stringify(opts.ha)}`, { exitCode: 2 });
+  if (typeof opts.ha === 'string' && !/^https?:\/\/[^/\s]+/.test(opts.ha))
+    throw new HarkError(`--ha must be an http:// URL such as http://homeassistant.local:8123, got ${JSON.stringify(opts.ha)}`, { exitCode: 2 });
   if (opts.ha === true && !haUrl) throw new HarkError('--ha needs a URL, or ha.conversation.url in the config', { exitCode: 2 });
-  if (opts.ollama !== undefined && !/^https?:\/\/[^/\s]+/.test(opts.ollama)) throw new HarkError(`--ollama must be an http:// URL such as http://127.0.0.1:11434, got ${JSON.stringify(opts.ollama)}`, { exitCode: 2 });
+  if (opts.ollama !== undefined && !/^https?:\/\/[^/\s]+/.test(opts.ollama))
+    throw new HarkError(`--ollama must be an http:// URL such as http://127.0.0.1:11434, got ${JSON.stringify(opts.ollama)}`, { exitCode: 2 });
   // The device's command side, built by the device's own builder: the response cascade
   // prepares a proposal 0.5 s after the words and says it at 2 s here too. No store in simulate:
   // lists live in memory for the run (the header line says so).
@@ -125,7 +138,19 @@ async function simulate(opts: SimulateOpts): Promise<void> {
   // Voice picking: its frame on top from the start, its ledger in the out dir (a second run resumes).
   let picking: SimulatedPicking | null = null;
   if (config.picking.enabled) {
-    picking = simulatePicking({ config: config.picking, languages: config.language.languages, device: config.mqtt.device, router: core.router, clock, log, outDir, print: (e) => out(JSON.stringify({ ...e, atMs: clock.now() })), liveWms: opts.liveWms === true, mqtt: config.mqtt, secrets });
+    picking = simulatePicking({
+      config: config.picking,
+      languages: config.language.languages,
+      device: config.mqtt.device,
+      router: core.router,
+      clock,
+      log,
+      outDir,
+      print: (e) => out(JSON.stringify({ ...e, atMs: clock.now() })),
+      liveWms: opts.liveWms === true,
+      mqtt: config.mqtt,
+      secrets,
+    });
     for (const file of opts.assignment ?? []) offerFile(picking.runtime, file);
   } else if (opts.assignment?.length) throw new HarkError('--assignment needs picking.enabled: true in the config', { exitCode: 2 });
   // As the daemon does: load the model first, so the first line does not pay for it. A failure is
@@ -159,7 +184,12 @@ async function simulate(opts: SimulateOpts): Promise<void> {
     }
     if (parsed.language !== undefined && !core.language.in(parsed.language)) {
       rejected++;
-      process.stderr.write(`hark simulate: line ${lineNo}: language "${parsed.language}" is not one of this device's (language.languages: ${core.language.each().map((k) => k.lang.code).join(', ')}) (line skipped)\n`);
+      process.stderr.write(
+        `hark simulate: line ${lineNo}: language "${parsed.language}" is not one of this device's (language.languages: ${core.language
+          .each()
+          .map((k) => k.lang.code)
+          .join(', ')}) (line skipped)\n`,
+      );
       continue;
     }
     await drive.advanceTo(parsed.atMs);
@@ -189,7 +219,17 @@ async function simulate(opts: SimulateOpts): Promise<void> {
     if (decision?.action === 'filter' && !conversation.takesEveryWord()) continue;
     // As the segment path does: words take the floor from an answer being prepared.
     if (!speech.queue.isSpeaking) conversation.interruptAnswer('speech');
-    const dispatched = conversation.dispatch({ id: `line-${lineNo}`, text: parsed.text, rawText: parsed.text, engine: 'text', ...(parsed.language ? { language: parsed.language } : {}), atMs: parsed.atMs }, parsed.atMs);
+    const dispatched = conversation.dispatch(
+      {
+        id: `line-${lineNo}`,
+        text: parsed.text,
+        rawText: parsed.text,
+        engine: 'text',
+        ...(parsed.language ? { language: parsed.language } : {}),
+        atMs: parsed.atMs,
+      },
+      parsed.atMs,
+    );
     await settle();
     await dispatched;
   }

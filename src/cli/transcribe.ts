@@ -43,7 +43,14 @@ export function transcribeRecord(s: Segment, r: SegmentTranscript) {
     dropReason: h.kind === 'dropped' ? h.reason : null,
     maxProb: Math.round(s.maxProb * 1000) / 1000,
     utterances: u ? [{ id: u.id, text: u.text, rawText: u.rawText, closeReason: u.closeReason ?? null, dropReason: null, engine: u.engine }] : [],
-    attempts: r.attempts.map((a) => ({ engine: a.engine, outcome: a.outcome, sttMs: a.sttMs, rawText: a.rawText, error: a.error ?? null, droppedReason: a.droppedReason ?? null })),
+    attempts: r.attempts.map((a) => ({
+      engine: a.engine,
+      outcome: a.outcome,
+      sttMs: a.sttMs,
+      rawText: a.rawText,
+      error: a.error ?? null,
+      droppedReason: a.droppedReason ?? null,
+    })),
   };
 }
 
@@ -90,7 +97,17 @@ export function register(program: Command): void {
         };
         try {
           if (opts.vad === false) {
-            const s: Segment = { index: 0, pcm: wav.pcm, prerollSamples: 0, startSample: 0, vadStartSample: 0, endSample: wav.pcm.length, closeReason: 'end-of-stream', maxProb: 1, openedBy: 'vad' };
+            const s: Segment = {
+              index: 0,
+              pcm: wav.pcm,
+              prerollSamples: 0,
+              startSample: 0,
+              vadStartSample: 0,
+              endSample: wav.pcm.length,
+              closeReason: 'end-of-stream',
+              maxProb: 1,
+              openedBy: 'vad',
+            };
             // No VAD scored it: the whole file counts as speech for the fallback policy.
             print(s, await stt.transcriber.transcribe({ index: 0, pcm: wav.pcm }));
           } else {
@@ -99,7 +116,9 @@ export function register(program: Command): void {
               onVadError: (e) => process.stderr.write(`hark: ${e.message}\n`),
             });
             if (!opts.json) {
-              out(`${count} segment(s)${dropped.length ? `, ${dropped.length} too short to transcribe` : ''}, ${sec(wav.pcm.length)}s of audio, stt ${stt.describe}`);
+              out(
+                `${count} segment(s)${dropped.length ? `, ${dropped.length} too short to transcribe` : ''}, ${sec(wav.pcm.length)}s of audio, stt ${stt.describe}`,
+              );
             }
           }
         } finally {

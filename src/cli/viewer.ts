@@ -58,6 +58,7 @@ export function register(program: Command): void {
 }
 
 function parsePort(text: string): number {
-  if (!/^\d{1,5}$/.test(text) || +text > 65_535) throw new HarkError(`--port: must be a whole number from 0 to 65535 (got ${JSON.stringify(text)})`, { exitCode: 2 });
+  if (!/^\d{1,5}$/.test(text) || +text > 65_535)
+    throw new HarkError(`--port: must be a whole number from 0 to 65535 (got ${JSON.stringify(text)})`, { exitCode: 2 });
   return +text;
 }

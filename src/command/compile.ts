@@ -85,7 +85,18 @@ function rule(
   match: CompiledRule['match'],
   extra: { classifier?: CompiledRule['classifier']; phrases?: ReadonlySet<string>; literalStart?: string; button?: ButtonGesture } = {},
 ): CompiledRule {
-  return { index, kind, when, verbs, match, phrases: extra.phrases, literalStart: extra.literalStart, classifier: extra.classifier, button: extra.button, lang: undefined };
+  return {
+    index,
+    kind,
+    when,
+    verbs,
+    match,
+    phrases: extra.phrases,
+    literalStart: extra.literalStart,
+    classifier: extra.classifier,
+    button: extra.button,
+    lang: undefined,
+  };
 }
 
 /**
@@ -145,7 +156,10 @@ function compileMatcher(spec: RuleSpec, index: number, path: string, classifiers
     const impl = classifiers[spec.classifier];
     if (!impl) {
       const known = Object.keys(classifiers);
-      throw new HarkError(`${path}.classifier: no classifier named "${spec.classifier}" is available (available: ${known.length ? known.join(', ') : 'none'})`, { exitCode: 2 });
+      throw new HarkError(
+        `${path}.classifier: no classifier named "${spec.classifier}" is available (available: ${known.length ? known.join(', ') : 'none'})`,
+        { exitCode: 2 },
+      );
     }
     const labels = spec.labels ? new Map(Object.entries(spec.labels).map(([k, v]) => [k, v.map(compileVerb)] as const)) : undefined;
     return rule(index, 'classifier', when, (spec.do ?? []).map(compileVerb), NO_MATCH, {
@@ -168,15 +182,22 @@ function compileMatcher(spec: RuleSpec, index: number, path: string, classifiers
   if ('exact' in spec) {
     const phrases = new Set(spec.exact.filter((p) => !p.startsWith('@')));
     const vocabs = spec.exact.filter((p) => p.startsWith('@')).map((p) => p.slice(1));
-    return rule(index, 'exact', when, verbs, (input): Slots | null => {
-      const norm = input.said.norm;
-      if (phrases.has(norm)) return { match: norm };
-      for (const name of vocabs) {
-        const id = input.vocab(name).get(norm);
-        if (id !== undefined) return { match: norm, value: id };
-      }
-      return null;
-    }, vocabs.length ? {} : { phrases });
+    return rule(
+      index,
+      'exact',
+      when,
+      verbs,
+      (input): Slots | null => {
+        const norm = input.said.norm;
+        if (phrases.has(norm)) return { match: norm };
+        for (const name of vocabs) {
+          const id = input.vocab(name).get(norm);
+          if (id !== undefined) return { match: norm, value: id };
+        }
+        return null;
+      },
+      vocabs.length ? {} : { phrases },
+    );
   }
   if ('prefix' in spec) {
     // Longest first, so "hey computer" wins over a shorter phrase it starts with.
@@ -193,13 +214,20 @@ function compileMatcher(spec: RuleSpec, index: number, path: string, classifiers
   }
   if ('pattern' in spec) {
     const re = new RegExp(spec.pattern, 'u');
-    return rule(index, 'pattern', when, verbs, (input) => {
-      const m = re.exec(input.said.norm);
-      if (!m) return null;
-      const slots: Slots = { match: m[0] };
-      if (m.groups) for (const [k, v] of Object.entries(m.groups)) if (v !== undefined) slots[k] = v;
-      return slots;
-    }, { literalStart: literalStart(spec.pattern) });
+    return rule(
+      index,
+      'pattern',
+      when,
+      verbs,
+      (input) => {
+        const m = re.exec(input.said.norm);
+        if (!m) return null;
+        const slots: Slots = { match: m[0] };
+        if (m.groups) for (const [k, v] of Object.entries(m.groups)) if (v !== undefined) slots[k] = v;
+        return slots;
+      },
+      { literalStart: literalStart(spec.pattern) },
+    );
   }
   if ('kitchen' in spec) {
     const families = new Set(spec.kitchen);

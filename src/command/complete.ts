@@ -35,7 +35,9 @@ function phrasesOf(rule: RawRule, kinds: readonly PhraseKind[]): string[] {
 export function completeCommand(frames: RouterConfig['frames'], top: string | undefined, text: string): boolean {
   const norm = said(text).norm;
   if (!norm || top === undefined) return false;
-  const rules = (((frames as Record<string, unknown>)[top] as { rules?: unknown[] } | undefined)?.rules ?? []).filter((r): r is RawRule => typeof r === 'object' && r !== null);
+  const rules = (((frames as Record<string, unknown>)[top] as { rules?: unknown[] } | undefined)?.rules ?? []).filter(
+    (r): r is RawRule => typeof r === 'object' && r !== null,
+  );
   const matched = rules.find((r) => phrasesOf(r, ['exact', 'near']).includes(norm));
   if (!matched) return false;
   const verbs = JSON.stringify(matched.do);

@@ -24,17 +24,23 @@ export const routerSection = section({
   /** Words that alone are not "real words" for a catch-all rule. */
   fillers: z.array(z.string({ error: 'must be a word' }).min(1, 'must not be empty'), { error: 'must be a list of words' }).default([...englishFillers()]),
   /** Voices the picker offers: an id, or {id, say: [names people say]}. */
-  voices: z.unknown().optional().transform((raw, ctx): VoiceSpec[] => {
-    const { voices, issues } = parseVoices(raw);
-    report(ctx, issues);
-    return voices;
-  }),
+  voices: z
+    .unknown()
+    .optional()
+    .transform((raw, ctx): VoiceSpec[] => {
+      const { voices, issues } = parseVoices(raw);
+      report(ctx, issues);
+      return voices;
+    }),
   /** Frames by name; a default frame named here is overlaid, its `rules` replaced if given. */
-  frames: z.unknown().optional().transform((raw, ctx): FramesSpec => {
-    const { frames, issues } = parseFrames(raw);
-    report(ctx, issues);
-    return frames;
-  }),
+  frames: z
+    .unknown()
+    .optional()
+    .transform((raw, ctx): FramesSpec => {
+      const { frames, issues } = parseFrames(raw);
+      report(ctx, issues);
+      return frames;
+    }),
 });
 
 export type RouterConfig = z.infer<typeof routerSection>;
@@ -50,12 +56,17 @@ export function checkRouterTargets(
   const known = Object.keys(cfg.actions.targets);
   for (const [name, frame] of Object.entries(cfg.router.frames)) {
     if (frame.target !== undefined && !known.includes(frame.target)) {
-      ctx.addIssue({ code: 'custom', path: ['router', 'frames', name, 'target'], message: `unknown target "${frame.target}" (actions.targets has: ${known.join(', ')})` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['router', 'frames', name, 'target'],
+        message: `unknown target "${frame.target}" (actions.targets has: ${known.join(', ')})`,
+      });
     }
   }
   for (const [action, targets] of Object.entries(cfg.actions.forward)) {
     targets.forEach((t, i) => {
-      if (!known.includes(t)) ctx.addIssue({ code: 'custom', path: ['actions', 'forward', action, i], message: `unknown target "${t}" (actions.targets has: ${known.join(', ')})` });
+      if (!known.includes(t))
+        ctx.addIssue({ code: 'custom', path: ['actions', 'forward', action, i], message: `unknown target "${t}" (actions.targets has: ${known.join(', ')})` });
     });
   }
 }

@@ -36,8 +36,6 @@ export interface CommandCoreOptions {
   language?: LanguageConfig;
 }
 
-
-
 /** What a plugin gets: the router (to ask yes/no), the action router (to act) and the core's sink. */
 export interface CoreHost {
   readonly clock: Clock;

@@ -94,7 +94,10 @@ export class CommandCore {
       ...(opts.area ? { deviceArea: opts.area.toLowerCase() } : {}),
       onDone: (t, lateMs) => {
         const late = lateMs >= 60_000 ? { lateSeconds: Math.round(lateMs / 1000) } : {};
-        this.actions.submit({ name: 'timer.done', args: { ...(t.label ? { label: t.label } : {}), seconds: t.seconds, ...late, ...(t.lang ? { lang: t.lang } : {}) } });
+        this.actions.submit({
+          name: 'timer.done',
+          args: { ...(t.label ? { label: t.label } : {}), seconds: t.seconds, ...late, ...(t.lang ? { lang: t.lang } : {}) },
+        });
       },
       // A delayed command's words, handled now as if just heard.
       onCommand: (t) => this.router.command({ id: `timer-${t.id}`, text: t.command!, rawText: t.command!, engine: 'text', atMs: this.clock.now() }),
@@ -104,7 +107,10 @@ export class CommandCore {
     const replies = ownRepliesIn(opts.language);
     registerBuiltInHandlers(this.actions, { timers: this.timers, lists: this.lists, emit: out, lastSpoken: () => this.lastSpoken, language: speaking });
     // The default frames' words (wake phrases, yes and no, dictation's) in every language of the device.
-    const frames = framesFor(opts.router.frames, this.language.each().map((k) => k.lang));
+    const frames = framesFor(
+      opts.router.frames,
+      this.language.each().map((k) => k.lang),
+    );
     this.router = new CommandRouter({
       clock: this.clock,
       emit: (e) => this.fromRouter(e),
@@ -232,7 +238,10 @@ export class CommandCore {
   private checkLanguage(code: string | undefined): void {
     if (!code || this.language.in(code) || this.unknownLanguages.has(code)) return;
     this.unknownLanguages.add(code);
-    this.log.warn('speech-to-text named a language this device does not hear; read in its languages', { language: code, languages: this.language.each().map((k) => k.lang.code) });
+    this.log.warn('speech-to-text named a language this device does not hear; read in its languages', {
+      language: code,
+      languages: this.language.each().map((k) => k.lang.code),
+    });
   }
 
   /**
@@ -245,7 +254,11 @@ export class CommandCore {
     // A query kept open under the request (it held words) must not swallow the follow-up as text.
     const inQuery = !atBase && this.frameKinds.get(stack[stack.length - 1]!) === 'query';
     const woken = this.wakePhrases.some((p) => s.norm === p || s.norm.startsWith(p + ' '));
-    return this.window.take({ atBase, inQuery, woken }, () => readRequest(this.language, s, this.situation(), ['follow', 'timer', 'list']), (c) => this.language.speaking(c));
+    return this.window.take(
+      { atBase, inQuery, woken },
+      () => readRequest(this.language, s, this.situation(), ['follow', 'timer', 'list']),
+      (c) => this.language.speaking(c),
+    );
   }
 
   /** What the window took: the follow-up step, or the request as if the wake word came first. */
@@ -338,7 +351,15 @@ export class CommandCore {
     }
     this.out(e);
     if (e.type === 'submit') {
-      const d: Delivery = { kind: 'submit', atMs: this.clock.now(), frame: e.frame, text: e.text, utteranceIds: e.utteranceIds, ...(e.items ? { items: e.items } : {}), ...(e.lang ? { lang: e.lang } : {}) };
+      const d: Delivery = {
+        kind: 'submit',
+        atMs: this.clock.now(),
+        frame: e.frame,
+        text: e.text,
+        utteranceIds: e.utteranceIds,
+        ...(e.items ? { items: e.items } : {}),
+        ...(e.lang ? { lang: e.lang } : {}),
+      };
       this.deliveries.deliver(e.target, d);
     }
   }

@@ -14,7 +14,9 @@ import { readElsewhereList } from './list-elsewhere.js';
 export const TIMER_MAX_SECONDS = 86_400;
 
 /** `lang`: the language it was said in, when not the device's first (the actions carry it, the replies are said in it). */
-export type KitchenRequest = ({ family: 'timer'; command: TimerCommand; question: boolean } | { family: 'list'; command: ListCommand; question: boolean; unknownList?: string }) & { lang?: string };
+export type KitchenRequest = (
+  { family: 'timer'; command: TimerCommand; question: boolean } | { family: 'list'; command: ListCommand; question: boolean; unknownList?: string }
+) & { lang?: string };
 
 let openers: ReadonlySet<string> | undefined;
 /**
@@ -47,7 +49,13 @@ export function parseKitchen(s: Said, language: KitchenLanguage, situation: Situ
   // "add apples to costco": a list named without the word for a list (list-elsewhere.ts).
   const e = r || !unknownLists ? null : readElsewhereList(s, language, situation);
   if (!e) return null;
-  return { family: 'list', command: e.command, question: false, ...(e.unknown !== undefined ? { unknownList: e.unknown } : {}), ...(e.lang !== language.lang.code ? { lang: e.lang } : {}) };
+  return {
+    family: 'list',
+    command: e.command,
+    question: false,
+    ...(e.unknown !== undefined ? { unknownList: e.unknown } : {}),
+    ...(e.lang !== language.lang.code ? { lang: e.lang } : {}),
+  };
 }
 
 function pickArgs(p: TimerPick): Record<string, unknown> {
@@ -71,14 +79,22 @@ export function itemArgs(i: ItemAmount): Record<string, unknown> {
  * go as one list action with `items`; one item as `item` (and `quantity`, `unit`); the parts of the
  * list that were not items as `unread`, for the answer to name.
  */
-export function kitchenVerb(request: Pick<KitchenRequest, 'family' | 'command' | 'lang'> & { unknownList?: string }, emit: EffectSink, lang: Language = english()): void {
+export function kitchenVerb(
+  request: Pick<KitchenRequest, 'family' | 'command' | 'lang'> & { unknownList?: string },
+  emit: EffectSink,
+  lang: Language = english(),
+): void {
   const code = request.lang !== undefined ? { lang: request.lang } : {};
   const say = (key: string) => emit({ type: 'speak', text: lang.reply(key), ...code });
   if (request.family === 'list') {
     const c = request.command as ListCommand;
     // A list hark does not have: it says which it has, and how to start this one (list.unknown).
     if (request.unknownList !== undefined && 'items' in c) {
-      emit({ type: 'action', name: 'list.unknown', args: { list: c.list, said: request.unknownList, ...(c.items.length === 1 ? itemArgs(c.items[0]!) : { items: c.items.map(itemArgs) }), ...code } });
+      emit({
+        type: 'action',
+        name: 'list.unknown',
+        args: { list: c.list, said: request.unknownList, ...(c.items.length === 1 ? itemArgs(c.items[0]!) : { items: c.items.map(itemArgs) }), ...code },
+      });
       return;
     }
     if (!('items' in c)) {
@@ -92,7 +108,8 @@ export function kitchenVerb(request: Pick<KitchenRequest, 'family' | 'command' |
   const c = request.command as TimerCommand;
   switch (c.op) {
     case 'start-many':
-      for (const t of c.timers) kitchenVerb({ family: 'timer', command: { op: 'start', seconds: t.seconds, ...(t.name ? { name: t.name } : {}) }, ...code }, emit, lang);
+      for (const t of c.timers)
+        kitchenVerb({ family: 'timer', command: { op: 'start', seconds: t.seconds, ...(t.name ? { name: t.name } : {}) }, ...code }, emit, lang);
       return;
     case 'start':
     case 'delay': {

@@ -84,7 +84,8 @@ class Checker extends VerbChecker {
     let lang: string | undefined;
     if (raw.lang !== undefined) {
       if (m === 'button' || m === 'classifier') this.add([...path, 'lang'], 'only rules that match words have this setting');
-      else if (typeof raw.lang !== 'string' || !/^[a-z]{2,3}(?:-[a-z0-9]+)*$/.test(raw.lang)) this.add([...path, 'lang'], 'must be a language pack code such as es or pt-br');
+      else if (typeof raw.lang !== 'string' || !/^[a-z]{2,3}(?:-[a-z0-9]+)*$/.test(raw.lang))
+        this.add([...path, 'lang'], 'must be a language pack code such as es or pt-br');
       else lang = raw.lang;
     }
     const withWhen = <T extends object>(r: T): T => ({ ...r, ...(when ? { when } : {}), ...(lang ? { lang } : {}) });
@@ -139,7 +140,8 @@ class Checker extends VerbChecker {
         let maxEdits: number | undefined;
         if (raw.maxEdits !== undefined) {
           const v = raw.maxEdits;
-          if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > MAX_NEAR_EDITS) this.add([...path, 'maxEdits'], `must be a whole number from 0 to ${MAX_NEAR_EDITS}`);
+          if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > MAX_NEAR_EDITS)
+            this.add([...path, 'maxEdits'], `must be a whole number from 0 to ${MAX_NEAR_EDITS}`);
           else maxEdits = v;
         }
         let skip: string[] | undefined;
@@ -181,7 +183,8 @@ class Checker extends VerbChecker {
         const name = raw.classifier;
         if (typeof name !== 'string' || !name) this.add([...path, 'classifier'], 'must name a classifier (e.g. ollama)');
         const t = raw.timeoutMs ?? 3000;
-        if (typeof t !== 'number' || !Number.isInteger(t) || t < 1 || t > 60_000) this.add([...path, 'timeoutMs'], 'must be a whole number of milliseconds between 1 and 60000');
+        if (typeof t !== 'number' || !Number.isInteger(t) || t < 1 || t > 60_000)
+          this.add([...path, 'timeoutMs'], 'must be a whole number of milliseconds between 1 and 60000');
         let labels: Record<string, VerbSpec[]> | undefined;
         if (raw.labels !== undefined) {
           if (!isObject(raw.labels)) this.add([...path, 'labels'], 'must map each label to what to do');
@@ -217,7 +220,8 @@ class Checker extends VerbChecker {
     for (const k of ['silenceMs', 'timeoutMs'] as const) {
       if (raw[k] === undefined) continue;
       const v = raw[k];
-      if (typeof v !== 'number' || !Number.isInteger(v) || v < 100 || v > 3_600_000) this.add([...path, k], 'must be a whole number of milliseconds between 100 and 3600000');
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 100 || v > 3_600_000)
+        this.add([...path, k], 'must be a whole number of milliseconds between 100 and 3600000');
       else out[k] = v;
     }
     if (raw.rules === undefined) {
@@ -284,7 +288,8 @@ export function parseFrames(raw: unknown, defaults: FramesSpec = DEFAULT_FRAMES)
   }
   if (frames.base?.kind !== 'base') checker.add(['base'], 'the bottom frame must be named base and be of kind base');
   const needsConfirm = Object.values(frames).some((f) => f.rules.some((r) => r !== 'check-parent' && 'do' in r && r.do?.includes('discard')));
-  if (needsConfirm && frames.confirm?.kind !== 'confirm') checker.add(['confirm'], 'a frame uses discard, which asks through a frame named confirm of kind confirm');
+  if (needsConfirm && frames.confirm?.kind !== 'confirm')
+    checker.add(['confirm'], 'a frame uses discard, which asks through a frame named confirm of kind confirm');
   for (const [name, f] of Object.entries(frames)) {
     if (f.kind === 'base' && name !== 'base') checker.add([name, 'kind'], 'only the frame named base can be of kind base');
   }

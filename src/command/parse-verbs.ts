@@ -12,7 +12,10 @@ const ACTION_NAME = /^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)*$/;
  */
 export class VerbChecker {
   readonly issues: SpecIssue[] = [];
-  constructor(protected readonly frameNames: ReadonlySet<string>, protected readonly kinds: ReadonlyMap<string, FrameKind>) {}
+  constructor(
+    protected readonly frameNames: ReadonlySet<string>,
+    protected readonly kinds: ReadonlyMap<string, FrameKind>,
+  ) {}
 
   add(path: Path, message: string): void {
     this.issues.push({ path, message });
@@ -30,7 +33,11 @@ export class VerbChecker {
       }
       const owners = FRAME_KINDS.filter((k) => KIND_VERBS[k].includes(v));
       if (owners.length) this.add(path, `"${v}" is not available in a ${kind} frame (only in: ${owners.join(', ')})`);
-      else this.add(path, `unknown verb "${v}" (known: ${[...GENERIC_VERBS, ...new Set(Object.values(KIND_VERBS).flat())].join(', ')}, or push/mode/say/reply/earcon/timer/action)`);
+      else
+        this.add(
+          path,
+          `unknown verb "${v}" (known: ${[...GENERIC_VERBS, ...new Set(Object.values(KIND_VERBS).flat())].join(', ')}, or push/mode/say/reply/earcon/timer/action)`,
+        );
       return undefined;
     }
     if (!isObject(v)) {
@@ -68,7 +75,8 @@ export class VerbChecker {
         }
         const k = this.kinds.get(value);
         if (k === 'base') this.add([...path, 'push'], 'the base frame is the bottom of the stack and cannot be pushed');
-        else if (k === 'confirm') this.add([...path, 'push'], 'a confirm frame is opened by the frame that needs an answer (inventory discard), not pushed by a rule');
+        else if (k === 'confirm')
+          this.add([...path, 'push'], 'a confirm frame is opened by the frame that needs an answer (inventory discard), not pushed by a rule');
         else return { push: value };
         return undefined;
       }
@@ -86,7 +94,9 @@ export class VerbChecker {
         return { say: value };
       case 'reply':
         if (typeof value !== 'string' || !(value in REPLIES) || REPLIES[value]!.length > 0) {
-          const plain = Object.entries(REPLIES).filter(([, args]) => args.length === 0).map(([k]) => k);
+          const plain = Object.entries(REPLIES)
+            .filter(([, args]) => args.length === 0)
+            .map(([k]) => k);
           this.add([...path, 'reply'], `must name a reply that takes nothing, such as ${plain.slice(0, 3).join(', ')} (packs/<lang>/replies.yaml)`);
           return undefined;
         }

@@ -34,8 +34,13 @@ export function defaultRouterContext(area: string | undefined): RouterContext {
   return { language: defaultLanguage(), situation: () => situation, plainTarget: () => false, replies: ownRepliesIn() };
 }
 
-
-export function matchInput(said: Said, fillers: ReadonlySet<string>, hearing: RouterContext, top: Frame, vocab: (name: string) => ReadonlyMap<string, string>): MatchInput {
+export function matchInput(
+  said: Said,
+  fillers: ReadonlySet<string>,
+  hearing: RouterContext,
+  top: Frame,
+  vocab: (name: string) => ReadonlyMap<string, string>,
+): MatchInput {
   let intent: Intent | undefined;
   let kitchen: KitchenRequest | null | undefined;
   let imperatives: Imperative[] | null | undefined;
@@ -53,7 +58,12 @@ export function matchInput(said: Said, fillers: ReadonlySet<string>, hearing: Ro
     // words would go to a target that does not answer. Anything else is a kitchen's talk or a message.
     unclear: () => {
       if (unclear !== undefined) return unclear;
-      const ok = top.spec.kind === 'query' && top.woken && !top.holds() && hearing.plainTarget(top.spec.target ?? 'file') && !opensAMessage(said, hearing.language.speaking(said.language));
+      const ok =
+        top.spec.kind === 'query' &&
+        top.woken &&
+        !top.holds() &&
+        hearing.plainTarget(top.spec.target ?? 'file') &&
+        !opensAMessage(said, hearing.language.speaking(said.language));
       return (unclear = ok ? ownedThing(said, now(), hearing.language.speaking(said.language)) : null);
     },
     vocab,

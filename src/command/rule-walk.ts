@@ -15,7 +15,11 @@ export type Walk = Generator<Wait, Outcome, ClassifierVerdict | null>;
 
 /** "Run this walk again, able to wait": the sync walk reached a classifier rule. */
 export class Restart {
-  constructor(readonly said: Said, readonly utterance: Utterance, readonly depth: number) {}
+  constructor(
+    readonly said: Said,
+    readonly utterance: Utterance,
+    readonly depth: number,
+  ) {}
 }
 
 /** Nested wake phrases ("computer computer computer ...") stop here. */
@@ -190,7 +194,8 @@ export class RuleWalk {
       timeoutMs: c.timeoutMs,
       input: { text: said.original, norm: said.norm, frame: frame.name, stack, utteranceId: utterance.id, atMs: utterance.atMs },
       onError: (err) => this.host.log.warn('classifier failed; falling through', { classifier: c.name, error: err }),
-      report: (outcome, verdict, ms) => this.host.emit({ type: 'classifier', name: c.name, frame: frame.name, outcome, ...(verdict ? { label: verdict.label } : {}), ms }),
+      report: (outcome, verdict, ms) =>
+        this.host.emit({ type: 'classifier', name: c.name, frame: frame.name, outcome, ...(verdict ? { label: verdict.label } : {}), ms }),
     });
   }
 }

@@ -12,9 +12,7 @@ import { BUTTON_GESTURES, type ButtonGesture } from './spec.js';
  * tokens ("[BLANK_AUDIO]") can still be simulated as what an engine wrote.
  */
 export type SimLine =
-  | { kind: 'blank' }
-  | { kind: 'error'; message: string }
-  | { kind: 'event'; atMs: number; text?: string; language?: string; button?: ButtonGesture };
+  { kind: 'blank' } | { kind: 'error'; message: string } | { kind: 'event'; atMs: number; text?: string; language?: string; button?: ButtonGesture };
 
 /** Plain-text lines are this far apart. */
 export const PLAIN_STEP_MS = 1000;
@@ -50,13 +48,18 @@ export function parseSimLine(line: string, previousAtMs: number): SimLine {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { kind: 'error', message: `a JSON line must be an object; ${SHAPES}` };
   const obj = value as Record<string, unknown>;
   const extra = Object.keys(obj).filter((k) => k !== 'text' && k !== 'atMs' && k !== 'button' && k !== 'language');
-  if (extra.length) return { kind: 'error', message: `unknown field${extra.length > 1 ? 's' : ''} ${extra.map((k) => JSON.stringify(k)).join(', ')}; ${SHAPES}` };
+  if (extra.length)
+    return { kind: 'error', message: `unknown field${extra.length > 1 ? 's' : ''} ${extra.map((k) => JSON.stringify(k)).join(', ')}; ${SHAPES}` };
   if (obj.language !== undefined && obj.text === undefined) return { kind: 'error', message: '"language" names the language of a "text"; this line has none' };
-  if (obj.text === undefined && obj.atMs === undefined && obj.button === undefined) return { kind: 'error', message: `needs "text", "button" or "atMs"; ${SHAPES}` };
-  if (obj.text !== undefined && obj.button !== undefined) return { kind: 'error', message: 'a line is an utterance ("text") or a button press ("button"), not both' };
+  if (obj.text === undefined && obj.atMs === undefined && obj.button === undefined)
+    return { kind: 'error', message: `needs "text", "button" or "atMs"; ${SHAPES}` };
+  if (obj.text !== undefined && obj.button !== undefined)
+    return { kind: 'error', message: 'a line is an utterance ("text") or a button press ("button"), not both' };
   if (obj.text !== undefined && typeof obj.text !== 'string') return { kind: 'error', message: `"text" must be a string, got ${JSON.stringify(obj.text)}` };
-  if (obj.language !== undefined && (typeof obj.language !== 'string' || !CODE.test(obj.language))) return { kind: 'error', message: `"language" must be a language pack's code ("es", "pt-br"), got ${JSON.stringify(obj.language)}` };
-  if (obj.button !== undefined && !isGesture(obj.button)) return { kind: 'error', message: `"button" must be one of: ${BUTTON_GESTURES.join(', ')}; got ${JSON.stringify(obj.button)}` };
+  if (obj.language !== undefined && (typeof obj.language !== 'string' || !CODE.test(obj.language)))
+    return { kind: 'error', message: `"language" must be a language pack's code ("es", "pt-br"), got ${JSON.stringify(obj.language)}` };
+  if (obj.button !== undefined && !isGesture(obj.button))
+    return { kind: 'error', message: `"button" must be one of: ${BUTTON_GESTURES.join(', ')}; got ${JSON.stringify(obj.button)}` };
   let atMs: number;
   if (obj.atMs === undefined) atMs = previousAtMs + PLAIN_STEP_MS;
   else if (typeof obj.atMs !== 'number' || !Number.isFinite(obj.atMs) || obj.atMs < 0) {

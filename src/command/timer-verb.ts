@@ -21,9 +21,11 @@ export function timerVerb(op: 'set' | 'cancel' | 'status', slots: Slots, emit: E
     emit({ type: 'action', name: 'timer.status', args: label ? { label } : {} });
     return;
   }
-  const words = normalise(`${slots.spec ?? slots.duration ?? ''} timer`).split(' ').filter(Boolean);
+  const words = normalise(`${slots.spec ?? slots.duration ?? ''} timer`)
+    .split(' ')
+    .filter(Boolean);
   const c = parseTimerCommand(words);
   const seconds = c && c.op === 'start' ? c.seconds : null;
   const name = label ?? (c && c.op === 'start' ? c.name : undefined);
-  kitchenVerb({ family: 'timer', command: name ? { op: 'start', seconds, name } as never : ({ op: 'start', seconds } as never) }, emit);
+  kitchenVerb({ family: 'timer', command: name ? ({ op: 'start', seconds, name } as never) : ({ op: 'start', seconds } as never) }, emit);
 }

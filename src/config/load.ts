@@ -20,7 +20,12 @@ export const CONFIG_EXIT = 2;
 
 /** Which file to read: --config, then $HARK_CONFIG, then /etc/hark/hark.yaml, then ./hark.yaml. */
 /** `systemConfig` is a parameter so the order can be checked on a machine that has hark installed (a Pi has /etc/hark/hark.yaml). */
-export function findConfigFile(explicit: string | undefined, env: NodeJS.ProcessEnv, cwd: string, systemConfig = SYSTEM_CONFIG): { path: string | null; required: boolean } {
+export function findConfigFile(
+  explicit: string | undefined,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  systemConfig = SYSTEM_CONFIG,
+): { path: string | null; required: boolean } {
   if (explicit) return { path: resolve(cwd, explicit), required: true };
   if (env.HARK_CONFIG) return { path: resolve(cwd, env.HARK_CONFIG), required: true };
   if (existsSync(systemConfig)) return { path: systemConfig, required: true };

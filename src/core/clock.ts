@@ -21,10 +21,13 @@ export class SystemClock implements Clock {
   }
   setTimer(delayMs: number, fn: () => void): TimerHandle {
     const id = this.next++;
-    const t = setTimeout(() => {
-      this.timers.delete(id);
-      fn();
-    }, Math.max(0, delayMs));
+    const t = setTimeout(
+      () => {
+        this.timers.delete(id);
+        fn();
+      },
+      Math.max(0, delayMs),
+    );
     this.timers.set(id, t);
     return { id };
   }

@@ -6,7 +6,11 @@ import { z } from 'zod';
  */
 export function between(min: number, max: number, def: number) {
   const why = `must be between ${min} and ${max}`;
-  return z.number({ error: `must be a number between ${min} and ${max}` }).min(min, why).max(max, why).default(def);
+  return z
+    .number({ error: `must be a number between ${min} and ${max}` })
+    .min(min, why)
+    .max(max, why)
+    .default(def);
 }
 
 export function intBetween(min: number, max: number, def: number) {

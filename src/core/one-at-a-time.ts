@@ -13,10 +13,12 @@ export class OneAtATime {
   run<T>(work: () => Promise<T>): Promise<T> {
     this.pending++;
     const run = this.chain.then(work);
-    this.chain = run.then(
-      () => undefined,
-      () => undefined,
-    ).finally(() => this.pending--);
+    this.chain = run
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => this.pending--);
     return run;
   }
 

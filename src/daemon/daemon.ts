@@ -103,7 +103,14 @@ export class Daemon {
   async start(): Promise<void> {
     this.watchSystemd();
     const front = () => this.path?.front() ?? null;
-    const satellite = satelliteComponent({ config: this.opts.config, secrets: this.opts.secrets, bus: this.bus, clock: this.clock, log: this.log.child({ component: 'ha-satellite' }), hooks: { front, speech: () => this.speech, setMuted: (m) => void this.setMuted(m) } });
+    const satellite = satelliteComponent({
+      config: this.opts.config,
+      secrets: this.opts.secrets,
+      bus: this.bus,
+      clock: this.clock,
+      log: this.log.child({ component: 'ha-satellite' }),
+      hooks: { front, speech: () => this.speech, setMuted: (m) => void this.setMuted(m) },
+    });
     this.satelliteArbiter = satellite.arbiter;
     const { config, input } = this.opts;
     this.capture = new CaptureWiring({
@@ -112,7 +119,10 @@ export class Daemon {
       clock: this.clock,
       log: this.log,
       health: this.health,
-      source: () => (input ? new WavFileSource(input.path, { pace: input.pace, clock: this.clock }) : new AlsaCapture(config.capture, { logger: this.log.child({ component: 'capture' }), clock: this.clock })),
+      source: () =>
+        input
+          ? new WavFileSource(input.path, { pace: input.pace, clock: this.clock })
+          : new AlsaCapture(config.capture, { logger: this.log.child({ component: 'capture' }), clock: this.clock }),
       recording: input !== undefined,
       path: () => this.path,
       speech: () => this.speech,
@@ -137,7 +147,15 @@ export class Daemon {
     await this.lifecycle.start([
       this.storeComponent(),
       fleetComponent(
-        { config: this.opts.config, secrets: this.opts.secrets, bus: this.bus, clock: this.clock, log: this.log.child({ component: 'fleet' }), hooks: fleetHooks(front, () => this.speech), outbox: () => this.store?.ringStops() ?? null },
+        {
+          config: this.opts.config,
+          secrets: this.opts.secrets,
+          bus: this.bus,
+          clock: this.clock,
+          log: this.log.child({ component: 'fleet' }),
+          hooks: fleetHooks(front, () => this.speech),
+          outbox: () => this.store?.ringStops() ?? null,
+        },
         (f) => (this.fleet = f),
       ),
       satellite,
@@ -209,7 +227,12 @@ export class Daemon {
     return {
       name: 'speech',
       start: () => {
-        const speech = createSpeech(config, { bus: this.bus, clock: this.clock, logger: this.log.child({ component: 'speech' }), skew: keptSkew(config, () => this.store, this.log.child({ component: 'speech' })) });
+        const speech = createSpeech(config, {
+          bus: this.bus,
+          clock: this.clock,
+          logger: this.log.child({ component: 'speech' }),
+          skew: keptSkew(config, () => this.store, this.log.child({ component: 'speech' })),
+        });
         this.speech = speech;
       },
       stop: () => {
@@ -274,7 +297,16 @@ export class Daemon {
             this.log.warn('cannot list espeak-ng voices; the voice picker offers the configured ones', { error: errorMessage(err) });
           }
         const arbiter = this.satelliteArbiter(this.fleet?.arbiter ?? undefined);
-        this.conversation = new Conversation({ config, secrets: this.opts.secrets, bus: this.bus, clock: this.clock, log: this.log, store: this.store, speech: this.speech, ...(voices ? { voices } : {}) });
+        this.conversation = new Conversation({
+          config,
+          secrets: this.opts.secrets,
+          bus: this.bus,
+          clock: this.clock,
+          log: this.log,
+          store: this.store,
+          speech: this.speech,
+          ...(voices ? { voices } : {}),
+        });
         this.path = new SegmentPath({
           config,
           bus: this.bus,
@@ -331,7 +363,11 @@ export class Daemon {
     if (n.watchdogMs) {
       this.watchdog = setInterval(() => {
         if (this.capture?.muted || audioLoopAlive(this.health, this.clock.now(), AUDIO_STALE_MS)) n.send('WATCHDOG=1');
-        else this.log.error('audio loop stalled: not feeding the systemd watchdog', { capture: this.health.capture, lastProcessedAt: this.health.lastProcessedAt });
+        else
+          this.log.error('audio loop stalled: not feeding the systemd watchdog', {
+            capture: this.health.capture,
+            lastProcessedAt: this.health.lastProcessedAt,
+          });
       }, n.watchdogMs);
       this.watchdog.unref();
     }

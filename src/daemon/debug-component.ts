@@ -50,7 +50,12 @@ export function debugComponent(o: { config: HarkConfig; secrets: Secrets; bus: B
         kitchen: () => {
           const front = from.path()?.front();
           const fleet = from.fleet();
-          return front ? { timers: front.timers.view().map((t) => ({ ...t, ...(fleet && !t.from ? { ringsOn: fleet.ringsOn(t.label ?? undefined) } : {}) })), lists: front.lists() } : null;
+          return front
+            ? {
+                timers: front.timers.view().map((t) => ({ ...t, ...(fleet && !t.from ? { ringsOn: fleet.ringsOn(t.label ?? undefined) } : {}) })),
+                lists: front.lists(),
+              }
+            : null;
         },
         sttLoad: () => from.path()?.load() ?? null,
         picking: () => from.picking(),

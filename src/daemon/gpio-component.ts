@@ -13,7 +13,11 @@ import type { Component } from '../path/lifecycle.js';
  * go to `targets`; `opened` hands the driver on (`hark run --tty` presses it, the debug page too) and
  * the LED (the router sets its flags).
  */
-export function gpioComponent(o: { config: HarkConfig; bus: Bus; clock: Clock; log: Logger }, targets: ButtonTargets, opened: (parts: { driver: GpioDriver; led: StatusLed } | null) => void): Component {
+export function gpioComponent(
+  o: { config: HarkConfig; bus: Bus; clock: Clock; log: Logger },
+  targets: ButtonTargets,
+  opened: (parts: { driver: GpioDriver; led: StatusLed } | null) => void,
+): Component {
   const { config } = o;
   let driver: GpioDriver | null = null;
   let led: StatusLed | null = null;

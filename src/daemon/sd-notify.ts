@@ -36,7 +36,10 @@ export function createNotifier(env: NodeJS.ProcessEnv = process.env, onError?: (
   const watchdogMs = Number.isFinite(usec) && usec > 0 && forUs ? Math.max(500, Math.floor(usec / 2000)) : null;
   if (!socket) return { send: () => {}, close: () => {}, watchdogMs: null };
 
-  let child: ChildProcess | null = spawn('python3', ['-u', '-c', FORWARDER], { stdio: ['pipe', 'ignore', 'pipe'], env: { NOTIFY_SOCKET: socket, PATH: env.PATH ?? '/usr/bin:/bin' } });
+  let child: ChildProcess | null = spawn('python3', ['-u', '-c', FORWARDER], {
+    stdio: ['pipe', 'ignore', 'pipe'],
+    env: { NOTIFY_SOCKET: socket, PATH: env.PATH ?? '/usr/bin:/bin' },
+  });
   child.stderr?.on('data', (d: Buffer) => onError?.(d.toString().trim()));
   child.on('error', (err) => {
     onError?.(`cannot start the systemd notify forwarder (python3): ${err.message}`);

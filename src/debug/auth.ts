@@ -30,15 +30,17 @@ export function checkBind(host: string, token: string | undefined): void {
   }
 }
 
-export type AuthDecision =
-  | { ok: true; setCookie?: string; redirect?: string }
-  | { ok: false; status: 401 | 403; message: string };
+export type AuthDecision = { ok: true; setCookie?: string; redirect?: string } | { ok: false; status: 401 | 403; message: string };
 
 export function authorize(url: URL, headers: IncomingHttpHeaders, token: string | undefined): AuthDecision {
   if (!token) {
     const host = hostName(headers.host ?? '');
     if (!isLoopbackHost(host)) {
-      return { ok: false, status: 403, message: `Host "${host.slice(0, 100)}" is not allowed: open the viewer as http://localhost:<port>/ (this server only answers loopback names)` };
+      return {
+        ok: false,
+        status: 403,
+        message: `Host "${host.slice(0, 100)}" is not allowed: open the viewer as http://localhost:<port>/ (this server only answers loopback names)`,
+      };
     }
     return { ok: true };
   }

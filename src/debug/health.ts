@@ -31,10 +31,14 @@ export function healthReport(h: HealthInput): { status: 200 | 503; body: Record<
   if (metrics.capture.state === 'starting') problems.push('microphone: no audio yet since it was (re)started');
   // Behind is load, not ill health (hark still acts on push-to-talk and awaited answers first): a
   // notice in problems and `behind: true`, the status stays as it is.
-  if (load?.behind) problems.push(`behind: speech-to-text cannot keep up (${load.depth} waiting, ${load.audioSec} s of audio, the oldest for ${Math.round(load.oldestWaitMs / 1000)} s); segments past stt.queue.maxWaitMs are stored for replay`);
+  if (load?.behind)
+    problems.push(
+      `behind: speech-to-text cannot keep up (${load.depth} waiting, ${load.audioSec} s of audio, the oldest for ${Math.round(load.oldestWaitMs / 1000)} s); segments past stt.queue.maxWaitMs are stored for replay`,
+    );
   // The broker away is a notice, not ill health: the device acts alone and queues its events.
   const mqtt = metrics.fleet;
-  if (mqtt && mqtt.state !== 'connected') problems.push(`mqtt ${mqtt.state}${mqtt.lastError ? `: ${mqtt.lastError}` : ''} (this device acts alone; events wait in a queue)`);
+  if (mqtt && mqtt.state !== 'connected')
+    problems.push(`mqtt ${mqtt.state}${mqtt.lastError ? `: ${mqtt.lastError}` : ''} (this device acts alone; events wait in a queue)`);
   // Two clocks hark cannot follow: it hears itself while it speaks (a notice, with the fix).
   if (h.speech?.echo?.problem) problems.push(h.speech.echo.problem);
   // Only a full disk or a dead microphone make hark unhealthy; a past corruption is recovered, so it is a notice.

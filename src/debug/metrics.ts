@@ -154,7 +154,12 @@ export class Metrics {
 
     family('hark_segments_total', 'counter', 'Segments logged since start, by whether their audio was stored.', byLabel(this.segments, 'audio'));
     family('hark_transcripts_dropped_total', 'counter', 'Transcripts thrown away since start, by reason.', byLabel(this.dropped, 'reason'));
-    family('hark_stt_fallbacks_total', 'counter', 'Transcripts made by a fallback engine after the first failed, by the engine that took over.', byLabel(this.fallbacks, 'engine'));
+    family(
+      'hark_stt_fallbacks_total',
+      'counter',
+      'Transcripts made by a fallback engine after the first failed, by the engine that took over.',
+      byLabel(this.fallbacks, 'engine'),
+    );
     out.push('# HELP hark_stt_duration_seconds Speech-to-text time per transcript, by engine.', '# TYPE hark_stt_duration_seconds histogram');
     for (const [engine, h] of this.stt) {
       STT_BUCKETS_S.forEach((le, i) => out.push(`hark_stt_duration_seconds_bucket${fmtLabels({ engine, le: String(le) })} ${h.counts[i]}`));
@@ -166,14 +171,33 @@ export class Metrics {
       family('hark_stt_queue_depth', 'gauge', 'Segments (and text or taps) waiting for speech-to-text and the router.', [[{}, load.depth]]);
       family('hark_stt_queue_audio_seconds', 'gauge', 'Seconds of audio waiting for speech-to-text.', [[{}, load.audioSec]]);
       family('hark_stt_queue_oldest_wait_seconds', 'gauge', 'How long the oldest waiting segment has waited.', [[{}, load.oldestWaitMs / 1000]]);
-      family('hark_stt_behind', 'gauge', '1 while speech-to-text is behind (stt.queue.maxWaitMs reached or audio evicted, within the last bound).', [[{}, load.behind ? 1 : 0]]);
+      family('hark_stt_behind', 'gauge', '1 while speech-to-text is behind (stt.queue.maxWaitMs reached or audio evicted, within the last bound).', [
+        [{}, load.behind ? 1 : 0],
+      ]);
     }
     const rtf = this.realTimeFactor();
-    family('hark_stt_real_time_factor', 'gauge', `Speech-to-text seconds per second of audio over the last ${RTF_WINDOW_MS / 60_000} minutes (above 1: falling behind; no sample: nothing transcribed lately).`, rtf === null ? [] : [[{}, rtf]]);
-    family('hark_segments_skipped_total', 'counter', 'Segments not transcribed whole on purpose, by reason (no-wake-phrase, backlog-wait, backlog-memory).', byLabel(this.skipped, 'reason'));
-    family('hark_stt_preemptive_total', 'counter', 'Speculative transcriptions at a pause in speech, by outcome (started, used, discarded).', byLabel(this.preemptive, 'outcome'));
+    family(
+      'hark_stt_real_time_factor',
+      'gauge',
+      `Speech-to-text seconds per second of audio over the last ${RTF_WINDOW_MS / 60_000} minutes (above 1: falling behind; no sample: nothing transcribed lately).`,
+      rtf === null ? [] : [[{}, rtf]],
+    );
+    family(
+      'hark_segments_skipped_total',
+      'counter',
+      'Segments not transcribed whole on purpose, by reason (no-wake-phrase, backlog-wait, backlog-memory).',
+      byLabel(this.skipped, 'reason'),
+    );
+    family(
+      'hark_stt_preemptive_total',
+      'counter',
+      'Speculative transcriptions at a pause in speech, by outcome (started, used, discarded).',
+      byLabel(this.preemptive, 'outcome'),
+    );
     family('hark_fleet_queued_events', 'gauge', 'Fleet (MQTT) events waiting for the broker.', [[{}, this.fleetQueued]]);
-    family('hark_fleet_dropped_events_total', 'counter', 'Fleet (MQTT) events dropped because the broker was away longer than the queue could hold.', [[{}, this.fleetDropped]]);
+    family('hark_fleet_dropped_events_total', 'counter', 'Fleet (MQTT) events dropped because the broker was away longer than the queue could hold.', [
+      [{}, this.fleetDropped],
+    ]);
     family('hark_capture_restarts_total', 'counter', 'Times the microphone recorder came back after going down.', [[{}, this.captureRestarts]]);
     family('hark_capture_up', 'gauge', '1 while the microphone delivers audio, 0 when down, -1 when unknown.', [
       [{}, this.capture.state === 'up' ? 1 : this.capture.state === 'down' ? 0 : -1],
@@ -183,7 +207,9 @@ export class Metrics {
       family('hark_store_segments', 'gauge', 'Segments in the log now.', [[{}, store.segments]]);
       family('hark_store_audio_bytes', 'gauge', 'PCM bytes stored now.', [[{}, store.audioBytes]]);
       family('hark_store_file_bytes', 'gauge', 'Database file and WAL size on disk.', [[{}, store.fileBytes]]);
-      family('hark_store_audio_paused', 'gauge', '1 while audio storage is stopped because the disk was full.', [[{}, store.audioStorage === 'paused-disk-full' ? 1 : 0]]);
+      family('hark_store_audio_paused', 'gauge', '1 while audio storage is stopped because the disk was full.', [
+        [{}, store.audioStorage === 'paused-disk-full' ? 1 : 0],
+      ]);
     }
     family('hark_debug_sse_clients', 'gauge', 'Viewer pages connected to the event stream.', [[{}, sseClients]]);
     return out.join('\n') + '\n';

@@ -17,7 +17,14 @@ const MAX_ASSIGNMENT_BYTES = 1024 * 1024;
  * assignment from the warehouse system, docs/picking.md), behind the debug page's token. False when
  * the path is not one of these.
  */
-export async function pickingRoute(path: string, method: string, req: IncomingMessage, res: ServerResponse, picking: PickingRoutes | null, only: (allowed: string[]) => boolean): Promise<boolean> {
+export async function pickingRoute(
+  path: string,
+  method: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  picking: PickingRoutes | null,
+  only: (allowed: string[]) => boolean,
+): Promise<boolean> {
   if (path !== '/api/picking' && path !== '/api/picking/assignments') return false;
   if (!picking) {
     req.resume();

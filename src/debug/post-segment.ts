@@ -65,7 +65,8 @@ export function validatePostedSegment(body: unknown, nowMs: number): Checked<Pos
   const transcript = b.transcript;
   if (transcript === undefined) return fail('transcript', 'is required: the raw transcript (an empty string when nothing was heard)');
   if (typeof transcript !== 'string') return fail('transcript', `must be a string (got ${describe(transcript)})`);
-  if (codePoints(transcript) > MAX_TRANSCRIPT_CHARS) return fail('transcript', `must be at most ${MAX_TRANSCRIPT_CHARS} characters (got ${codePoints(transcript)})`);
+  if (codePoints(transcript) > MAX_TRANSCRIPT_CHARS)
+    return fail('transcript', `must be at most ${MAX_TRANSCRIPT_CHARS} characters (got ${codePoints(transcript)})`);
 
   let startedAt = nowMs;
   if (b.timestamp !== undefined && b.timestamp !== null) {
@@ -88,10 +89,15 @@ export function validatePostedSegment(body: unknown, nowMs: number): Checked<Pos
     startedAt,
     ignored: Object.keys(b).filter((k) => !KNOWN.has(k)),
   };
-  for (const [key, prop] of [['engine', 'engine'], ['text', 'text'], ['dropped_reason', 'droppedReason']] as const) {
+  for (const [key, prop] of [
+    ['engine', 'engine'],
+    ['text', 'text'],
+    ['dropped_reason', 'droppedReason'],
+  ] as const) {
     const v = b[key];
     if (v === undefined || v === null) continue;
-    if (typeof v !== 'string' || codePoints(v) > MAX_TRANSCRIPT_CHARS) return fail(key, `must be a string of at most ${MAX_TRANSCRIPT_CHARS} characters (got ${describe(v)})`);
+    if (typeof v !== 'string' || codePoints(v) > MAX_TRANSCRIPT_CHARS)
+      return fail(key, `must be a string of at most ${MAX_TRANSCRIPT_CHARS} characters (got ${describe(v)})`);
     value[prop] = v;
   }
   return { ok: true, value };

@@ -14,15 +14,20 @@ export function parseSegmentQuery(params: URLSearchParams): Checked<SegmentQuery
 
   const limit = params.get('limit');
   if (limit !== null && limit !== '') {
-    if (!/^\d+$/.test(limit) || +limit < 1 || +limit > MAX_LIMIT) return fail('limit', `must be a whole number from 1 to ${MAX_LIMIT} (got ${JSON.stringify(limit.slice(0, 20))})`);
+    if (!/^\d+$/.test(limit) || +limit < 1 || +limit > MAX_LIMIT)
+      return fail('limit', `must be a whole number from 1 to ${MAX_LIMIT} (got ${JSON.stringify(limit.slice(0, 20))})`);
     query.limit = +limit;
   }
   const before = params.get('before');
   if (before !== null && before !== '') {
-    if (!/^\d{1,15}$/.test(before) || +before < 1) return fail('before', `must be a segment id, a whole number from 1 (got ${JSON.stringify(before.slice(0, 20))})`);
+    if (!/^\d{1,15}$/.test(before) || +before < 1)
+      return fail('before', `must be a segment id, a whole number from 1 (got ${JSON.stringify(before.slice(0, 20))})`);
     query.before = +before;
   }
-  for (const [field, max] of [['q', 200], ['engine', 64]] as const) {
+  for (const [field, max] of [
+    ['q', 200],
+    ['engine', 64],
+  ] as const) {
     const v = params.get(field);
     if (v === null || v.trim() === '') continue;
     if (v.length > max) return fail(field, `must be at most ${max} characters`);

@@ -220,7 +220,8 @@ export class DebugServer {
   }
 
   private segment(idText: string, track: 'audio' | 'raw' | null, res: ServerResponse): void {
-    if (!/^\d{1,15}$/.test(idText)) return sendJson(res, 400, { error: `id: must be a segment number (got ${JSON.stringify(idText.slice(0, 40))})`, field: 'id' });
+    if (!/^\d{1,15}$/.test(idText))
+      return sendJson(res, 400, { error: `id: must be a segment number (got ${JSON.stringify(idText.slice(0, 40))})`, field: 'id' });
     const id = Number(idText);
     if (track === null) {
       const view = this.opts.store.getSegment(id);

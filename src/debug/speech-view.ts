@@ -11,7 +11,11 @@ import { WyomingSttEngine } from '../stt/wyoming/engine.js';
  * the order asked (a Wyoming one with its server and the models its `info` listed at start), and a
  * Wyoming voice with its voices. Reads what the engines already hold; asks no server. Pure.
  */
-export function speechServicesView(engines: readonly EngineSlot[] | undefined, tts: SpeechTts | null | undefined, echo?: EchoStatus | null): SpeechServicesView {
+export function speechServicesView(
+  engines: readonly EngineSlot[] | undefined,
+  tts: SpeechTts | null | undefined,
+  echo?: EchoStatus | null,
+): SpeechServicesView {
   return {
     echo: echo ? echoView(echo) : null,
     engines: (engines ?? []).map((slot) => {
@@ -22,7 +26,13 @@ export function speechServicesView(engines: readonly EngineSlot[] | undefined, t
       return {
         id: slot.id,
         missing: null,
-        wyoming: { server: e.o.server.url, answered: info !== null, error: e.describeError, models: info?.models.map((m) => m.name) ?? [], streams: info?.streamsTranscripts ?? false },
+        wyoming: {
+          server: e.o.server.url,
+          answered: info !== null,
+          error: e.describeError,
+          models: info?.models.map((m) => m.name) ?? [],
+          streams: info?.streamsTranscripts ?? false,
+        },
       };
     }),
     voice: tts instanceof WyomingTts ? voiceView(tts) : null,
@@ -47,5 +57,11 @@ function echoView(st: EchoStatus): EchoView {
 
 function voiceView(tts: WyomingTts): SpeechServicesView['voice'] {
   const info = tts.wyoming.serverInfo;
-  return { server: tts.wyoming.server.url, answered: info !== null, error: tts.wyoming.describeError, voice: tts.wyoming.voice, voices: info?.voices.map((v) => v.name) ?? [] };
+  return {
+    server: tts.wyoming.server.url,
+    answered: info !== null,
+    error: tts.wyoming.describeError,
+    voice: tts.wyoming.voice,
+    voices: info?.voices.map((v) => v.name) ?? [],
+  };
 }

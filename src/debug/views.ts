@@ -35,6 +35,16 @@ export interface EchoView {
  * area; `ringsOn`, where one of this device's rings (device, area, site; absent without the fleet).
  */
 export interface KitchenView {
-  timers: { id: number; label: string | null; seconds: number; state: string; leftSeconds: number; command: string | null; ringingSeconds?: number | null; from?: string | null; ringsOn?: string }[];
+  timers: {
+    id: number;
+    label: string | null;
+    seconds: number;
+    state: string;
+    leftSeconds: number;
+    command: string | null;
+    ringingSeconds?: number | null;
+    from?: string | null;
+    ringsOn?: string;
+  }[];
   lists: { name: string; items: { item: string; quantity: number | null; unit: string | null; note: string | null }[] }[];
 }

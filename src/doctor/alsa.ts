@@ -24,9 +24,7 @@ export function parseAlsaList(text: string): AlsaDevice[] {
 
 /** The stable names for hardware cards: one plughw:CARD=X,DEV=N per hw:CARD=X,DEV=N. */
 export function stableCaptureNames(devices: AlsaDevice[]): AlsaDevice[] {
-  return devices
-    .filter((d) => /^hw:CARD=[^,]+,DEV=\d+$/.test(d.name))
-    .map((d) => ({ name: d.name.replace(/^hw:/, 'plughw:'), description: d.description }));
+  return devices.filter((d) => /^hw:CARD=[^,]+,DEV=\d+$/.test(d.name)).map((d) => ({ name: d.name.replace(/^hw:/, 'plughw:'), description: d.description }));
 }
 
 /** Does the configured device appear in the list? Numeric `hw:1,0` forms can't be checked by name. */

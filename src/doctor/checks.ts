@@ -25,16 +25,22 @@ export const microphoneCheck: Check = {
     const devices = parseAlsaList(list.stdout);
     const stable = stableCaptureNames(devices);
     const device = ctx.loaded?.config.capture.device ?? 'default';
-    const suggestions = stable.length ? `capture devices: ${stable.map((d) => `${d.name} (${d.description.split(';')[0]})`).join(', ')}` : 'no capture cards found: is the USB microphone plugged in? (`lsusb`)';
+    const suggestions = stable.length
+      ? `capture devices: ${stable.map((d) => `${d.name} (${d.description.split(';')[0]})`).join(', ')}`
+      : 'no capture cards found: is the USB microphone plugged in? (`lsusb`)';
     const listed = deviceListed(device, devices);
-    if (listed === false) return fail(`capture.device "${device}" is not among arecord -L's devices`, `set capture.device to one of these stable names; ${suggestions}`);
+    if (listed === false)
+      return fail(`capture.device "${device}" is not among arecord -L's devices`, `set capture.device to one of these stable names; ${suggestions}`);
     // Record 4000 samples (a quarter second) for real: permissions, busy devices and unplugged mics show up here.
-    const probe = await ctx.exec('arecord', ['-q', '-D', device, '-f', 'S16_LE', '-r', '16000', '-c', '1', '-t', 'raw', '-s', '4000', '/dev/null'], { timeoutMs: 4000 });
+    const probe = await ctx.exec('arecord', ['-q', '-D', device, '-f', 'S16_LE', '-r', '16000', '-c', '1', '-t', 'raw', '-s', '4000', '/dev/null'], {
+      timeoutMs: 4000,
+    });
     if (probe.code !== 0) {
       const why = probe.stderr.trim().split('\n').pop() ?? `exit ${probe.code}`;
       return fail(`cannot record from "${device}": ${why}`, `check the mic is plugged in and hark's user is in the audio group; ${suggestions}`);
     }
-    if (/^(plug)?hw:\d/.test(device)) return warn(`recording from "${device}" works, but card numbers change when USB devices are replugged`, `use a stable name: ${suggestions}`);
+    if (/^(plug)?hw:\d/.test(device))
+      return warn(`recording from "${device}" works, but card numbers change when USB devices are replugged`, `use a stable name: ${suggestions}`);
     return ok(`recording from "${device}" works; ${suggestions}`);
   },
 };
@@ -47,7 +53,9 @@ export const playbackCheck: Check = {
     if (r.code === 127) return fail('aplay is not installed', 'sudo apt-get install alsa-utils');
     const list = await ctx.exec('aplay', ['-L']);
     const cards = stableCaptureNames(parseAlsaList(list.stdout));
-    return ok(`${r.stdout.trim().split('\n')[0]}; ${cards.length ? `playback cards: ${cards.map((c) => c.name).join(', ')}` : 'no playback cards found (speech will go nowhere)'}`);
+    return ok(
+      `${r.stdout.trim().split('\n')[0]}; ${cards.length ? `playback cards: ${cards.map((c) => c.name).join(', ')}` : 'no playback cards found (speech will go nowhere)'}`,
+    );
   },
 };
 
@@ -80,7 +88,8 @@ export const diskCheck: Check = {
     const s = statfsSync(dir);
     const freeMb = Math.floor((s.bavail * s.bsize) / 1e6);
     const wantMb = ctx.loaded?.config.store.maxAudioMb ?? 500;
-    if (freeMb < 200) return fail(`${freeMb} MB free on ${dir}`, 'free space on the SD card (apt-get clean, journalctl --vacuum-size=50M) or lower store.maxAudioMb');
+    if (freeMb < 200)
+      return fail(`${freeMb} MB free on ${dir}`, 'free space on the SD card (apt-get clean, journalctl --vacuum-size=50M) or lower store.maxAudioMb');
     if (freeMb < wantMb * 2) return warn(`${freeMb} MB free on ${dir}; audio retention may use up to ${wantMb} MB`, 'free space, or lower store.maxAudioMb');
     return ok(`${freeMb} MB free on ${dir}`);
   },

@@ -12,11 +12,26 @@ export const echoCheck: Check = {
   async run(ctx): Promise<CheckResult> {
     const s = ctx.loaded?.config.echo;
     if (!s) return { status: 'warn', detail: 'config not loaded: cannot tell', fix: 'fix the config first' };
-    const gate = (m: string) => (m === 'raise' ? `the VAD threshold is raised to ${s.raiseThreshold} while hark plays` : m === 'gate' ? 'hark hears only the button while it plays' : 'nothing: hark may hear itself');
+    const gate = (m: string) =>
+      m === 'raise'
+        ? `the VAD threshold is raised to ${s.raiseThreshold} while hark plays`
+        : m === 'gate'
+          ? 'hark hears only the button while it plays'
+          : 'nothing: hark may hear itself';
     if (s.mode !== 'cancel') {
       return { status: 'ok', detail: `echo gate in force (echo.mode: ${s.mode}): ${gate(s.mode)}; the echo canceller is off`, data: { inForce: s.mode } };
     }
-    const made = createNativeCanceller({ frameSize: 256, filterLength: 2048, sampleRate: 16000, cancel: true, suppressResidual: false, denoise: false, noiseSuppressDb: -15, echoSuppressDb: -40, echoSuppressActiveDb: -15 });
+    const made = createNativeCanceller({
+      frameSize: 256,
+      filterLength: 2048,
+      sampleRate: 16000,
+      cancel: true,
+      suppressResidual: false,
+      denoise: false,
+      noiseSuppressDb: -15,
+      echoSuppressDb: -40,
+      echoSuppressActiveDb: -15,
+    });
     if ('error' in made) {
       return {
         status: 'warn',
@@ -29,7 +44,13 @@ export const echoCheck: Check = {
     made.canceller.close();
     const clocks = clockTest(s.followSkew);
     const detail = `echo canceller in force (speexdsp, native/hark-aec): self-test removed ${erle.toFixed(0)} dB of a simulated echo; until it has converged on the room, the echo gate stands in (echo.fallback: ${s.fallback}: ${gate(s.fallback)})${s.denoise ? '; noise suppression on' : ''}; ${clocks.detail}`;
-    if (erle < 10) return { status: 'fail', detail, fix: 'the canceller loaded but does not cancel: rebuild it (npm rebuild hark-aec) and report the compiler (cc --version) it was built with', data: { inForce: s.fallback, erleDb: erle } };
+    if (erle < 10)
+      return {
+        status: 'fail',
+        detail,
+        fix: 'the canceller loaded but does not cancel: rebuild it (npm rebuild hark-aec) and report the compiler (cc --version) it was built with',
+        data: { inForce: s.fallback, erleDb: erle },
+      };
     const data = { inForce: 'cancel', fallback: s.fallback, erleDb: Math.round(erle), followSkew: clocks.following };
     if (clocks.fix) return { status: 'warn', detail, fix: clocks.fix, data };
     return { status: 'ok', detail, data };
@@ -44,7 +65,8 @@ export const echoCheck: Check = {
 function clockTest(on: boolean): { following: boolean; detail: string; fix?: string } {
   if (!on) return { following: false, detail: "the speaker's clock is not followed (echo.followSkew: false): on two cards hark may hear itself" };
   const made = createNativeResampler(RESAMPLER_QUALITY);
-  if ('error' in made) return { following: false, detail: `the speaker's clock cannot be followed: ${made.error}`, fix: `${rebuildAddon('/opt/hark')}, then restart hark` };
+  if ('error' in made)
+    return { following: false, detail: `the speaker's clock cannot be followed: ${made.error}`, fix: `${rebuildAddon('/opt/hark')}, then restart hark` };
   const rs = made.resampler;
   const ratio = Math.round(RATIO_DEN * (1 + 100e-6)) / RATIO_DEN;
   rs.setRatio(Math.round(ratio * RATIO_DEN), RATIO_DEN);
@@ -62,8 +84,16 @@ function clockTest(on: boolean): { following: boolean; detail: string; fix?: str
     p += v * v;
   }
   const snr = 10 * Math.log10(p / Math.max(1, e));
-  if (snr < 40) return { following: false, detail: `the speaker's clock cannot be followed: the resampler's self-test came out ${snr.toFixed(0)} dB clean (40 wanted)`, fix: 'rebuild hark-aec (npm rebuild hark-aec) and report the compiler (cc --version) it was built with' };
-  return { following: true, detail: "the speaker's clock is followed where it is not the microphone's (the skew is measured while hark plays; the journal says it)" };
+  if (snr < 40)
+    return {
+      following: false,
+      detail: `the speaker's clock cannot be followed: the resampler's self-test came out ${snr.toFixed(0)} dB clean (40 wanted)`,
+      fix: 'rebuild hark-aec (npm rebuild hark-aec) and report the compiler (cc --version) it was built with',
+    };
+  return {
+    following: true,
+    detail: "the speaker's clock is followed where it is not the microphone's (the skew is measured while hark plays; the journal says it)",
+  };
 }
 
 function selfTest(c: { process(mic: Int16Array, ref: Int16Array | null, out: Int16Array): void }): number {

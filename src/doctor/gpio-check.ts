@@ -14,6 +14,10 @@ export const gpioCheck: Check = {
     if (r.ok) return { status: 'ok', detail: `${pins} on ${r.chip!.label}` };
     const noChip = !r.chip;
     const fix = noChip ? 'on a Pi, check the kernel has sysfs GPIO; elsewhere set gpio.driver: simulated' : 'see `hark doctor gpio`';
-    return { status: noChip && g.driver === 'auto' ? 'warn' : 'fail', detail: `${r.problems.join('; ')}${noChip && g.driver === 'auto' ? ' (hark will use the simulated button)' : ''}`, fix };
+    return {
+      status: noChip && g.driver === 'auto' ? 'warn' : 'fail',
+      detail: `${r.problems.join('; ')}${noChip && g.driver === 'auto' ? ' (hark will use the simulated button)' : ''}`,
+      fix,
+    };
   },
 };

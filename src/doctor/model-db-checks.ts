@@ -35,10 +35,17 @@ export const modelCheck: Check = {
     }
     const name = /^ggml-(.+)\.bin$/.exec(basename(path))?.[1];
     const pinned = name ? MODEL_CATALOG[name] : undefined;
-    if (info.empty) return { status: 'warn', detail: `${path} is a test model with no weights: every transcript will be empty`, fix: 'hark model fetch base.en-q5_1' };
-    if (!pinned) return { status: 'ok', detail: `${path}: ${info.size} ${info.precision}, ${Math.round(info.bytes / 1e6)} MB (not a pinned model: checksum not checked)` };
+    if (info.empty)
+      return { status: 'warn', detail: `${path} is a test model with no weights: every transcript will be empty`, fix: 'hark model fetch base.en-q5_1' };
+    if (!pinned)
+      return { status: 'ok', detail: `${path}: ${info.size} ${info.precision}, ${Math.round(info.bytes / 1e6)} MB (not a pinned model: checksum not checked)` };
     const sum = await sha256(path);
-    if (sum !== pinned.sha256) return { status: 'fail', detail: `${path}: sha256 ${sum.slice(0, 12)}… is not the published ${pinned.sha256.slice(0, 12)}…`, fix: `delete it and run: ${fetchHint(path)}` };
+    if (sum !== pinned.sha256)
+      return {
+        status: 'fail',
+        detail: `${path}: sha256 ${sum.slice(0, 12)}… is not the published ${pinned.sha256.slice(0, 12)}…`,
+        fix: `delete it and run: ${fetchHint(path)}`,
+      };
     return { status: 'ok', detail: `${path}: ${info.size} ${info.precision}, checksum matches` };
   },
 };
@@ -55,11 +62,20 @@ export const databaseCheck: Check = {
     try {
       db = new Database(path, { readonly: true, fileMustExist: true });
       const result = db.pragma('quick_check', { simple: true });
-      if (result !== 'ok') return { status: 'fail', detail: `${path} is damaged: ${String(result)}`, fix: 'restart hark: it moves a corrupt file aside (kept, named with the time) and starts a fresh one' };
+      if (result !== 'ok')
+        return {
+          status: 'fail',
+          detail: `${path} is damaged: ${String(result)}`,
+          fix: 'restart hark: it moves a corrupt file aside (kept, named with the time) and starts a fresh one',
+        };
       const n = (db.prepare('SELECT COUNT(*) AS n FROM segments').get() as { n: number }).n;
       return { status: 'ok', detail: `${path}: intact, ${n} segments` };
     } catch (err) {
-      return { status: 'fail', detail: `${path} cannot be read as a hark database: ${errorMessage(err)}`, fix: 'check its permissions (owner hark), or restart hark to set a damaged file aside' };
+      return {
+        status: 'fail',
+        detail: `${path} cannot be read as a hark database: ${errorMessage(err)}`,
+        fix: 'check its permissions (owner hark), or restart hark to set a damaged file aside',
+      };
     } finally {
       db?.close();
     }

@@ -80,8 +80,21 @@ export const modelSpeedCheck: Check = {
       const detail =
         `${SEGMENT_SEC} s segment: ${whole.toFixed(2)} s (real-time factor ${(whole / SEGMENT_SEC).toFixed(2)}), its ${openingSec} s opening: ${opening.toFixed(2)} s. ` +
         `Keeps up with ${wholeKeeps} s of talk per minute transcribed whole, ${openingKeeps} s per minute with the opening check (wake-word mode)`;
-      const data = { segmentSec: SEGMENT_SEC, wholeSec: whole, openingSec: opening, keepsUpWholeSecPerMin: wholeKeeps, keepsUpOpeningSecPerMin: openingKeeps, model: path };
-      if (openingKeeps < 60) return { status: 'warn', detail, fix: 'a loud room will back up: a smaller model (hark model fetch tiny.en-q5_1), scripts/build-whisper.sh for this CPU, or a cloud engine first', data };
+      const data = {
+        segmentSec: SEGMENT_SEC,
+        wholeSec: whole,
+        openingSec: opening,
+        keepsUpWholeSecPerMin: wholeKeeps,
+        keepsUpOpeningSecPerMin: openingKeeps,
+        model: path,
+      };
+      if (openingKeeps < 60)
+        return {
+          status: 'warn',
+          detail,
+          fix: 'a loud room will back up: a smaller model (hark model fetch tiny.en-q5_1), scripts/build-whisper.sh for this CPU, or a cloud engine first',
+          data,
+        };
       return { status: 'ok', detail, data };
     } catch (err) {
       return { status: 'warn', detail: `could not time the model: ${errorMessage(err)}` };

@@ -29,13 +29,29 @@ export const mqttCheck: Check = {
         client.end(true);
         resolve(r);
       };
-      const timer = setTimeout(() => done({ status: 'fail', detail: `no answer from ${cfg.url} within 6 s`, fix: 'check mqtt.url, the network, and that the broker runs (systemctl status mosquitto)' }), 6000);
+      const timer = setTimeout(
+        () =>
+          done({
+            status: 'fail',
+            detail: `no answer from ${cfg.url} within 6 s`,
+            fix: 'check mqtt.url, the network, and that the broker runs (systemctl status mosquitto)',
+          }),
+        6000,
+      );
       client.on('connect', () => done({ status: 'ok', detail: `connected to ${cfg.url} ${who}; device ${cfg.device}${cfg.room ? `, room ${cfg.room}` : ''}` }));
       client.on('error', (err: Error & { code?: number | string }) => {
         if (typeof err.code === 'number' && err.code > 0) {
-          done({ status: 'fail', detail: `${cfg.url} refused hark ${who}: ${err.message}`, fix: 'set HARK_MQTT_USERNAME and HARK_MQTT_PASSWORD in /etc/hark/hark.env to an account the broker accepts (mosquitto_passwd), and check its ACL' });
+          done({
+            status: 'fail',
+            detail: `${cfg.url} refused hark ${who}: ${err.message}`,
+            fix: 'set HARK_MQTT_USERNAME and HARK_MQTT_PASSWORD in /etc/hark/hark.env to an account the broker accepts (mosquitto_passwd), and check its ACL',
+          });
         } else {
-          done({ status: 'fail', detail: `cannot reach ${cfg.url}: ${errorMessage(err)}`, fix: 'check mqtt.url and that the broker runs and listens there (systemctl status mosquitto; mosquitto_sub -h HOST -t "#" -C 1)' });
+          done({
+            status: 'fail',
+            detail: `cannot reach ${cfg.url}: ${errorMessage(err)}`,
+            fix: 'check mqtt.url and that the broker runs and listens there (systemctl status mosquitto; mosquitto_sub -h HOST -t "#" -C 1)',
+          });
         }
       });
     });

@@ -17,7 +17,15 @@ export const ollamaCheck: Check = {
     const cfg = ctx.loaded?.config.intent;
     if (!cfg) return { status: 'warn', detail: 'not checked: the config could not be loaded', fix: 'fix the config first' };
     if (!cfg.enabled) return { status: 'ok', detail: 'intent pass off (intent.enabled: false)' };
-    const client = new OllamaClient({ host: cfg.host, model: cfg.model, keepAlive: cfg.keepAlive, timeoutMs: cfg.timeoutMs, retries: 0, backoffMs: 0, warmUpTimeoutMs: cfg.warmUpTimeoutMs });
+    const client = new OllamaClient({
+      host: cfg.host,
+      model: cfg.model,
+      keepAlive: cfg.keepAlive,
+      timeoutMs: cfg.timeoutMs,
+      retries: 0,
+      backoffMs: 0,
+      warmUpTimeoutMs: cfg.warmUpTimeoutMs,
+    });
     let version: string;
     try {
       version = await client.version();
@@ -33,12 +41,20 @@ export const ollamaCheck: Check = {
     try {
       pulled = await client.models();
     } catch (err) {
-      return { status: 'fail', detail: `Ollama ${version} at ${cfg.host} did not list its models: ${errorMessage(err)}`, fix: 'sudo systemctl restart ollama; journalctl -u ollama' };
+      return {
+        status: 'fail',
+        detail: `Ollama ${version} at ${cfg.host} did not list its models: ${errorMessage(err)}`,
+        fix: 'sudo systemctl restart ollama; journalctl -u ollama',
+      };
     }
     const found = modelPulled(cfg.model, pulled);
     if (!found) {
       const have = pulled.map((m) => m.name);
-      return { status: 'fail', detail: `Ollama ${version} is up, but ${cfg.model} is not pulled${have.length ? ` (pulled: ${have.join(', ')})` : ' (no models pulled)'}`, fix: `ollama pull ${cfg.model}` };
+      return {
+        status: 'fail',
+        detail: `Ollama ${version} is up, but ${cfg.model} is not pulled${have.length ? ` (pulled: ${have.join(', ')})` : ' (no models pulled)'}`,
+        fix: `ollama pull ${cfg.model}`,
+      };
     }
     const size = found.size ? `, ${(found.size / GB).toFixed(1)} GB` : '';
     return { status: 'ok', detail: `Ollama ${version} at ${cfg.host}; ${found.name} pulled${size}` };

@@ -26,12 +26,25 @@ export const pickingCheck: Check = {
       if (!hasTable) return { status: 'ok', detail: 'no picks yet (the store has no picking tables until hark starts with picking on)' };
       const s = new Outbox(db).state();
       const data = { ...s, queueMax: w.queueMax, to };
-      if (!to) return { status: s.pending ? 'warn' : 'ok', detail: `${s.pending} results kept, none sent: no warehouse system is configured`, fix: 'set picking.wms.url, or picking.wms.mqtt with mqtt.url', data };
+      if (!to)
+        return {
+          status: s.pending ? 'warn' : 'ok',
+          detail: `${s.pending} results kept, none sent: no warehouse system is configured`,
+          fix: 'set picking.wms.url, or picking.wms.mqtt with mqtt.url',
+          data,
+        };
       if (s.pending === 0) return { status: 'ok', detail: `${s.sent} results taken by ${to}, none waiting`, data };
       const ageS = s.oldestAt === null ? 0 : Math.round((Date.now() - s.oldestAt) / 1000);
       const why = s.lastError ? `; last error: ${s.lastError}` : '';
-      if (s.pending >= w.queueMax) return { status: 'fail', detail: `${s.pending} results waiting (picking.wms.queueMax ${w.queueMax}), the oldest for ${ageS} s${why}`, fix: `bring ${to} back (none is dropped: they go, in order, once it answers)`, data };
-      if (ageS * 1000 >= STALE_MS) return { status: 'warn', detail: `${s.pending} results waiting, the oldest for ${ageS} s${why}`, fix: `check that ${to} is up and answers`, data };
+      if (s.pending >= w.queueMax)
+        return {
+          status: 'fail',
+          detail: `${s.pending} results waiting (picking.wms.queueMax ${w.queueMax}), the oldest for ${ageS} s${why}`,
+          fix: `bring ${to} back (none is dropped: they go, in order, once it answers)`,
+          data,
+        };
+      if (ageS * 1000 >= STALE_MS)
+        return { status: 'warn', detail: `${s.pending} results waiting, the oldest for ${ageS} s${why}`, fix: `check that ${to} is up and answers`, data };
       return { status: 'ok', detail: `${s.sent} results taken by ${to}; ${s.pending} on the way`, data };
     } catch (err) {
       return { status: 'fail', detail: `${path}: the picking outbox cannot be read: ${errorMessage(err)}`, fix: 'check the file (hark doctor database)' };

@@ -16,5 +16,23 @@ import { pickingCheck } from './picking.js';
  * Subsystems add theirs here (model, Ollama, GPIO, database).
  */
 export function allChecks(): Check[] {
-  return [configCheck, microphoneCheck, playbackCheck, echoCheck, espeakCheck, modelCheck, whisperBuildCheck, modelSpeedCheck, deepgramCheck, wyomingCheck, ollamaCheck, gpioCheck, diskCheck, databaseCheck, mqttCheck, haConversationCheck, pickingCheck];
+  return [
+    configCheck,
+    microphoneCheck,
+    playbackCheck,
+    echoCheck,
+    espeakCheck,
+    modelCheck,
+    whisperBuildCheck,
+    modelSpeedCheck,
+    deepgramCheck,
+    wyomingCheck,
+    ollamaCheck,
+    gpioCheck,
+    diskCheck,
+    databaseCheck,
+    mqttCheck,
+    haConversationCheck,
+    pickingCheck,
+  ];
 }

@@ -65,7 +65,12 @@ export function assessWhisperBuild(f: WhisperBuildFacts): WhisperBuildAssessment
     return { ...base, status: missing ? 'fail' : 'warn', detail: problem, fix, problem };
   }
   if (!f.cpu || f.cpu.arch === 'other') {
-    return { ...base, status: 'ok', detail: `${f.addonPath}: compiled for ${f.addon.machine}${builtBy(f.stamp)}; this CPU's features are unknown (no x86 or arm /proc/cpuinfo)`, problem: null };
+    return {
+      ...base,
+      status: 'ok',
+      detail: `${f.addonPath}: compiled for ${f.addon.machine}${builtBy(f.stamp)}; this CPU's features are unknown (no x86 or arm /proc/cpuinfo)`,
+      problem: null,
+    };
   }
   const running = f.processArch ? PROCESS_ARCH[f.processArch] : undefined;
   if (running && running !== f.cpu.arch && running === MACHINE_ARCH[f.addon.machine]) {
@@ -136,7 +141,9 @@ export function harkRoot(): string {
 export { addonFile, rebuildCommand };
 
 /** Gather the facts: /proc/cpuinfo, the addon's bytes, the build stamp. Never throws. */
-export function whisperBuildFacts(opts: { cpuinfoPath?: string; addonPath?: string; stampPath?: string; root?: string; processArch?: string } = {}): WhisperBuildFacts {
+export function whisperBuildFacts(
+  opts: { cpuinfoPath?: string; addonPath?: string; stampPath?: string; root?: string; processArch?: string } = {},
+): WhisperBuildFacts {
   // HARK_CPUINFO: the CPU to check against when this one cannot say (under qemu-user).
   const cpu: CpuInfo | null = readCpuinfo(opts.cpuinfoPath);
   let addonPath = opts.addonPath ?? '';
@@ -158,7 +165,15 @@ export function whisperBuildFacts(opts: { cpuinfoPath?: string; addonPath?: stri
     addonError = errorMessage(err);
   }
   const root = opts.root ?? harkRoot();
-  return { cpu, addonPath: addonPath || 'smart-whisper', addon, ...(addonError ? { addonError } : {}), stamp, rebuild: rebuildCommand(root, addonPath ? dirname(addonPath) : root), processArch: opts.processArch ?? process.arch };
+  return {
+    cpu,
+    addonPath: addonPath || 'smart-whisper',
+    addon,
+    ...(addonError ? { addonError } : {}),
+    stamp,
+    rebuild: rebuildCommand(root, addonPath ? dirname(addonPath) : root),
+    processArch: opts.processArch ?? process.arch,
+  };
 }
 
 export const whisperBuildCheck: Check = {
@@ -167,7 +182,12 @@ export const whisperBuildCheck: Check = {
   async run(ctx) {
     if (ctx.loaded?.config.stt.mode === 'cloud-only') return { status: 'ok', detail: 'not used (stt.mode cloud-only)' };
     const a = assessWhisperBuild(whisperBuildFacts());
-    return { status: a.status, detail: a.detail, ...(a.fix ? { fix: a.fix } : {}), data: { compiled: a.compiled, cpu: a.cpu, missing: a.missing, extra: a.extra, ndebug: a.ndebug } };
+    return {
+      status: a.status,
+      detail: a.detail,
+      ...(a.fix ? { fix: a.fix } : {}),
+      data: { compiled: a.compiled, cpu: a.cpu, missing: a.missing, extra: a.extra, ndebug: a.ndebug },
+    };
   },
 };
 
@@ -181,7 +201,11 @@ export function warnIfWhisperBuildDiffers(config: HarkConfig, logger: Logger, fa
     if (config.stt.mode === 'cloud-only') return;
     const a = assessWhisperBuild(facts());
     if (!a.problem) return;
-    logger.warn(`whisper.cpp is not built for this CPU: ${a.problem}`, { compiled: a.compiled.join(' ') || 'none', cpu: a.cpu.join(' ') || 'none', fix: a.fix });
+    logger.warn(`whisper.cpp is not built for this CPU: ${a.problem}`, {
+      compiled: a.compiled.join(' ') || 'none',
+      cpu: a.cpu.join(' ') || 'none',
+      fix: a.fix,
+    });
   } catch (err) {
     logger.debug('could not check the whisper.cpp build', { error: errorMessage(err) });
   }

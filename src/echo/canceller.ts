@@ -127,7 +127,14 @@ export class EchoStage {
     const t = this.trust;
     const trust = { erleDb: t.erleDb, converged: t.converged, distrustedFor: t.distrustedFor, noEcho: t.noEcho };
     const lateReferenceMs = Math.round(this.reference.lateSamples / this.perMs);
-    return { state: this.lastState, delayMs: this.delayNow + this.clipShiftMs, estimate: this.estimator.estimate, ...trust, lateReferenceMs, clocks: this.clocks.status() };
+    return {
+      state: this.lastState,
+      delayMs: this.delayNow + this.clipShiftMs,
+      estimate: this.estimator.estimate,
+      ...trust,
+      lateReferenceMs,
+      clocks: this.clocks.status(),
+    };
   }
 
   /** The delay in use now: as set, less what the echo has slid since by the skew followed. */

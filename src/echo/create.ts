@@ -83,7 +83,18 @@ export function createEchoCleaner(
   if ('error' in made) return made;
   // Without the resampler (an addon built before it) the canceller runs as with one clock.
   const resampler = s.followSkew === false ? { error: 'off' } : createNativeResampler(RESAMPLER_QUALITY);
-  const stage = new EchoStage(made.canceller, reference, { frameSamples: FRAME_SAMPLES, filterSamples, ...(s.knownSkewPpm !== undefined ? { knownSkewPpm: s.knownSkewPpm } : {}), ...(s.speakerThdPct ? { speakerThd: { pct: s.speakerThdPct, atDbfs: s.speakerThdAtDbfs ?? -12 } } : {}), ...opts }, 'resampler' in resampler ? resampler.resampler : null);
+  const stage = new EchoStage(
+    made.canceller,
+    reference,
+    {
+      frameSamples: FRAME_SAMPLES,
+      filterSamples,
+      ...(s.knownSkewPpm !== undefined ? { knownSkewPpm: s.knownSkewPpm } : {}),
+      ...(s.speakerThdPct ? { speakerThd: { pct: s.speakerThdPct, atDbfs: s.speakerThdAtDbfs ?? -12 } } : {}),
+      ...opts,
+    },
+    'resampler' in resampler ? resampler.resampler : null,
+  );
   // The residual suppressor hands back each 16 ms one step late, on every frame alike (hark-aec), so
   // the cleaned audio at a position is the microphone `latency` samples earlier: the raw track read
   // that much earlier is what lines up with it on the debug page and in segment_raw_audio.
@@ -104,12 +115,21 @@ export function createEchoCleaner(
     const st = stage.status;
     const atSec = Math.round(position / (SAMPLE_RATE / 10)) / 10;
     if (st.lateReferenceMs > said.lateMs) {
-      logger?.info('echo reference came after its microphone: that sound was not cancelled', { atSec, ms: st.lateReferenceMs - said.lateMs, totalMs: st.lateReferenceMs });
+      logger?.info('echo reference came after its microphone: that sound was not cancelled', {
+        atSec,
+        ms: st.lateReferenceMs - said.lateMs,
+        totalMs: st.lateReferenceMs,
+      });
       said.lateMs = st.lateReferenceMs;
     }
     if (st.noEcho !== said.noEcho) {
       said.noEcho = st.noEcho;
-      logger?.info(st.noEcho ? "echo canceller: hark's sound is not reaching the microphone (not found in its first seconds): nothing to cancel" : "echo canceller: hark's sound now reaches the microphone", { atSec });
+      logger?.info(
+        st.noEcho
+          ? "echo canceller: hark's sound is not reaching the microphone (not found in its first seconds): nothing to cancel"
+          : "echo canceller: hark's sound now reaches the microphone",
+        { atSec },
+      );
     }
     const c = st.clocks;
     if (c.unfollowable && !said.unfollowable) {
@@ -120,20 +140,39 @@ export function createEchoCleaner(
     // of cards): what a start from it leaves, the filter follows itself, and the estimator refines it
     // (at 150 ppm it is known to 1 ppm after ~50 s of hark's sound, to 0.3 only minutes later). Again
     // when it moves by a quarter of a ppm: a crystal's rate moves with its temperature over the day.
-    if (keepSkew && c.followedPpm !== 0 && c.ppm !== null && c.errorPpm !== null && c.errorPpm <= SKEW_KEPT_ERROR_PPM && !(Math.abs(c.ppm - said.keptPpm) < SKEW_KEPT_STEP_PPM)) {
+    if (
+      keepSkew &&
+      c.followedPpm !== 0 &&
+      c.ppm !== null &&
+      c.errorPpm !== null &&
+      c.errorPpm <= SKEW_KEPT_ERROR_PPM &&
+      !(Math.abs(c.ppm - said.keptPpm) < SKEW_KEPT_STEP_PPM)
+    ) {
       said.keptPpm = c.ppm;
       keepSkew(c.ppm, c.errorPpm);
     }
     // A line when the skew is first followed and when it moves by 1 ppm or more (it is refined every second).
     if (c.followedPpm !== 0 && Math.abs(c.followedPpm - said.followedPpm) >= 1) {
       said.followedPpm = c.followedPpm;
-      logger?.info(`echo canceller: the speaker's clock runs ${round2(c.followedPpm)} ppm off the microphone's; hark's reference is resampled to follow it`, { atSec, skewPpm: round2(c.ppm), errorPpm: round2(c.errorPpm), lags: c.lags, captureVsClockPpm: round2(c.captureVsClockPpm) });
+      logger?.info(`echo canceller: the speaker's clock runs ${round2(c.followedPpm)} ppm off the microphone's; hark's reference is resampled to follow it`, {
+        atSec,
+        skewPpm: round2(c.ppm),
+        errorPpm: round2(c.errorPpm),
+        lags: c.lags,
+        captureVsClockPpm: round2(c.captureVsClockPpm),
+      });
     }
     // The delay takes sub-ms steps with the microphone's timeline (EchoStage.arrived): a line for a move
     // of a millisecond or more, not for each of those.
     if (Math.abs(st.delayMs - said.delayMs) < 1 && st.converged === said.converged) return;
     said = { ...said, delayMs: st.delayMs, converged: st.converged };
-    logger?.info(st.converged ? 'echo canceller converged' : 'echo canceller aligning', { atSec, delayMs: Math.round(st.delayMs * 10) / 10, correlation: st.estimate ? Math.round(st.estimate.correlation * 100) / 100 : null, erleDb: Math.round(st.erleDb), ...(st.converged ? {} : { why: st.distrustedFor ?? 'not yet converged' }) });
+    logger?.info(st.converged ? 'echo canceller converged' : 'echo canceller aligning', {
+      atSec,
+      delayMs: Math.round(st.delayMs * 10) / 10,
+      correlation: st.estimate ? Math.round(st.estimate.correlation * 100) / 100 : null,
+      erleDb: Math.round(st.erleDb),
+      ...(st.converged ? {} : { why: st.distrustedFor ?? 'not yet converged' }),
+    });
   };
   return {
     cleaner: {

@@ -61,7 +61,15 @@ const WHITEN_FLOOR = 0.01;
  */
 const LOCATED_OVER_RMS = 3.5;
 
-export const DELAY_DEFAULTS: DelayEstimatorOptions = { sampleRate: 16000, decimation: 8, windowMs: 1500, maxLagMs: 200, everyMs: 1000, minCorrelation: 0.3, agreeMs: 1.5 };
+export const DELAY_DEFAULTS: DelayEstimatorOptions = {
+  sampleRate: 16000,
+  decimation: 8,
+  windowMs: 1500,
+  maxLagMs: 200,
+  everyMs: 1000,
+  minCorrelation: 0.3,
+  agreeMs: 1.5,
+};
 
 export interface DelayEstimate {
   lagMs: number;
@@ -177,7 +185,9 @@ export class DelayEstimator {
     const found: DelayEstimate = { lagMs: searched!.lagMs, correlation: searched!.correlation };
     // A clear peak is believed at once the first time (nothing better is known); after that a move
     // needs two estimates in a row that agree.
-    const agrees = (this.believed === null && found.correlation >= 2 * this.o.minCorrelation) || (this.candidate && Math.abs(this.candidate.lagMs - found.lagMs) <= this.o.agreeMs);
+    const agrees =
+      (this.believed === null && found.correlation >= 2 * this.o.minCorrelation) ||
+      (this.candidate && Math.abs(this.candidate.lagMs - found.lagMs) <= this.o.agreeMs);
     this.candidate = found;
     if (!agrees) return null;
     if (this.believed && Math.abs(this.believed.lagMs - found.lagMs) <= this.o.agreeMs / 2) {

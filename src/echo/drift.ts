@@ -234,7 +234,6 @@ export class ClockFollower {
     return restart ? 'started' : null;
   }
 
-
   private start(at: number, ratio: number): void {
     const rs = this.resampler!;
     rs.reset();

@@ -10,7 +10,10 @@ export class RawHistory {
   private readonly played: Uint8Array;
   private rawEnd = 0;
 
-  constructor(private readonly frameSamples: number, historySamples: number) {
+  constructor(
+    private readonly frameSamples: number,
+    historySamples: number,
+  ) {
     const frames = Math.ceil(historySamples / frameSamples);
     this.raw = new Int16Array(frames * frameSamples);
     this.played = new Uint8Array(frames);

@@ -101,7 +101,8 @@ class Line {
   add(t: number, y: number): void {
     this.points.push({ t, y, run: this.run });
     const from = t - this.o.windowMs;
-    if (this.points.length > this.o.maxPoints || this.points[0]!.t < from) this.points = this.points.filter((p, i) => p.t >= from && i >= this.points.length - this.o.maxPoints);
+    if (this.points.length > this.o.maxPoints || this.points[0]!.t < from)
+      this.points = this.points.filter((p, i) => p.t >= from && i >= this.points.length - this.o.maxPoints);
   }
 
   /** What follows has its own offset (the slope carries on). */

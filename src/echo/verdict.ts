@@ -41,7 +41,14 @@ export function cancellingState(erleDb: number, converged: boolean, convergedDb:
  * it has not collapsed, and it left no more than the microphone held (`outPower` against `micPower`,
  * both mean squares lined up in time).
  */
-export function vouchesTalkOver(v: { verdict: TalkVerdict; converged: boolean; learntMs: number; cancelling: Cancelling; outPower: number; micPower: number }): boolean {
+export function vouchesTalkOver(v: {
+  verdict: TalkVerdict;
+  converged: boolean;
+  learntMs: number;
+  cancelling: Cancelling;
+  outPower: number;
+  micPower: number;
+}): boolean {
   return v.verdict === 'near' && v.converged && v.learntMs >= TALK_OVER_LEARNT_MS && v.cancelling !== 'collapsed' && v.outPower <= v.micPower * LOUDER;
 }
 

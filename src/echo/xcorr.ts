@@ -34,7 +34,17 @@ export class CrossCorrelation {
   }
 
   /** Fill out1[0..maxLag] and out2[0..maxLag]; a1, a2 are read over [from, to), b1, b2 wholly. */
-  correlate(a1: Float32Array, b1: Float32Array, a2: Float32Array, b2: Float32Array, from: number, to: number, maxLag: number, out1: Float64Array, out2: Float64Array): void {
+  correlate(
+    a1: Float32Array,
+    b1: Float32Array,
+    a2: Float32Array,
+    b2: Float32Array,
+    from: number,
+    to: number,
+    maxLag: number,
+    out1: Float64Array,
+    out2: Float64Array,
+  ): void {
     if (from < maxLag || to > this.n || b1.length > this.n || b2.length > this.n) throw new RangeError('CrossCorrelation: lags would reach outside the arrays');
     const [A1, B1, A2, B2] = this.spectra as [Float64Array, Float64Array, Float64Array, Float64Array];
     this.transform(a1, from, to, A1);

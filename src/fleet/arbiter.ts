@@ -75,7 +75,13 @@ export class RoomArbiter implements Arbiter {
     const started = clock.now();
     let self: Claim | null = null;
     try {
-      self = { device: this.o.device, levelDb: speechLevelDb(segment.pcm, segment.prerollSamples), prob: Math.round(segment.maxProb * 1000) / 1000, utteranceId: utterance.id, text: utterance.text };
+      self = {
+        device: this.o.device,
+        levelDb: speechLevelDb(segment.pcm, segment.prerollSamples),
+        prob: Math.round(segment.maxProb * 1000) / 1000,
+        utteranceId: utterance.id,
+        text: utterance.text,
+      };
       if (!this.o.channel.connected()) return this.outcome(self, [], [], started, 'broker not connected');
       const closedAt = this.ownCloses.get(segment.index) ?? started;
       this.o.channel.publishClaim(self);
@@ -122,7 +128,16 @@ export class RoomArbiter implements Arbiter {
 
   private outcome(self: Claim, others: Claim[], expected: string[], started: number, alone?: string, actedAlready?: Claim | null): Verdict {
     const verdict: Verdict = actedAlready ? { act: false, to: actedAlready.device } : decideAmong(self, others);
-    this.o.onOutcome?.({ utteranceId: self.utteranceId, act: verdict.act, to: verdict.act ? null : verdict.to, waitedMs: Math.round(this.o.clock.now() - started), self, others, expected, ...(alone ? { alone } : {}) });
+    this.o.onOutcome?.({
+      utteranceId: self.utteranceId,
+      act: verdict.act,
+      to: verdict.act ? null : verdict.to,
+      waitedMs: Math.round(this.o.clock.now() - started),
+      self,
+      others,
+      expected,
+      ...(alone ? { alone } : {}),
+    });
     return verdict;
   }
 }

@@ -75,8 +75,22 @@ export function parseRoomMessage(raw: string): RoomMessage | null {
 }
 
 function parseClaim(o: Record<string, unknown>): Claim | null {
-  if (typeof o.device !== 'string' || !o.device || typeof o.levelDb !== 'number' || !Number.isFinite(o.levelDb) || typeof o.prob !== 'number' || !Number.isFinite(o.prob)) return null;
-  return { device: o.device, levelDb: o.levelDb, prob: o.prob, utteranceId: typeof o.utteranceId === 'string' ? o.utteranceId : '', text: typeof o.text === 'string' ? o.text : '' };
+  if (
+    typeof o.device !== 'string' ||
+    !o.device ||
+    typeof o.levelDb !== 'number' ||
+    !Number.isFinite(o.levelDb) ||
+    typeof o.prob !== 'number' ||
+    !Number.isFinite(o.prob)
+  )
+    return null;
+  return {
+    device: o.device,
+    levelDb: o.levelDb,
+    prob: o.prob,
+    utteranceId: typeof o.utteranceId === 'string' ? o.utteranceId : '',
+    text: typeof o.text === 'string' ? o.text : '',
+  };
 }
 
 /** Something a peer sent, stamped with the local clock time it arrived. */
@@ -97,7 +111,14 @@ export function peersHeardIt(closes: readonly Seen[], closedAt: number, windowMs
  * window before we did has decided without us (and, hearing no one better, acted): we yield to it
  * rather than act twice.
  */
-export function settle(claims: readonly Seen<Claim>[], closes: readonly Seen[], expected: readonly string[], closedAt: number, windowMs: number, ownClaimAt: number): { others: Claim[]; complete: boolean; actedAlready: Claim | null } {
+export function settle(
+  claims: readonly Seen<Claim>[],
+  closes: readonly Seen[],
+  expected: readonly string[],
+  closedAt: number,
+  windowMs: number,
+  ownClaimAt: number,
+): { others: Claim[]; complete: boolean; actedAlready: Claim | null } {
   const others: Claim[] = [];
   let actedAlready: Seen<Claim> | null = null;
   for (const device of expected) {

@@ -113,7 +113,15 @@ export class Fleet {
   }
 
   get status(): FleetStatus {
-    return { state: this.state, url: this.o.config.url, device: this.o.config.device, room: this.o.config.room || null, queued: this.queue.size, dropped: this.queue.dropped, lastError: this.lastError };
+    return {
+      state: this.state,
+      url: this.o.config.url,
+      device: this.o.config.device,
+      room: this.o.config.room || null,
+      queued: this.queue.size,
+      dropped: this.queue.dropped,
+      lastError: this.lastError,
+    };
   }
 
   /** Where a timer of this device rings when it comes due: here, its area, or the site (mqtt.ringOn, mqtt.ringOnByName). */
@@ -145,7 +153,8 @@ export class Fleet {
     client.on('error', (err) => this.failed(err));
     client.on('close', () => {
       if (this.stopping) return;
-      if (this.state === 'connected') this.o.log.warn('mqtt: connection to the broker lost; events are queued until it is back', { url: c.url, queueMax: c.queueMax });
+      if (this.state === 'connected')
+        this.o.log.warn('mqtt: connection to the broker lost; events are queued until it is back', { url: c.url, queueMax: c.queueMax });
       this.ring.brokerLost();
       if (this.state !== 'refused') this.setState('reconnecting');
       // Backoff: mqtt.js reads reconnectPeriod each time it schedules a reconnect.
@@ -206,7 +215,14 @@ export class Fleet {
     this.setState('connected');
     this.o.log.info('mqtt: connected', { url: c.url, device: c.device, room: c.room || null });
     client.publish(this.topics.availability, 'online', { qos: 1, retain: true });
-    const subs = [...this.topics.commandFilters, this.topics.haStatus, ...(this.topics.claim ? [this.topics.claim] : []), this.topics.peersRinging, this.topics.ringStop(), this.topics.ringAsk()];
+    const subs = [
+      ...this.topics.commandFilters,
+      this.topics.haStatus,
+      ...(this.topics.claim ? [this.topics.claim] : []),
+      this.topics.peersRinging,
+      this.topics.ringStop(),
+      this.topics.ringAsk(),
+    ];
     client.subscribe(subs, { qos: 1 }, (err) => err && this.o.log.error('mqtt: subscribe failed', { topics: subs, error: errorMessage(err) }));
     if (c.discovery) this.publishDiscovery();
     this.sendTimers();
@@ -224,12 +240,15 @@ export class Fleet {
   }
 
   private publishDiscovery(): void {
-    for (const m of discoveryMessages(this.topics, { version: this.o.version, room: this.o.config.room })) this.client?.publish(m.topic, JSON.stringify(m.payload), { qos: 1, retain: true });
+    for (const m of discoveryMessages(this.topics, { version: this.o.version, room: this.o.config.room }))
+      this.client?.publish(m.topic, JSON.stringify(m.payload), { qos: 1, retain: true });
   }
 
   private failed(err: Error & { code?: number | string }): void {
     const refused = typeof err.code === 'number' && err.code > 0;
-    const why = refused ? `the broker refused the connection: ${err.message}${err.code === 4 || err.code === 134 || err.code === 5 || err.code === 135 ? ' (check HARK_MQTT_USERNAME / HARK_MQTT_PASSWORD and the broker ACL)' : ''}` : `cannot reach the broker at ${this.o.config.url}: ${err.message}`;
+    const why = refused
+      ? `the broker refused the connection: ${err.message}${err.code === 4 || err.code === 134 || err.code === 5 || err.code === 135 ? ' (check HARK_MQTT_USERNAME / HARK_MQTT_PASSWORD and the broker ACL)' : ''}`
+      : `cannot reach the broker at ${this.o.config.url}: ${err.message}`;
     // One line per new problem, not one per retry.
     if (why !== this.lastError) this.o.log.error(`mqtt: ${why}`, { retryInMs: this.backoff.nextMs });
     this.lastError = why;
@@ -265,7 +284,14 @@ export class Fleet {
   private sendRinging(): void {
     const own = this.o.hooks.timers().filter((t) => !t.from);
     const c = this.o.config;
-    const state = ringingState(c.device, this.o.area ?? null, own, (label) => scopeOf(label, c), (id) => this.ring.ringingSince(id, this.wall()), this.wall());
+    const state = ringingState(
+      c.device,
+      this.o.area ?? null,
+      own,
+      (label) => scopeOf(label, c),
+      (id) => this.ring.ringingSince(id, this.wall()),
+      this.wall(),
+    );
     this.ring.keepSince(state.ringing.map((r) => r.id));
     this.send(this.topics.state('ringing'), { ...state }, true);
   }

@@ -65,7 +65,8 @@ export function parseCommand(verb: string, raw: string): Parsed {
     }
     case 'mode': {
       const mode = typeof value === 'string' ? value : isObject(value) ? value.mode : undefined;
-      if (typeof mode !== 'string' || !(MODES as readonly string[]).includes(mode)) return bad(`mode: "mode" must be one of ${MODES.join(', ')} (got ${JSON.stringify(mode ?? null)})`);
+      if (typeof mode !== 'string' || !(MODES as readonly string[]).includes(mode))
+        return bad(`mode: "mode" must be one of ${MODES.join(', ')} (got ${JSON.stringify(mode ?? null)})`);
       return { ok: true, command: { verb: 'mode', mode: mode as Mode } };
     }
     case 'timer':
@@ -76,10 +77,12 @@ export function parseCommand(verb: string, raw: string): Parsed {
 function parseTimer(value: unknown): Parsed {
   if (!isObject(value)) return bad(`timer: payload must be a JSON object such as ${example('timer')}`);
   const { action, seconds, label, all } = value;
-  if (label !== undefined && (typeof label !== 'string' || !label.trim() || label.length > 100)) return bad('timer: "label" must be a non-empty string of at most 100 characters');
+  if (label !== undefined && (typeof label !== 'string' || !label.trim() || label.length > 100))
+    return bad('timer: "label" must be a non-empty string of at most 100 characters');
   const named = typeof label === 'string' ? { label: label.trim().toLowerCase() } : {};
   if (action === 'set') {
-    if (typeof seconds !== 'number' || !Number.isInteger(seconds) || seconds < 1 || seconds > MAX_TIMER_S) return bad(`timer: "seconds" must be a whole number from 1 to ${MAX_TIMER_S} (got ${JSON.stringify(seconds ?? null)})`);
+    if (typeof seconds !== 'number' || !Number.isInteger(seconds) || seconds < 1 || seconds > MAX_TIMER_S)
+      return bad(`timer: "seconds" must be a whole number from 1 to ${MAX_TIMER_S} (got ${JSON.stringify(seconds ?? null)})`);
     return { ok: true, command: { verb: 'timer', action: 'set', seconds, ...named } };
   }
   if (action === 'cancel' || action === 'pause' || action === 'resume') {

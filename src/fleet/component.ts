@@ -31,7 +31,8 @@ export function fleetHooks(front: () => PathFront | null, speech: () => Speech |
     setTimer: (seconds, label) => void timers()?.set(seconds, label),
     timerAct: (op, label, all) => timers()?.act(op, label ? { name: label } : {}, all),
     // How long it has rung at the owner, by wall time (the timers keep their own clock).
-    ringGuest: (from, label, ring) => timers()?.ringGuest(from, label, ring ? { seconds: ring.seconds, rungMs: Math.max(0, Date.now() - (Date.parse(ring.since) || Date.now())) } : undefined),
+    ringGuest: (from, label, ring) =>
+      timers()?.ringGuest(from, label, ring ? { seconds: ring.seconds, rungMs: Math.max(0, Date.now() - (Date.parse(ring.since) || Date.now())) } : undefined),
     endGuest: (from) => timers()?.endGuest(from),
     stopOwn: (id, by, at) => timers()?.stopOwn(id, by, at) ?? false,
   };
@@ -48,7 +49,10 @@ export interface FleetSections {
  * The daemon's fleet component: nothing unless mqtt.url is set. Started after the store and before
  * the router (which takes its arbiter) and capture; stopped before the store, saying "offline".
  */
-export function fleetComponent(o: { config: FleetSections; secrets: Secrets; bus: Bus; clock: Clock; log: Logger; hooks: FleetHooks; outbox?: () => RingOutbox | null }, keep: (f: Fleet | null) => void): Component {
+export function fleetComponent(
+  o: { config: FleetSections; secrets: Secrets; bus: Bus; clock: Clock; log: Logger; hooks: FleetHooks; outbox?: () => RingOutbox | null },
+  keep: (f: Fleet | null) => void,
+): Component {
   let fleet: Fleet | null = null;
   return {
     name: 'fleet',
@@ -58,7 +62,18 @@ export function fleetComponent(o: { config: FleetSections; secrets: Secrets; bus
       const mqtt = { ...o.config.mqtt, room: o.config.mqtt.room || (o.config.device.area ?? '') };
       // A timer rung for its area rings on the devices of the same device.area (mqtt.room without one).
       const area = o.config.device.area || mqtt.room || null;
-      fleet = new Fleet({ config: mqtt, secrets: o.secrets, bus: o.bus, clock: o.clock, log: o.log, hooks: o.hooks, version: pkg.version, initialMode: o.config.router.mode, area, outbox: o.outbox?.() ?? null });
+      fleet = new Fleet({
+        config: mqtt,
+        secrets: o.secrets,
+        bus: o.bus,
+        clock: o.clock,
+        log: o.log,
+        hooks: o.hooks,
+        version: pkg.version,
+        initialMode: o.config.router.mode,
+        area,
+        outbox: o.outbox?.() ?? null,
+      });
       keep(fleet);
       fleet.start();
     },

@@ -7,7 +7,11 @@ const TOPIC_LEVEL = /^[a-z0-9][a-z0-9_-]*$/;
 
 /** This device's id from the host name, made a safe topic level ("Kitchen-Pi.local" → "kitchen-pi"). */
 export function deviceIdFromHost(host = hostname()): string {
-  const id = host.split('.')[0]!.toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/^[-_]+|-+$/g, '');
+  const id = host
+    .split('.')[0]!
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, '-')
+    .replace(/^[-_]+|-+$/g, '');
   return id || 'hark';
 }
 
@@ -50,9 +54,7 @@ export const mqttSection = section({
    */
   ringOn: RING_SCOPE,
   /** ...per timer name, over ringOn: {fryer: site, pasta: area}. */
-  ringOnByName: z
-    .record(z.string().trim().toLowerCase().min(1, 'a timer name must not be empty'), RING_SCOPE)
-    .default({}),
+  ringOnByName: z.record(z.string().trim().toLowerCase().min(1, 'a timer name must not be empty'), RING_SCOPE).default({}),
   /** How long a device waits for the room's other claims on a command before acting (the latency it adds). */
   arbitrationWindowMs: ms(200, 0, 5000),
   /** Events kept while the broker is away; the oldest go first (counted). */

@@ -23,8 +23,22 @@ interface Entity {
 // A Home Assistant state is at most 255 characters: the full text stays in the attributes.
 const ENTITIES: Entity[] = [
   { component: 'sensor', object: 'heard', name: 'Last heard', state: 'heard', template: '{{ value_json.text[:255] }}', extra: { icon: 'mdi:ear-hearing' } },
-  { component: 'sensor', object: 'timers', name: 'Running timers', state: 'timers', template: '{{ value_json.count }}', extra: { icon: 'mdi:timer-outline', state_class: 'measurement' } },
-  { component: 'binary_sensor', object: 'microphone', name: 'Microphone', state: 'microphone', template: '{{ value_json.state }}', extra: { payload_on: 'up', payload_off: 'down', device_class: 'running' } },
+  {
+    component: 'sensor',
+    object: 'timers',
+    name: 'Running timers',
+    state: 'timers',
+    template: '{{ value_json.count }}',
+    extra: { icon: 'mdi:timer-outline', state_class: 'measurement' },
+  },
+  {
+    component: 'binary_sensor',
+    object: 'microphone',
+    name: 'Microphone',
+    state: 'microphone',
+    template: '{{ value_json.state }}',
+    extra: { payload_on: 'up', payload_off: 'down', device_class: 'running' },
+  },
   { component: 'sensor', object: 'action', name: 'Last action', state: 'action', template: '{{ value_json.name }}', extra: { icon: 'mdi:gesture-tap' } },
   { component: 'sensor', object: 'mode', name: 'Mode', state: 'mode', template: '{{ value_json.mode }}', extra: { icon: 'mdi:microphone-settings' } },
 ];

@@ -50,7 +50,14 @@ export function scopeOf(label: string | undefined, settings: { ringOn: RingScope
  * What the owner retains on state/ringing: its own ringing timers that ring beyond it. `since`: when
  * each began ringing, by wall time (kept from the first state that listed it).
  */
-export function ringingState(device: string, area: string | null, timers: readonly KitchenTimer[], scope: (label: string | undefined) => RingScope, since: (id: number) => string, wallMs: number): RingingState {
+export function ringingState(
+  device: string,
+  area: string | null,
+  timers: readonly KitchenTimer[],
+  scope: (label: string | undefined) => RingScope,
+  since: (id: number) => string,
+  wallMs: number,
+): RingingState {
   const ringing: RingEntry[] = [];
   for (const t of timers) {
     if (t.state !== 'ringing' || t.from) continue;
@@ -79,8 +86,10 @@ export function parseRingStop(text: string): RingStop | { error: string } {
     return { error: 'ring stop: payload is not JSON (expected {"id": 3, "stopId": "...", "by": "voice", "device": "pass-1"})' };
   }
   if (typeof v !== 'object' || v === null) return { error: 'ring stop: payload must be a JSON object' };
-  if (typeof v.id !== 'number' || !Number.isInteger(v.id)) return { error: `ring stop: "id" must be the timer's id, a whole number (got ${JSON.stringify(v.id ?? null)})` };
-  if (typeof v.stopId !== 'string' || !v.stopId || v.stopId.length > 100) return { error: 'ring stop: "stopId" must be a non-empty string of at most 100 characters' };
+  if (typeof v.id !== 'number' || !Number.isInteger(v.id))
+    return { error: `ring stop: "id" must be the timer's id, a whole number (got ${JSON.stringify(v.id ?? null)})` };
+  if (typeof v.stopId !== 'string' || !v.stopId || v.stopId.length > 100)
+    return { error: 'ring stop: "stopId" must be a non-empty string of at most 100 characters' };
   if (v.by !== 'voice' && v.by !== 'button') return { error: `ring stop: "by" must be voice or button (got ${JSON.stringify(v.by ?? null)})` };
   if (typeof v.device !== 'string' || !v.device) return { error: 'ring stop: "device" must name the device it was stopped at' };
   return { id: v.id, stopId: v.stopId, by: v.by, device: v.device };

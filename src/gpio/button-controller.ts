@@ -30,11 +30,21 @@ export interface ButtonTargets {
  * The button from driver to actions: raw levels from the driver go through the pure gesture logic,
  * each gesture goes on the bus (button.*, mute) and to its target.
  */
-export function wireButton(opts: { driver: GpioDriver; clock: Clock; bus: Bus; settings: ButtonSettings; targets: ButtonTargets; logger?: Logger; muted?: boolean }): ButtonGestures {
+export function wireButton(opts: {
+  driver: GpioDriver;
+  clock: Clock;
+  bus: Bus;
+  settings: ButtonSettings;
+  targets: ButtonTargets;
+  logger?: Logger;
+  muted?: boolean;
+}): ButtonGestures {
   const { driver, bus, targets, logger } = opts;
   const initiallyPressed = driver.readButton();
   if (initiallyPressed) {
-    logger?.warn('the button reads pressed at start-up: ignored until released (stuck button, or no pull-up: add gpio=<pin>=ip,pu to /boot/firmware/config.txt)');
+    logger?.warn(
+      'the button reads pressed at start-up: ignored until released (stuck button, or no pull-up: add gpio=<pin>=ip,pu to /boot/firmware/config.txt)',
+    );
   }
   const gestures = new ButtonGestures({
     settings: opts.settings,

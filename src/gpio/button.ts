@@ -54,7 +54,14 @@ export class ButtonGestures {
   private speakingAtDown = false;
   private isMuted: boolean;
 
-  constructor(opts: { settings: ButtonSettings; clock: Clock; isSpeaking: () => boolean; onEffect: (e: ButtonEffect) => void; muted?: boolean; initiallyPressed?: boolean }) {
+  constructor(opts: {
+    settings: ButtonSettings;
+    clock: Clock;
+    isSpeaking: () => boolean;
+    onEffect: (e: ButtonEffect) => void;
+    muted?: boolean;
+    initiallyPressed?: boolean;
+  }) {
     this.s = opts.settings;
     this.clock = opts.clock;
     this.isSpeaking = opts.isSpeaking;

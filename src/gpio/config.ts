@@ -28,7 +28,8 @@ export const gpioSection = z
     ledIdle: oneOf(['heartbeat', 'off'] as const, 'heartbeat'),
   })
   .superRefine((cfg, ctx) => {
-    if (cfg.buttonPin === cfg.ledPin) ctx.addIssue({ code: 'custom', path: ['ledPin'], message: `must differ from gpio.buttonPin (both are BCM ${cfg.ledPin})` });
+    if (cfg.buttonPin === cfg.ledPin)
+      ctx.addIssue({ code: 'custom', path: ['ledPin'], message: `must differ from gpio.buttonPin (both are BCM ${cfg.ledPin})` });
   })
   .prefault({} as never);
 

@@ -60,7 +60,9 @@ export function gpioReport(opts: { sysfsRoot: string; buttonPin: number; ledPin:
     }
   }
   if (opts.buttonActiveLow ?? true) {
-    notes.push(`the button is active low: wire it from BCM ${opts.buttonPin} to ground and enable the pull-up at boot with gpio=${opts.buttonPin}=ip,pu in /boot/firmware/config.txt (sysfs cannot set pulls; BCM 9-27 default to pull-down)`);
+    notes.push(
+      `the button is active low: wire it from BCM ${opts.buttonPin} to ground and enable the pull-up at boot with gpio=${opts.buttonPin}=ip,pu in /boot/firmware/config.txt (sysfs cannot set pulls; BCM 9-27 default to pull-down)`,
+    );
   }
   return { ok: problems.length === 0, sysfsRoot, chip, pins, problems, notes };
 }

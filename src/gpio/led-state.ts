@@ -27,15 +27,63 @@ export const PATTERNS: Record<LedPatternName, LedPattern> = {
   off: { name: 'off', level: false, steps: [] },
   on: { name: 'on', level: true, steps: [] },
   // a 60 ms blip once a second: alive, without lighting up a dark room
-  heartbeat: { name: 'heartbeat', level: false, steps: [[true, 60], [false, 940]] },
+  heartbeat: {
+    name: 'heartbeat',
+    level: false,
+    steps: [
+      [true, 60],
+      [false, 940],
+    ],
+  },
   // two short blips a second: "still listening, no wake word needed", unlike idle's single blip
-  'double-blip': { name: 'double-blip', level: false, steps: [[true, 60], [false, 120], [true, 60], [false, 760]] },
+  'double-blip': {
+    name: 'double-blip',
+    level: false,
+    steps: [
+      [true, 60],
+      [false, 120],
+      [true, 60],
+      [false, 760],
+    ],
+  },
   // three bright flashes a second, as the ring's earcon beeps three times: unlike any other state's
-  'triple-flash': { name: 'triple-flash', level: false, steps: [[true, 120], [false, 80], [true, 120], [false, 80], [true, 120], [false, 480]] },
-  'blink-2hz': { name: 'blink-2hz', level: false, steps: [[true, 250], [false, 250]] },
-  'blink-0.5hz': { name: 'blink-0.5hz', level: false, steps: [[true, 1000], [false, 1000]] },
+  'triple-flash': {
+    name: 'triple-flash',
+    level: false,
+    steps: [
+      [true, 120],
+      [false, 80],
+      [true, 120],
+      [false, 80],
+      [true, 120],
+      [false, 480],
+    ],
+  },
+  'blink-2hz': {
+    name: 'blink-2hz',
+    level: false,
+    steps: [
+      [true, 250],
+      [false, 250],
+    ],
+  },
+  'blink-0.5hz': {
+    name: 'blink-0.5hz',
+    level: false,
+    steps: [
+      [true, 1000],
+      [false, 1000],
+    ],
+  },
   // 8 Hz: 62.5 ms halves, in whole ms
-  'blink-8hz': { name: 'blink-8hz', level: false, steps: [[true, 63], [false, 62]] },
+  'blink-8hz': {
+    name: 'blink-8hz',
+    level: false,
+    steps: [
+      [true, 63],
+      [false, 62],
+    ],
+  },
 };
 
 export function patternFor(state: LedState, idle: 'heartbeat' | 'off'): LedPatternName {

@@ -12,7 +12,9 @@ interface OnoffGpio {
   unwatchAll(): void;
   unexport(): void;
 }
-type OnoffModule = { Gpio: new (gpio: number, direction: 'in' | 'out' | 'high' | 'low', edge?: 'none' | 'both', options?: { activeLow?: boolean }) => OnoffGpio };
+type OnoffModule = {
+  Gpio: new (gpio: number, direction: 'in' | 'out' | 'high' | 'low', edge?: 'none' | 'both', options?: { activeLow?: boolean }) => OnoffGpio;
+};
 
 /**
  * The Pi's button and LED through `onoff` (sysfs GPIO, epoll for edges). Pins come in already
@@ -26,9 +28,17 @@ type OnoffModule = { Gpio: new (gpio: number, direction: 'in' | 'out' | 'high' |
  * The internal pull-up cannot be set through sysfs: the Pi's firmware sets it at boot from
  * /boot/firmware/config.txt (`gpio=17=ip,pu`).
  */
-export async function openOnoff(opts: { button: MappedPin; buttonActiveLow: boolean; led: MappedPin; ledActiveLow: boolean; sysfsRoot: string }): Promise<GpioDriver> {
+export async function openOnoff(opts: {
+  button: MappedPin;
+  buttonActiveLow: boolean;
+  led: MappedPin;
+  ledActiveLow: boolean;
+  sysfsRoot: string;
+}): Promise<GpioDriver> {
   if (opts.sysfsRoot.replace(/\/+$/, '') !== ONOFF_SYSFS_ROOT) {
-    throw new HarkError(`gpio.sysfsRoot is ${opts.sysfsRoot}, but the onoff driver can only use ${ONOFF_SYSFS_ROOT} (set gpio.driver: simulated to run without GPIO)`);
+    throw new HarkError(
+      `gpio.sysfsRoot is ${opts.sysfsRoot}, but the onoff driver can only use ${ONOFF_SYSFS_ROOT} (set gpio.driver: simulated to run without GPIO)`,
+    );
   }
   let mod: OnoffModule;
   try {
@@ -42,7 +52,12 @@ export async function openOnoff(opts: { button: MappedPin; buttonActiveLow: bool
       return make();
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied (add hark\'s user to the gpio group)' : code === 'EBUSY' ? 'in use by another program or driver' : errorMessage(err);
+      const why =
+        code === 'EACCES' || code === 'EPERM'
+          ? "permission denied (add hark's user to the gpio group)"
+          : code === 'EBUSY'
+            ? 'in use by another program or driver'
+            : errorMessage(err);
       throw new HarkError(`cannot open the ${what} on BCM ${pin.bcm} (sysfs ${pin.sysfs} on ${pin.chip.label}): ${why}`);
     }
   };

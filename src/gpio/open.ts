@@ -19,7 +19,9 @@ export async function openGpio(cfg: GpioConfig, deps: { logger: Logger }): Promi
   } catch (err) {
     if (!(err instanceof PinMapError)) throw err;
     if (cfg.driver === 'onoff') throw new HarkError(`gpio.driver is onoff but ${err.message}`);
-    deps.logger.warn('no GPIO found; using the simulated button and LED (space bar with `hark run --tty`, POST /api/button on the debug server)', { reason: err.message });
+    deps.logger.warn('no GPIO found; using the simulated button and LED (space bar with `hark run --tty`, POST /api/button on the debug server)', {
+      reason: err.message,
+    });
     return new SimulatedGpio();
   }
   try {

@@ -106,7 +106,11 @@ export class StatusLed {
     this.timers.delete(flag);
     if (on) {
       this.flags.add(flag);
-      if (forMs !== undefined) this.timers.set(flag, this.opts.clock.setTimer(forMs, () => this.setFlag(flag, false)));
+      if (forMs !== undefined)
+        this.timers.set(
+          flag,
+          this.opts.clock.setTimer(forMs, () => this.setFlag(flag, false)),
+        );
     } else this.flags.delete(flag);
     this.render();
   }

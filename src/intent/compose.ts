@@ -75,7 +75,15 @@ export function createIntentRuntime(opts: IntentRuntimeOptions): IntentRuntime {
   const c = config.intent;
   const model =
     opts.model ??
-    new OllamaClient({ host: opts.host ?? c.host, model: c.model, keepAlive: c.keepAlive, timeoutMs: c.timeoutMs, retries: c.retries, backoffMs: c.backoffMs, warmUpTimeoutMs: c.warmUpTimeoutMs });
+    new OllamaClient({
+      host: opts.host ?? c.host,
+      model: c.model,
+      keepAlive: c.keepAlive,
+      timeoutMs: c.timeoutMs,
+      retries: c.retries,
+      backoffMs: c.backoffMs,
+      warmUpTimeoutMs: c.warmUpTimeoutMs,
+    });
   const lists = opts.store ? new StoreListBook(opts.store) : new MemoryListBook();
   const { router, fallbacks } = routeToIntent(opts.router ?? config.router, c.frames);
   const handOverTo = opts.handOverTo;

@@ -11,7 +11,11 @@ const BUILT_IN_ACTIONS = ['stop', 'repeat', 'timer.set', 'timer.cancel', 'timer.
 /** Frame kinds that submit text, and so can hand it to the intent pass. */
 const SUBMITTING_KINDS = ['query', 'dictation'];
 
-const text = (what: string) => z.string({ error: `must be ${what}` }).trim().min(1, `must be ${what}`);
+const text = (what: string) =>
+  z
+    .string({ error: `must be ${what}` })
+    .trim()
+    .min(1, `must be ${what}`);
 
 const example = z
   .union([text('an utterance'), z.strictObject({ say: text('an utterance'), object: z.string({ error: 'must be text or null' }).nullable() })], {
@@ -30,8 +34,16 @@ const intentSpec = z
     ask: text('the question hark asks, e.g. "Add {object} to the {list} list?"').optional(),
     clarify: text('what hark asks when the object is missing').optional(),
     /** The question and the clarification in another of the device's languages, by its code ({es: "¿Añado {object} a la lista {list}?"}): a request said in it is asked so. */
-    askIn: z.record(z.string().regex(/^[a-z]{2,3}(-[a-z0-9]+)?$/, 'must be a language code such as es'), text('the question in that language'), { error: 'must map language codes to questions' }).optional(),
-    clarifyIn: z.record(z.string().regex(/^[a-z]{2,3}(-[a-z0-9]+)?$/, 'must be a language code such as es'), text('the clarification in that language'), { error: 'must map language codes to questions' }).optional(),
+    askIn: z
+      .record(z.string().regex(/^[a-z]{2,3}(-[a-z0-9]+)?$/, 'must be a language code such as es'), text('the question in that language'), {
+        error: 'must map language codes to questions',
+      })
+      .optional(),
+    clarifyIn: z
+      .record(z.string().regex(/^[a-z]{2,3}(-[a-z0-9]+)?$/, 'must be a language code such as es'), text('the clarification in that language'), {
+        error: 'must map language codes to questions',
+      })
+      .optional(),
     needsObject: flag(true),
     list: text('a list name').optional(),
   })
@@ -61,7 +73,12 @@ export const intentSection = z
     model: nonEmpty('qwen2.5:0.5b-instruct'),
     /** How long Ollama keeps the model loaded after a request ("30m", "1h", or -1 for always). */
     keepAlive: z
-      .preprocess((v) => (typeof v === 'number' ? String(v) : v), z.string({ error: 'must be a duration such as 30m or 1h, or -1' }).regex(/^(?:-?\d+|(?:\d+(?:\.\d+)?(?:ms|s|m|h))+)$/, 'must be a duration such as 30m or 1h, or -1 (keep loaded)'))
+      .preprocess(
+        (v) => (typeof v === 'number' ? String(v) : v),
+        z
+          .string({ error: 'must be a duration such as 30m or 1h, or -1' })
+          .regex(/^(?:-?\d+|(?:\d+(?:\.\d+)?(?:ms|s|m|h))+)$/, 'must be a duration such as 30m or 1h, or -1 (keep loaded)'),
+      )
       .default('30m'),
     /** Hard limit for one proposal, retries included: the person is waiting. */
     timeoutMs: ms(6000, 100, 60_000),
@@ -78,7 +95,9 @@ export const intentSection = z
     /** The conversation is forgotten after this long without a word. */
     memoryIdleMs: ms(120_000, 1000, 3_600_000),
     /** Frames whose submissions go to the pass while it runs (their own target otherwise, and during an outage). */
-    frames: z.array(z.string({ error: 'must be a frame name' }).regex(/^[a-z][a-z0-9-]*$/, 'must be a frame name'), { error: 'must be a list of frame names' }).default(['query']),
+    frames: z
+      .array(z.string({ error: 'must be a frame name' }).regex(/^[a-z][a-z0-9-]*$/, 'must be a frame name'), { error: 'must be a list of frame names' })
+      .default(['query']),
     /** Said when the model's answer cannot be used (wake-word mode; always-listen stays quiet). */
     clarify: nonEmpty("Sorry, I didn't get that. Say it another way?"),
     /** Said at the first failure of an outage. */
@@ -116,13 +135,27 @@ export type IntentConfig = z.infer<typeof intentSection>;
  * takes the name the pass uses.
  */
 export function checkIntentConfig(
-  cfg: { intent: IntentConfig; router: { frames: Record<string, { kind: string }> }; actions: { targets: Record<string, unknown>; forward: Record<string, string[]> } },
+  cfg: {
+    intent: IntentConfig;
+    router: { frames: Record<string, { kind: string }> };
+    actions: { targets: Record<string, unknown>; forward: Record<string, string[]> };
+  },
   ctx: z.core.$RefinementCtx,
 ): void {
   cfg.intent.frames.forEach((name, i) => {
     const frame = cfg.router.frames[name];
-    if (!frame) ctx.addIssue({ code: 'custom', path: ['intent', 'frames', i], message: `unknown frame "${name}" (router.frames has: ${Object.keys(cfg.router.frames).join(', ')})` });
-    else if (!SUBMITTING_KINDS.includes(frame.kind)) ctx.addIssue({ code: 'custom', path: ['intent', 'frames', i], message: `${/^[aeiou]/.test(frame.kind) ? 'an' : 'a'} ${frame.kind} frame submits no text; only ${SUBMITTING_KINDS.join(' and ')} frames can` });
+    if (!frame)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['intent', 'frames', i],
+        message: `unknown frame "${name}" (router.frames has: ${Object.keys(cfg.router.frames).join(', ')})`,
+      });
+    else if (!SUBMITTING_KINDS.includes(frame.kind))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['intent', 'frames', i],
+        message: `${/^[aeiou]/.test(frame.kind) ? 'an' : 'a'} ${frame.kind} frame submits no text; only ${SUBMITTING_KINDS.join(' and ')} frames can`,
+      });
   });
   const handled = new Set([...BUILT_IN_ACTIONS, ...INTENT_ACTIONS, ...Object.keys(cfg.actions.forward)]);
   cfg.intent.intents.forEach((intent, i) => {
@@ -135,6 +168,10 @@ export function checkIntentConfig(
     }
   });
   if (INTENT_TARGET in cfg.actions.targets) {
-    ctx.addIssue({ code: 'custom', path: ['actions', 'targets', INTENT_TARGET], message: `the target name "${INTENT_TARGET}" is the intent pass's; name this target something else` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['actions', 'targets', INTENT_TARGET],
+      message: `the target name "${INTENT_TARGET}" is the intent pass's; name this target something else`,
+    });
   }
 }

@@ -17,11 +17,14 @@ const STOP_WORDS = new Set(
   // Fillers and acknowledgements too: "yeah, get milk" is "get milk" said again.
   (
     'yeah yes ok okay um uh so well oh also too ' +
-    'a an the and or but of to in on at for from with by is are was were be been it its this that these those i we you he she they me us my our your some any more please can could would will just so do does did have has had get got need needs').split(' '),
+    'a an the and or but of to in on at for from with by is are was were be been it its this that these those i we you he she they me us my our your some any more please can could would will just so do does did have has had get got need needs'
+  ).split(' '),
 );
 
 export function fingerprint(text: string): string[] {
-  const words = normalise(text.replace(/_/g, ' ')).split(' ').filter((w) => w && !STOP_WORDS.has(w));
+  const words = normalise(text.replace(/_/g, ' '))
+    .split(' ')
+    .filter((w) => w && !STOP_WORDS.has(w));
   return [...new Set(words)].sort();
 }
 
@@ -30,7 +33,7 @@ export function jaccard(a: readonly string[], b: readonly string[]): number {
   const setB = new Set(b);
   let inter = 0;
   for (const w of new Set(a)) if (setB.has(w)) inter++;
-  return inter / (new Set([...a, ...b]).size);
+  return inter / new Set([...a, ...b]).size;
 }
 
 const NUMBER = /^(\d+(\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|dozen|half)$/;

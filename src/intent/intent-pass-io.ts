@@ -36,8 +36,7 @@ export interface IntentPassOptions {
 }
 
 export type Judged =
-  | { status: 'PROPOSED'; intent: IntentSpec; target: string | null; slots: ProposalSlots }
-  | { status: 'AMBIGUOUS'; reason: string; intent?: IntentSpec };
+  { status: 'PROPOSED'; intent: IntentSpec; target: string | null; slots: ProposalSlots } | { status: 'AMBIGUOUS'; reason: string; intent?: IntentSpec };
 
 export interface Heard {
   text: string;

@@ -69,7 +69,15 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
     this.cfg = cfg;
     this.system = renderPrompt(cfg.prompt, cfg.intents);
     this.memory = new ChatMemory({ maxTurns: cfg.memoryTurns, idleMs: cfg.memoryIdleMs, clock });
-    this.asker = new ModelAsker({ config: cfg, model: opts.model, format: proposalFormat(cfg.intents), clock, log: opts.log, bus: opts.bus, speak: (text) => this.emit({ type: 'speak', text }) });
+    this.asker = new ModelAsker({
+      config: cfg,
+      model: opts.model,
+      format: proposalFormat(cfg.intents),
+      clock,
+      log: opts.log,
+      bus: opts.bus,
+      speak: (text) => this.emit({ type: 'speak', text }),
+    });
     const l = cfg.listen;
     this.dedup = new Deduper({ windowMs: l.dedupWindowMs, threshold: l.dedupThreshold, max: l.dedupMax, clock });
     this.window = new ListenWindow({
@@ -161,7 +169,8 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
         return null;
       }
       const j = this.judge(r.reply.content, heard.text);
-      if (j.status === 'PROPOSED') return { label: j.intent.name, slots: { intent: j.intent.name, target: j.target ?? '' }, after: () => this.propose(j, heard, r.reply) };
+      if (j.status === 'PROPOSED')
+        return { label: j.intent.name, slots: { intent: j.intent.name, target: j.target ?? '' }, after: () => this.propose(j, heard, r.reply) };
       return { label: 'ambiguous', slots: { reason: j.reason }, after: () => this.ambiguous(j, heard, r.reply, undefined) };
     });
   }
@@ -219,7 +228,10 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
 
   private async detect(batch: Batch): Promise<IntentOutcome> {
     const content = batch.context ? `Previous context:\n${batch.context}\n\nCurrent transcript to analyze:\n${batch.newText}` : batch.newText;
-    const r = await this.asker.ask([{ role: 'system', content: this.system }, { role: 'user', content }]);
+    const r = await this.asker.ask([
+      { role: 'system', content: this.system },
+      { role: 'user', content },
+    ]);
     if (!('reply' in r)) return { unavailable: 'unavailable' in r ? r.unavailable : 'abandoned' };
     const heard: Heard = { text: batch.newText, ids: batch.ids, ...(this.listenedIn ? { lang: this.listenedIn } : {}) };
     const j = this.judge(r.reply.content, batch.newText);
@@ -246,7 +258,12 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
     if (p.status === 'AMBIGUOUS') return p;
     const slots = proposalSlots(p.intent, p.target, text);
     const missing = missingSlot(p.intent, slots);
-    if (missing) return { status: 'AMBIGUOUS', reason: `${p.intent.name} without ${missing === 'seconds' ? 'a duration' : `a ${missing}`} in "${p.target ?? ''}"`, intent: p.intent };
+    if (missing)
+      return {
+        status: 'AMBIGUOUS',
+        reason: `${p.intent.name} without ${missing === 'seconds' ? 'a duration' : `a ${missing}`} in "${p.target ?? ''}"`,
+        intent: p.intent,
+      };
     return { status: 'PROPOSED', intent: p.intent, target: p.target, slots };
   }
 
@@ -285,7 +302,16 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
   /** `ask`: say the clarifying question (false when the text is handed over to another agent). */
   private ambiguous(j: Extract<Judged, { status: 'AMBIGUOUS' }>, heard: Heard, reply: ModelReply, reopen: string | undefined, ask = true): void {
     this.emit({ type: 'ambiguous', text: heard.text, reason: j.reason });
-    this.record({ kind: 'ambiguous', intent: j.intent?.name ?? null, target: null, text: heard.text, reason: j.reason, model: reply.model, latencyMs: reply.latencyMs, utteranceIds: [...heard.ids] });
+    this.record({
+      kind: 'ambiguous',
+      intent: j.intent?.name ?? null,
+      target: null,
+      text: heard.text,
+      reason: j.reason,
+      model: reply.model,
+      latencyMs: reply.latencyMs,
+      utteranceIds: [...heard.ids],
+    });
     const fields = { reason: j.reason, text: heard.text, reply: reply.content.slice(0, 200) };
     // "unknown" is the model doing its job; anything else is a reply hark could not use.
     if (j.reason === NOT_RECOGNISED || j.intent) this.opts.log.info('intent ambiguous', fields);

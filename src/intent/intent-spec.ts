@@ -133,7 +133,7 @@ export const DEFAULT_INTENTS: IntentSpec[] = [
   },
   {
     name: 'report_issue',
-    description: 'report a problem with equipment, stock or safety; the object is the problem in the speaker\'s words',
+    description: "report a problem with equipment, stock or safety; the object is the problem in the speaker's words",
     examples: [ex('the walk-in is at ten degrees', 'the walk-in is at 10 degrees'), ex('forklift two is leaking oil', 'forklift 2 is leaking oil')],
     action: 'issue.report',
     ask: 'Report: {object}?',

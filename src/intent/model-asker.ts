@@ -129,7 +129,11 @@ export class ModelAsker {
       }
       const reason = errorMessage(err);
       const { announce, opened } = this.breaker.failure(reason);
-      this.opts.log.warn('intent model unavailable', { error: reason, hint: this.hint(err), ...(opened ? { notAskingForMs: this.opts.config.breakerOpenMs } : {}) });
+      this.opts.log.warn('intent model unavailable', {
+        error: reason,
+        hint: this.hint(err),
+        ...(opened ? { notAskingForMs: this.opts.config.breakerOpenMs } : {}),
+      });
       if (announce && opts.deferAnnounce) {
         // A look-ahead's failure is said with the request it was for; if that request never comes
         // (the person went on), the next request's failure says it in full instead.

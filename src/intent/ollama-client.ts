@@ -61,7 +61,8 @@ function describeFailure(err: unknown, deadlineMs: number, deadline: AbortSignal
     return { kind: 'unreachable', message: `${code}${e.cause?.message ? ` (${e.cause.message})` : ''}`, retry: true };
   }
   // undici says "terminated" when the body stops mid-way.
-  if (errorMessage(err) === 'terminated' || e?.cause?.message === 'other side closed') return { kind: 'bad-response', message: 'the answer was cut off mid-way', retry: true };
+  if (errorMessage(err) === 'terminated' || e?.cause?.message === 'other side closed')
+    return { kind: 'bad-response', message: 'the answer was cut off mid-way', retry: true };
   return { kind: 'unreachable', message: errorMessage(err) + (e?.cause?.message ? ` (${e.cause.message})` : ''), retry: true };
 }
 
@@ -128,7 +129,12 @@ export class OllamaClient implements ProposalModel {
           options: { temperature: 0 },
         });
         const content = typeof res?.message?.content === 'string' ? res.message.content : '';
-        return { content, model: typeof res?.model === 'string' && res.model ? res.model : this.opts.model, latencyMs: Math.round(performance.now() - started), attempts };
+        return {
+          content,
+          model: typeof res?.model === 'string' && res.model ? res.model : this.opts.model,
+          latencyMs: Math.round(performance.now() - started),
+          attempts,
+        };
       } catch (err) {
         if (signal?.aborted) throw new ModelCallAborted();
         last = describeFailure(err, timeoutMs, deadline);
@@ -139,7 +145,11 @@ export class OllamaClient implements ProposalModel {
     if (deadline.aborted && last.kind !== 'model-missing' && last.kind !== 'rejected') {
       last = { kind: 'timeout', message: `${cause ? `${cause.message}, then ` : ''}no answer within ${timeoutMs} ms`, retry: false };
     }
-    throw new ModelUnavailable(last.kind, `${this.opts.host} (${this.opts.model}): ${last.message}${attempts > 1 ? ` after ${attempts} attempts` : ''}`, attempts);
+    throw new ModelUnavailable(
+      last.kind,
+      `${this.opts.host} (${this.opts.model}): ${last.message}${attempts > 1 ? ` after ${attempts} attempts` : ''}`,
+      attempts,
+    );
   }
 
   /** An empty chat loads the model and keeps it loaded for keep_alive (Ollama's documented "load a model"). */

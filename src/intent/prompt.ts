@@ -18,9 +18,7 @@ function exampleLine(say: string, verb: string, object: string | null | undefine
 
 /** The intent list as the model reads it. */
 export function renderIntents(intents: readonly IntentSpec[]): string {
-  return intents
-    .map((i) => [`- ${i.name}: ${i.description}`, ...i.examples.map((e) => exampleLine(e.say, i.name, e.object))].join('\n'))
-    .join('\n');
+  return intents.map((i) => [`- ${i.name}: ${i.description}`, ...i.examples.map((e) => exampleLine(e.say, i.name, e.object))].join('\n')).join('\n');
 }
 
 /** The system prompt: the template with {intents} and {names} filled in. */
@@ -70,13 +68,23 @@ export function checkPromptAndIntents(template: string, intents: readonly Intent
     }
   }
   if (!used.includes('intents')) {
-    issues.push({ path: ['prompt'], message: 'must contain {intents}: the intent list is written there, so the model can name every intent in intent.intents' });
+    issues.push({
+      path: ['prompt'],
+      message: 'must contain {intents}: the intent list is written there, so the model can name every intent in intent.intents',
+    });
   }
   const names = new Set<string>();
   intents.forEach((intent, i) => {
     if (!INTENT_NAME.test(intent.name)) {
-      const hint = intent.name.toLowerCase().trim().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
-      issues.push({ path: ['intents', i, 'name'], message: `the prompt cannot name "${intent.name}": use lower case letters, digits and underscores, starting with a letter${hint ? ` (e.g. ${hint})` : ''}` });
+      const hint = intent.name
+        .toLowerCase()
+        .trim()
+        .replace(/[^a-z0-9]+/g, '_')
+        .replace(/^_+|_+$/g, '');
+      issues.push({
+        path: ['intents', i, 'name'],
+        message: `the prompt cannot name "${intent.name}": use lower case letters, digits and underscores, starting with a letter${hint ? ` (e.g. ${hint})` : ''}`,
+      });
     } else if (intent.name === UNKNOWN_VERB) {
       issues.push({ path: ['intents', i, 'name'], message: `"${UNKNOWN_VERB}" is what the model answers when nothing fits; it cannot be an intent` });
     } else if (names.has(intent.name)) {

@@ -84,7 +84,10 @@ function readTimer(w: string[]): { seconds?: number; label?: string } {
   for (let i = 1; i < w.length; i++) {
     const d = readDuration(w, i);
     if (!d) continue;
-    const label = w.slice(0, i).filter((x) => !TIMER_WORDS.has(x)).join(' ');
+    const label = w
+      .slice(0, i)
+      .filter((x) => !TIMER_WORDS.has(x))
+      .join(' ');
     return label ? { seconds: d.seconds, label } : { seconds: d.seconds };
   }
   return {};

@@ -32,7 +32,9 @@ const REPLY_KEYS = ['noted', 'unclear'] as const;
 const sentence = z.string({ error: 'must be a sentence' }).trim().min(1, 'must not be empty');
 const ownReplies = z.strictObject({ noted: sentence.optional(), unclear: sentence.optional() }, { error: 'must be replies, such as {noted: Anotado.}' });
 
-const phrases = z.array(z.string({ error: 'must be a template, such as "nix [the] {timer}"' }).trim().min(1, 'must not be empty'), { error: 'must be a list of templates' });
+const phrases = z.array(z.string({ error: 'must be a template, such as "nix [the] {timer}"' }).trim().min(1, 'must not be empty'), {
+  error: 'must be a list of templates',
+});
 
 export const languageSection = z
   .strictObject({
@@ -42,7 +44,9 @@ export const languageSection = z
      * speaks and the one templates and rules below add to.
      */
     languages: z
-      .array(z.string({ error: 'must be a language code such as en or es' }).regex(/^[a-z]{2,3}(-[a-z0-9]+)?$/, 'must be a language code such as en or es'), { error: 'must be a list of language codes' })
+      .array(z.string({ error: 'must be a language code such as en or es' }).regex(/^[a-z]{2,3}(-[a-z0-9]+)?$/, 'must be a language code such as en or es'), {
+        error: 'must be a list of language codes',
+      })
       .min(1, 'must name at least one language')
       .default(['en']),
     /** Extra templates by intent (timer.start, timer.cancel, list.add, imperative.stop, ...). */
@@ -55,16 +59,23 @@ export const languageSection = z
      * asks nothing it can read; {thing} is what it named). Written at the top they are the first
      * language's; under a language code, that language's (`es: {noted: …}`).
      */
-    replies: z.record(z.string(), z.union([sentence, ownReplies], { error: 'must be a sentence, or a language\'s replies such as {noted: Anotado.}' })).default({}),
+    replies: z
+      .record(z.string(), z.union([sentence, ownReplies], { error: "must be a sentence, or a language's replies such as {noted: Anotado.}" }))
+      .default({}),
   })
   .prefault({})
   .superRefine((cfg, ctx) => {
     for (const [k, v] of Object.entries(cfg.replies)) {
       const own = (REPLY_KEYS as readonly string[]).includes(k);
-      if (own && typeof v !== 'string') ctx.addIssue({ code: 'custom', path: ['replies', k], message: 'must be a sentence (the first language\'s)' });
+      if (own && typeof v !== 'string') ctx.addIssue({ code: 'custom', path: ['replies', k], message: "must be a sentence (the first language's)" });
       else if (!own && !cfg.languages.includes(k))
-        ctx.addIssue({ code: 'custom', path: ['replies', k], message: `is neither a reply (${REPLY_KEYS.join(', ')}) nor one of language.languages (${cfg.languages.join(', ')}); another language's replies are written under its code: replies: {${cfg.languages[1] ?? 'es'}: {noted: …}}` });
-      else if (!own && typeof v === 'string') ctx.addIssue({ code: 'custom', path: ['replies', k], message: `must be the replies of "${k}", such as {noted: …}` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['replies', k],
+          message: `is neither a reply (${REPLY_KEYS.join(', ')}) nor one of language.languages (${cfg.languages.join(', ')}); another language's replies are written under its code: replies: {${cfg.languages[1] ?? 'es'}: {noted: …}}`,
+        });
+      else if (!own && typeof v === 'string')
+        ctx.addIssue({ code: 'custom', path: ['replies', k], message: `must be the replies of "${k}", such as {noted: …}` });
     }
     const codes = new Set<string>();
     for (const [i, code] of cfg.languages.entries()) {
@@ -87,7 +98,11 @@ export const languageSection = z
   });
 
 /** The device's kitchen language: its languages' packs, the first with the config's templates and rules. */
-export function kitchenLanguage(cfg?: { languages?: readonly string[]; templates?: Record<string, readonly string[]>; rules?: Record<string, readonly string[]> }): KitchenLanguage {
+export function kitchenLanguage(cfg?: {
+  languages?: readonly string[];
+  templates?: Record<string, readonly string[]>;
+  rules?: Record<string, readonly string[]>;
+}): KitchenLanguage {
   const [first, ...others] = (cfg?.languages ?? ['en']).map(packLanguage);
   return new KitchenLanguage({ templates: cfg?.templates ?? {}, rules: cfg?.rules ?? {} }, first, others);
 }
@@ -98,7 +113,10 @@ export type LanguageConfig = z.infer<typeof languageSection>;
  * hark's own replies in a language: language.replies' for it (the top-level ones are the first
  * language's), else the pack's (kept.noted, unclear).
  */
-export function ownRepliesIn(cfg?: { languages?: readonly string[]; replies?: Readonly<Record<string, string | { noted?: string; unclear?: string }>> }): (lang: Language) => OwnReplies {
+export function ownRepliesIn(cfg?: {
+  languages?: readonly string[];
+  replies?: Readonly<Record<string, string | { noted?: string; unclear?: string }>>;
+}): (lang: Language) => OwnReplies {
   const first = cfg?.languages?.[0] ?? 'en';
   const set = cfg?.replies ?? {};
   return (lang) => {

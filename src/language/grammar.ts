@@ -48,7 +48,10 @@ interface Compiled {
 
 /** Where a bad template is in the config, so the error can name it. */
 export class GrammarError extends Error {
-  constructor(readonly path: (string | number)[], message: string) {
+  constructor(
+    readonly path: (string | number)[],
+    message: string,
+  ) {
     super(message);
     this.name = 'GrammarError';
   }
@@ -61,7 +64,10 @@ export class Grammar<C> {
   private readonly tail: Node;
   private readonly intents = new Set<string>();
 
-  constructor(private readonly spec: GrammarSpec<C>, extras: GrammarExtras = {}) {
+  constructor(
+    private readonly spec: GrammarSpec<C>,
+    extras: GrammarExtras = {},
+  ) {
     const types = new Set(spec.readers.keys());
     for (const [name, src] of Object.entries(spec.rules)) this.rules.set(name, parseTemplate(src));
     for (const [name, alts] of Object.entries(extras.rules ?? {})) {
@@ -83,7 +89,8 @@ export class Grammar<C> {
       s.templates.forEach((t) => this.add(s.intent, t, ['sentences', s.intent]));
     }
     for (const [intent, list] of Object.entries(extras.templates ?? {})) {
-      if (!this.intents.has(intent)) throw new GrammarError(['templates', intent], `unknown intent "${intent}" (intents: ${[...this.intents].sort().join(', ')})`);
+      if (!this.intents.has(intent))
+        throw new GrammarError(['templates', intent], `unknown intent "${intent}" (intents: ${[...this.intents].sort().join(', ')})`);
       list.forEach((t, i) => this.add(intent, t, ['templates', intent, i]));
     }
     this.lead = expand({ t: 'rule', name: spec.lead }, this.rules, types);

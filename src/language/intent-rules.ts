@@ -39,17 +39,23 @@ function compile(lang: Language): Compiled {
   const d = lang.pack.intents;
   // intents.ts checked every template when the pack was read.
   const nodes = (list: readonly string[]) => list.map((t) => parseTemplate(t));
-  const place = (p: { whole: readonly string[]; start: readonly string[]; any: readonly string[] }): Place => ({ whole: nodes(p.whole), start: nodes(p.start), any: nodes(p.any) });
+  const place = (p: { whole: readonly string[]; start: readonly string[]; any: readonly string[] }): Place => ({
+    whole: nodes(p.whole),
+    start: nodes(p.start),
+    any: nodes(p.any),
+  });
   const articles = new Set(lang.pack.intents.articles.flatMap((a) => toSaid(a).words));
-  const rest = (drop: boolean): SlotReader<null> => (words, at) => {
-    const out = [];
-    for (let end = at + 1; end <= words.length; end++) {
-      const span = words.slice(at, end);
-      if (drop && span.length > 1 && articles.has(span[0]!)) span.shift();
-      out.push({ end, value: span.join(' '), weight: 0 });
-    }
-    return out;
-  };
+  const rest =
+    (drop: boolean): SlotReader<null> =>
+    (words, at) => {
+      const out = [];
+      for (let end = at + 1; end <= words.length; end++) {
+        const span = words.slice(at, end);
+        if (drop && span.length > 1 && articles.has(span[0]!)) span.shift();
+        out.push({ end, value: span.join(' '), weight: 0 });
+      }
+      return out;
+    };
   const num: SlotReader<null> = (words, at) => {
     const n = lang.readNumber(words, at);
     return n ? [{ end: n.next, value: n.value, weight: n.next - at }] : [];
@@ -58,10 +64,13 @@ function compile(lang: Language): Compiled {
   const readers = new Map<IntentTemplateSlot, SlotReader<null>>([
     ['number', num],
     ['count', num],
-    ['last', (words, at) => {
-      const n = last.at(words, at);
-      return n ? [{ end: at + n, value: words.slice(at, at + n).join(' '), weight: n }] : [];
-    }],
+    [
+      'last',
+      (words, at) => {
+        const n = last.at(words, at);
+        return n ? [{ end: at + n, value: words.slice(at, at + n).join(' '), weight: n }] : [];
+      },
+    ],
     ['topic', rest(false)],
     ['thing', rest(true)],
     ['gap', rest(false)],

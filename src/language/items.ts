@@ -19,7 +19,8 @@ function countAt(w: readonly string[], i: number, lang: Language): { n: number; 
   const n = lang.readNumber(w, i);
   if (!n) return null;
   // "two dozen eggs"
-  const times = w[n.next] !== undefined && Object.hasOwn(lang.pack.lists.count_multipliers, w[n.next]!) ? lang.pack.lists.count_multipliers[w[n.next]!]! : undefined;
+  const times =
+    w[n.next] !== undefined && Object.hasOwn(lang.pack.lists.count_multipliers, w[n.next]!) ? lang.pack.lists.count_multipliers[w[n.next]!]! : undefined;
   if (times !== undefined) return { n: n.value * times, next: n.next + 1 };
   // "one and a half kilos"
   const f = fractionAfter(w, n.next, lang);
@@ -32,7 +33,13 @@ const counts = new WeakMap<Language, { words: string[]; n: number }[]>();
 /** The language's counting phrases, longest first ("half a dozen" before "a dozen"), split once. */
 function countsOf(lang: Language): { words: string[]; n: number }[] {
   let c = counts.get(lang);
-  if (!c) counts.set(lang, (c = Object.entries(lang.pack.lists.counts).map(([p, n]) => ({ words: p.split(' '), n })).sort((a, b) => b.words.length - a.words.length)));
+  if (!c)
+    counts.set(
+      lang,
+      (c = Object.entries(lang.pack.lists.counts)
+        .map(([p, n]) => ({ words: p.split(' '), n }))
+        .sort((a, b) => b.words.length - a.words.length)),
+    );
   return c;
 }
 
@@ -181,7 +188,6 @@ function singular(w: string, lang: Language): string {
   return w;
 }
 
-
 /**
  * What makes two lines on a list the same item: "the Milk " and "milk", "lemon" and "lemons",
  * "tomatoes" and "tomato", "bird's eye chillies" and "birds eye chillies". Only the last word is made singular ("bags of flour" is never an item:
@@ -194,7 +200,13 @@ export function itemKey(item: string): string {
 /** The same, by a language's articles and plurals. */
 export function itemKeyIn(item: string, lang: Language): string {
   const articles = lang.list('lists', 'articles');
-  const w = item.toLowerCase().replace(/['’]/g, '').replace(/[^\p{L}\p{N}\s]/gu, ' ').trim().split(/\s+/).filter(Boolean);
+  const w = item
+    .toLowerCase()
+    .replace(/['’]/g, '')
+    .replace(/[^\p{L}\p{N}\s]/gu, ' ')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
   while (w.length > 1 && articles.has(w[0])) w.shift();
   if (w.length) w[w.length - 1] = singular(w[w.length - 1]!, lang);
   return w.join(' ');

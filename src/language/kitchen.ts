@@ -68,7 +68,13 @@ export class KitchenLanguage {
    * status" is a room's timer in German, not an unknown timer's name in English. A reading made of
    * parts (several timers, a request before "and ...") scores 0.
    */
-  readScored(words: readonly string[], situation: Situation, families: readonly Family[], heard: Heard = {}, goOn = true): { reading: Reading; score: number } | null {
+  readScored(
+    words: readonly string[],
+    situation: Situation,
+    families: readonly Family[],
+    heard: Heard = {},
+    goOn = true,
+  ): { reading: Reading; score: number } | null {
     const ctx: ReadContext = { situation, breaks: heard.breaks ?? [], lang: this.lang, ...(heard.spelled ? { spelled: heard.spelled } : {}) };
     const want = new Set(families);
     for (const p of this.grammar.read(words, ctx, (i) => want.has(family(i)))) {
@@ -125,7 +131,10 @@ export class KitchenLanguage {
         part = part.includes(sm.timer) ? [sm.verb, ...part] : [sm.verb, sm.article, ...(part[1] === sm.for ? [sm.timer, ...rest] : [...rest, sm.timer])];
       }
       // (its words are rebuilt, so the spelling no longer lines up with them: a timer keeps none)
-      const c = this.grammar.read(part, { situation: ctx.situation, breaks: ctx.breaks, lang: this.lang }, (i) => i === 'timer.start').map((p) => toReading(p, ctx.situation, part, this.lang)).find((r) => r !== null);
+      const c = this.grammar
+        .read(part, { situation: ctx.situation, breaks: ctx.breaks, lang: this.lang }, (i) => i === 'timer.start')
+        .map((p) => toReading(p, ctx.situation, part, this.lang))
+        .find((r) => r !== null);
       if (!c || c.kind !== 'timer' || c.command.op !== 'start' || c.command.seconds === null) return null;
       timers.push(c.command.name ? { seconds: c.command.seconds, name: c.command.name } : { seconds: c.command.seconds });
     }

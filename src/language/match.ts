@@ -60,7 +60,14 @@ function prune(list: Partial[]): Partial[] {
  * `prefix`: the words may stop before the template does (a clipped opening: "could the rest of a
  * sentence follow these words?"); whatever of the template is left after the last word matches.
  */
-export function matchTemplate<C>(node: Node, words: readonly string[], start: number, ctx: C, readers: ReadonlyMap<string, SlotReader<C>>, prefix = false): Match[] {
+export function matchTemplate<C>(
+  node: Node,
+  words: readonly string[],
+  start: number,
+  ctx: C,
+  readers: ReadonlyMap<string, SlotReader<C>>,
+  prefix = false,
+): Match[] {
   const memo = new Map<Node, Map<number, Partial[]>>();
   const slotMemo = new Map<string, SlotMatch[]>();
 

@@ -82,7 +82,7 @@ export function readDurationAt(words: readonly string[], at: number, lang: Langu
     end++;
   }
   // "ten minutes, no, five minutes" (or "..., no, five": the unit carries over): the last duration said wins.
-  for (let j = end; j < words.length && j - end < 3 && corrections.has(words[j]); ) {
+  for (let j = end; j < words.length && j - end < 3 && corrections.has(words[j]);) {
     j++;
     if (!correctionAt(words, end, j, lang)) continue;
     const m = d.read(words, j) ?? sameUnit(words, j, unitOf(words[end - 1]), lang);

@@ -33,8 +33,7 @@ export type TimerCommand =
 
 export type ListCommand =
   /** `unread`: parts of a list said in one breath that were not items, as said (named back, never dropped silently). */
-  | { op: 'add' | 'remove'; list: string; items: ItemAmount[]; unread?: string[] }
-  | { op: 'read' | 'clear'; list: string };
+  { op: 'add' | 'remove'; list: string; items: ItemAmount[]; unread?: string[] } | { op: 'read' | 'clear'; list: string };
 
 export type ImperativeName = 'stop' | 'repeat' | 'continue' | 'start-over';
 

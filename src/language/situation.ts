@@ -18,9 +18,7 @@ export interface SituationList {
 }
 
 /** What hark last did on a command, for a follow-up to lean on ("and two pints of milk", "make it ten minutes"). */
-export type LastRequest =
-  | { kind: 'list'; op: 'add' | 'remove'; list: string }
-  | { kind: 'timer'; seconds: number; label?: string };
+export type LastRequest = { kind: 'list'; op: 'add' | 'remove'; list: string } | { kind: 'timer'; seconds: number; label?: string };
 
 export interface Situation {
   timers: readonly SituationTimer[];

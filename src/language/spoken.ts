@@ -58,7 +58,8 @@ function inWords(n: number, say: Say): string {
     return head + rest(n % 100, true);
   }
   const k = Math.floor(n / 1000);
-  const head = k === 1 && say.thousand_alone ? say.thousand_alone : `${k === 1 && say.compound_one ? say.compound_one : inWords(k, say)}${space}${say.thousand}`;
+  const head =
+    k === 1 && say.thousand_alone ? say.thousand_alone : `${k === 1 && say.compound_one ? say.compound_one : inWords(k, say)}${space}${say.thousand}`;
   return head + rest(n % 1000, n % 1000 < 100);
 }
 

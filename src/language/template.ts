@@ -91,8 +91,12 @@ export function parseTemplate(src: string): Node {
         if (s === '[') options.push({ t: 'seq', items: [] });
         items.push(options.length === 1 ? options[0]! : { t: 'alt', options });
       } else if (s.startsWith('{')) {
-        const [type, key] = s.slice(1).split(':').map((x) => x.trim());
-        if (!type || !NAME.test(type) || (key !== undefined && !NAME.test(key))) throw new TemplateError(`"{${s.slice(1)}}" at column ${tok.at + 1} is not a slot: write {type} or {type:key}`);
+        const [type, key] = s
+          .slice(1)
+          .split(':')
+          .map((x) => x.trim());
+        if (!type || !NAME.test(type) || (key !== undefined && !NAME.test(key)))
+          throw new TemplateError(`"{${s.slice(1)}}" at column ${tok.at + 1} is not a slot: write {type} or {type:key}`);
         items.push({ t: 'slot', type, key: key ?? type });
       } else if (s.startsWith('<')) {
         const name = s.slice(1);
@@ -188,4 +192,3 @@ export function firstWords(node: Node, rules: ReadonlyMap<string, Node> = new Ma
     }
   }
 }
-

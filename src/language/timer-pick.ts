@@ -35,7 +35,9 @@ export function pickTimers<T extends PickableTimer>(
 ): PickResult<T> {
   if (pick.area && !pick.area.here) return { say: lang.reply('timer.elsewhere', { area: opts.deviceArea, room: pick.area.room }) };
   // Delayed commands are timers too, but only "cancel all" and a plain status reach them.
-  let pool = timers.filter((t) => t.command === undefined || (opts.all && opts.op === 'cancel') || (opts.op === 'status' && !pick.name && pick.startSeconds === undefined));
+  let pool = timers.filter(
+    (t) => t.command === undefined || (opts.all && opts.op === 'cancel') || (opts.op === 'status' && !pick.name && pick.startSeconds === undefined),
+  );
   if (timers.length === 0 || pool.length === 0) return { say: lang.reply(opts.op === 'status' ? 'timer.none_running' : 'timer.none_to_act_on') };
   if (pick.name) {
     const named = pool.filter((t) => t.label === pick.name);
@@ -53,13 +55,22 @@ export function pickTimers<T extends PickableTimer>(
     const fit = pool.filter((t) => t.state === want);
     if (!fit.length) {
       const pause = opts.op === 'pause';
-      return { say: pool.length === 1 ? lang.reply(pause ? 'timer.not_running' : 'timer.not_paused', { timer: timerName(pool[0]!, lang) }) : lang.reply(pause ? 'timer.none_running_now' : 'timer.none_paused') };
+      return {
+        say:
+          pool.length === 1
+            ? lang.reply(pause ? 'timer.not_running' : 'timer.not_paused', { timer: timerName(pool[0]!, lang) })
+            : lang.reply(pause ? 'timer.none_running_now' : 'timer.none_paused'),
+      };
     }
     pool = fit;
   }
   if (pool.length === 1 || opts.all || opts.op === 'status') return { timers: pool };
   // "the last timer", "the newest one": the one set most recently.
   if (pick.latest) return { timers: [pool.reduce((a, b) => (b.id > a.id ? b : a))] };
-  const choices = joinAll(pool.map((t) => lang.phrase('timer.choice', { timer: timerName(t, lang) })), 'or', lang);
+  const choices = joinAll(
+    pool.map((t) => lang.phrase('timer.choice', { timer: timerName(t, lang) })),
+    'or',
+    lang,
+  );
   return { say: lang.reply('timer.which', { choices }), ask: pool };
 }

@@ -118,7 +118,11 @@ function imperativesIn(lang: KitchenLanguage, s: Said, situation: Situation): Im
   const number = l.list('words', 'number');
   const out: Imperative[] = [];
   for (const part of s.original.split(/[.!?;¡¿]+/)) {
-    const words = part.toLowerCase().replace(/[’']/g, '').split(/[^\p{L}\p{N}]+/u).filter((w) => w && !disfluent.has(w));
+    const words = part
+      .toLowerCase()
+      .replace(/[’']/g, '')
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((w) => w && !disfluent.has(w));
     if (!words.length) continue;
     const whole = one(lang, words, situation);
     if (whole) {

@@ -107,7 +107,12 @@ export class CaptureWiring {
         // While hark plays, its own voice reaches the mic: the echo gate raises (or closes) the VAD.
         const batchFirst = !!stt?.engines[0]?.engine && !stt.engines[0].engine.openLive;
         const segmenter = segmenterFor(config, batchFirst);
-        this.pipeline = new SegmentPipeline({ vad, segmenter, ...(speech ? { gate: speech.gate } : {}), ...(speech?.echo && !this.d.recording ? { echo: speech.echo } : {}) });
+        this.pipeline = new SegmentPipeline({
+          vad,
+          segmenter,
+          ...(speech ? { gate: speech.gate } : {}),
+          ...(speech?.echo && !this.d.recording ? { echo: speech.echo } : {}),
+        });
         this.wire(this.pipeline);
         await this.openSource();
       },
@@ -205,7 +210,11 @@ export class CaptureWiring {
     pipeline.on('resume', (e) => path()?.resumed(e.startSample));
     pipeline.on('long', (e) => path()?.long(e));
     pipeline.on('segment', (s) => {
-      bus.emit('segment.closed', { ...segmentSummary(s), openedBy: s.openedBy, ...(s.closeReason === 'capture-lost' ? { outage: this.d.health.downReason ?? 'capture down' } : {}) });
+      bus.emit('segment.closed', {
+        ...segmentSummary(s),
+        openedBy: s.openedBy,
+        ...(s.closeReason === 'capture-lost' ? { outage: this.d.health.downReason ?? 'capture down' } : {}),
+      });
       // A mute hold closes the mic while the button is still down: the held segment may then end
       // 'capture-lost' rather than 'ptt-release', and is cancelled all the same.
       const released = s.closeReason === 'ptt-release' || s.closeReason === 'capture-lost';
@@ -216,7 +225,13 @@ export class CaptureWiring {
     });
     pipeline.on('dropped', (dr) => {
       if (dr.openedBy === 'ptt') this.dropNextPtt = false;
-      bus.emit('segment.dropped', { reason: dr.reason, openedBy: dr.openedBy, vadStartMs: ms(dr.vadStartSample), endMs: ms(dr.endSample), speechMs: Math.round(dr.speechMs) });
+      bus.emit('segment.dropped', {
+        reason: dr.reason,
+        openedBy: dr.openedBy,
+        vadStartMs: ms(dr.vadStartSample),
+        endMs: ms(dr.endSample),
+        speechMs: Math.round(dr.speechMs),
+      });
       path()?.dropped(dr.startSample);
     });
     pipeline.on('error', (e) => {

@@ -113,7 +113,9 @@ export function buildCommandParts(o: BuildCommandPartsOptions): CommandParts {
         dataDir: sandbox?.dir ?? config.actions.dataDir,
         emit,
         ...(sandbox ? { filePath: (p: string) => (isAbsolute(p) ? resolve(sandbox.dir, basename(p)) : resolve(sandbox.dir, p)) } : {}),
-        ...(sandbox && !sandbox.liveWebhooks ? { webhook: (name: string, cfg: { url: string }) => notCalledWebhook(name, cfg.url, sandbox.notCalled.webhook) } : {}),
+        ...(sandbox && !sandbox.liveWebhooks
+          ? { webhook: (name: string, cfg: { url: string }) => notCalledWebhook(name, cfg.url, sandbox.notCalled.webhook) }
+          : {}),
         ...(intent ? { intent: { ...intent.target, ...(ha ? { direct: () => ha.agent.awaitingAnswer } : {}) } } : {}),
         ...(haSink && haRouting ? { homeAssistant: { sink: haSink, fallbacks: haRouting.fallbacks } } : {}),
       }),

@@ -72,26 +72,33 @@ export class Conversation {
       ...(d.sandbox ? { sandbox: d.sandbox } : {}),
       onEffect: (e) => this.effect(e),
     });
-    this.cascade = speech && !d.noCascade
-      ? new ResponseCascade<Turn, Worked, Int16Array | null>({
-          clock,
-          timings: config.cascade,
-          onEvent: cascadeToBus(bus),
-          // Model step is real for an open request the intent pass will answer.
-          steps: turnSteps({
-            speech,
-            prepare: () => {
-              const pass = this.commands.intent?.pass;
-              return pass ? (text, signal) => pass.prepare(text, signal) : null;
-            },
-            submitHeld: (frame, signal) => (this.lineUp ? this.lineUp(() => this.submitHeld(frame, signal), frame) : this.submitHeld(frame, signal)),
-          }),
-        })
-      : null;
+    this.cascade =
+      speech && !d.noCascade
+        ? new ResponseCascade<Turn, Worked, Int16Array | null>({
+            clock,
+            timings: config.cascade,
+            onEvent: cascadeToBus(bus),
+            // Model step is real for an open request the intent pass will answer.
+            steps: turnSteps({
+              speech,
+              prepare: () => {
+                const pass = this.commands.intent?.pass;
+                return pass ? (text, signal) => pass.prepare(text, signal) : null;
+              },
+              submitHeld: (frame, signal) => (this.lineUp ? this.lineUp(() => this.submitHeld(frame, signal), frame) : this.submitHeld(frame, signal)),
+            }),
+          })
+        : null;
     this.barge = speech
       ? createBargeIn({
           // Words said over hark are read with the ignore list of the language they were heard in.
-          settings: { ...config.interruption, languages: ignoreLists(config.interruption.ignoreList, this.commands.core.language.each().map((k) => ({ code: k.lang.code, backchannels: k.lang.pack.words.backchannels }))) },
+          settings: {
+            ...config.interruption,
+            languages: ignoreLists(
+              config.interruption.ignoreList,
+              this.commands.core.language.each().map((k) => ({ code: k.lang.code, backchannels: k.lang.pack.words.backchannels })),
+            ),
+          },
           clock,
           bus,
           targets: {

@@ -92,7 +92,20 @@ export class OpenSegments {
   opened(e: { startSample: number; pcm: Int16Array; prerollSamples?: number }): void {
     const speaking = this.d.speech?.queue.isSpeaking ?? false;
     const key = `@${e.startSample}`;
-    const seg: OpenSegment = { startSample: e.startSample, key, live: null, speaking, held: false, spans: 0, candidate: null, pauses: 0, bargeIds: new Set(), prerollSamples: e.prerollSamples ?? 0, opening: null, lastPause: null };
+    const seg: OpenSegment = {
+      startSample: e.startSample,
+      key,
+      live: null,
+      speaking,
+      held: false,
+      spans: 0,
+      candidate: null,
+      pauses: 0,
+      bargeIds: new Set(),
+      prerollSamples: e.prerollSamples ?? 0,
+      opening: null,
+      lastPause: null,
+    };
     // An answer being prepared waits while the person may be talking; a cough gives it back.
     seg.held = this.d.conv.hold();
     seg.live = this.d.stt?.transcriber.open(key, e.pcm, (h) => this.hearing(seg, h)) ?? null;
@@ -237,7 +250,15 @@ export class OpenSegments {
 // ---- the segment's hold on the floor: used while it is open and again when its fate is decided ----
 
 /** The interruption filter on words of this segment (Conversation.interruption); its ids are forgotten if the segment comes to nothing. */
-export function barge(conv: Conversation, seg: OpenSegment | null, id: string, text: string, final: boolean, speaking: boolean, language?: string): FilterDecision | null {
+export function barge(
+  conv: Conversation,
+  seg: OpenSegment | null,
+  id: string,
+  text: string,
+  final: boolean,
+  speaking: boolean,
+  language?: string,
+): FilterDecision | null {
   seg?.bargeIds.add(id);
   return conv.interruption(id, text, final, speaking, language);
 }

@@ -59,7 +59,9 @@ export class OpeningJudge {
       if (check.kind === 'whole') return { kind: 'pass', handOver: check.handOver };
       const head = check.transcript;
       const heard = head.hearing.kind === 'heard' ? head.hearing.utterance.text : '';
-      return opensForBase(heard, this.d.phrases, this.d.ringing(), this.d.language()) ? { kind: 'wake', sttMs: head.sttMs } : { kind: 'none', transcript: head };
+      return opensForBase(heard, this.d.phrases, this.d.ringing(), this.d.language())
+        ? { kind: 'wake', sttMs: head.sttMs }
+        : { kind: 'none', transcript: head };
     } catch (err) {
       this.d.log.error('the opening check failed', { segment: segment.index, error: errorMessage(err) });
       return null;

@@ -40,7 +40,6 @@ export function openingPhrases(frames: FramesSpec): string[][] | null {
   return phrases.filter((p) => p.length > 0);
 }
 
-
 /** The words an anchored pattern must start with (`^(?:no|sorry|i mean)…`), or null when it can start anyhow. */
 function leadingWords(pattern: string): string[] | null {
   const m = /^\^\(\?:([a-z' ]+(?:\|[a-z' ]+)*)\)/.exec(pattern);
@@ -110,7 +109,13 @@ export function opensForBase(text: string, phrases: readonly (readonly string[])
 function opensRingStop(text: string, language: KitchenLanguage): boolean {
   return language.each().some((k) => {
     const fillers = k.lang.list('words', 'fillers');
-    if (opensWithRingStop(said(text).words.filter((w) => !fillers.has(w)), k.lang)) return true;
+    if (
+      opensWithRingStop(
+        said(text).words.filter((w) => !fillers.has(w)),
+        k.lang,
+      )
+    )
+      return true;
     return startsWithPhrase(text, k.lang.list('words', 'ring_stop').phrases, 0) !== null;
   });
 }

@@ -74,9 +74,21 @@ export class SegmentPath {
     const { config, bus, clock, log } = d;
     this.conv = d.conversation;
     const q = config.stt.queue;
-    this.line = new WorkLine({ bus, clock, log }, d.unbounded ? { maxWaitMs: Infinity, maxBytes: Infinity } : { maxWaitMs: q.maxWaitMs, maxBytes: Math.round(q.maxAudioMb * 1024 * 1024) });
+    this.line = new WorkLine(
+      { bus, clock, log },
+      d.unbounded ? { maxWaitMs: Infinity, maxBytes: Infinity } : { maxWaitMs: q.maxWaitMs, maxBytes: Math.round(q.maxAudioMb * 1024 * 1024) },
+    );
     this.records = new RecordKeeper({ bus, clock, log, store: d.store, source: d.source });
-    this.command = new DispatchStage({ conv: this.conv, line: this.line, records: this.records, bus, clock, log, vad: config.vad, ...(d.setHangoverMs ? { setHangoverMs: d.setHangoverMs } : {}) });
+    this.command = new DispatchStage({
+      conv: this.conv,
+      line: this.line,
+      records: this.records,
+      bus,
+      clock,
+      log,
+      vad: config.vad,
+      ...(d.setHangoverMs ? { setHangoverMs: d.setHangoverMs } : {}),
+    });
     this.conv.listen((e, atMs) => {
       this.command.effect(e);
       this.records.effect(e, atMs);
@@ -86,11 +98,35 @@ export class SegmentPath {
     const wantsWhole = () => this.command.wantsWholeTranscript();
     const core = this.conv.core;
     // One opening check for both ends of the path: the open segment's and the close's.
-    const judge = d.stt && phrases ? new OpeningJudge({ stt: d.stt, config: config.stt, log, phrases, ringing: () => core.timers.ringing, language: () => core.language }) : null;
+    const judge =
+      d.stt && phrases
+        ? new OpeningJudge({ stt: d.stt, config: config.stt, log, phrases, ringing: () => core.timers.ringing, language: () => core.language })
+        : null;
     // Closed segments come first: one in its words stage or waiting in the line (push-to-talk, an answer).
     const sttBusy = () => this.hearing > 0 || this.line.waiting > 0;
-    this.open = new OpenSegments({ conv: this.conv, stt: d.stt, speech: d.speech, bus, config, openingChecked: () => phrases !== null && !wantsWhole(), judge, sttBusy, ...(d.closeEarly ? { closeEarly: d.closeEarly } : {}) });
-    this.words = d.stt ? new WordsStage({ stt: d.stt, config: config.stt, bus, log, judge, wantsWholeTranscript: wantsWhole, hangoverMs: () => this.command.hangoverMs, outOfTime: this.outOfTime }) : null;
+    this.open = new OpenSegments({
+      conv: this.conv,
+      stt: d.stt,
+      speech: d.speech,
+      bus,
+      config,
+      openingChecked: () => phrases !== null && !wantsWhole(),
+      judge,
+      sttBusy,
+      ...(d.closeEarly ? { closeEarly: d.closeEarly } : {}),
+    });
+    this.words = d.stt
+      ? new WordsStage({
+          stt: d.stt,
+          config: config.stt,
+          bus,
+          log,
+          judge,
+          wantsWholeTranscript: wantsWhole,
+          hangoverMs: () => this.command.hangoverMs,
+          outOfTime: this.outOfTime,
+        })
+      : null;
     d.stt?.setVocabulary(this.commands.vocabulary);
   }
 
@@ -133,14 +169,29 @@ export class SegmentPath {
     // When the person stopped, with the hangover in force now; stored with the segment, so replay
     // counts the cascade from the same moment.
     const trailingMs = trailingSilenceMs(segment.closeReason, { hangoverMs: this.command.hangoverMs, preemptiveMs: this.d.config.stt.preemptiveMs });
-    const rec: SegmentRecord = { segment, transcript: null, fate: { kind: 'cancelled', reason: '' }, actions: [], closedAt, closedWallAt, speechEndAt: speechEndAt(closedAt, trailingMs), firstActionAt: null, written: false };
-    return this.line.enqueue((t) => this.handle(rec, seg, cancelled, t), 'segment handling failed', { segment: segment.index }, {
-      lane: segment.openedBy === 'ptt' || this.awaited() ? 'first' : 'normal',
-      // What the segment holds while it waits: the raw microphone too, when heard over playback.
-      bytes: segment.pcm.byteLength + (segment.echo?.raw.byteLength ?? 0),
-      audioSec: segment.pcm.length / SAMPLE_RATE,
-      evict: () => this.storeUnheard(rec, seg, `${BACKLOG}: too much audio waiting for speech-to-text (stt.queue.maxAudioMb); replay it with hark replay`),
-    });
+    const rec: SegmentRecord = {
+      segment,
+      transcript: null,
+      fate: { kind: 'cancelled', reason: '' },
+      actions: [],
+      closedAt,
+      closedWallAt,
+      speechEndAt: speechEndAt(closedAt, trailingMs),
+      firstActionAt: null,
+      written: false,
+    };
+    return this.line.enqueue(
+      (t) => this.handle(rec, seg, cancelled, t),
+      'segment handling failed',
+      { segment: segment.index },
+      {
+        lane: segment.openedBy === 'ptt' || this.awaited() ? 'first' : 'normal',
+        // What the segment holds while it waits: the raw microphone too, when heard over playback.
+        bytes: segment.pcm.byteLength + (segment.echo?.raw.byteLength ?? 0),
+        audioSec: segment.pcm.length / SAMPLE_RATE,
+        evict: () => this.storeUnheard(rec, seg, `${BACKLOG}: too much audio waiting for speech-to-text (stt.queue.maxAudioMb); replay it with hark replay`),
+      },
+    );
   }
 
   // ---- one segment, start to end: the stages in order ----

@@ -67,10 +67,25 @@ export function segmentWrite(rec: SegmentRecord, source: string): SegmentWrite {
   if (fate.kind === 'yielded' || fate.kind === 'filtered') transcripts.push({ engine: 'none', rawText: '', text: '', droppedReason: fate.reason });
   return {
     // From the close, not from now: the row is written after speech-to-text, which takes seconds.
-    segment: { ...segment, startedAt: rec.closedWallAt - Math.round(samplesToMs(segment.pcm.length)), source, trailingSilenceMs: Math.round(rec.closedAt - rec.speechEndAt) },
+    segment: {
+      ...segment,
+      startedAt: rec.closedWallAt - Math.round(samplesToMs(segment.pcm.length)),
+      source,
+      trailingSilenceMs: Math.round(rec.closedAt - rec.speechEndAt),
+    },
     transcripts,
     ...(u
-      ? { utterance: { id: u.id, text: u.text, rawText: u.rawText, engine: u.engine, ...(u.sttMs !== undefined ? { sttMs: Math.round(u.sttMs) } : {}), ...(u.fallbackReason ? { fallbackReason: u.fallbackReason } : {}), ...(u.language ? { language: u.language } : {}) } }
+      ? {
+          utterance: {
+            id: u.id,
+            text: u.text,
+            rawText: u.rawText,
+            engine: u.engine,
+            ...(u.sttMs !== undefined ? { sttMs: Math.round(u.sttMs) } : {}),
+            ...(u.fallbackReason ? { fallbackReason: u.fallbackReason } : {}),
+            ...(u.language ? { language: u.language } : {}),
+          },
+        }
       : {}),
     actions: rec.actions.map((a) => ({ ...a, utteranceId: u?.id ?? null })),
   };

@@ -76,7 +76,13 @@ export class WordsStage {
       stt.transcriber.cancel(seg?.live ?? null, 'backlog');
       if (seg) stt.transcriber.discardPreempt(seg.key);
       this.skipped(s.index, 'backlog-wait', waited);
-      return { transcript: null, decided: { kind: 'untranscribed', reason: `${BACKLOG}: waited ${(waited / 1000).toFixed(1)} s for speech-to-text (stt.queue.maxWaitMs); replay it with hark replay` } };
+      return {
+        transcript: null,
+        decided: {
+          kind: 'untranscribed',
+          reason: `${BACKLOG}: waited ${(waited / 1000).toFixed(1)} s for speech-to-text (stt.queue.maxWaitMs); replay it with hark replay`,
+        },
+      };
     }
     const stopping: Words = { transcript: null, decided: { kind: 'untranscribed', reason: 'not transcribed: hark was stopping (replay it with hark replay)' } };
     // Its deadline counts from its close: the queue's wait, and the opening's time when the whole follows it.
@@ -111,11 +117,15 @@ export class WordsStage {
       const why = `${NO_WAKE_PHRASE} (only its first ${config.opening.seconds} s transcribed)`;
       // The opening's attempts as they went, and one row that says what became of the segment.
       const attempts = head.attempts.map((a) => (a.droppedReason || a.error ? a : { ...a, droppedReason: why }));
-      if (attempts.every((a) => a.droppedReason !== why)) attempts.push({ engine: 'none', outcome: 'skipped', rawText: '', text: '', sttMs: 0, droppedReason: why });
+      if (attempts.every((a) => a.droppedReason !== why))
+        attempts.push({ engine: 'none', outcome: 'skipped', rawText: '', text: '', sttMs: 0, droppedReason: why });
       this.skipped(s.index, 'no-wake-phrase', waited);
       return { transcript: { ...head, attempts }, decided: { kind: 'dropped', reason: NO_WAKE_PHRASE } };
     }
-    const t = await this.d.outOfTime.race(stt.transcriber.transcribe({ index: s.index, pcm: s.pcm, maxProb: s.maxProb, waitedMs }, seg?.live ?? null, seg?.key, handOver), null);
+    const t = await this.d.outOfTime.race(
+      stt.transcriber.transcribe({ index: s.index, pcm: s.pcm, maxProb: s.maxProb, waitedMs }, seg?.live ?? null, seg?.key, handOver),
+      null,
+    );
     if (!t) return stopping;
     return { transcript: t, decided: null };
   }

@@ -68,7 +68,13 @@ export class WorkLine {
   load(): QueueLoad {
     const now = this.d.clock.now();
     const q = this.queue;
-    return { depth: q.depth, audioSec: Math.round(q.audioSec * 100) / 100, bytes: q.bytes, oldestWaitMs: Math.round(q.oldestWaitMs(now)), behind: q.behind(now) };
+    return {
+      depth: q.depth,
+      audioSec: Math.round(q.audioSec * 100) / 100,
+      bytes: q.bytes,
+      oldestWaitMs: Math.round(q.oldestWaitMs(now)),
+      behind: q.behind(now),
+    };
   }
 
   /** Jobs waiting for their turn (not the one running). */
@@ -85,7 +91,10 @@ export class WorkLine {
   enqueue(run: (taken: Taken<Work>) => Promise<void>, failed: string, fields: Record<string, unknown> = {}, audio?: AudioJob): Promise<void> {
     return new Promise<void>((done) => {
       const work: Work = { run, failed, fields, done, ...(audio ? { evict: audio.evict } : {}) };
-      const evicted = this.queue.push({ value: work, lane: audio?.lane ?? 'normal', bytes: audio?.bytes ?? 0, audioSec: audio?.audioSec ?? 0 }, this.d.clock.now());
+      const evicted = this.queue.push(
+        { value: work, lane: audio?.lane ?? 'normal', bytes: audio?.bytes ?? 0, audioSec: audio?.audioSec ?? 0 },
+        this.d.clock.now(),
+      );
       for (const e of evicted) {
         try {
           e.value.evict?.();

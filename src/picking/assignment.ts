@@ -35,13 +35,17 @@ export const assignmentSchema = z
     type: z.literal('assignment', { error: 'must be "assignment"' }),
     id,
     /** For this operator only (their number as they say it at sign-on); any operator if absent. */
-    operator: z.string({ error: 'must be a string' }).regex(/^[0-9]{1,12}$/, 'must be 1 to 12 digits').optional(),
+    operator: z
+      .string({ error: 'must be a string' })
+      .regex(/^[0-9]{1,12}$/, 'must be 1 to 12 digits')
+      .optional(),
     picks: z.array(pickSchema, { error: 'must be a list of picks' }).min(1, 'must hold at least one pick').max(1000, 'must hold at most 1000 picks'),
   })
   .superRefine((a, ctx) => {
     const seen = new Set<string>();
     a.picks.forEach((p, i) => {
-      if (seen.has(p.id)) ctx.addIssue({ code: 'custom', path: ['picks', i, 'id'], message: `"${p.id}" is the id of an earlier pick (each pick needs its own)` });
+      if (seen.has(p.id))
+        ctx.addIssue({ code: 'custom', path: ['picks', i, 'id'], message: `"${p.id}" is the id of an earlier pick (each pick needs its own)` });
       seen.add(p.id);
     });
   });

@@ -15,7 +15,14 @@ import { pickingDay, type PickingDay } from './stats.js';
 export interface PickingApi {
   /** An assignment as posted: 201 kept (200 when already kept), 422 with every problem by field. */
   offer(body: unknown): { status: number; body: Record<string, unknown> };
-  view(): { operator: string | null; step: string; assignment: { id: string; left: number } | null; waiting: number; outbox: OutboxState & { queueMax: number }; today: PickingDay };
+  view(): {
+    operator: string | null;
+    step: string;
+    assignment: { id: string; left: number } | null;
+    waiting: number;
+    outbox: OutboxState & { queueMax: number };
+    today: PickingDay;
+  };
 }
 
 export interface PickingComponentOptions {

@@ -13,7 +13,10 @@ export const pickingSection = section({
     .array(
       z.strictObject({
         id: z.string({ error: 'must be a string of digits' }).regex(/^[0-9]{1,12}$/, 'must be 1 to 12 digits'),
-        pin: z.string({ error: 'must be a string of digits' }).regex(/^[0-9]{3,8}$/, 'must be 3 to 8 digits').optional(),
+        pin: z
+          .string({ error: 'must be a string of digits' })
+          .regex(/^[0-9]{3,8}$/, 'must be 3 to 8 digits')
+          .optional(),
       }),
       { error: 'must be a list of {id, pin?}' },
     )
@@ -41,14 +44,17 @@ export const pickingSection = section({
   }),
 }).superRefine((c, ctx) => {
   const r = c.rate;
-  if (!(r.min <= r.start && r.start <= r.max)) ctx.addIssue({ code: 'custom', path: ['rate', 'start'], message: `must be between picking.rate.min (${r.min}) and picking.rate.max (${r.max})` });
+  if (!(r.min <= r.start && r.start <= r.max))
+    ctx.addIssue({ code: 'custom', path: ['rate', 'start'], message: `must be between picking.rate.min (${r.min}) and picking.rate.max (${r.max})` });
   const seen = new Set<string>();
   c.operators.forEach((o, i) => {
     if (seen.has(o.id)) ctx.addIssue({ code: 'custom', path: ['operators', i, 'id'], message: `operator ${o.id} is listed twice` });
     seen.add(o.id);
   });
-  if (c.wms.mqtt && c.wms.url) ctx.addIssue({ code: 'custom', path: ['wms', 'mqtt'], message: 'results go over HTTP (picking.wms.url) or MQTT, not both: empty one' });
-  if (c.wms.retryMaxMs < c.wms.retryFirstMs) ctx.addIssue({ code: 'custom', path: ['wms', 'retryMaxMs'], message: 'must not be below picking.wms.retryFirstMs' });
+  if (c.wms.mqtt && c.wms.url)
+    ctx.addIssue({ code: 'custom', path: ['wms', 'mqtt'], message: 'results go over HTTP (picking.wms.url) or MQTT, not both: empty one' });
+  if (c.wms.retryMaxMs < c.wms.retryFirstMs)
+    ctx.addIssue({ code: 'custom', path: ['wms', 'retryMaxMs'], message: 'must not be below picking.wms.retryFirstMs' });
 });
 
 export type PickingConfig = z.infer<typeof pickingSection>;

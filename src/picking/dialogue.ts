@@ -178,7 +178,9 @@ export class PickDialogue {
     const a = this.progress.assignment;
     this.o.out.event({ event: 'assignment-started', assignment: a.id, picks: this.progress.todo.length });
     // One begun before a sign-off (or a restart) goes on where it stopped.
-    const opening = this.progress.done.length ? this.words.say('resuming') : this.words.say('newAssignment', { picks: this.words.plural('picks', this.progress.todo.length) });
+    const opening = this.progress.done.length
+      ? this.words.say('resuming')
+      : this.words.say('newAssignment', { picks: this.words.plural('picks', this.progress.todo.length) });
     lines.push(opening, this.locationText(this.progress.todo[0]!));
     this.ask(lines.join(' '), { k: 'location' });
   }
@@ -257,7 +259,10 @@ export class PickDialogue {
 
   private quantity(n: number, utteranceId: string): void {
     const pick = this.current!;
-    if (n > pick.quantity) return this.ask(`${this.words.say('tooMany', { quantity: `${pick.quantity} ${unitWord(pick, pick.quantity)}` })} ${this.quantityText(pick)}`, { k: 'quantity' });
+    if (n > pick.quantity)
+      return this.ask(`${this.words.say('tooMany', { quantity: `${pick.quantity} ${unitWord(pick, pick.quantity)}` })} ${this.quantityText(pick)}`, {
+        k: 'quantity',
+      });
     if (n === pick.quantity) return this.confirm(n, utteranceId);
     this.shortUtterance = utteranceId;
     this.ask(this.words.say('shortConfirm', { missing: pick.quantity - n }), { k: 'confirm-short', picked: n });

@@ -77,7 +77,9 @@ export class MqttLink implements ResultChannel {
     try {
       await Promise.race([
         c.publishAsync(this.topics.result, JSON.stringify(result), { qos: 1 }),
-        new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no PUBACK from ${this.o.url} within ${this.o.timeoutMs} ms`)), this.o.timeoutMs))),
+        new Promise(
+          (_, reject) => (timer = setTimeout(() => reject(new Error(`no PUBACK from ${this.o.url} within ${this.o.timeoutMs} ms`)), this.o.timeoutMs)),
+        ),
       ]);
     } finally {
       clearTimeout(timer);

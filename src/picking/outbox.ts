@@ -44,7 +44,13 @@ export class Outbox {
   first(): OutboxRow | null {
     const r = this.q.first.get();
     if (!r) return null;
-    return { seq: r.seq, id: r.id, result: { ...(JSON.parse(r.body_json) as Omit<PickResult, 'seq'>), seq: r.seq }, createdAt: r.created_at, attempts: r.attempts };
+    return {
+      seq: r.seq,
+      id: r.id,
+      result: { ...(JSON.parse(r.body_json) as Omit<PickResult, 'seq'>), seq: r.seq },
+      createdAt: r.created_at,
+      attempts: r.attempts,
+    };
   }
 
   markSent(seq: number, atMs: number): void {

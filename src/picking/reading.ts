@@ -36,7 +36,7 @@ export function readCode(ws: readonly string[], words: PickWords): string | null
   if (!ws.length) return null;
   let out = '';
   let repeat = false;
-  for (let i = 0; i < ws.length; ) {
+  for (let i = 0; i < ws.length;) {
     const w = ws[i]!;
     let piece: string | undefined;
     let next = i + 1;

@@ -128,7 +128,14 @@ export class OutboxSender {
         const message = errorMessage(err);
         this.failures++;
         this.o.outbox.markFailed(row.seq, message);
-        this.o.log.warn('pick result not taken; will retry', { channel: this.o.channel.name, id: row.id, seq: row.seq, attempts: row.attempts + 1, retryInMs: this.backoff.nextMs, error: message });
+        this.o.log.warn('pick result not taken; will retry', {
+          channel: this.o.channel.name,
+          id: row.id,
+          seq: row.seq,
+          attempts: row.attempts + 1,
+          retryInMs: this.backoff.nextMs,
+          error: message,
+        });
         const delay = this.backoff.fail();
         return this.later(delay);
       }

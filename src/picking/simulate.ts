@@ -60,7 +60,11 @@ export function simulatePicking(o: {
         log: o.log,
         offer: (raw) => {
           const r = runtime!.offer(raw);
-          o.print({ type: 'picking', event: r.ok ? 'assignment-received' : 'assignment-refused', ...(r.ok ? { assignment: r.assignment.id, duplicate: r.duplicate } : { problems: r.problems }) });
+          o.print({
+            type: 'picking',
+            event: r.ok ? 'assignment-received' : 'assignment-refused',
+            ...(r.ok ? { assignment: r.assignment.id, duplicate: r.duplicate } : { problems: r.problems }),
+          });
           return r;
         },
         onConnected: () => {

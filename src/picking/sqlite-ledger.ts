@@ -32,7 +32,9 @@ export class SqliteLedger implements PickLedger {
       activate: db.prepare("UPDATE pick_assignments SET state = 'active' WHERE id = ?"),
       deactivateOthers: db.prepare("UPDATE pick_assignments SET state = 'waiting' WHERE state = 'active' AND id != ?"),
       operator: db.prepare<[], { operator: string }>('SELECT operator FROM pick_operator WHERE one = 1'),
-      signOn: db.prepare('INSERT INTO pick_operator (one, operator, since) VALUES (1, ?, ?) ON CONFLICT (one) DO UPDATE SET operator = excluded.operator, since = excluded.since'),
+      signOn: db.prepare(
+        'INSERT INTO pick_operator (one, operator, since) VALUES (1, ?, ?) ON CONFLICT (one) DO UPDATE SET operator = excluded.operator, since = excluded.since',
+      ),
       signOff: db.prepare('DELETE FROM pick_operator'),
       confirmLine: db.prepare('UPDATE pick_lines SET picked = ?, confirmed_at = ? WHERE assignment_id = ? AND pick_id = ? AND picked IS NULL'),
       outbox: db.prepare('INSERT INTO pick_outbox (id, body_json, utterance_id, created_at) VALUES (?, ?, ?, ?)'),
@@ -44,7 +46,9 @@ export class SqliteLedger implements PickLedger {
       unconfirm: db.prepare('UPDATE pick_lines SET picked = NULL, confirmed_at = NULL WHERE assignment_id = ? AND pick_id = ?'),
       finish: db.prepare("UPDATE pick_assignments SET state = 'done' WHERE id = ?"),
       rate: db.prepare<[string], { wpm: number }>('SELECT wpm FROM pick_rates WHERE operator = ?'),
-      setRate: db.prepare('INSERT INTO pick_rates (operator, wpm, set_at) VALUES (?, ?, ?) ON CONFLICT (operator) DO UPDATE SET wpm = excluded.wpm, set_at = excluded.set_at'),
+      setRate: db.prepare(
+        'INSERT INTO pick_rates (operator, wpm, set_at) VALUES (?, ?, ?) ON CONFLICT (operator) DO UPDATE SET wpm = excluded.wpm, set_at = excluded.set_at',
+      ),
       note: db.prepare('INSERT INTO pick_notes (at, operator, kind, assignment_id, pick_id, utterance_id) VALUES (?, ?, ?, ?, ?, ?)'),
     };
   }

@@ -45,7 +45,10 @@ export function pickingDay(db: Database, sinceMs: number): PickingDay {
   );
   const bodies = rows.map((r) => JSON.parse(r.body_json) as { picked: number; quantity: number; short: boolean });
   const times = rows.map((r) => r.created_at);
-  const gaps = times.slice(1).map((t, i) => t - times[i]!).sort((a, b) => a - b);
+  const gaps = times
+    .slice(1)
+    .map((t, i) => t - times[i]!)
+    .sort((a, b) => a - b);
   const span = times.length > 1 ? times[times.length - 1]! - times[0]! : 0;
   return {
     since: new Date(sinceMs).toISOString(),
@@ -61,7 +64,17 @@ export function pickingDay(db: Database, sinceMs: number): PickingDay {
       const b = bodies[rows.length - all.length + i]!;
       const body = JSON.parse(r.body_json) as { assignment: string; pick: string };
       const wrongCheckSegments = wrong.all(body.assignment, body.pick).map((w) => w.segment_id);
-      return { id: r.id, picked: b.picked, quantity: b.quantity, short: b.short, confirmedAt: new Date(r.created_at).toISOString(), sent: r.sent_at !== null, utteranceId: r.utterance_id, segmentId: r.segment_id, wrongCheckSegments };
+      return {
+        id: r.id,
+        picked: b.picked,
+        quantity: b.quantity,
+        short: b.short,
+        confirmedAt: new Date(r.created_at).toISOString(),
+        sent: r.sent_at !== null,
+        utteranceId: r.utterance_id,
+        segmentId: r.segment_id,
+        wrongCheckSegments,
+      };
     }),
   };
 }

@@ -90,7 +90,8 @@ export async function audioHearing(o: AudioHearingOptions): Promise<AudioHearing
     if (s.cancelled) return { skip: CANCELLED };
     const pcm = s.sampleRate === SAMPLE_RATE ? o.source.audio(s.id) : null;
     if (!pcm) {
-      const why = s.sampleRate !== SAMPLE_RATE ? `audio is ${s.sampleRate} Hz` : s.audio === 'disk-full' ? 'no audio stored (disk was full)' : 'no audio stored';
+      const why =
+        s.sampleRate !== SAMPLE_RATE ? `audio is ${s.sampleRate} Hz` : s.audio === 'disk-full' ? 'no audio stored (disk was full)' : 'no audio stored';
       return fromStoredText(s, `${why}: replayed from its stored text`);
     }
     return hearAudio(s, pcm, vad, stt, o.config);
@@ -133,7 +134,13 @@ async function hearAudio(s: StoredSegment, pcm: Int16Array, vad: Vad | null, stt
   }
   const results: SegmentTranscript[] = [];
   for (const [i, p] of pieces.entries()) {
-    results.push(await stt.transcriber.transcribe({ index: pieces.length > 1 ? `${s.id}.${i + 1}` : s.id, pcm: p.pcm, ...(p.maxProb !== undefined ? { maxProb: p.maxProb } : {}) }));
+    results.push(
+      await stt.transcriber.transcribe({
+        index: pieces.length > 1 ? `${s.id}.${i + 1}` : s.id,
+        pcm: p.pcm,
+        ...(p.maxProb !== undefined ? { maxProb: p.maxProb } : {}),
+      }),
+    );
   }
   return { input: 'audio', heard: heardFrom(results), vad: vadOutcome, note: null };
 }

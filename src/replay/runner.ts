@@ -14,14 +14,17 @@ import { addEffect, emptyNewOutcome, type Heard, type NewOutcome, type SegmentRe
 import type { StoredSegment } from './source.js';
 
 /** What the hearing side (stored text, or VAD + speech-to-text on the stored audio) made of a segment. */
-export type HearResult =
-  | { skip: string }
-  | { input: 'audio' | 'text'; heard: Heard; vad: VadOutcome | null; note: string | null };
+export type HearResult = { skip: string } | { input: 'audio' | 'text'; heard: Heard; vad: VadOutcome | null; note: string | null };
 
 export type Hear = (s: StoredSegment) => Promise<HearResult>;
 
 /** What a replay reads: the command side's sections, hark's voice (modelled), the VAD's hangover and the early close's pause (for rows that did not store theirs). */
-export type ReplaySections = ConversationDeps['config'] & { speech: SpeechConfig; echo: EchoConfig; vad: Pick<VadConfig, 'threshold' | 'hangoverMs'>; stt: Pick<SttConfig, 'preemptiveMs'> };
+export type ReplaySections = ConversationDeps['config'] & {
+  speech: SpeechConfig;
+  echo: EchoConfig;
+  vad: Pick<VadConfig, 'threshold' | 'hangoverMs'>;
+  stt: Pick<SttConfig, 'preemptiveMs'>;
+};
 
 export interface RunOptions {
   config: ReplaySections;
@@ -75,7 +78,8 @@ export async function runReplay(o: RunOptions): Promise<void> {
     if (!current) return;
     addEffect(current.out, e, !handling, atMs - current.speechEndAt);
     // The cascade has just been started with it (listeners hear an effect after it is applied).
-    if (e.type === 'speak' && e.answer && conversation.cascade) answer = { out: current.out, index: current.out.said.length - 1, speechEndAt: current.speechEndAt, generation: conversation.cascade.currentGeneration };
+    if (e.type === 'speak' && e.answer && conversation.cascade)
+      answer = { out: current.out, index: current.out.said.length - 1, speechEndAt: current.speechEndAt, generation: conversation.cascade.currentGeneration };
   });
   bus.on('cascade.stage', (c) => {
     if (c.stage !== 'playing' || answer?.generation !== c.generation) return;
@@ -109,7 +113,8 @@ export async function runReplay(o: RunOptions): Promise<void> {
       }
       // The cascade counts from when the words ended, as on the device: the hangover it had in force,
       // stored with the segment; a row from before that was kept takes the base hangover.
-      const trailingMs = s.trailingSilenceMs ?? trailingSilenceMs(s.closeReason, { hangoverMs: o.config.vad.hangoverMs, preemptiveMs: o.config.stt.preemptiveMs });
+      const trailingMs =
+        s.trailingSilenceMs ?? trailingSilenceMs(s.closeReason, { hangoverMs: o.config.vad.hangoverMs, preemptiveMs: o.config.stt.preemptiveMs });
       const out = emptyNewOutcome(heard.heard, heard.vad, trailingMs);
       const speechEndAt = speechEnd(clock.now(), trailingMs);
       current = { replay: { id: s.id, startedAt: s.startedAt, input: heard.input, note: heard.note, skipped: null, old: s.old, new: out }, out, speechEndAt };
@@ -118,7 +123,18 @@ export async function runReplay(o: RunOptions): Promise<void> {
       for (const [i, text] of heard.heard.texts.entries()) {
         // The language it was heard in goes with it, as speech-to-text hands it on: read in it first.
         const language = heard.heard.languages?.[i] ?? undefined;
-        const dispatched = conversation.dispatch({ id: `replay-${s.id}-${i}`, text, rawText: text, engine: engineName(heard.heard.engine), atMs: clock.now(), segmentId: s.id, ...(language ? { language } : {}) }, speechEndAt);
+        const dispatched = conversation.dispatch(
+          {
+            id: `replay-${s.id}-${i}`,
+            text,
+            rawText: text,
+            engine: engineName(heard.heard.engine),
+            atMs: clock.now(),
+            segmentId: s.id,
+            ...(language ? { language } : {}),
+          },
+          speechEndAt,
+        );
         await settle();
         await dispatched;
       }

@@ -77,7 +77,8 @@ export class ReplaySource {
       const hasSegments = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'segments'").get() !== undefined;
       const version = schemaVersion(db);
       if (!hasSegments || version < 1) throw new HarkError(`${path}: not a hark segment log (no segments table); give the file hark run writes (store.path)`);
-      if (version > SCHEMA_VERSION) throw new HarkError(`${path}: database schema version ${version} is newer than this hark understands (${SCHEMA_VERSION}); upgrade hark`);
+      if (version > SCHEMA_VERSION)
+        throw new HarkError(`${path}: database schema version ${version} is newer than this hark understands (${SCHEMA_VERSION}); upgrade hark`);
     } catch (err) {
       db.close();
       throw openError(path, err);
@@ -194,6 +195,7 @@ function openError(path: string, err: unknown): HarkError {
   if (err instanceof HarkError) return err;
   const code = (err as { code?: unknown } | null)?.code;
   if (code === 'SQLITE_NOTADB') return new HarkError(`${path}: not a SQLite database (${errorMessage(err)})`, { cause: err });
-  if (typeof code === 'string' && code.startsWith('SQLITE_CORRUPT')) return new HarkError(`${path}: database is corrupt (${errorMessage(err)}); replay will not read it`, { cause: err });
+  if (typeof code === 'string' && code.startsWith('SQLITE_CORRUPT'))
+    return new HarkError(`${path}: database is corrupt (${errorMessage(err)}); replay will not read it`, { cause: err });
   return new HarkError(`${path}: cannot read the segment log: ${errorMessage(err)}`, { cause: err });
 }

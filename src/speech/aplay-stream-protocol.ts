@@ -7,7 +7,10 @@ import type { AplayStreamOptions, PlayResult } from './playback.js';
  */
 
 /** The options that cross to the worker: AplayStreamOptions' plain data (the clock, reference and callbacks stay on the main thread). */
-export type WorkerStreamOptions = Pick<AplayStreamOptions, 'device' | 'sampleRate' | 'leadMs' | 'idleLeadMs' | 'tickMs' | 'idleCloseMs' | 'stallMs' | 'backoffMs' | 'backoffMaxMs' | 'bin'>;
+export type WorkerStreamOptions = Pick<
+  AplayStreamOptions,
+  'device' | 'sampleRate' | 'leadMs' | 'idleLeadMs' | 'tickMs' | 'idleCloseMs' | 'stallMs' | 'backoffMs' | 'backoffMaxMs' | 'bin'
+>;
 
 export interface WorkerInit {
   options: WorkerStreamOptions;

@@ -16,7 +16,8 @@ function workerUrl(): URL {
   const here = import.meta.url;
   if (here.endsWith('.js')) return new URL('./aplay-stream-worker.js', here);
   const built = new URL('../../dist/speech/aplay-stream-worker.js', here);
-  if (!existsSync(fileURLToPath(built))) throw new Error(`${fileURLToPath(built)} is missing: run npm run build (the aplay feeding thread runs the built code)`);
+  if (!existsSync(fileURLToPath(built)))
+    throw new Error(`${fileURLToPath(built)} is missing: run npm run build (the aplay feeding thread runs the built code)`);
   return built;
 }
 
@@ -41,9 +42,7 @@ export class AplayStreamThread {
   private procs = 0;
   private pings = new Map<number, (now: number) => void>();
 
-  constructor(
-    private readonly o: WorkerStreamOptions & { reference: StreamReference | null; onLate?: (lateMs: number) => void },
-  ) {}
+  constructor(private readonly o: WorkerStreamOptions & { reference: StreamReference | null; onLate?: (lateMs: number) => void }) {}
 
   get pid(): number | undefined {
     return this.lastPid;
@@ -102,7 +101,8 @@ export class AplayStreamThread {
     const failed = (why: string) => {
       if (this.worker === w) this.worker = null;
       this.lastPid = undefined;
-      for (const [id, r] of this.remotes) this.settle(id, r, { outcome: 'error', error: `the thread feeding aplay failed: ${why}`, playedMs: Math.round(r.playedMs) });
+      for (const [id, r] of this.remotes)
+        this.settle(id, r, { outcome: 'error', error: `the thread feeding aplay failed: ${why}`, playedMs: Math.round(r.playedMs) });
     };
     w.on('error', (err) => failed(err.message));
     w.on('exit', (code) => {

@@ -5,8 +5,6 @@ import type { AplayStreamOptions, PlayResult, Playback, StreamingPlayback } from
 import { mix, plan, type Clip } from './aplay-stream-mix.js';
 import { waitingOnStdin } from './aplay-stream-ready.js';
 
-
-
 interface Proc {
   child: ChildProcess;
   id: number;
@@ -88,7 +86,17 @@ export class AplayStream {
     let resolveDone!: (r: PlayResult) => void;
     const started = new Promise<void>((r) => (resolveStarted = r));
     const done = new Promise<PlayResult>((r) => (resolveDone = r));
-    const clip: Clip = { pending: pieces.filter((p) => p.length > 0), offset: 0, complete, fed: 0, firstPos: null, finished: false, resolveStarted, resolveDone, endTimer: null };
+    const clip: Clip = {
+      pending: pieces.filter((p) => p.length > 0),
+      offset: 0,
+      complete,
+      fed: 0,
+      firstPos: null,
+      finished: false,
+      resolveStarted,
+      resolveDone,
+      endTimer: null,
+    };
     this.clips.push(clip);
     this.ensure();
     const self = this;
@@ -160,9 +168,35 @@ export class AplayStream {
     const { device, sampleRate, leadMs, bin } = this.o;
     // A small ALSA buffer and an early start: the card starts on the first period we write and holds
     // little more than the lead, so what a stop cannot take back stays small.
-    const args = ['-q', '-t', 'raw', '-f', 'S16_LE', '-r', String(sampleRate), '-c', '1', '-D', device, `--buffer-time=${Math.round(leadMs * 2 * 1000)}`, `--period-time=${Math.round((leadMs / 6) * 1000)}`, `--start-delay=${Math.round((leadMs / 6) * 1000)}`];
+    const args = [
+      '-q',
+      '-t',
+      'raw',
+      '-f',
+      'S16_LE',
+      '-r',
+      String(sampleRate),
+      '-c',
+      '1',
+      '-D',
+      device,
+      `--buffer-time=${Math.round(leadMs * 2 * 1000)}`,
+      `--period-time=${Math.round((leadMs / 6) * 1000)}`,
+      `--start-delay=${Math.round((leadMs / 6) * 1000)}`,
+    ];
     const child = (this.o.spawnAplay ?? ((b, a) => spawn(b, a, { stdio: ['pipe', 'ignore', 'pipe'] })))(bin, args);
-    const proc: Proc = { child, id: ++this.streams, anchorMs: 0, fed: 0, spawnedAt: this.o.clock.now(), running: false, closing: false, stderr: '', error: null, waitingDrain: false };
+    const proc: Proc = {
+      child,
+      id: ++this.streams,
+      anchorMs: 0,
+      fed: 0,
+      spawnedAt: this.o.clock.now(),
+      running: false,
+      closing: false,
+      stderr: '',
+      error: null,
+      waitingDrain: false,
+    };
     this.proc = proc;
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (d: string) => {

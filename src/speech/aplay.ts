@@ -6,9 +6,6 @@ import type { PlaybackReference } from '../echo/reference.js';
 import { AplayStream } from './aplay-stream.js';
 import { AplayStreamThread } from './aplay-stream-thread.js';
 
-
-
-
 export interface AplayOptions {
   /** ALSA device (`-D`): `default`, `plughw:CARD=Device,DEV=0`, or `null` to discard (tests). */
   device: string;

@@ -17,7 +17,11 @@ export const speechSection = section({
    * named here speaks with its pack's `voice` (packs/<code>/pack.yaml). The first language speaks
    * with `voice` above, which the voice picker changes.
    */
-  voices: z.record(z.string().regex(/^[a-z]{2,3}(-[a-z0-9]+)?$/, 'must be a language code such as es'), z.string().trim().min(1, 'must name an espeak-ng voice'), { error: 'must map language codes to espeak-ng voices' }).default({}),
+  voices: z
+    .record(z.string().regex(/^[a-z]{2,3}(-[a-z0-9]+)?$/, 'must be a language code such as es'), z.string().trim().min(1, 'must name an espeak-ng voice'), {
+      error: 'must map language codes to espeak-ng voices',
+    })
+    .default({}),
   /** Words per minute (espeak-ng -s). 160 is clear in a noisy kitchen; espeak's own default is 175. */
   speed: intBetween(SPEED_MIN, SPEED_MAX, 160),
   /** espeak-ng amplitude (-a): 0 silent, 100 espeak's default, 200 loudest. */

@@ -43,10 +43,18 @@ export interface Speech {
  * `simulated`, playback time modelled on the clock for `hark simulate`), the queue, the earcons
  * (synthesised here, once) and the echo gate following playback on the bus.
  */
-export function createSpeech(config: { speech: SpeechConfig; echo: EchoConfig; vad: Pick<VadConfig, 'threshold'> }, deps: { bus: Bus; clock: Clock; logger?: Logger; simulated?: { msPerChar?: number }; skew?: KeptSkew }): Speech {
+export function createSpeech(
+  config: { speech: SpeechConfig; echo: EchoConfig; vad: Pick<VadConfig, 'threshold'> },
+  deps: { bus: Bus; clock: Clock; logger?: Logger; simulated?: { msPerChar?: number }; skew?: KeptSkew },
+): Speech {
   const s = config.speech;
   // Echo is its own component: built here because the speaker's player feeds its reference.
-  const made = createEcho(config.echo, config.vad.threshold, { clock: deps.clock, speaker: !deps.simulated, ...(deps.logger ? { logger: deps.logger } : {}), ...(deps.skew ? { skew: deps.skew } : {}) });
+  const made = createEcho(config.echo, config.vad.threshold, {
+    clock: deps.clock,
+    speaker: !deps.simulated,
+    ...(deps.logger ? { logger: deps.logger } : {}),
+    ...(deps.skew ? { skew: deps.skew } : {}),
+  });
   const echo = made.cleaner;
   const gate = made.gate;
   let output: SpeechOutput;
@@ -54,14 +62,29 @@ export function createSpeech(config: { speech: SpeechConfig; echo: EchoConfig; v
   let voices: (() => Promise<VoiceChoice[]>) | undefined;
   let player: AplayPlayer | null = null;
   if (deps.simulated) {
-    output = new SimulatedOutput({ clock: deps.clock, speed: s.speed, ...(deps.simulated.msPerChar !== undefined ? { msPerChar: deps.simulated.msPerChar } : {}) });
+    output = new SimulatedOutput({
+      clock: deps.clock,
+      speed: s.speed,
+      ...(deps.simulated.msPerChar !== undefined ? { msPerChar: deps.simulated.msPerChar } : {}),
+    });
   } else {
-    const espeak = new EspeakTts({ voice: s.voice, speed: s.speed, volume: s.volume, cacheEntries: s.cacheEntries, cacheMb: s.cacheMb, voiceFor: languageVoices(s.voices) });
+    const espeak = new EspeakTts({
+      voice: s.voice,
+      speed: s.speed,
+      volume: s.volume,
+      cacheEntries: s.cacheEntries,
+      cacheMb: s.cacheMb,
+      voiceFor: languageVoices(s.voices),
+    });
     tts = espeak;
     // With the canceller, one long-lived aplay (a steady latency); without, one per clip (see AplayPlayer).
     // A late feed is worth a line: the card ran dry, and the canceller must find the latency again.
     const onLate = (lateMs: number) => deps.logger?.info('playback fed late: the card ran dry, the echo latency may move', { lateMs: Math.round(lateMs) });
-    player = new AplayPlayer({ device: s.device, stallMs: s.stallMs, ...(echo ? { reference: made.reference, idleCloseMs: s.playerIdleMs, leadMs: s.playerLeadMs, onLate } : {}) });
+    player = new AplayPlayer({
+      device: s.device,
+      stallMs: s.stallMs,
+      ...(echo ? { reference: made.reference, idleCloseMs: s.playerIdleMs, leadMs: s.playerLeadMs, onLate } : {}),
+    });
     player.warm();
     output = new DeviceOutput({ player, tts: espeak, earcons: new EarconBank({ volume: s.earconVolume }), ...(deps.logger ? { logger: deps.logger } : {}) });
     // A Wyoming voice server in front, espeak-ng behind it.

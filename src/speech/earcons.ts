@@ -25,13 +25,23 @@ const SCORES: Record<EarconName, Note[]> = {
   // falling chirp: "got it, stopped listening"
   'listening-end': [{ from: 990, to: 660, ms: 120 }],
   // two rising notes, a fifth apart: done
-  confirmed: [{ from: 880, ms: 70, gapMs: 30 }, { from: 1320, ms: 110 }],
+  confirmed: [
+    { from: 880, ms: 70, gapMs: 30 },
+    { from: 1320, ms: 110 },
+  ],
   // two low falling notes: something went wrong
-  error: [{ from: 392, ms: 160, gapMs: 40 }, { from: 294, ms: 260 }],
+  error: [
+    { from: 392, ms: 160, gapMs: 40 },
+    { from: 294, ms: 260 },
+  ],
   // three bright beeps, twice: loud enough to cut through a kitchen
   timer: [
-    { from: 1568, ms: 120, gapMs: 80 }, { from: 1568, ms: 120, gapMs: 80 }, { from: 1568, ms: 120, gapMs: 300 },
-    { from: 1568, ms: 120, gapMs: 80 }, { from: 1568, ms: 120, gapMs: 80 }, { from: 1568, ms: 120 },
+    { from: 1568, ms: 120, gapMs: 80 },
+    { from: 1568, ms: 120, gapMs: 80 },
+    { from: 1568, ms: 120, gapMs: 300 },
+    { from: 1568, ms: 120, gapMs: 80 },
+    { from: 1568, ms: 120, gapMs: 80 },
+    { from: 1568, ms: 120 },
   ],
   // falling glide: dropped
   cancelled: [{ from: 700, to: 350, ms: 220 }],

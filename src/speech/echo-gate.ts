@@ -12,4 +12,3 @@ export function bindEchoGate(bus: Bus, gate: EchoGate): () => void {
   ];
   return () => offs.forEach((off) => off());
 }
-

@@ -125,7 +125,17 @@ export class SpeechQueue {
   private add(kind: SpeechKind, text: string, priority: Priority, pcm?: Int16Array, gainDb?: number, rate?: number, lang?: string): Spoken {
     let settle!: (o: SpeechOutcome) => void;
     const done = new Promise<SpeechOutcome>((r) => (settle = r));
-    const item: SpeechItem = { id: this.nextId++, kind, text, priority, offsetMs: 0, ...(pcm ? { pcm } : {}), ...(gainDb !== undefined ? { gainDb } : {}), ...(rate !== undefined ? { rate } : {}), ...(lang ? { lang } : {}) };
+    const item: SpeechItem = {
+      id: this.nextId++,
+      kind,
+      text,
+      priority,
+      offsetMs: 0,
+      ...(pcm ? { pcm } : {}),
+      ...(gainDb !== undefined ? { gainDb } : {}),
+      ...(rate !== undefined ? { rate } : {}),
+      ...(lang ? { lang } : {}),
+    };
     this.insert({ item, settle });
     const c = this.current;
     if (c && PRIORITY_RANK[priority] <= PRIORITY_RANK.confirm && c.item.priority === 'readback') this.preempt(c);

@@ -48,7 +48,9 @@ export function installedVoices(opts: { bin?: string; language?: string } = {}):
     execFile(bin, args, { timeout: 10_000, maxBuffer: 4 * 1024 * 1024 }, (err, stdout) => {
       if (err) {
         const code = (err as NodeJS.ErrnoException).code;
-        return reject(new HarkError(code === 'ENOENT' ? `${bin} is not installed (sudo apt-get install espeak-ng)` : `cannot list espeak-ng voices: ${err.message}`));
+        return reject(
+          new HarkError(code === 'ENOENT' ? `${bin} is not installed (sudo apt-get install espeak-ng)` : `cannot list espeak-ng voices: ${err.message}`),
+        );
       }
       resolve(parseVoiceList(stdout, mbrolaDatabaseExists));
     });

@@ -27,9 +27,11 @@ export function audioFormat(data: Record<string, unknown>): AudioFormat {
   const rate = data.rate;
   const width = data.width ?? 2;
   const channels = data.channels ?? 1;
-  if (typeof rate !== 'number' || !Number.isInteger(rate) || rate < 4000 || rate > 192_000) throw new AudioFormatError(`audio at rate ${JSON.stringify(rate)}, not a sample rate hark can play`);
+  if (typeof rate !== 'number' || !Number.isInteger(rate) || rate < 4000 || rate > 192_000)
+    throw new AudioFormatError(`audio at rate ${JSON.stringify(rate)}, not a sample rate hark can play`);
   if (width !== 2) throw new AudioFormatError(`audio ${JSON.stringify(width)} bytes wide; hark plays 16-bit (width 2) only`);
-  if (typeof channels !== 'number' || !Number.isInteger(channels) || channels < 1 || channels > 8) throw new AudioFormatError(`audio with ${JSON.stringify(channels)} channels`);
+  if (typeof channels !== 'number' || !Number.isInteger(channels) || channels < 1 || channels > 8)
+    throw new AudioFormatError(`audio with ${JSON.stringify(channels)} channels`);
   return { rate, width, channels };
 }
 

@@ -17,7 +17,15 @@ import type { Synthesis, WyomingVoice } from './wyoming-voice.js';
  * goes to `fallback`, which says it with that language's espeak-ng voice.
  */
 export class WyomingOutput implements SpeechOutput {
-  constructor(private readonly deps: { voice: WyomingVoice; player: AplayPlayer; fallback: SpeechOutput; logger?: Logger; voiceFor?: (lang: string) => string | undefined }) {}
+  constructor(
+    private readonly deps: {
+      voice: WyomingVoice;
+      player: AplayPlayer;
+      fallback: SpeechOutput;
+      logger?: Logger;
+      voiceFor?: (lang: string) => string | undefined;
+    },
+  ) {}
 
   play(item: SpeechItem, cb: OutputCallbacks): PlaybackHandle {
     if (item.kind !== 'speech' || !item.text.trim()) return this.deps.fallback.play(item, cb);
@@ -46,25 +54,29 @@ export class WyomingOutput implements SpeechOutput {
       void playback.stop();
       fallback = this.deps.fallback.play(item, { started: announce, finished: (error) => cb.finished(error) });
     };
-    const synthesis: Synthesis = this.deps.voice.synthesize(item.text, (pcm) => {
-      if (stopped || fallback) return;
-      let p = pcm;
-      if (skip > 0) {
-        const n = Math.min(skip, p.length);
-        skip -= n;
-        p = p.subarray(n);
-        if (p.length === 0) return;
-      }
-      // A ring's spoken name at the ring's level, as espeak-ng's would be (device-output.ts).
-      playback.push(item.gainDb !== undefined ? withGain(p, item.gainDb, carry) : p);
-      if (!started) {
-        started = true;
-        void playback.started.then(() => {
-          // The length is not known until the server's audio-stop: 0 says so to the queue.
-          if (!stopped && !fallback) announce(0);
-        });
-      }
-    }, voice);
+    const synthesis: Synthesis = this.deps.voice.synthesize(
+      item.text,
+      (pcm) => {
+        if (stopped || fallback) return;
+        let p = pcm;
+        if (skip > 0) {
+          const n = Math.min(skip, p.length);
+          skip -= n;
+          p = p.subarray(n);
+          if (p.length === 0) return;
+        }
+        // A ring's spoken name at the ring's level, as espeak-ng's would be (device-output.ts).
+        playback.push(item.gainDb !== undefined ? withGain(p, item.gainDb, carry) : p);
+        if (!started) {
+          started = true;
+          void playback.started.then(() => {
+            // The length is not known until the server's audio-stop: 0 says so to the queue.
+            if (!stopped && !fallback) announce(0);
+          });
+        }
+      },
+      voice,
+    );
     synthesis.done.then(
       async () => {
         if (stopped || fallback) return;

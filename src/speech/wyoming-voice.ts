@@ -92,7 +92,11 @@ export class WyomingVoice {
         let decoder: WyomingAudioDecoder | null = null;
         let first = true;
         for (;;) {
-          const e = await conn.next(first ? { ms: this.o.firstChunkTimeoutMs, why: `no audio within ${this.o.firstChunkTimeoutMs} ms of synthesize` } : { ms: this.o.chunkGapTimeoutMs, why: `audio stopped coming for ${this.o.chunkGapTimeoutMs} ms` });
+          const e = await conn.next(
+            first
+              ? { ms: this.o.firstChunkTimeoutMs, why: `no audio within ${this.o.firstChunkTimeoutMs} ms of synthesize` }
+              : { ms: this.o.chunkGapTimeoutMs, why: `audio stopped coming for ${this.o.chunkGapTimeoutMs} ms` },
+          );
           if (e.type === 'audio-start' || (e.type === 'audio-chunk' && !decoder)) decoder = new WyomingAudioDecoder(formatOf(e.data, url), SAMPLE_RATE);
           if (e.type === 'audio-chunk' && e.payload && decoder) {
             first = false;

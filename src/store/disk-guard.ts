@@ -91,7 +91,10 @@ export class DiskGuard {
   private readonly walBound: number;
   private lastSeenCheckpoint: { log: number; checkpointed: number } | null = null;
 
-  constructor(ctx: GuardContext, private readonly opts: DiskOptions) {
+  constructor(
+    ctx: GuardContext,
+    private readonly opts: DiskOptions,
+  ) {
     this.db = ctx.db;
     this.path = ctx.path;
     this.bus = ctx.bus;
@@ -170,7 +173,9 @@ export class DiskGuard {
     try {
       const { ids, bytes } = this.db.transaction(() => {
         const rows = this.db
-          .prepare('SELECT a.segment_id AS id, s.audio_bytes AS bytes FROM segment_audio a JOIN segments s ON s.id = a.segment_id ORDER BY a.segment_id LIMIT 500')
+          .prepare(
+            'SELECT a.segment_id AS id, s.audio_bytes AS bytes FROM segment_audio a JOIN segments s ON s.id = a.segment_id ORDER BY a.segment_id LIMIT 500',
+          )
           .all() as { id: number; bytes: number }[];
         const ids: number[] = [];
         let bytes = 0;
@@ -188,7 +193,13 @@ export class DiskGuard {
       })();
       if (ids.length === 0) return 0;
       this.reclaimed += ids.length;
-      this.logger?.warn('store disk full: deleted the oldest stored audio to keep the text rows', { path: this.path, segments: ids.length, bytes, firstId: ids[0], lastId: ids.at(-1) });
+      this.logger?.warn('store disk full: deleted the oldest stored audio to keep the text rows', {
+        path: this.path,
+        segments: ids.length,
+        bytes,
+        firstId: ids[0],
+        lastId: ids.at(-1),
+      });
       this.bus?.emit('store.audio-reclaimed', { segments: ids.length, bytes });
       return ids.length;
     } catch (err) {
@@ -244,7 +255,9 @@ export class DiskGuard {
   roomForAudio(bytes: number): boolean {
     const free = this.free();
     if (free - 2 * bytes >= this.minFree) return true;
-    this.pauseAudio(`free space ${Math.round(free / 1024)} KB leaves no room for audio above the headroom (store.minFreeMb ${Math.round((this.minFree / MB) * 100) / 100})`);
+    this.pauseAudio(
+      `free space ${Math.round(free / 1024)} KB leaves no room for audio above the headroom (store.minFreeMb ${Math.round((this.minFree / MB) * 100) / 100})`,
+    );
     return false;
   }
 

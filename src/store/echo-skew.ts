@@ -17,16 +17,22 @@ export function cardPair(captureDevice: string, speechDevice: string): string {
 }
 
 export class EchoSkewTable {
-  constructor(private readonly db: Database, private readonly wallNow: () => number = Date.now) {}
+  constructor(
+    private readonly db: Database,
+    private readonly wallNow: () => number = Date.now,
+  ) {}
 
   get(cards: string): EchoSkewRow | null {
-    const row = this.db.prepare('SELECT ppm, error_ppm AS errorPpm, measured_at AS measuredAt FROM echo_skew WHERE cards = ?').get(cards) as EchoSkewRow | undefined;
+    const row = this.db.prepare('SELECT ppm, error_ppm AS errorPpm, measured_at AS measuredAt FROM echo_skew WHERE cards = ?').get(cards) as
+      EchoSkewRow | undefined;
     return row ?? null;
   }
 
   save(cards: string, ppm: number, errorPpm: number): void {
     this.db
-      .prepare('INSERT INTO echo_skew (cards, ppm, error_ppm, measured_at) VALUES (?, ?, ?, ?) ON CONFLICT (cards) DO UPDATE SET ppm = excluded.ppm, error_ppm = excluded.error_ppm, measured_at = excluded.measured_at')
+      .prepare(
+        'INSERT INTO echo_skew (cards, ppm, error_ppm, measured_at) VALUES (?, ?, ?, ?) ON CONFLICT (cards) DO UPDATE SET ppm = excluded.ppm, error_ppm = excluded.error_ppm, measured_at = excluded.measured_at',
+      )
       .run(cards, ppm, errorPpm, this.wallNow());
   }
 }

@@ -64,8 +64,7 @@ export class SegmentReader {
   /** undefined: no such segment; null: the segment exists but its audio is not stored. */
   audio(id: number): { pcm: Int16Array; sampleRate: number } | null | undefined {
     const row = this.stmt('SELECT s.sample_rate, a.pcm FROM segments s LEFT JOIN segment_audio a ON a.segment_id = s.id WHERE s.id = ?').get(id) as
-      | { sample_rate: number; pcm: Buffer | null }
-      | undefined;
+      { sample_rate: number; pcm: Buffer | null } | undefined;
     if (!row) return undefined;
     if (!row.pcm) return null;
     // Stored little-endian, which is the host order on every Pi (and x86) hark runs on.
@@ -92,9 +91,8 @@ export class SegmentReader {
   }
 
   listItems(list?: string): ListItemView[] {
-    const rows = list === undefined
-      ? this.stmt('SELECT * FROM list_items ORDER BY id').all()
-      : this.stmt('SELECT * FROM list_items WHERE list = ? ORDER BY id').all(list);
+    const rows =
+      list === undefined ? this.stmt('SELECT * FROM list_items ORDER BY id').all() : this.stmt('SELECT * FROM list_items WHERE list = ? ORDER BY id').all(list);
     return (rows as ListItemRow[]).map(listItemView);
   }
 
@@ -273,7 +271,16 @@ function transcriptView(r: TranscriptRow): TranscriptView {
 }
 
 function utteranceView(r: UtteranceRow): UtteranceView {
-  return { id: r.id, createdAt: r.created_at, engine: r.engine, text: r.text, rawText: r.raw_text, sttMs: r.stt_ms, fallbackReason: r.fallback_reason, language: r.language };
+  return {
+    id: r.id,
+    createdAt: r.created_at,
+    engine: r.engine,
+    text: r.text,
+    rawText: r.raw_text,
+    sttMs: r.stt_ms,
+    fallbackReason: r.fallback_reason,
+    language: r.language,
+  };
 }
 
 function intentView(r: IntentRow): IntentView {

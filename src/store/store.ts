@@ -156,7 +156,13 @@ export class Store {
       this.disk.wroteBytes(PAGE_BYTES + (r.audio === 'stored' ? pcmBytes : 0));
       this.bus?.emit('store.segment', { id: r.id, audio: r.audio, transcripts: rest.transcripts.map(summary) });
     };
-    const result = guardedWrite(this.disk, 'segment', () => attempt(this.audioOn && !this.disk.audioPaused && this.disk.roomForAudio(pcmBytes) ? w.segment.pcm : null), () => attempt(null), announce);
+    const result = guardedWrite(
+      this.disk,
+      'segment',
+      () => attempt(this.audioOn && !this.disk.audioPaused && this.disk.roomForAudio(pcmBytes) ? w.segment.pcm : null),
+      () => attempt(null),
+      announce,
+    );
     if (!result) return null;
     // Close to the bottom of the disk: keep the WAL at its smallest after every segment.
     if (this.disk.audioPaused) this.disk.checkpointNow();
@@ -197,7 +203,15 @@ export class Store {
    */
   supersedeAction(utteranceId: string | null, name: string, by: string): boolean {
     if (this.closedWrite('action')) return false;
-    return guardedWrite(this.disk, 'action', () => this.writer.supersedeAction(utteranceId, name, by), () => this.writer.supersedeAction(utteranceId, name, by), () => {}) ?? false;
+    return (
+      guardedWrite(
+        this.disk,
+        'action',
+        () => this.writer.supersedeAction(utteranceId, name, by),
+        () => this.writer.supersedeAction(utteranceId, name, by),
+        () => {},
+      ) ?? false
+    );
   }
 
   addListItem(l: ListItemInput & RowLink): number | null {
@@ -293,7 +307,8 @@ export class Store {
     this.closed = true;
     this.clock.clearTimer(this.timer);
     this.timer = null;
-    if (!this.disk.flushPending()) this.logger?.error('store closed with rows still waiting for disk space; they are lost', { path: this.path, rows: this.disk.pendingRows });
+    if (!this.disk.flushPending())
+      this.logger?.error('store closed with rows still waiting for disk space; they are lost', { path: this.path, rows: this.disk.pendingRows });
     this.disk.closeCheckpointer();
     try {
       this.db.pragma('wal_checkpoint(TRUNCATE)');

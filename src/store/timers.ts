@@ -28,7 +28,10 @@ export interface RingStopRow {
 }
 
 export class RingStopTable {
-  constructor(private readonly db: Database, private readonly wallNow: () => number = Date.now) {}
+  constructor(
+    private readonly db: Database,
+    private readonly wallNow: () => number = Date.now,
+  ) {}
 
   save(s: RingStopRow): void {
     this.db
@@ -43,12 +46,17 @@ export class RingStopTable {
 
   /** Oldest first: the order they were said in. */
   all(): RingStopRow[] {
-    return this.db.prepare('SELECT stop_id AS stopId, owner, timer_id AS timerId, by, device FROM ring_stops ORDER BY created_at, rowid').all() as RingStopRow[];
+    return this.db
+      .prepare('SELECT stop_id AS stopId, owner, timer_id AS timerId, by, device FROM ring_stops ORDER BY created_at, rowid')
+      .all() as RingStopRow[];
   }
 }
 
 export class TimerTable {
-  constructor(private readonly db: Database, private readonly wallNow: () => number = Date.now) {}
+  constructor(
+    private readonly db: Database,
+    private readonly wallNow: () => number = Date.now,
+  ) {}
 
   save(t: TimerRow): void {
     this.db
@@ -65,6 +73,10 @@ export class TimerTable {
   }
 
   all(): TimerRow[] {
-    return (this.db.prepare('SELECT id, label, seconds, state, due_at AS dueAt, remaining_ms AS remainingMs, command, lang FROM timers ORDER BY id').all() as TimerRow[]).map((r) => ({ ...r }));
+    return (
+      this.db
+        .prepare('SELECT id, label, seconds, state, due_at AS dueAt, remaining_ms AS remainingMs, command, lang FROM timers ORDER BY id')
+        .all() as TimerRow[]
+    ).map((r) => ({ ...r }));
   }
 }

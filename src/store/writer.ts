@@ -35,7 +35,8 @@ export class RowWriter {
       VALUES (@segmentId, @createdAt, @engine, @rawText, @text, @tokens, @sttMs, @fallbackReason, @droppedReason)`);
     this.utterance = db.prepare(`INSERT OR REPLACE INTO utterances (id, segment_id, created_at, engine, text, raw_text, stt_ms, fallback_reason, language)
       VALUES (@id, @segmentId, @createdAt, @engine, @text, @rawText, @sttMs, @fallbackReason, @language)`);
-    this.intent = db.prepare(`INSERT INTO intents (segment_id, utterance_id, created_at, kind, intent, target, slots_json, confidence, model, latency_ms, reason)
+    this.intent =
+      db.prepare(`INSERT INTO intents (segment_id, utterance_id, created_at, kind, intent, target, slots_json, confidence, model, latency_ms, reason)
       VALUES (@segmentId, @utteranceId, @createdAt, @kind, @intent, @target, @slots, @confidence, @model, @latencyMs, @reason)`);
     this.action = db.prepare(`INSERT INTO actions (segment_id, utterance_id, created_at, name, args_json, outcome, error, latency_ms)
       VALUES (@segmentId, @utteranceId, @createdAt, @name, @args, @outcome, @error, @latencyMs)`);

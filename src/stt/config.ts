@@ -70,7 +70,8 @@ const deepgramSection = section({
   reconnectInitialMs: ms(500, 0, 600_000),
   reconnectMaxMs: ms(15_000, 0, 3_600_000),
 }).superRefine((c, ctx) => {
-  if (c.reconnectMaxMs < c.reconnectInitialMs) ctx.addIssue({ code: 'custom', path: ['reconnectMaxMs'], message: 'must not be below stt.deepgram.reconnectInitialMs' });
+  if (c.reconnectMaxMs < c.reconnectInitialMs)
+    ctx.addIssue({ code: 'custom', path: ['reconnectMaxMs'], message: 'must not be below stt.deepgram.reconnectInitialMs' });
 });
 
 const breakerSection = section({
@@ -91,7 +92,9 @@ const filterSection = section({
    * Whole transcripts dropped as known Whisper hallucinations (compared without case or punctuation).
    * Bracketed non-speech ([BLANK_AUDIO], (music)) and lone punctuation are always dropped.
    */
-  phrases: z.array(z.string({ error: 'must be a phrase' }).min(1, 'must not be empty'), { error: 'must be a list of phrases' }).default([...DEFAULT_HALLUCINATIONS]),
+  phrases: z
+    .array(z.string({ error: 'must be a phrase' }).min(1, 'must not be empty'), { error: 'must be a list of phrases' })
+    .default([...DEFAULT_HALLUCINATIONS]),
 });
 
 /** The waiting line in front of speech-to-text, bounded in time and memory. */

@@ -139,10 +139,24 @@ export class EngineCalls {
 }
 
 /** One attempt as the records keep it; a failed one keeps what its engine had finalised before failing. */
-export function recordAttempt(engine: EngineId, outcome: Outcome, heard: InterimTranscript, fallbackReason: string | undefined, rejected: string | undefined, filter: HallucinationFilter): SttAttempt {
+export function recordAttempt(
+  engine: EngineId,
+  outcome: Outcome,
+  heard: InterimTranscript,
+  fallbackReason: string | undefined,
+  rejected: string | undefined,
+  filter: HallucinationFilter,
+): SttAttempt {
   if ('failure' in outcome) {
     const partial = heard.finalText;
-    const a: SttAttempt = { engine, outcome: outcome.failure.kind === 'unavailable' ? 'skipped' : 'failed', rawText: partial, text: cleanText(partial), sttMs: 0, error: outcome.failure.reason };
+    const a: SttAttempt = {
+      engine,
+      outcome: outcome.failure.kind === 'unavailable' ? 'skipped' : 'failed',
+      rawText: partial,
+      text: cleanText(partial),
+      sttMs: 0,
+      error: outcome.failure.reason,
+    };
     if (partial) a.droppedReason = `failed part-way, not used: ${outcome.failure.reason}`;
     if (fallbackReason) a.fallbackReason = fallbackReason;
     return a;

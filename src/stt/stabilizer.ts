@@ -60,7 +60,9 @@ export class Stabilizer {
   constructor(private readonly opts: StabilizerOptions) {}
 
   get text(): string {
-    return this.shown().map((w) => w.text).join(' ');
+    return this.shown()
+      .map((w) => w.text)
+      .join(' ');
   }
 
   get words(): StableWord[] {
@@ -129,5 +131,8 @@ function toWords(words: readonly StableWord[]): Word[] {
 
 /** Words from plain text (the Whisper path has no per-word timing), at full confidence. */
 export function textWords(text: string, confidence = 1): StableWord[] {
-  return text.split(/\s+/).filter(Boolean).map((t) => ({ text: t, confidence }));
+  return text
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((t) => ({ text: t, confidence }));
 }

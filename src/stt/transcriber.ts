@@ -159,12 +159,28 @@ export class Transcriber {
     const verdict = judge(local, outcome, segment.maxProb, { filter: this.filter, clearSpeechProb: this.o.clearSpeechProb });
     if (!verdict.accept && slots.length > 1) {
       const reason = `${verdict.reason}, on its opening`;
-      return { kind: 'whole', handOver: { after: local.id, reason, attempts: [recordAttempt(local.id, outcome, heard, undefined, verdict.reason, this.filter)], sttMs: Math.round(this.o.clock.now() - startedAt) } };
+      return {
+        kind: 'whole',
+        handOver: {
+          after: local.id,
+          reason,
+          attempts: [recordAttempt(local.id, outcome, heard, undefined, verdict.reason, this.filter)],
+          sttMs: Math.round(this.o.clock.now() - startedAt),
+        },
+      };
     }
     const attempts = [recordAttempt(local.id, outcome, heard, undefined, verdict.accept ? undefined : verdict.reason, this.filter)];
     const hearing: SegmentHeard =
-      'transcript' in outcome ? this.hearing(segment, local.id, outcome.transcript, undefined, startedAt) : { kind: 'dropped', reason: verdict.accept ? '' : verdict.reason, rawText: '', engine: null };
-    const result: SegmentTranscript = { segmentId: segment.index, attempts, hearing, sttMs: Math.round(this.o.clock.now() - startedAt), audioSec: segment.pcm.length / 16_000 };
+      'transcript' in outcome
+        ? this.hearing(segment, local.id, outcome.transcript, undefined, startedAt)
+        : { kind: 'dropped', reason: verdict.accept ? '' : verdict.reason, rawText: '', engine: null };
+    const result: SegmentTranscript = {
+      segmentId: segment.index,
+      attempts,
+      hearing,
+      sttMs: Math.round(this.o.clock.now() - startedAt),
+      audioSec: segment.pcm.length / 16_000,
+    };
     return { kind: 'judged', transcript: result };
   }
 
@@ -187,7 +203,12 @@ export class Transcriber {
     return later.find((e) => this.calls.breaker(e.id)?.state !== 'open') ?? null;
   }
 
-  private async transcribeNow(segment: SttSegment, liveSegment: LiveSegment | null, key: string | undefined, handOver: HandOver | undefined): Promise<SegmentTranscript> {
+  private async transcribeNow(
+    segment: SttSegment,
+    liveSegment: LiveSegment | null,
+    key: string | undefined,
+    handOver: HandOver | undefined,
+  ): Promise<SegmentTranscript> {
     const live = liveSegment as Live | null;
     // The opening's time counts: the segment's speech-to-text began with it.
     const startedAt = this.o.clock.now() - (handOver?.sttMs ?? 0);
@@ -260,7 +281,13 @@ export class Transcriber {
       if (key !== undefined) this.discardPreempt(key);
     }
     hearing ??= { kind: 'dropped', reason: reasons.join('; ') || 'no speech-to-text engine is available', rawText: '', engine: null };
-    const result: SegmentTranscript = { segmentId: segment.index, attempts, hearing, sttMs: Math.round(this.o.clock.now() - startedAt), audioSec: segment.pcm.length / 16_000 };
+    const result: SegmentTranscript = {
+      segmentId: segment.index,
+      attempts,
+      hearing,
+      sttMs: Math.round(this.o.clock.now() - startedAt),
+      audioSec: segment.pcm.length / 16_000,
+    };
     this.announce(result);
     return result;
   }
@@ -324,5 +351,10 @@ export class Transcriber {
 }
 
 function toAudio(segment: SttSegment): SegmentAudio {
-  return { id: segment.index, pcm: segment.pcm, ...(segment.maxProb !== undefined ? { maxProb: segment.maxProb } : {}), ...(segment.maxTokens !== undefined ? { maxTokens: segment.maxTokens } : {}) };
+  return {
+    id: segment.index,
+    pcm: segment.pcm,
+    ...(segment.maxProb !== undefined ? { maxProb: segment.maxProb } : {}),
+    ...(segment.maxTokens !== undefined ? { maxTokens: segment.maxTokens } : {}),
+  };
 }

@@ -18,8 +18,10 @@ export const cascadeSection = z
     playMs: ms(2000, 0, 10_000),
   })
   .superRefine((cfg, ctx) => {
-    if (cfg.renderMs < cfg.modelMs) ctx.addIssue({ code: 'custom', path: ['renderMs'], message: 'must not be below cascade.modelMs (the answer is rendered after it is worked out)' });
-    if (cfg.playMs < cfg.renderMs) ctx.addIssue({ code: 'custom', path: ['playMs'], message: 'must not be below cascade.renderMs (the answer plays after it is rendered)' });
+    if (cfg.renderMs < cfg.modelMs)
+      ctx.addIssue({ code: 'custom', path: ['renderMs'], message: 'must not be below cascade.modelMs (the answer is rendered after it is worked out)' });
+    if (cfg.playMs < cfg.renderMs)
+      ctx.addIssue({ code: 'custom', path: ['playMs'], message: 'must not be below cascade.renderMs (the answer plays after it is rendered)' });
   })
   .prefault({} as never);
 

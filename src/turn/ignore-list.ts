@@ -82,7 +82,10 @@ export class IgnoreMatcher {
  * at its default, English's backchannels, which would be foreign to a first language other than
  * English: then, as for every other language, its pack's backchannels.
  */
-export function ignoreLists(configured: readonly string[], languages: readonly { code: string; backchannels: readonly string[] }[]): Record<string, readonly string[]> {
+export function ignoreLists(
+  configured: readonly string[],
+  languages: readonly { code: string; backchannels: readonly string[] }[],
+): Record<string, readonly string[]> {
   const isDefault = configured.length === DEFAULT_IGNORE_LIST.length && configured.every((w, i) => w === DEFAULT_IGNORE_LIST[i]);
   const lists: Record<string, readonly string[]> = {};
   for (const [i, l] of languages.entries()) lists[l.code] = i === 0 && !isDefault ? configured : l.backchannels;

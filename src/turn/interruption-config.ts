@@ -19,7 +19,11 @@ export const interruptionSection = z
   })
   .superRefine((cfg, ctx) => {
     if (cfg.enabled && cfg.ignoreList.length === 0) {
-      ctx.addIssue({ code: 'custom', path: ['ignoreList'], message: 'must not be empty while interruption.enabled is true (set enabled: false to let every word interrupt)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ignoreList'],
+        message: 'must not be empty while interruption.enabled is true (set enabled: false to let every word interrupt)',
+      });
     }
   })
   .prefault({} as never);

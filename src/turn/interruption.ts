@@ -139,7 +139,15 @@ export class InterruptionFilter {
    * engine failed), so nobody knows it was a backchannel: the person gets the floor.
    */
   failed(id: string, reason: string, speaking: boolean): FilterDecision {
-    const d: FilterDecision = { action: 'allow', reason: `speech-to-text failed (${reason}): the person gets the floor`, text: '', speaking, final: true, confidence: 0, utteranceId: id };
+    const d: FilterDecision = {
+      action: 'allow',
+      reason: `speech-to-text failed (${reason}): the person gets the floor`,
+      text: '',
+      speaking,
+      final: true,
+      confidence: 0,
+      utteranceId: id,
+    };
     this.track(id, { timer: null, text: '', settled: d });
     if (speaking) this.report(d);
     return d;
@@ -157,8 +165,24 @@ export class InterruptionFilter {
     p.timer = null;
     const speaking = this.safeSpeaking();
     const d: FilterDecision = speaking
-      ? { action: 'allow', reason: `no final transcript within ${this.settings.bufferMs} ms: the person gets the floor`, text: p.text, speaking, final: false, confidence: 0, utteranceId: id }
-      : { action: 'allow', reason: 'hark finished speaking while waiting: ordinary input', text: p.text, speaking, final: false, confidence: 1, utteranceId: id };
+      ? {
+          action: 'allow',
+          reason: `no final transcript within ${this.settings.bufferMs} ms: the person gets the floor`,
+          text: p.text,
+          speaking,
+          final: false,
+          confidence: 0,
+          utteranceId: id,
+        }
+      : {
+          action: 'allow',
+          reason: 'hark finished speaking while waiting: ordinary input',
+          text: p.text,
+          speaking,
+          final: false,
+          confidence: 1,
+          utteranceId: id,
+        };
     p.settled = d;
     if (speaking) this.report(d);
   }
@@ -182,16 +206,22 @@ export class InterruptionFilter {
     const w = words(text, this.settings.caseSensitive);
     if (w.length === 0) return final ? d('filter', 'no words (noise)') : d('pending', 'no words yet: waiting for the final transcript');
     if (matcher.coversAll(text)) {
-      return final ? d('filter', `backchannel only ("${text.trim()}")`) : d('pending', `only backchannel so far ("${text.trim()}"): waiting for the final transcript`);
+      return final
+        ? d('filter', `backchannel only ("${text.trim()}")`)
+        : d('pending', `only backchannel so far ("${text.trim()}"): waiting for the final transcript`);
     }
     if (!addressed) {
       // Talk between cooks: hark talks on. A partial may still turn into "... stop": wait for the final.
-      return final ? d('filter', `not addressed to hark ("${text.trim()}"): wake-word mode, no wake phrase, command, stop word or follow-up`) : d('pending', `not addressed to hark so far ("${text.trim()}"): waiting for the final transcript`);
+      return final
+        ? d('filter', `not addressed to hark ("${text.trim()}"): wake-word mode, no wake phrase, command, stop word or follow-up`)
+        : d('pending', `not addressed to hark so far ("${text.trim()}"): waiting for the final transcript`);
     }
     const foreign = matcher.foreignWords(text);
     if (foreign.length === 0) {
       // Every word belongs to some entry but they do not tile: a phrase still forming ("go" of "go on").
-      return final ? d('allow', `not a backchannel phrase ("${text.trim()}")`) : d('pending', `"${text.trim()}" may still become a backchannel: waiting for the final transcript`);
+      return final
+        ? d('allow', `not a backchannel phrase ("${text.trim()}")`)
+        : d('pending', `"${text.trim()}" may still become a backchannel: waiting for the final transcript`);
     }
     const mixed = foreign.length < w.length;
     return d('allow', mixed ? `mixed input: "${foreign.join(' ')}" is not a backchannel` : `command words: "${foreign.join(' ')}"`);
@@ -230,5 +260,6 @@ export class InterruptionFilter {
 /** Config checks, for settings built in code (the config file is checked by its schema). */
 export function validateInterruptionSettings(s: InterruptionSettings): void {
   if (!(s.bufferMs >= 0 && s.bufferMs <= 2000)) throw new RangeError(`interruption.bufferMs must be between 0 and 2000 ms (0 to 2 s), got ${s.bufferMs}`);
-  if (s.enabled && s.ignoreList.filter((w) => w.trim()).length === 0) throw new RangeError('interruption.ignoreList must not be empty while the filter is enabled');
+  if (s.enabled && s.ignoreList.filter((w) => w.trim()).length === 0)
+    throw new RangeError('interruption.ignoreList must not be empty while the filter is enabled');
 }

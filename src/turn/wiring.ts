@@ -30,7 +30,13 @@ export function emitDecision(bus: Bus, d: FilterDecision): void {
  * that times out too). Feed it every transcript: `filter.transcript({id, text, final}, targets.isSpeaking())`;
  * pass the utterance on to the router unless the decision is 'filter' (or 'pending': its final follows).
  */
-export function createBargeIn(opts: { settings: InterruptionSettings; clock: Clock; bus: Bus; targets: BargeInTargets; customFilter?: CustomFilter }): InterruptionFilter {
+export function createBargeIn(opts: {
+  settings: InterruptionSettings;
+  clock: Clock;
+  bus: Bus;
+  targets: BargeInTargets;
+  customFilter?: CustomFilter;
+}): InterruptionFilter {
   const { bus, targets } = opts;
   return new InterruptionFilter({
     settings: opts.settings,

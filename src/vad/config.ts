@@ -29,7 +29,15 @@ export const vadSection = section({
    * listed uses hangoverMs.
    */
   routerFrameHangoverMs: z
-    .record(z.string(), z.number({ error: 'must be a number of milliseconds' }).int('must be a whole number of milliseconds').min(100, 'must be at least 100 ms').max(10_000, 'must be at most 10000 ms'), { error: 'must map frame names to milliseconds' })
+    .record(
+      z.string(),
+      z
+        .number({ error: 'must be a number of milliseconds' })
+        .int('must be a whole number of milliseconds')
+        .min(100, 'must be at least 100 ms')
+        .max(10_000, 'must be at most 10000 ms'),
+      { error: 'must map frame names to milliseconds' },
+    )
     .default({ confirm: 250, voice: 250 }),
   /** Named for the router frame it is keyed by (a frame of audio is 32 ms of samples). */
   frameHangoverMs: movedTo('vad.routerFrameHangoverMs'),

@@ -251,7 +251,10 @@ function shift(e: SegmenterEvent, base: number, indexBase: number): void {
 }
 
 /** Segment a whole recording (already 16 kHz mono s16) as fast as the VAD allows. */
-export async function segmentPcm(pcm: Int16Array, opts: { vad: Vad; segmenter: SegmenterOptions; chunkSamples?: number; echo?: EchoCleaner }): Promise<{ segments: Segment[]; dropped: Extract<SegmenterEvent, { type: 'dropped' }>[] }> {
+export async function segmentPcm(
+  pcm: Int16Array,
+  opts: { vad: Vad; segmenter: SegmenterOptions; chunkSamples?: number; echo?: EchoCleaner },
+): Promise<{ segments: Segment[]; dropped: Extract<SegmenterEvent, { type: 'dropped' }>[] }> {
   const pipeline = new SegmentPipeline(opts);
   const segments: Segment[] = [];
   const dropped: Extract<SegmenterEvent, { type: 'dropped' }>[] = [];

@@ -280,7 +280,13 @@ export class Segmenter {
     if (this.longTold || this.opt.long <= 0 || this.held || this.openedBy !== 'vad') return;
     if (this.lastSpeechEnd - this.vadStartSample <= this.opt.long) return;
     this.longTold = true;
-    events.push({ type: 'long', startSample: this.startSample, pcm: this.live.slice(0, this.liveFill), prerollSamples: this.vadStartSample - this.startSample, maxProb: this.maxProb });
+    events.push({
+      type: 'long',
+      startSample: this.startSample,
+      pcm: this.live.slice(0, this.liveFill),
+      prerollSamples: this.vadStartSample - this.startSample,
+      maxProb: this.maxProb,
+    });
   }
 
   private noteSpeech(prob: number): void {

@@ -89,7 +89,7 @@ export class WebRtcVad implements Vad {
     const base = this.subPtr >> 1;
     let voiced = 0;
     let done = 0;
-    for (let i = 0; i < FRAME_SAMPLES; ) {
+    for (let i = 0; i < FRAME_SAMPLES;) {
       const take = Math.min(SUB_SAMPLES - this.fill, FRAME_SAMPLES - i);
       // HEAP16 is read each time: it is a new view whenever the wasm memory grows.
       this.m.HEAP16.set(frame.subarray(i, i + take), base + this.fill);

@@ -50,7 +50,11 @@ export const wyomingVoiceSection = section({
    * {es: es_ES-davefx-medium}. A reply in a language named nowhere here is said by espeak-ng in that
    * language's voice (speech.voices): the server's voice would read Spanish with English sounds.
    */
-  voices: z.record(z.string(), z.string({ error: 'must be the name of a voice on the server' }).trim().min(1, 'must not be empty'), { error: 'must map language codes to voice names' }).default({}),
+  voices: z
+    .record(z.string(), z.string({ error: 'must be the name of a voice on the server' }).trim().min(1, 'must not be empty'), {
+      error: 'must map language codes to voice names',
+    })
+    .default({}),
   /** A connection not up by then: espeak-ng says it instead. */
   connectTimeoutMs: ms(1000, 50, 60_000),
   /** No audio this long after asking: espeak-ng says it instead. */

@@ -83,7 +83,13 @@ export class WyomingConnection {
       }, o.connectTimeoutMs);
       const onError = (err: NodeJS.ErrnoException) => {
         clearTimeout(timer);
-        reject(new WyomingError('connect', server.url, err.code === 'ECONNREFUSED' ? 'connection refused (is the service running?)' : `cannot connect (${err.code ?? err.message})`));
+        reject(
+          new WyomingError(
+            'connect',
+            server.url,
+            err.code === 'ECONNREFUSED' ? 'connection refused (is the service running?)' : `cannot connect (${err.code ?? err.message})`,
+          ),
+        );
       };
       socket.once('error', onError);
       socket.once('connect', () => {

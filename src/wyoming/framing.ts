@@ -91,7 +91,10 @@ export class WyomingFrameError extends Error {
   }
 }
 
-type State = { at: 'header' } | { at: 'data'; type: string; data: Record<string, unknown>; dataLength: number; payloadLength: number } | { at: 'payload'; type: string; data: Record<string, unknown>; payloadLength: number };
+type State =
+  | { at: 'header' }
+  | { at: 'data'; type: string; data: Record<string, unknown>; dataLength: number; payloadLength: number }
+  | { at: 'payload'; type: string; data: Record<string, unknown>; payloadLength: number };
 
 /**
  * Incremental parser: feed it bytes as they come off the socket, in any split, and it returns the
@@ -154,7 +157,8 @@ export class WyomingParser {
       if (s.at === 'header') {
         const nl = this.indexOfNewline();
         if (nl < 0) {
-          if (this.buffered > this.limits.maxHeaderBytes) throw new WyomingFrameError(`header line longer than ${this.limits.maxHeaderBytes} bytes without an end (not a Wyoming server?)`);
+          if (this.buffered > this.limits.maxHeaderBytes)
+            throw new WyomingFrameError(`header line longer than ${this.limits.maxHeaderBytes} bytes without an end (not a Wyoming server?)`);
           return;
         }
         if (nl > this.limits.maxHeaderBytes) throw new WyomingFrameError(`header line of ${nl} bytes is over the ${this.limits.maxHeaderBytes}-byte limit`);
@@ -239,7 +243,8 @@ function parseHeader(line: Buffer, limits: FrameLimits): Header {
 
 function length(v: unknown, name: string, type: string, max: number): number {
   if (v === undefined || v === null) return 0;
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new WyomingFrameError(`"${type}" has ${name} ${clip(JSON.stringify(v))}, not a byte count`);
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0)
+    throw new WyomingFrameError(`"${type}" has ${name} ${clip(JSON.stringify(v))}, not a byte count`);
   if (v > max) throw new WyomingFrameError(`"${type}" announces ${name} ${v}, over the ${max}-byte limit`);
   return v;
 }
@@ -256,7 +261,10 @@ function parseJsonObject(bytes: Buffer, what: string): Record<string, unknown> {
 }
 
 function preview(bytes: Buffer): string {
-  const s = bytes.subarray(0, 60).toString('utf8').replace(/[^\x20-\x7e]/g, '?');
+  const s = bytes
+    .subarray(0, 60)
+    .toString('utf8')
+    .replace(/[^\x20-\x7e]/g, '?');
   return JSON.stringify(bytes.length > 60 ? `${s}...` : s);
 }
 
@@ -271,7 +279,12 @@ export const WYOMING_VERSION = '1.5.2';
  * One event as bytes. `separateData` writes data as a data block after the header (the older form,
  * which every reader accepts); otherwise inline in the header.
  */
-export function encodeEvent(type: string, data: Record<string, unknown> = {}, payload: Uint8Array | null = null, opts: { separateData?: boolean } = {}): Buffer {
+export function encodeEvent(
+  type: string,
+  data: Record<string, unknown> = {},
+  payload: Uint8Array | null = null,
+  opts: { separateData?: boolean } = {},
+): Buffer {
   const header: Record<string, unknown> = { type, version: WYOMING_VERSION };
   let dataBytes: Buffer | null = null;
   const hasData = Object.keys(data).length > 0;

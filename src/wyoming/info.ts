@@ -38,7 +38,9 @@ export function parseInfo(data: Record<string, unknown>): WyomingInfo {
     info.ttsPrograms.push(str(p.name) || 'tts');
     for (const v of list(p.voices)) {
       if (!isInstalled(v) || !str(v.name)) continue;
-      const speakers = list(v.speakers).map((s) => str(s.name)).filter(Boolean);
+      const speakers = list(v.speakers)
+        .map((s) => str(s.name))
+        .filter(Boolean);
       info.voices.push({ name: str(v.name), languages: strings(v.languages), speakers });
     }
   }
@@ -48,7 +50,10 @@ export function parseInfo(data: Record<string, unknown>): WyomingInfo {
 /** One line for logs and `hark doctor`: "asr faster-whisper (models: tiny-int8); tts piper (2 voices)". */
 export function summarizeInfo(info: WyomingInfo): string {
   const parts: string[] = [];
-  if (info.asrPrograms.length) parts.push(`speech-to-text ${info.asrPrograms.join(', ')} (models: ${info.models.map((m) => m.name).join(', ') || 'none listed'}${info.streamsTranscripts ? '; streams transcripts' : ''})`);
+  if (info.asrPrograms.length)
+    parts.push(
+      `speech-to-text ${info.asrPrograms.join(', ')} (models: ${info.models.map((m) => m.name).join(', ') || 'none listed'}${info.streamsTranscripts ? '; streams transcripts' : ''})`,
+    );
   if (info.ttsPrograms.length) {
     const names = info.voices.slice(0, 5).map((v) => v.name);
     const more = info.voices.length > 5 ? `, +${info.voices.length - 5} more` : '';

@@ -49,7 +49,9 @@ describe('command core with real targets', () => {
     s.say('send', 2000);
     await s.core.idle();
     const line = JSON.parse(readFileSync(join(s.dir, 'submissions.jsonl'), 'utf8').trim());
-    expect(line).toEqual(expect.objectContaining({ target: 'file', kind: 'submit', frame: 'query', text: 'two soups for table four', atMs: 2000, utteranceIds: ['u2'] }));
+    expect(line).toEqual(
+      expect.objectContaining({ target: 'file', kind: 'submit', frame: 'query', text: 'two soups for table four', atMs: 2000, utteranceIds: ['u2'] }),
+    );
     expect(s.effects.filter((e) => e.type === 'delivered')).toEqual([expect.objectContaining({ target: 'file', kind: 'submit' })]);
   });
 
@@ -93,7 +95,12 @@ describe('command core with real targets', () => {
     s.say('hello there', 1000);
     s.say('end dictation', 2000);
     await s.core.idle();
-    expect(s.effects.filter((e) => e.type === 'speak').map((e) => e.type === 'speak' && e.text).at(-1)).toBe('hello there');
+    expect(
+      s.effects
+        .filter((e) => e.type === 'speak')
+        .map((e) => e.type === 'speak' && e.text)
+        .at(-1),
+    ).toBe('hello there');
   });
 });
 

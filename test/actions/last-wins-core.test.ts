@@ -63,7 +63,13 @@ describe('last-wins through the command core', () => {
     expect(h.trail()).toEqual(['0 action stop #1', '0 stop-speaking']);
     h.say('actually continue', 700);
     // Nothing had been said, so there is nothing to resume.
-    expect(h.trail()).toEqual(['0 action stop #1', '0 stop-speaking', '700 superseded stop #1 by continue #2', '700 action continue #2', '700 speak Nothing to continue.']);
+    expect(h.trail()).toEqual([
+      '0 action stop #1',
+      '0 stop-speaking',
+      '700 superseded stop #1 by continue #2',
+      '700 action continue #2',
+      '700 speak Nothing to continue.',
+    ]);
     h.clock.advanceBy(5000);
     expect(h.of('action').at(-1)).toEqual(expect.objectContaining({ name: 'continue', seq: 2 }));
     expect(h.of('action.dropped')).toEqual([]);
@@ -83,7 +89,9 @@ describe('last-wins through the command core', () => {
       '5900 action repeat (number 5) #2',
       '5900 speak Cake.',
     ]);
-    expect(h.of('action.superseded')).toEqual([{ type: 'action.superseded', name: 'repeat', args: { reference: 'number 3' }, seq: 1, by: 'repeat', bySeq: 2, atMs: 5900 }]);
+    expect(h.of('action.superseded')).toEqual([
+      { type: 'action.superseded', name: 'repeat', args: { reference: 'number 3' }, seq: 1, by: 'repeat', bySeq: 2, atMs: 5900 },
+    ]);
   });
 
   it('outside the window nothing is superseded and nothing is stopped', () => {
@@ -91,7 +99,13 @@ describe('last-wins through the command core', () => {
     h.say('specials', 0);
     h.say('repeat number 3', 5000);
     h.say('no number 5', 6600);
-    expect(h.trail()).toEqual(['0 speak Soup. Fish. Pie. Tart. Cake.', '5000 action repeat (number 3) #1', '5000 speak Pie.', '6600 action repeat (number 5) #2', '6600 speak Cake.']);
+    expect(h.trail()).toEqual([
+      '0 speak Soup. Fish. Pie. Tart. Cake.',
+      '5000 action repeat (number 3) #1',
+      '5000 speak Pie.',
+      '6600 action repeat (number 5) #2',
+      '6600 speak Cake.',
+    ]);
   });
 
   it('a double "repeat" is dropped by its cooldown, as before', () => {

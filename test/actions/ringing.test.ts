@@ -5,7 +5,11 @@ import { harness } from '../command/harness.js';
 function kitchen(extra: Record<string, unknown> = {}) {
   return harness({ config: { device: { area: 'kitchen' }, actions: { timers: { ringEveryMs: 5000, giveUpMs: 60_000 } }, ...extra } });
 }
-const rings = (h: ReturnType<typeof kitchen>) => h.of('speak').filter((s) => s.earcon === 'timer').map((s) => [s.text, s.atMs]);
+const rings = (h: ReturnType<typeof kitchen>) =>
+  h
+    .of('speak')
+    .filter((s) => s.earcon === 'timer')
+    .map((s) => [s.text, s.atMs]);
 
 describe('a due timer rings until someone stops it', () => {
   it('repeats the timer earcon and its name every ringEveryMs', () => {
@@ -20,16 +24,19 @@ describe('a due timer rings until someone stops it', () => {
     ]);
   });
 
-  it.each(['stop', 'ok', 'thanks', 'Thank you.', 'okay thanks', 'Got it, thanks!', 'stop the alarm', 'turn it off', 'computer stop'])('"%s", without the wake word, silences it for good', (word) => {
-    const h = kitchen();
-    h.say('computer set a timer for 1 minute', 0);
-    h.say(word, 62_000);
-    h.clock.advanceTo(200_000);
-    expect(rings(h).map(([, at]) => at)).toEqual([60_000]);
-    expect(h.of('timer').at(-1)).toEqual(expect.objectContaining({ event: 'stopped', by: 'voice' }));
-    // It was the ring's word, not a command: nothing else happened to it.
-    expect(h.ignored()).toEqual([]);
-  });
+  it.each(['stop', 'ok', 'thanks', 'Thank you.', 'okay thanks', 'Got it, thanks!', 'stop the alarm', 'turn it off', 'computer stop'])(
+    '"%s", without the wake word, silences it for good',
+    (word) => {
+      const h = kitchen();
+      h.say('computer set a timer for 1 minute', 0);
+      h.say(word, 62_000);
+      h.clock.advanceTo(200_000);
+      expect(rings(h).map(([, at]) => at)).toEqual([60_000]);
+      expect(h.of('timer').at(-1)).toEqual(expect.objectContaining({ event: 'stopped', by: 'voice' }));
+      // It was the ring's word, not a command: nothing else happened to it.
+      expect(h.ignored()).toEqual([]);
+    },
+  );
 
   it('"ok, set a timer for 2 minutes" while it rings is a command, not a stop', () => {
     const h = kitchen({ router: { mode: 'always-listen' } });
@@ -101,7 +108,9 @@ describe('pause, resume, add and take off time', () => {
     h.clock.advanceTo(3_600_000);
     expect(h.of('timer').filter((t) => t.event === 'done')).toEqual([]);
     // What the debug page and /healthz are to show.
-    expect(h.core.timers.view()).toEqual([{ id: 1, label: null, seconds: 600, state: 'paused', leftSeconds: 480, command: null, ringingSeconds: null, from: null }]);
+    expect(h.core.timers.view()).toEqual([
+      { id: 1, label: null, seconds: 600, state: 'paused', leftSeconds: 480, command: null, ringingSeconds: null, from: null },
+    ]);
     h.say('computer resume the timer', 3_600_000);
     expect(h.spoken().at(-1)).toBe('Resumed the 10 minute timer, 8 minutes left.');
     h.clock.advanceTo(4_200_000);
@@ -117,7 +126,12 @@ describe('pause, resume, add and take off time', () => {
     h.say('computer take 2 minutes off the 5 minute timer', 2000);
     expect(h.spoken().at(-1)).toBe('Took 2 minutes off the 5 minute timer: 2 minutes and 58 seconds left.');
     h.clock.advanceTo(1_000_000);
-    expect(h.of('timer').filter((t) => t.event === 'done').map((t) => [t.label ?? t.seconds, t.atMs])).toEqual([
+    expect(
+      h
+        .of('timer')
+        .filter((t) => t.event === 'done')
+        .map((t) => [t.label ?? t.seconds, t.atMs]),
+    ).toEqual([
       [300, 180_000],
       ['pizza', 900_000],
     ]);
@@ -143,7 +157,12 @@ describe('pause, resume, add and take off time', () => {
     h.say('computer set a timer for 5 minutes', 0);
     h.say('computer pause the timer', 1000);
     h.say(answer, 4000);
-    expect(h.of('timer').filter((t) => t.event === 'paused').map((t) => t.label)).toEqual(paused);
+    expect(
+      h
+        .of('timer')
+        .filter((t) => t.event === 'paused')
+        .map((t) => t.label),
+    ).toEqual(paused);
     expect(h.ignored()).toEqual([]);
   });
 
@@ -158,7 +177,7 @@ describe('pause, resume, add and take off time', () => {
     expect(h.ignored().map((i) => i.text)).toEqual(['the soup one', 'pizza']);
   });
 
-  it('a timer in another room is not this device\'s', () => {
+  it("a timer in another room is not this device's", () => {
     const h = kitchen();
     h.say('computer set a timer for 10 minutes', 0);
     h.say('computer cancel the timer in the garage', 1000);
@@ -195,7 +214,12 @@ describe('what rings, where, for how long (the debug page, /api/kitchen, /health
     expect(rings(h)).toContainEqual(['Fryer timer done.', 75_500]);
     h.say('stop', 81_000);
     expect(h.core.timers.view()).toEqual([]);
-    expect(h.of('timer').filter((t) => t.event === 'stopped').map((t) => t.from ?? null)).toEqual([null, { device: 'back', id: 4 }]);
+    expect(
+      h
+        .of('timer')
+        .filter((t) => t.event === 'stopped')
+        .map((t) => t.from ?? null),
+    ).toEqual([null, { device: 'back', id: 4 }]);
   });
 
   it('the owner said it no longer rings: quiet here, and not recorded as a stop', () => {
@@ -210,7 +234,11 @@ describe('what rings, where, for how long (the debug page, /api/kitchen, /health
 });
 
 describe('each ring unanswered is counted, for the speaker to play it louder', () => {
-  const ringSteps = (h: ReturnType<typeof kitchen>) => h.of('speak').filter((s) => s.earcon === 'timer').map((s) => [s.text, s.ring]);
+  const ringSteps = (h: ReturnType<typeof kitchen>) =>
+    h
+      .of('speak')
+      .filter((s) => s.earcon === 'timer')
+      .map((s) => [s.text, s.ring]);
 
   it('counts per timer, and the next timer starts again from its first ring', () => {
     const h = kitchen();
@@ -227,7 +255,12 @@ describe('each ring unanswered is counted, for the speaker to play it louder', (
       ['Rice timer done.', 1],
     ]);
     // Only a ring is counted: the rest of what hark says plays at the voice's level.
-    expect(h.of('speak').filter((s) => s.earcon !== 'timer').every((s) => s.ring === undefined)).toBe(true);
+    expect(
+      h
+        .of('speak')
+        .filter((s) => s.earcon !== 'timer')
+        .every((s) => s.ring === undefined),
+    ).toBe(true);
   });
 
   it('two timers ringing in turn each count their own rings', () => {

@@ -84,7 +84,11 @@ describe('timers survive a restart', () => {
     wall.now += 180_000;
     const second = boot(path, wall);
     second.restore();
-    expect(second.effects.filter((e) => e.type === 'timer' && e.event === 'restored').map((e) => (e as { label?: string }).label)).toEqual(['pasta', 'roast', 'rice']);
+    expect(second.effects.filter((e) => e.type === 'timer' && e.event === 'restored').map((e) => (e as { label?: string }).label)).toEqual([
+      'pasta',
+      'roast',
+      'rice',
+    ]);
     expect(second.spoken()).toEqual(['The pasta timer went off 2 minutes ago.']);
     expect(second.core.timers.ringing).toBe(true);
     second.say('thanks');

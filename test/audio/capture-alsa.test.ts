@@ -30,10 +30,7 @@ class CountingClock extends SystemClock {
   }
 }
 
-type Event =
-  | { kind: 'up' }
-  | { kind: 'down'; reason: string; restartInMs: number | null }
-  | { kind: 'data'; samples: Int16Array };
+type Event = { kind: 'up' } | { kind: 'down'; reason: string; restartInMs: number | null } | { kind: 'data'; samples: Int16Array };
 
 const originalPath = process.env.PATH;
 const captures: AlsaCapture[] = [];

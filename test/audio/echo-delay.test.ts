@@ -32,11 +32,21 @@ describe('DelayEstimator', () => {
   });
 
   it('takes the direct path (50 ms) over a reflection 12 ms later that is a little stronger', () => {
-    expect(run([{ ms: 50, gain: 0.6 }, { ms: 62, gain: 0.65 }])).toBeCloseTo(50, 0);
+    expect(
+      run([
+        { ms: 50, gain: 0.6 },
+        { ms: 62, gain: 0.65 },
+      ]),
+    ).toBeCloseTo(50, 0);
   });
 
   it('but not a faint early echo far below the main one', () => {
-    expect(run([{ ms: 20, gain: 0.1 }, { ms: 60, gain: 0.7 }])).toBeCloseTo(60, 0);
+    expect(
+      run([
+        { ms: 20, gain: 0.1 },
+        { ms: 60, gain: 0.7 },
+      ]),
+    ).toBeCloseTo(60, 0);
   });
 
   // Live: mid-ring the tracker moved the canceller from 55 to 37 ms, and the ring leaked

@@ -89,10 +89,16 @@ async function expectedSegments(pcm: Int16Array): Promise<number> {
 function allocSitesReport(dumps: SiteDump[], talkMinAt: (t: number) => number) {
   const last = dumps[dumps.length - 1];
   if (!last) return null;
-  const firstFrames = symbolize(dumps.flatMap((d) => d.sites.map((s) => s.frames[0] ?? '')), last.maps);
+  const firstFrames = symbolize(
+    dumps.flatMap((d) => d.sites.map((s) => s.frames[0] ?? '')),
+    last.maps,
+  );
   const backing = (frame: string) => (firstFrames.get(frame) ?? '').includes('NodeArrayBufferAllocator');
   const { series, growth } = siteSeries(dumps, backing, 1);
-  const names = symbolize(growth.flatMap((g) => g.frames), last.maps);
+  const names = symbolize(
+    growth.flatMap((g) => g.frames),
+    last.maps,
+  );
   return {
     perStep: series.map((x) => ({ talkMin: Math.round(talkMinAt(x.t) * 10) / 10, arrayBufferMb: x.arrayBufferMb, otherMb: x.otherMb })),
     grewMostAfterFirstStep: growth.map((g) => ({ mb: g.mb, frames: g.frames.map((f) => names.get(f) ?? f) })),
@@ -132,11 +138,38 @@ describe('the capture path over a long loud room', () => {
       const mallinfo = mallinfoProbe(dir, SAMPLE_MS);
       const sites = SITES ? allocSitesProbe(dir, (STEP * 60_000) / SPEED) : null;
       const preload = [mallinfo?.so, sites?.so].filter(Boolean).join(' ');
-      const child = spawn(process.execPath, [...(GC_SEC > 0 ? ['--expose-gc'] : []), '--require', join(ROOT, 'test/support/memory-probe.cjs'), '--heapsnapshot-signal=SIGUSR2', BIN, 'run', '-c', join(dir, 'hark.yaml'), '--port', '0', '--json'], {
-        cwd: dir,
-        env: { ...process.env, ...unit.env, ...(mallinfo?.env ?? {}), ...(sites?.env ?? {}), ...(preload ? { LD_PRELOAD: preload } : {}), PATH: `${devices.dir}:${process.env.PATH}`, DEEPGRAM_API_KEY: 'bench-key', HARK_PROBE_FILE: probeFile, HARK_PROBE_MS: String(SAMPLE_MS), HARK_PROBE_GC_MS: String(GC_SEC * 1000) },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const child = spawn(
+        process.execPath,
+        [
+          ...(GC_SEC > 0 ? ['--expose-gc'] : []),
+          '--require',
+          join(ROOT, 'test/support/memory-probe.cjs'),
+          '--heapsnapshot-signal=SIGUSR2',
+          BIN,
+          'run',
+          '-c',
+          join(dir, 'hark.yaml'),
+          '--port',
+          '0',
+          '--json',
+        ],
+        {
+          cwd: dir,
+          env: {
+            ...process.env,
+            ...unit.env,
+            ...(mallinfo?.env ?? {}),
+            ...(sites?.env ?? {}),
+            ...(preload ? { LD_PRELOAD: preload } : {}),
+            PATH: `${devices.dir}:${process.env.PATH}`,
+            DEEPGRAM_API_KEY: 'bench-key',
+            HARK_PROBE_FILE: probeFile,
+            HARK_PROBE_MS: String(SAMPLE_MS),
+            HARK_PROBE_GC_MS: String(GC_SEC * 1000),
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       const quota = QUOTA === null ? null : cpuQuota(`hark-capture-soak-${process.pid}`, QUOTA);
       if (QUOTA !== null && !quota) throw new Error('a CPU quota was asked for and cannot be set here');
       quota?.add(child.pid!);
@@ -194,10 +227,15 @@ describe('the capture path over a long loud room', () => {
 
       const origin = devices.origin()!;
       const latencies = rec.commands.map((c) => {
-        const set = events.find((x) => x.e.type === 'action' && x.e.name === 'timer.set' && (x.e.args as { seconds?: number } | undefined)?.seconds === c.seconds);
+        const set = events.find(
+          (x) => x.e.type === 'action' && x.e.name === 'timer.set' && (x.e.args as { seconds?: number } | undefined)?.seconds === c.seconds,
+        );
         return set ? Math.round(set.t - (origin + (c.endSample / RATE / SPEED) * 1000)) : null;
       });
-      const probe = readFileSync(probeFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { t: number; thread: number; heapUsed: number; external: number; arrayBuffers: number })
+      const probe = readFileSync(probeFile, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { t: number; thread: number; heapUsed: number; external: number; arrayBuffers: number })
         // The main thread's isolate, where the path runs (workers: aplay's feeder, the store's checkpointer).
         .filter((p) => p.thread === 0);
       const malloc = mallinfo?.read(child.pid!) ?? [];
@@ -211,11 +249,23 @@ describe('the capture path over a long loud room', () => {
         steps.push({
           talkMin: m,
           // Whisper's per-inference buffers come and go (+40 MB here): the floor is memory between inferences.
-          rssFloorMb: pct(inStep.map((s) => s.rssMb), 0.1),
-          rssMedianMb: pct(inStep.map((s) => s.rssMb), 0.5),
+          rssFloorMb: pct(
+            inStep.map((s) => s.rssMb),
+            0.1,
+          ),
+          rssMedianMb: pct(
+            inStep.map((s) => s.rssMb),
+            0.5,
+          ),
           rssPeakMb: Math.max(...inStep.map((s) => s.rssMb)),
-          anonFloorMb: pct(inStep.map((s) => s.anonMb), 0.1),
-          anonMedianMb: pct(inStep.map((s) => s.anonMb), 0.5),
+          anonFloorMb: pct(
+            inStep.map((s) => s.anonMb),
+            0.1,
+          ),
+          anonMedianMb: pct(
+            inStep.map((s) => s.anonMb),
+            0.5,
+          ),
           threads: Math.max(...inStep.map((s) => s.threads)),
           heapUsedMb: M(probes.map((p) => p.heapUsed)),
           externalMb: M(probes.map((p) => p.external)),
@@ -238,7 +288,13 @@ describe('the capture path over a long loud room', () => {
         forcedGcSec: GC_SEC || null,
         memory: steps,
         segments: { stored, closed, handled: events.filter((x) => x.e.type === 'segment.handled').length, expectedOffline: expected },
-        commands: { count: rec.commands.length, actedOn: acted.length, within3s: acted.filter((l) => l! <= 3000).length, within6s: acted.filter((l) => l! <= 6000).length, latenciesMs: latencies },
+        commands: {
+          count: rec.commands.length,
+          actedOn: acted.length,
+          within3s: acted.filter((l) => l! <= 3000).length,
+          within6s: acted.filter((l) => l! <= 6000).length,
+          latenciesMs: latencies,
+        },
         cpuSecPerTalkMin: Math.round((cpuAtEnd / MINUTES) * 10) / 10,
         recorderStarts: devices.starts().length,
         captureDowns: events.filter((x) => x.e.type === 'capture.down').map((x) => x.e.reason),

@@ -56,7 +56,9 @@ describe('daemon idle cost', () => {
         const c1 = cpuTicks(pid);
         const wall = performance.now() - t0;
         const cpuPct = (((c1 - c0) / TICK) * 1000 * 100) / wall;
-        report(`daemon idle: CPU ${cpuPct.toFixed(2)} % of one core over ${(wall / 1000).toFixed(1)} s; RSS ${rssMb(pid).toFixed(1)} MB; segments ${hark.of('segment.closed').length}`);
+        report(
+          `daemon idle: CPU ${cpuPct.toFixed(2)} % of one core over ${(wall / 1000).toFixed(1)} s; RSS ${rssMb(pid).toFixed(1)} MB; segments ${hark.of('segment.closed').length}`,
+        );
       } finally {
         hark.kill('SIGTERM');
         await hark.exited;

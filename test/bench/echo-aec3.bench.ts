@@ -31,18 +31,33 @@ else {
     const mics = roomMics(meta.room, programs);
     // The microphone AEC3 was given must be the one rebuilt here, sample for sample, or the scores compare nothing.
     const dumped = (await readWavFile(join(room, 'quiet-mic.wav'))).pcm;
-    if (dumped.length !== mics.quiet.mic.length || dumped.some((v, i) => v !== mics.quiet.mic[i])) throw new Error(`${name}: the dumped microphone differs from the room rebuilt now (the simulator changed since the dump)`);
-    const runs = readFileSync(join(room, 'aec3.json'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { variant: string; run: string; stats: { cpuMsPer32msFrame: number } });
+    if (dumped.length !== mics.quiet.mic.length || dumped.some((v, i) => v !== mics.quiet.mic[i]))
+      throw new Error(`${name}: the dumped microphone differs from the room rebuilt now (the simulator changed since the dump)`);
+    const runs = readFileSync(join(room, 'aec3.json'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { variant: string; run: string; stats: { cpuMsPer32msFrame: number } });
     for (const variant of [...new Set(runs.map((r) => r.variant))]) {
       const wav = async (run: string) => (await readWavFile(join(room, `${variant}-${run}.wav`))).pcm;
       const quietOpens = await hear(await wav('quiet-mic'), programs.quiet, config);
       const stopOpens = await hear(await wav('stop-mic'), programs.stop, config);
       const cpu = runs.find((r) => r.variant === variant && r.run === 'quiet-mic')!.stats.cpuMsPer32msFrame;
-      results.push(score(mics, programs, { label: variant === 'aec3' ? 'AEC3' : 'AEC3+NS', quietOpens, stopOpens, stopOut: await wav('stop-mic'), echoOut: await wav('quiet-echo'), cpuMsPerFrame: cpu }));
+      results.push(
+        score(mics, programs, {
+          label: variant === 'aec3' ? 'AEC3' : 'AEC3+NS',
+          quietOpens,
+          stopOpens,
+          stopOut: await wav('stop-mic'),
+          echoOut: await wav('quiet-echo'),
+          cpuMsPerFrame: cpu,
+        }),
+      );
     }
   }
   const matrixJson = join(outputDir('bench'), 'echo-matrix.json');
-  const speex = existsSync(matrixJson) ? (JSON.parse(readFileSync(matrixJson, 'utf8')) as { results: RoomResult[] }).results.filter((r) => results.some((a) => a.room === r.room)) : [];
+  const speex = existsSync(matrixJson)
+    ? (JSON.parse(readFileSync(matrixJson, 'utf8')) as { results: RoomResult[] }).results.filter((r) => results.some((a) => a.room === r.room))
+    : [];
   const text = table([...results, ...speex].sort((a, b) => a.room.localeCompare(b.room))) + '\n';
   process.stderr.write(`\nAEC3 and speexdsp in the same rooms (CPU: process CPU time per 32 ms of audio, under load):\n${text}`);
   writeFileSync(join(outputDir('bench'), 'echo-aec3.md'), text);

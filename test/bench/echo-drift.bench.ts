@@ -53,12 +53,15 @@ const settings = { filterMs: config.echo.filterMs, residual: config.echo.residua
             });
             const stops = r.stops.map((s) => (s.openedAfterMs === null ? (s.heldByEcho ? 'in echo seg' : 'none') : String(s.openedAfterMs))).join(' / ');
             const err = last === null ? '-' : (last - ppm).toFixed(2);
-            rows.push(`| ${spec.name} | ${follow ? 'on' : 'off'} | ${r.opened.list} | ${r.opened.ring} | ${stops} | ${misses(r, silent).length} | ${r.erle.list.erleDb.toFixed(1)} | ${r.erle.ring.erleDb.toFixed(1)} | ${err} | ${within ?? '-'} | ${r.cpuMsPerFrame.toFixed(3)} |`);
+            rows.push(
+              `| ${spec.name} | ${follow ? 'on' : 'off'} | ${r.opened.list} | ${r.opened.ring} | ${stops} | ${misses(r, silent).length} | ${r.erle.list.erleDb.toFixed(1)} | ${r.erle.ring.erleDb.toFixed(1)} | ${err} | ${within ?? '-'} | ${r.cpuMsPerFrame.toFixed(3)} |`,
+            );
             process.stderr.write(rows[rows.length - 1] + '\n');
           }
         }
       }
-      const head = '| room | follow | list segs | ring segs | "stop" ms (ring, list at 3 / 3.5 / 6 s, in turn) | misses | ERLE list dB | ERLE ring dB | skew error ppm (end) | within 1 ppm from s | CPU ms/frame |';
+      const head =
+        '| room | follow | list segs | ring segs | "stop" ms (ring, list at 3 / 3.5 / 6 s, in turn) | misses | ERLE list dB | ERLE ring dB | skew error ppm (end) | within 1 ppm from s | CPU ms/frame |';
       const text = [head, head.replace(/[^|]+/g, ' --- '), ...rows].join('\n');
       writeFileSync(join(outputDir('bench'), 'echo-drift.md'), text + '\n');
       process.stderr.write(`\n${text}\n`);

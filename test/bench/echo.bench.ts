@@ -54,7 +54,9 @@ const reconvergeMs = retrusted < 0 ? null : Math.round((retrusted * 512 * 1000) 
 const name = await espeakPhrase('Pasta timer done.');
 const chime = new Int16Array(4800).map((_, i) => Math.round(8000 * Math.sin((2 * Math.PI * 880 * i) / 16000) * Math.exp(-i / 2400)));
 const jitter = [0, 120, 40, 130, 10, 90, 60, 20, 110, 70, 30, 100, 50, 80, 5, 125];
-const clips: Array<{ pcm: Int16Array; atMs: number; startMs: number }> = [{ pcm: await espeakPhrase('Timer set for forty seconds. I will ring when it is done.'), atMs: 500, startMs: 30 }];
+const clips: Array<{ pcm: Int16Array; atMs: number; startMs: number }> = [
+  { pcm: await espeakPhrase('Timer set for forty seconds. I will ring when it is done.'), atMs: 500, startMs: 30 },
+];
 const steady = [...clips];
 for (let k = 0; k < 8; k++) {
   clips.push({ pcm: chime, atMs: 6000 + k * 2500, startMs: jitter[2 * k]! }, { pcm: name, atMs: 6400 + k * 2500, startMs: jitter[2 * k + 1]! });
@@ -70,9 +72,29 @@ const ringStreamDb = over(ringStream, 11000 * 16, 27000 * 16);
 // starts: ERLE 2 s into the second before the move (warm), and how long after the move it is trusted
 // again and back to 25 dB.
 const L = ref.length / 16;
-const streamWarm = await runStreamRoom({ clips: [{ pcm: ref, atMs: 500 }, { pcm: ref, atMs: 500 + L + 1000 }], cardMs: 10, delayMs: 50, gain: 0.7, rt60Ms: 250 });
+const streamWarm = await runStreamRoom({
+  clips: [
+    { pcm: ref, atMs: 500 },
+    { pcm: ref, atMs: 500 + L + 1000 },
+  ],
+  cardMs: 10,
+  delayMs: 50,
+  gain: 0.7,
+  rt60Ms: 250,
+});
 const streamWarmDb = over(streamWarm, Math.round((500 + L + 1000 + 2000) * 16), Math.round((500 + 2 * L + 1000) * 16));
-const streamMove = await runStreamRoom({ clips: [{ pcm: ref, atMs: 500 }, { pcm: ref, atMs: 500 + L + 1000 }], cardMs: 10, delayMs: 50, changeAtMs: 500 + L + 1000, newDelayMs: 80, gain: 0.7, rt60Ms: 250 });
+const streamMove = await runStreamRoom({
+  clips: [
+    { pcm: ref, atMs: 500 },
+    { pcm: ref, atMs: 500 + L + 1000 },
+  ],
+  cardMs: 10,
+  delayMs: 50,
+  changeAtMs: 500 + L + 1000,
+  newDelayMs: 80,
+  gain: 0.7,
+  rt60Ms: 250,
+});
 const moveFrame = Math.ceil(((500 + L + 1000) * 16) / 512);
 const afterMove = streamMove.trusted.slice(moveFrame);
 const distrustedAt = afterMove.indexOf(false);
@@ -131,9 +153,12 @@ describe('echo canceller', () => {
   const { stage } = made.cleaner;
   // Drive it like the capture path: the reference sounding, frames arriving in order.
   const reference = (stage as unknown as { reference: EchoReference }).reference;
-  reference.played(new Int16Array(ref.length * 50).map((_, i) => ref[i % ref.length]!), 0);
+  reference.played(
+    new Int16Array(ref.length * 50).map((_, i) => ref[i % ref.length]!),
+    0,
+  );
   let pos = 0;
-  stage.arrived(512 * 100000, 512 * 100000 / 16);
+  stage.arrived(512 * 100000, (512 * 100000) / 16);
   bench('one 32 ms frame, hark playing (cancel + residual suppression + delay tracking)', () => {
     stage.process(cold.mic.subarray(pos % (cold.mic.length - 512), (pos % (cold.mic.length - 512)) + 512), pos);
     pos += 512;

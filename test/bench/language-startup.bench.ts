@@ -26,7 +26,11 @@ const config = (langs: string) => {
 const one = config('en');
 const three = config('en, es, de');
 const start = (cfg: string) => {
-  const r = spawnSync(process.execPath, [HARK_BIN, 'simulate', '--drain-ms', '0', '--out-dir', dir, '--config', cfg], { cwd: ROOT, input: '', env: { ...process.env, HARK_CONFIG: '' } });
+  const r = spawnSync(process.execPath, [HARK_BIN, 'simulate', '--drain-ms', '0', '--out-dir', dir, '--config', cfg], {
+    cwd: ROOT,
+    input: '',
+    env: { ...process.env, HARK_CONFIG: '' },
+  });
   if (r.status !== 0) throw new Error(`hark simulate exited ${r.status}: ${r.stderr.toString()}`);
 };
 

@@ -74,7 +74,17 @@ const log = createLogger({ level: 'error' });
 const clock = new SystemClock();
 stt = await createStt({ config: config.stt, secrets: { deepgramApiKey: 'bench' }, bus, logger: log, clock, deepgramUrl: deepgram.url });
 store = new Store({ path: config.store.path, housekeeping: null });
-conversation = new SegmentPath({ config, bus, clock, log, stt, speech: null, conversation: new Conversation({ config, bus, clock, log, store, speech: null }), store: () => store, source: 'mic' });
+conversation = new SegmentPath({
+  config,
+  bus,
+  clock,
+  log,
+  stt,
+  speech: null,
+  conversation: new Conversation({ config, bus, clock, log, store, speech: null }),
+  store: () => store,
+  source: 'mic',
+});
 vad = await createVad(config.vad);
 pipeline = new SegmentPipeline({ vad, segmenter: segmenterOptions(config.vad) });
 pipeline.on('open', (e) => conversation.opened(e));

@@ -100,7 +100,9 @@ async function run(label: string, rec: { wav: string; commands: Command[]; pcm: 
   );
   const child = spawn(process.execPath, [HARK, 'run', '-c', join(dir, 'hark.yaml'), '--input', rec.wav, '--json', '--exit-at-end'], {
     // The environment systemd/hark.service gives hark (its malloc settings), read from the unit so it cannot fall behind it.
-    env: { ...process.env, ...harkUnit().env, DEEPGRAM_API_KEY: 'bench-key' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    env: { ...process.env, ...harkUnit().env, DEEPGRAM_API_KEY: 'bench-key' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   if (group) writeFileSync(join(group, 'cgroup.procs'), String(child.pid));
   const events: { t: number; e: Record<string, unknown> }[] = [];
   let buf = '';
@@ -207,12 +209,22 @@ describe('a loud room', () => {
       mkdirSync(dir, { recursive: true });
       const rec = buildRecording(dir, MINUTES);
       const results: RunResult[] = [];
-      const runs = ([['full-speed', null], [`quota-${QUOTA_PCT}pct`, QUOTA_PCT]] as const).filter(([label]) => !process.env.LOUD_ROOM_RUNS || process.env.LOUD_ROOM_RUNS.split(',').some((r) => label.startsWith(r)));
+      const runs = (
+        [
+          ['full-speed', null],
+          [`quota-${QUOTA_PCT}pct`, QUOTA_PCT],
+        ] as const
+      ).filter(([label]) => !process.env.LOUD_ROOM_RUNS || process.env.LOUD_ROOM_RUNS.split(',').some((r) => label.startsWith(r)));
       for (const [label, quota] of runs) {
         const r = await run(label, rec, quota);
         if (r) results.push(r);
       }
-      const report = { minutes: MINUTES, commands: rec.commands.map((c) => ({ text: c.text, endSec: Math.round((c.endSample / RATE) * 10) / 10 })), results, note: "each run's load: the machine's 1-minute load average at its start and end" };
+      const report = {
+        minutes: MINUTES,
+        commands: rec.commands.map((c) => ({ text: c.text, endSec: Math.round((c.endSample / RATE) * 10) / 10 })),
+        results,
+        note: "each run's load: the machine's 1-minute load average at its start and end",
+      };
       writeFileSync(join(dir, 'report.json'), JSON.stringify(report, null, 2));
       console.log(JSON.stringify(report, null, 2));
     },

@@ -107,7 +107,11 @@ describe('daemon memory', () => {
         }
         console.log(JSON.stringify({ loaded, after }));`;
       const unit = harkUnit();
-      const run = (env: NodeJS.ProcessEnv) => JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { env, encoding: 'utf8' }).trim().split('\n').pop()!) as { loaded: number; after: number[] };
+      const run = (env: NodeJS.ProcessEnv) =>
+        JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { env, encoding: 'utf8' }).trim().split('\n').pop()!) as {
+          loaded: number;
+          after: number[];
+        };
       const plain = run({ PATH: process.env.PATH });
       const tuned = run({ PATH: process.env.PATH, ...unit.env });
       const line = `whisper inferences (12, 1-10 s of jfk): glibc defaults: model loaded ${plain.loaded} MB, after each ${plain.after.join(' ')} MB; unit env: loaded ${tuned.loaded} MB, after each ${tuned.after.join(' ')} MB`;
@@ -117,4 +121,3 @@ describe('daemon memory', () => {
     { iterations: 1, warmupIterations: 0, time: 0, warmupTime: 0 },
   );
 });
-

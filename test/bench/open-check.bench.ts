@@ -71,7 +71,10 @@ async function runOnce(name: string, s: Scene, wav: string, mode: 'local-only' |
   }
   // No follow-up window: each command is said as a first one, wake phrase and all (within the window
   // after an action, what is said is taken as meant for hark and transcribed whole at its pause).
-  writeFileSync(join(dir, 'hark.yaml'), `router:\n  followUpMs: 0\nstt:\n  whisper:\n    threads: 2\nspeech:\n  device: "null"\nactions:\n  dataDir: ${JSON.stringify(dir)}\n`);
+  writeFileSync(
+    join(dir, 'hark.yaml'),
+    `router:\n  followUpMs: 0\nstt:\n  whisper:\n    threads: 2\nspeech:\n  device: "null"\nactions:\n  dataDir: ${JSON.stringify(dir)}\n`,
+  );
   const hark = new HarkProcess(args, { ...process.env, DEEPGRAM_API_KEY: 'bench-key', HARK_CONFIG: join(dir, 'hark.yaml') });
   await hark.waitFor((e) => e.type === 'capture.up', 60_000, 'capture');
   const t0 = hark.receivedAt[hark.events.findIndex((e) => e.type === 'capture.up')]!;
@@ -81,7 +84,13 @@ async function runOnce(name: string, s: Scene, wav: string, mode: 'local-only' |
   writeFileSync(join(dir, 'events.jsonl'), hark.events.map((e, k) => JSON.stringify({ at: hark.receivedAt[k]! - t0, ...e })).join('\n') + '\n');
   const closed = hark.of('segment.closed');
   const handled = hark.of('segment.handled');
-  const rows: Row[] = COMMANDS.map((c, i) => ({ cls: c.cls, speechSec: Math.round(((speechEnd(s, i) - s.phrases[i]!.start) / 16_000) * 100) / 100, closeToHandledMs: null, fate: null, endToActionMs: null }));
+  const rows: Row[] = COMMANDS.map((c, i) => ({
+    cls: c.cls,
+    speechSec: Math.round(((speechEnd(s, i) - s.phrases[i]!.start) / 16_000) * 100) / 100,
+    closeToHandledMs: null,
+    fate: null,
+    endToActionMs: null,
+  }));
   for (const h of handled) {
     const c = closed.find((x) => x.index === h.segment);
     if (!c) continue;
@@ -92,7 +101,8 @@ async function runOnce(name: string, s: Scene, wav: string, mode: 'local-only' |
     rows[i]!.closeToHandledMs = Math.round(Number(h.latencyMs));
     rows[i]!.fate = String(h.fate);
     const k = hark.events.findIndex((e, n) => e.type === 'action' && n > hark.events.indexOf(c));
-    if (k >= 0 && Array.isArray(h.actions) && h.actions.length > 0) rows[i]!.endToActionMs = Math.round(hark.receivedAt[k]! - (t0 + chunkEndMs(speechEnd(s, i))));
+    if (k >= 0 && Array.isArray(h.actions) && h.actions.length > 0)
+      rows[i]!.endToActionMs = Math.round(hark.receivedAt[k]! - (t0 + chunkEndMs(speechEnd(s, i))));
   }
   return rows;
 }
@@ -105,7 +115,18 @@ function report(label: string, rows: Row[], pick: (r: Row) => number | null): vo
     return `  ${cls.padEnd(6)} p50 ${String(pct(xs, 50)).padStart(5)} ms, max ${String(Math.max(...xs)).padStart(5)} ms, n=${xs.length}/${rs.length} [${rs.map((r) => `${r.speechSec}s:${pick(r) ?? '-'}${r.fate && r.fate !== 'dispatched' ? `(${r.fate})` : ''}`).join(' ')}]`;
   };
   const classes = [...new Set(rows.map((r) => r.cls))];
-  results.push([`${label} (load average ${load}):`, ...classes.map((c) => line(c, rows.filter((r) => r.cls === c))), line('all', rows)].join('\n'));
+  results.push(
+    [
+      `${label} (load average ${load}):`,
+      ...classes.map((c) =>
+        line(
+          c,
+          rows.filter((r) => r.cls === c),
+        ),
+      ),
+      line('all', rows),
+    ].join('\n'),
+  );
   process.stderr.write(`\n${results.at(-1)}\n`);
   writeFileSync(join(outputDir('bench-results'), 'open-check.txt'), results.join('\n') + '\n');
 }
@@ -117,6 +138,14 @@ const wav = await writeScene(s, 'open-check');
 
 describe('wake-word commands of 1.5, 3 and 5 s (real hark run --input, the test model)', () => {
   const once = { iterations: 1, warmupIterations: 0, time: 0, warmupTime: 0 };
-  bench('(a) local-only: VAD close → handled', async () => report('(a) local-only, VAD close → handled', await runOnce('local', s, wav, 'local-only'), (r) => r.closeToHandledMs), once);
-  bench('(b) local-first, the Deepgram double: end of speech → action', async () => report('(b) local-first, end of speech → action', await runOnce('cloud', s, wav, 'local-first'), (r) => r.endToActionMs), once);
+  bench(
+    '(a) local-only: VAD close → handled',
+    async () => report('(a) local-only, VAD close → handled', await runOnce('local', s, wav, 'local-only'), (r) => r.closeToHandledMs),
+    once,
+  );
+  bench(
+    '(b) local-first, the Deepgram double: end of speech → action',
+    async () => report('(b) local-first, end of speech → action', await runOnce('cloud', s, wav, 'local-first'), (r) => r.endToActionMs),
+    once,
+  );
 });

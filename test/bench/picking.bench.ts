@@ -64,7 +64,7 @@ function report(): void {
   writeFileSync(join(outputDir('bench-results'), 'picking.txt'), lines.join('\n') + '\n');
 }
 
-describe('voice picking, hark\'s own time', () => {
+describe("voice picking, hark's own time", () => {
   bench(
     'a scripted picker works a 50-pick assignment (sign on + 100 replies)',
     async () => {

@@ -44,7 +44,16 @@ function build(withCascade: boolean) {
   const bus = new Bus();
   const log = createLogger({ level: 'error' });
   const engines: EngineSlot[] = [{ id: 'whisper', engine: new ScriptedEngine({ script: [{ raw: SAID, ms: 1 }] }) }];
-  const transcriber = new Transcriber({ engines, clearSpeechProb: 0.8, breaker: { failures: 3, openMs: 30_000 }, filter: config.stt.filter, stabilizer: config.stt.stabilizer, clock, logger: log, bus });
+  const transcriber = new Transcriber({
+    engines,
+    clearSpeechProb: 0.8,
+    breaker: { failures: 3, openMs: 30_000 },
+    filter: config.stt.filter,
+    stabilizer: config.stt.stabilizer,
+    clock,
+    logger: log,
+    bus,
+  });
   const stt: SttStack = { transcriber, engines, describe: 'bench', setVocabulary: () => {}, close: async () => {} };
   let ready: ((text: string) => void) | null = null;
   // The speaker: a line is "spoken" once espeak-ng has its audio (rendered now, or from the cache the cascade filled).
@@ -61,7 +70,17 @@ function build(withCascade: boolean) {
       const startSample = index * 48_000;
       path!.opened({ startSample, pcm: new Int16Array(8000) });
       const spoken = new Promise<void>((r) => (ready = (text) => text.startsWith('Add') && r()));
-      const seg: Segment = { index: index++, pcm: new Int16Array(32_000), prerollSamples: 8000, startSample, vadStartSample: startSample + 8000, endSample: startSample + 32_000, closeReason: 'ptt-release', maxProb: 0.95, openedBy: 'ptt' };
+      const seg: Segment = {
+        index: index++,
+        pcm: new Int16Array(32_000),
+        prerollSamples: 8000,
+        startSample,
+        vadStartSample: startSample + 8000,
+        endSample: startSample + 32_000,
+        closeReason: 'ptt-release',
+        maxProb: 0.95,
+        openedBy: 'ptt',
+      };
       const t0 = performance.now();
       void path!.closed(seg);
       await spoken;
@@ -82,18 +101,29 @@ function pct(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 }
 function report(): void {
-  const line = (k: 'before' | 'after') => (samples[k].length ? `${k}: end of speech -> spoken proposal p50 ${pct(samples[k], 50).toFixed(0)} ms, max ${Math.max(...samples[k]).toFixed(0)} ms, n=${samples[k].length} (model ${MODEL_MS} ms)` : '');
+  const line = (k: 'before' | 'after') =>
+    samples[k].length
+      ? `${k}: end of speech -> spoken proposal p50 ${pct(samples[k], 50).toFixed(0)} ms, max ${Math.max(...samples[k]).toFixed(0)} ms, n=${samples[k].length} (model ${MODEL_MS} ms)`
+      : '';
   writeFileSync(join(outputDir('bench-results'), 'proposal-latency.txt'), [line('before'), line('after')].filter(Boolean).join('\n') + '\n');
 }
 
 describe('end of speech → the model’s spoken proposal', () => {
-  bench('before: the query’s 4 s silence, then the model', async () => {
-    samples.before.push(await before.once());
-    report();
-  }, { iterations: 4, warmupIterations: 1, time: 0 });
+  bench(
+    'before: the query’s 4 s silence, then the model',
+    async () => {
+      samples.before.push(await before.once());
+      report();
+    },
+    { iterations: 4, warmupIterations: 1, time: 0 },
+  );
 
-  bench('after: the cascade (model at 0.5 s, rendered at 1.5 s, said at 2 s)', async () => {
-    samples.after.push(await after.once());
-    report();
-  }, { iterations: 4, warmupIterations: 1, time: 0 });
+  bench(
+    'after: the cascade (model at 0.5 s, rendered at 1.5 s, said at 2 s)',
+    async () => {
+      samples.after.push(await after.once());
+      report();
+    },
+    { iterations: 4, warmupIterations: 1, time: 0 },
+  );
 });

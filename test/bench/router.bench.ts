@@ -19,7 +19,14 @@ function misses(frame: string): RuleSpec[] {
 }
 
 const frames: FramesSpec = {
-  base: { kind: 'base', rules: [...misses('base'), { exact: ['open a'], do: [{ push: 'a' }] }, { pattern: '^(?:please )?find the (?<item>\\w+) on shelf (?<shelf>\\w+)$', do: [{ action: 'find', args: { item: '{item}' } }] }] },
+  base: {
+    kind: 'base',
+    rules: [
+      ...misses('base'),
+      { exact: ['open a'], do: [{ push: 'a' }] },
+      { pattern: '^(?:please )?find the (?<item>\\w+) on shelf (?<shelf>\\w+)$', do: [{ action: 'find', args: { item: '{item}' } }] },
+    ],
+  },
   a: { kind: 'query', silenceMs: 4000, target: 'file', rules: [...misses('a'), { exact: ['open b'], do: [{ push: 'b' }] }, 'check-parent'] },
   b: { kind: 'query', silenceMs: 4000, target: 'file', rules: [...misses('b'), { exact: ['open c'], do: [{ push: 'c' }] }, 'check-parent'] },
   c: { kind: 'query', silenceMs: 4000, target: 'file', rules: [...misses('c'), { intent: ['generate'], do: [{ say: 'x' }] }, 'check-parent'] },

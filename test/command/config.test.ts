@@ -10,7 +10,10 @@ function problems(yaml: string): string[] {
   } catch (err) {
     expect(err).toBeInstanceOf(HarkError);
     expect((err as HarkError).exitCode).toBe(2);
-    return (err as HarkError).message.split('\n').slice(1).map((l) => l.trim());
+    return (err as HarkError).message
+      .split('\n')
+      .slice(1)
+      .map((l) => l.trim());
   }
   throw new Error('config was accepted');
 }
@@ -139,7 +142,11 @@ describe('router config', () => {
   });
 
   it('refuses to push base or confirm frames from a rule', () => {
-    expect(problems('router:\n  frames:\n    base:\n      rules:\n        - exact: a\n          do: {push: confirm}\n        - exact: b\n          do: {push: base}\n')).toEqual([
+    expect(
+      problems(
+        'router:\n  frames:\n    base:\n      rules:\n        - exact: a\n          do: {push: confirm}\n        - exact: b\n          do: {push: base}\n',
+      ),
+    ).toEqual([
       'router.frames.base.rules.0.do.push: a confirm frame is opened by the frame that needs an answer (inventory discard), not pushed by a rule',
       'router.frames.base.rules.1.do.push: the base frame is the bottom of the stack and cannot be pushed',
     ]);

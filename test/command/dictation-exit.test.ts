@@ -73,10 +73,7 @@ describe('dictation: a tolerant exit phrase', () => {
     const h = harness();
     h.sayAll('start dictation', 'Stop.', 'computer');
     expect(h.stack()).toEqual(['base', 'dictation']);
-    expect(h.spoken().slice(1)).toEqual([
-      'Still dictating. Say end dictation, or tap the button.',
-      'Still dictating. Say end dictation, or tap the button.',
-    ]);
+    expect(h.spoken().slice(1)).toEqual(['Still dictating. Say end dictation, or tap the button.', 'Still dictating. Say end dictation, or tap the button.']);
     h.say('and dictation', h.clock.now() + 1000);
     expect(h.submits().map((s) => s.text)).toEqual(['Stop. computer']);
     expect(h.actions()).toEqual([]);
@@ -93,20 +90,29 @@ describe('near rule: configurable', () => {
     return harness({ config: { router: { frames: { dictation: { rules } } } } });
   }
 
-  it('takes the installer\'s own exit phrases', () => {
-    const h = withDictationRules([{ near: ['that is all'], do: ['submit', 'pop'] }, { 'catch-all': true, do: 'append' }]);
+  it("takes the installer's own exit phrases", () => {
+    const h = withDictationRules([
+      { near: ['that is all'], do: ['submit', 'pop'] },
+      { 'catch-all': true, do: 'append' },
+    ]);
     h.sayAll('start dictation', 'words', 'end dictation', 'That is all, then.');
     expect(h.submits().map((s) => s.text)).toEqual(['words end dictation']);
   });
 
   it('maxEdits: 0 asks for the phrase itself (skip words and punctuation aside)', () => {
-    const h = withDictationRules([{ near: ['end dictation'], maxEdits: 0, do: ['submit', 'pop'] }, { 'catch-all': true, do: 'append' }]);
+    const h = withDictationRules([
+      { near: ['end dictation'], maxEdits: 0, do: ['submit', 'pop'] },
+      { 'catch-all': true, do: 'append' },
+    ]);
     h.sayAll('start dictation', 'words', 'and dictation', 'um, end the dictation.');
     expect(h.submits().map((s) => s.text)).toEqual(['words and dictation']);
   });
 
   it('skip replaces the words that may come and go around the phrase', () => {
-    const h = withDictationRules([{ near: ['end dictation'], maxEdits: 0, skip: ['hark'], do: ['submit', 'pop'] }, { 'catch-all': true, do: 'append' }]);
+    const h = withDictationRules([
+      { near: ['end dictation'], maxEdits: 0, skip: ['hark'], do: ['submit', 'pop'] },
+      { 'catch-all': true, do: 'append' },
+    ]);
     h.sayAll('start dictation', 'words', 'okay end dictation', 'hark end dictation');
     expect(h.submits().map((s) => s.text)).toEqual(['words okay end dictation']);
   });
@@ -128,7 +134,16 @@ describe('nearPhrase', () => {
     expect(nearPhrase(text ? text.split(' ') : [], phrases, { maxEdits: 1, skip })).toBeNull();
   });
   it('prefers the closer phrase', () => {
-    expect(nearPhrase(['stop', 'dictation'], [['end', 'dictation'], ['stop', 'dictation']], { maxEdits: 2, skip })).toEqual({ phrase: 'stop dictation', edits: 0 });
+    expect(
+      nearPhrase(
+        ['stop', 'dictation'],
+        [
+          ['end', 'dictation'],
+          ['stop', 'dictation'],
+        ],
+        { maxEdits: 2, skip },
+      ),
+    ).toEqual({ phrase: 'stop dictation', edits: 0 });
   });
 });
 
@@ -199,7 +214,12 @@ describe('button tap', () => {
       config: {
         router: {
           frames: {
-            base: { rules: [{ button: 'tap', when: 'always-listen', do: { say: 'tapped' } }, { exact: 'listen', do: { mode: 'always-listen' } }] },
+            base: {
+              rules: [
+                { button: 'tap', when: 'always-listen', do: { say: 'tapped' } },
+                { exact: 'listen', do: { mode: 'always-listen' } },
+              ],
+            },
           },
         },
       },
@@ -215,7 +235,19 @@ describe('button tap', () => {
     const fake: Classifier = { classify: () => new Promise((r) => calls.push(r)) };
     const h = harness({
       classifiers: { fake },
-      config: { router: { frames: { dictation: { rules: [{ button: 'tap', do: ['submit', 'pop'] }, { classifier: 'fake', timeoutMs: 5000, do: { say: 'classified' } }, { 'catch-all': true, do: 'append' }] } } } },
+      config: {
+        router: {
+          frames: {
+            dictation: {
+              rules: [
+                { button: 'tap', do: ['submit', 'pop'] },
+                { classifier: 'fake', timeoutMs: 5000, do: { say: 'classified' } },
+                { 'catch-all': true, do: 'append' },
+              ],
+            },
+          },
+        },
+      },
     });
     h.say('start dictation');
     h.say('last words');

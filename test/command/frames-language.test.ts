@@ -80,7 +80,7 @@ describe('a frame answers in the language that opened it', () => {
     expect(said(none)).toEqual(['[de] Es gibt keine Stimmen zur Auswahl.']);
   });
 
-  it('the mode words are each language\'s, and the mode is said in the language asked in', async () => {
+  it("the mode words are each language's, and the mode is said in the language asked in", async () => {
     const h = harness({ config });
     await h.script('escucha siempre', '¿qué modo?', 'welcher Modus', 'what mode', 'Aktivierungswort Modus', 'wake word mode');
     expect(h.of('mode').map((e) => e.mode)).toEqual(['always-listen', 'wake-word', 'wake-word']);

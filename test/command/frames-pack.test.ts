@@ -26,7 +26,13 @@ function problems(f: Map<string, string>, lang = 'es'): string[] {
 describe("a pack's frame words", () => {
   it('a broken or unknown entry stops the pack with the file and the path', () => {
     const f = files('es');
-    f.set('frames.yaml', f.get('frames.yaml')!.replace(/switch_voice: .*/, 'switch_voice: {a: 1}').replace('\nvoice:\n', '\nvoz:\n'));
+    f.set(
+      'frames.yaml',
+      f
+        .get('frames.yaml')!
+        .replace(/switch_voice: .*/, 'switch_voice: {a: 1}')
+        .replace('\nvoice:\n', '\nvoz:\n'),
+    );
     expect(problems(f)).toEqual([
       'packs/es/frames.yaml: base.switch_voice: must be a list of words or phrases',
       "packs/es/frames.yaml: voice: is missing: every pack writes each frame's words",
@@ -34,7 +40,7 @@ describe("a pack's frame words", () => {
     ]);
   });
 
-  it('a whole pack without frames.yaml is refused; one with a fallback takes the fallback\'s', () => {
+  it("a whole pack without frames.yaml is refused; one with a fallback takes the fallback's", () => {
     const f = files('es');
     f.delete('frames.yaml');
     expect(problems(f)).toEqual(['packs/es/frames.yaml: is missing: every pack has this file (or names a fallback in pack.yaml)']);

@@ -18,7 +18,7 @@ describe('a list named without the word for a list', () => {
     const h = await run('añadir manzanas a mercadona', 'add apples to costco', 'füge einen kasten milch zu aldi hinzu');
     expect(said(h)).toEqual([
       '[es] No tengo una lista mercadona. Mis listas son compra y almacén. Para empezarla, di: añade manzanas a la lista mercadona.',
-      "I have no costco list. My list is shopping. To start one, say: add apples to the costco list.",
+      'I have no costco list. My list is shopping. To start one, say: add apples to the costco list.',
       '[de] Eine Aldi-Liste habe ich nicht. Meine Listen: einkaufs und lager. Um sie anzulegen, sag: füge einen Kasten Milch zur Aldi-Liste hinzu.',
     ]);
     expect(h.of('list')).toEqual([]);

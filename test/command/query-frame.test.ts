@@ -31,7 +31,9 @@ describe('query frame', () => {
     const h = inQuery('what time is service', 'go');
     await h.core.idle();
     expect(h.submits()).toEqual([{ frame: 'query', target: 'file', text: 'what time is service' }]);
-    expect(h.targets.get('file')!.got).toEqual([expect.objectContaining({ kind: 'submit', frame: 'query', text: 'what time is service', utteranceIds: ['u2'] })]);
+    expect(h.targets.get('file')!.got).toEqual([
+      expect.objectContaining({ kind: 'submit', frame: 'query', text: 'what time is service', utteranceIds: ['u2'] }),
+    ]);
     expect(h.of('earcon').map((e) => e.name)).toEqual(['listening', 'sent']);
   });
 

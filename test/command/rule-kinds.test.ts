@@ -23,7 +23,9 @@ describe('rule kinds', () => {
   });
 
   it('pattern named captures become slots for say and action args', () => {
-    const h = baseWith([{ pattern: '^eighty six (?<item>.+)$', do: [{ say: 'out of {item}' }, { action: 'menu.out', args: { item: '{item}', urgent: true } }] }]);
+    const h = baseWith([
+      { pattern: '^eighty six (?<item>.+)$', do: [{ say: 'out of {item}' }, { action: 'menu.out', args: { item: '{item}', urgent: true } }] },
+    ]);
     h.say('Eighty-six the halibut.');
     expect(h.spoken()).toEqual(['out of the halibut']);
     expect(h.actions()).toEqual([{ name: 'menu.out', args: { item: 'the halibut', urgent: true } }]);

@@ -56,21 +56,33 @@ describe('hark simulate', () => {
   it('a [tap] silences a ringing timer first; two due timers ring in turn, each named', () => {
     const r = simulate('computer set a pasta timer for 1 minute\ncomputer set a rice timer for 1 minute\n{"atMs": 75000}\n[tap]\n{"atMs": 200000}\n');
     expect(r.status).toBe(0);
-    expect(r.of('speak').filter((s) => s.earcon === 'timer').map((s) => [s.text, s.atMs])).toEqual([
+    expect(
+      r
+        .of('speak')
+        .filter((s) => s.earcon === 'timer')
+        .map((s) => [s.text, s.atMs]),
+    ).toEqual([
       ['Pasta timer done.', 61_000],
       ['Rice timer done.', 62_000],
       ['Pasta timer done.', 67_000],
       ['Rice timer done.', 73_000],
     ]);
     expect(r.of('button')).toEqual([expect.objectContaining({ consumed: true, atMs: 76_000 })]);
-    expect(r.of('timer').filter((t) => t.event === 'stopped').map((t) => [t.label, t.by])).toEqual([
+    expect(
+      r
+        .of('timer')
+        .filter((t) => t.event === 'stopped')
+        .map((t) => [t.label, t.by]),
+    ).toEqual([
       ['pasta', 'button'],
       ['rice', 'button'],
     ]);
   });
 
   it('takes JSON lines with atMs, and {atMs} alone only moves the clock', () => {
-    const r = simulate(['{"text": "computer", "atMs": 500}', '{"text": "soup of the day", "atMs": 700}', '{"atMs": 4000}', '{"atMs": 4700}', 'hello'].join('\n'));
+    const r = simulate(
+      ['{"text": "computer", "atMs": 500}', '{"text": "soup of the day", "atMs": 700}', '{"atMs": 4000}', '{"atMs": 4700}', 'hello'].join('\n'),
+    );
     expect(r.of('submit')).toEqual([{ type: 'submit', frame: 'query', target: 'file', text: 'soup of the day', utteranceIds: ['line-2'], atMs: 4700 }]);
     // Plain text is 1 s after the previous line, including an {atMs} line.
     expect(r.of('heard').at(-1)).toEqual({ type: 'heard', line: 5, text: 'hello', atMs: 5700 });
@@ -141,7 +153,9 @@ describe('hark simulate', () => {
   });
 
   it('does not call webhooks unless asked', () => {
-    const cfg = configFile('router:\n  frames:\n    query:\n      target: display\nactions:\n  targets:\n    display: {type: webhook, url: "http://127.0.0.1:9/hook"}\n');
+    const cfg = configFile(
+      'router:\n  frames:\n    query:\n      target: display\nactions:\n  targets:\n    display: {type: webhook, url: "http://127.0.0.1:9/hook"}\n',
+    );
     const r = simulate('computer soup\ngo\n', ['--config', cfg]);
     expect(r.of('delivered')).toEqual([expect.objectContaining({ target: 'display', detail: 'not called: http://127.0.0.1:9/hook (pass --live-webhooks)' })]);
   });

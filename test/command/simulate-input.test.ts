@@ -26,7 +26,10 @@ describe('simulate input lines', () => {
   });
 
   it.each([
-    ['{oops', /^not valid JSON \(.+\); expected plain text, \[tap\], \[es\] text, \{"text": "\.\.\.", "atMs": N, "language": "es"\}, \{"button": "tap", "atMs": N\} or \{"atMs": N\}$/],
+    [
+      '{oops',
+      /^not valid JSON \(.+\); expected plain text, \[tap\], \[es\] text, \{"text": "\.\.\.", "atMs": N, "language": "es"\}, \{"button": "tap", "atMs": N\} or \{"atMs": N\}$/,
+    ],
     ['{"text": "pausa", "language": "ES"}', /^"language" must be a language pack's code \("es", "pt-br"\), got "ES"$/],
     ['{"language": "es"}', /^"language" names the language of a "text"; this line has none$/],
     ['{}', /^needs "text", "button" or "atMs"/],

@@ -78,7 +78,12 @@ describe('set a timer', () => {
       ['rice', 721_000],
     ]);
     h.clock.advanceTo(800_000);
-    expect(h.of('timer').filter((t) => t.event === 'done').map((t) => t.label)).toEqual(['pasta', 'rice']);
+    expect(
+      h
+        .of('timer')
+        .filter((t) => t.event === 'done')
+        .map((t) => t.label),
+    ).toEqual(['pasta', 'rice']);
   });
 });
 

@@ -17,7 +17,10 @@ function problems(text: string): string[] {
   } catch (err) {
     expect(err).toBeInstanceOf(HarkError);
     expect((err as HarkError).exitCode).toBe(2);
-    return (err as Error).message.split('\n').slice(1).map((l) => l.trim());
+    return (err as Error).message
+      .split('\n')
+      .slice(1)
+      .map((l) => l.trim());
   }
   throw new Error('config was accepted');
 }
@@ -25,7 +28,16 @@ function problems(text: string): string[] {
 describe('config schema', () => {
   it('an empty file is a working config with every default filled in', () => {
     const c = parseConfigText('', 'hark.yaml');
-    expect(c.vad).toMatchObject({ engine: 'silero', threshold: 0.5, prerollMs: 500, minSpeechMs: 96, stateResetMs: 2000, hangoverMs: 600, maxSegmentMs: 12000, minSegmentMs: 120 });
+    expect(c.vad).toMatchObject({
+      engine: 'silero',
+      threshold: 0.5,
+      prerollMs: 500,
+      minSpeechMs: 96,
+      stateResetMs: 2000,
+      hangoverMs: 600,
+      maxSegmentMs: 12000,
+      minSegmentMs: 120,
+    });
     expect(c.capture).toMatchObject({ device: 'default', restartInitialMs: 1000, restartMaxMs: 30000, watchdogMs: 2000 });
   });
 
@@ -57,8 +69,12 @@ describe('config schema', () => {
 
   it('checks settings against each other', () => {
     expect(problems('vad:\n  threshold: 0.3\n  releaseThreshold: 0.4\n')).toEqual(['vad.releaseThreshold: must not be above vad.threshold']);
-    expect(problems('capture:\n  restartInitialMs: 5000\n  restartMaxMs: 1000\n')).toEqual(['capture.restartMaxMs: must not be below capture.restartInitialMs']);
-    expect(problems('stt:\n  deepgram:\n    reconnectInitialMs: 5000\n    reconnectMaxMs: 1000\n')).toEqual(['stt.deepgram.reconnectMaxMs: must not be below stt.deepgram.reconnectInitialMs']);
+    expect(problems('capture:\n  restartInitialMs: 5000\n  restartMaxMs: 1000\n')).toEqual([
+      'capture.restartMaxMs: must not be below capture.restartInitialMs',
+    ]);
+    expect(problems('stt:\n  deepgram:\n    reconnectInitialMs: 5000\n    reconnectMaxMs: 1000\n')).toEqual([
+      'stt.deepgram.reconnectMaxMs: must not be below stt.deepgram.reconnectInitialMs',
+    ]);
   });
 
   it("names a section's own inconsistency alongside another section's problem, in one pass", () => {
@@ -131,7 +147,9 @@ describe('hark config (the CLI)', () => {
   });
 
   it('shows that a secret is set without printing it', async () => {
-    const { stdout } = await run(process.execPath, [HARK_BIN, 'config', '--config', join(dir, 'ok.yaml'), '--json'], { env: { ...process.env, DEEPGRAM_API_KEY: 'sekrit-123' } });
+    const { stdout } = await run(process.execPath, [HARK_BIN, 'config', '--config', join(dir, 'ok.yaml'), '--json'], {
+      env: { ...process.env, DEEPGRAM_API_KEY: 'sekrit-123' },
+    });
     expect(stdout).not.toContain('sekrit-123');
     expect(JSON.parse(stdout).secrets.deepgramApiKey).toBe('set (from environment)');
   });

@@ -16,7 +16,7 @@ function rounds(answers: readonly string[]): string {
   return script(...lines);
 }
 
-describe('the confirm frame hears a kitchen\'s yes and no', () => {
+describe("the confirm frame hears a kitchen's yes and no", () => {
   it.each(YES)('%j is yes', (answer) => {
     const h = harness();
     h.sayAll('start inventory', 'apples', 'cancel', answer);

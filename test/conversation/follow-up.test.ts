@@ -12,7 +12,15 @@ import { script, simulate } from './sim.js';
  */
 describe('follow-ups without the wake word, through hark simulate', () => {
   it('"and two pints of milk" after "add eggs to the shopping list" adds milk; after the window, "and butter" is ignored', async () => {
-    const r = await simulate(script('computer add eggs to the shopping list', 'and two pints of milk', { text: 'and some butter', atMs: 20_000 }, "computer what's on the shopping list"), { drainMs: 0 });
+    const r = await simulate(
+      script(
+        'computer add eggs to the shopping list',
+        'and two pints of milk',
+        { text: 'and some butter', atMs: 20_000 },
+        "computer what's on the shopping list",
+      ),
+      { drainMs: 0 },
+    );
     expect(r.actions().filter((a) => a.name === 'list.add')).toEqual([
       { name: 'list.add', args: { list: 'shopping', item: 'eggs' } },
       { name: 'list.add', args: { list: 'shopping', item: 'milk', quantity: 2, unit: 'pints' } },
@@ -28,7 +36,15 @@ describe('follow-ups without the wake word, through hark simulate', () => {
   });
 
   it('"make it ten minutes" after setting a timer changes that timer', async () => {
-    const r = await simulate(script('computer set a timer for five minutes', 'make it ten minutes', { text: 'computer set a pasta timer for 8 minutes', atMs: 10_000 }, 'actually twelve minutes'), { drainMs: 0 });
+    const r = await simulate(
+      script(
+        'computer set a timer for five minutes',
+        'make it ten minutes',
+        { text: 'computer set a pasta timer for 8 minutes', atMs: 10_000 },
+        'actually twelve minutes',
+      ),
+      { drainMs: 0 },
+    );
     expect(r.actions().slice(1, 2)).toEqual([{ name: 'timer.add', args: { seconds: 300, latest: true } }]);
     expect(r.of('timer').filter((t) => t.event === 'changed')).toEqual([expect.objectContaining({ id: 1, bySeconds: 300, dueAtMs: 601_000 })]);
     // A named timer is restarted at its new length.
@@ -37,7 +53,9 @@ describe('follow-ups without the wake word, through hark simulate', () => {
   });
 
   it('a query kept open under a timer request does not swallow "make it ten minutes" as text', async () => {
-    const r = await simulate(script('computer', 'tell the chef table four wants the fish', 'set a timer for eight minutes', 'make it ten minutes'), { drainMs: 20_000 });
+    const r = await simulate(script('computer', 'tell the chef table four wants the fish', 'set a timer for eight minutes', 'make it ten minutes'), {
+      drainMs: 20_000,
+    });
     expect(r.actions().slice(0, 2)).toEqual([
       { name: 'timer.set', args: { seconds: 480 } },
       { name: 'timer.add', args: { seconds: 120, latest: true } },
@@ -46,7 +64,10 @@ describe('follow-ups without the wake word, through hark simulate', () => {
   });
 
   it('a timer request without the wake word acts inside the window, and is ignored outside it', async () => {
-    const r = await simulate(script('computer add eggs to the shopping list', 'set a timer for three minutes', { text: 'set a timer for four minutes', atMs: 30_000 }), { drainMs: 0 });
+    const r = await simulate(
+      script('computer add eggs to the shopping list', 'set a timer for three minutes', { text: 'set a timer for four minutes', atMs: 30_000 }),
+      { drainMs: 0 },
+    );
     expect(r.actions().map((a) => a.name)).toEqual(['list.add', 'timer.set']);
     expect(r.of('ignored')).toEqual([expect.objectContaining({ text: 'set a timer for four minutes' })]);
   });
@@ -59,7 +80,7 @@ describe('follow-ups without the wake word, through hark simulate', () => {
     expect(r.actions()).toHaveLength(1);
   });
 
-  it('talk between cooks over hark\'s answer inside the window neither cuts hark off nor acts', async () => {
+  it("talk between cooks over hark's answer inside the window neither cuts hark off nor acts", async () => {
     const r = await simulate(script('computer add eggs to the shopping list', 'did you see the game last night'), { drainMs: 0 });
     expect(r.of('speak.stopped')).toEqual([]);
     expect(r.of('submit')).toEqual([]);
@@ -111,7 +132,11 @@ describe('reading a follow-up', () => {
     return r?.kind === 'follow-up' ? followUpStep(r.follow, last) : null;
   };
   it.each([
-    [['and', 'two', 'pints', 'of', 'milk'], { kind: 'list', op: 'add', list: 'shopping' }, { action: 'list.add', args: { list: 'shopping', item: 'milk', quantity: 2, unit: 'pints' } }],
+    [
+      ['and', 'two', 'pints', 'of', 'milk'],
+      { kind: 'list', op: 'add', list: 'shopping' },
+      { action: 'list.add', args: { list: 'shopping', item: 'milk', quantity: 2, unit: 'pints' } },
+    ],
     [['also', 'some', 'butter', 'please'], { kind: 'list', op: 'add', list: 'prep' }, { action: 'list.add', args: { list: 'prep', item: 'butter' } }],
     [['and', 'the', 'eggs'], { kind: 'list', op: 'remove', list: 'shopping' }, { action: 'list.remove', args: { list: 'shopping', item: 'eggs' } }],
     [['two', 'pints', 'of', 'milk'], { kind: 'list', op: 'add', list: 'shopping' }, null],

@@ -9,7 +9,9 @@ import { script, simulate } from './sim.js';
  */
 describe('a request said into an open query', () => {
   it('wake-word mode: the timer is set and the query text is still submitted', async () => {
-    const r = await simulate(script('computer', 'tell the chef table four wants the fish', { text: 'set a timer for five minutes', atMs: 5000 }), { drainMs: 20_000 });
+    const r = await simulate(script('computer', 'tell the chef table four wants the fish', { text: 'set a timer for five minutes', atMs: 5000 }), {
+      drainMs: 20_000,
+    });
     expect(r.status).toBe(0);
     expect(r.actions()).toContainEqual({ name: 'timer.set', args: { seconds: 300 } });
     expect(r.of('submit')).toEqual([expect.objectContaining({ frame: 'query', text: 'tell the chef table four wants the fish' })]);
@@ -19,7 +21,7 @@ describe('a request said into an open query', () => {
     expect(r.lines.at(-1)).toEqual(expect.objectContaining({ type: 'end', stack: ['base'] }));
   });
 
-  it('always-listen: two requests within the query\'s 4 s do not collide', async () => {
+  it("always-listen: two requests within the query's 4 s do not collide", async () => {
     const r = await simulate(script({ text: 'table four wants the fish', atMs: 1000 }, { text: 'set a timer for five minutes', atMs: 3000 }), {
       yaml: 'router:\n  mode: always-listen\n',
       drainMs: 20_000,

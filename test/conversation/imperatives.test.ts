@@ -20,7 +20,13 @@ describe('whole imperatives', () => {
     ['say that again', [{ name: 'repeat' }]],
     ['Could you say that again, please?', [{ name: 'repeat' }]],
     ['repeat number 3', [{ name: 'repeat', reference: 'number 3' }]],
-    ['repeat number three. No, number five.', [{ name: 'repeat', reference: 'number 3' }, { name: 'repeat', reference: 'number 5' }]],
+    [
+      'repeat number three. No, number five.',
+      [
+        { name: 'repeat', reference: 'number 3' },
+        { name: 'repeat', reference: 'number 5' },
+      ],
+    ],
     ['please stop', [{ name: 'stop' }]],
     ['stop. actually continue', [{ name: 'stop' }, { name: 'continue' }]],
     ['stop actually continue', [{ name: 'stop' }, { name: 'continue' }]],
@@ -31,16 +37,32 @@ describe('whole imperatives', () => {
     expect(read(text)).toEqual(expected);
   });
 
-  it.each(['next table wants the fish', 'stop the fryer', 'reset the fryer', 'continue the sauce on low', 'give me twenty questions', 'what did the chef say about table four'])('%j is a kitchen\'s words, not an imperative', (text) => {
+  it.each([
+    'next table wants the fish',
+    'stop the fryer',
+    'reset the fryer',
+    'continue the sauce on low',
+    'give me twenty questions',
+    'what did the chef say about table four',
+  ])("%j is a kitchen's words, not an imperative", (text) => {
     expect(read(text)).toBeNull();
   });
 });
 
-describe('the README\'s examples, through hark simulate', () => {
+describe("the README's examples, through hark simulate", () => {
   const LIST = ['computer add eggs to the shopping list', 'computer add milk to the shopping list', 'computer add oats to the shopping list'];
 
   it('"can you repeat that", "say that again", "repeat number 3"', async () => {
-    const r = await simulate(script(...LIST, { text: "computer what's on the shopping list", atMs: 20_000 }, 'can you repeat that', { text: 'say that again', atMs: 24_000 }, { text: 'repeat number 3', atMs: 28_000 }), { drainMs: 0 });
+    const r = await simulate(
+      script(
+        ...LIST,
+        { text: "computer what's on the shopping list", atMs: 20_000 },
+        'can you repeat that',
+        { text: 'say that again', atMs: 24_000 },
+        { text: 'repeat number 3', atMs: 28_000 },
+      ),
+      { drainMs: 0 },
+    );
     const answer = 'The shopping list: eggs, milk and oats.';
     expect(r.spoken().slice(3)).toEqual([answer, answer, answer, 'oats']);
     expect(r.actions().filter((a) => a.name === 'repeat')).toEqual([
@@ -59,7 +81,10 @@ describe('the README\'s examples, through hark simulate', () => {
   });
 
   it('"stop. actually continue": stop acts, continue supersedes it and resumes the answer that was stopped', async () => {
-    const r = await simulate(script(...LIST, { text: "computer what's on the shopping list", atMs: 20_000 }, { text: 'stop. actually continue', atMs: 20_500 }), { drainMs: 0 });
+    const r = await simulate(
+      script(...LIST, { text: "computer what's on the shopping list", atMs: 20_000 }, { text: 'stop. actually continue', atMs: 20_500 }),
+      { drainMs: 0 },
+    );
     expect(r.actions().slice(-2)).toEqual([
       { name: 'stop', args: {} },
       { name: 'continue', args: {} },
@@ -69,7 +94,16 @@ describe('the README\'s examples, through hark simulate', () => {
   });
 
   it('"start over" restarts the last read-back; continue with nothing stopped says so', async () => {
-    const r = await simulate(script('computer add eggs to the shopping list', { text: "computer what's on the shopping list", atMs: 10_000 }, { text: 'computer set a timer for 5 minutes', atMs: 20_000 }, { text: 'start over', atMs: 30_000 }, { text: 'continue', atMs: 40_000 }), { drainMs: 0 });
+    const r = await simulate(
+      script(
+        'computer add eggs to the shopping list',
+        { text: "computer what's on the shopping list", atMs: 10_000 },
+        { text: 'computer set a timer for 5 minutes', atMs: 20_000 },
+        { text: 'start over', atMs: 30_000 },
+        { text: 'continue', atMs: 40_000 },
+      ),
+      { drainMs: 0 },
+    );
     expect(r.spoken().slice(-2)).toEqual(['The shopping list: eggs.', 'Nothing to continue.']);
   });
 
@@ -81,7 +115,13 @@ describe('the README\'s examples, through hark simulate', () => {
 });
 
 describe('"repeat number 3. no, number 5" with the default frames', () => {
-  const READ = ['computer add eggs to the shopping list', 'computer add milk to the shopping list', 'computer add oats to the shopping list', 'computer add rice to the shopping list', 'computer add flour to the shopping list'];
+  const READ = [
+    'computer add eggs to the shopping list',
+    'computer add milk to the shopping list',
+    'computer add oats to the shopping list',
+    'computer add rice to the shopping list',
+    'computer add flour to the shopping list',
+  ];
   it.each([
     ['in one breath', ['repeat number 3. no, number 5']],
     ['across a pause', ['repeat number three', 'no, number five']],

@@ -74,7 +74,13 @@ export function simulate(input: string, opts: SimOptions = {}): Promise<SimResul
         of,
         spoken: () => of('speak').map((l) => String(l.text)),
         actions: () => of('action').map((l) => ({ name: String(l.name), args: l.args })),
-        submissions: () => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : []),
+        submissions: () =>
+          existsSync(file)
+            ? readFileSync(file, 'utf8')
+                .split('\n')
+                .filter(Boolean)
+                .map((l) => JSON.parse(l) as Record<string, unknown>)
+            : [],
       });
     });
     child.stdin.end(input);

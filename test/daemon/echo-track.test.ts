@@ -23,7 +23,8 @@ import { scratch } from '../store/fixtures.js';
  * SegmentPath writes it) into a real SQLite file. The person speaks once over hark's answer (which
  * comes back into the mic 50 ms late through a reverberant room) and once in silence after it.
  */
-const ANSWER = 'Here is your answer. Preheat the oven to two hundred degrees, then whisk the eggs with the sugar until pale, fold in the flour, and bake for twenty five minutes.';
+const ANSWER =
+  'Here is your answer. Preheat the oven to two hundred degrees, then whisk the eggs with the sugar until pale, fold in the flour, and bake for twenty five minutes.';
 const RATE = 16;
 const T0 = 1000; // clock ms of microphone sample 0
 
@@ -85,7 +86,17 @@ beforeAll(async () => {
 
   store = new Store({ path: join(scratch('daemon-echo-track'), 'hark.db'), housekeeping: null });
   ids = segments.map((segment) => {
-    const rec: SegmentRecord = { segment, transcript: null, fate: { kind: 'dropped', reason: 'test' }, actions: [], closedAt: 0, closedWallAt: Date.now(), speechEndAt: 0, firstActionAt: null, written: true };
+    const rec: SegmentRecord = {
+      segment,
+      transcript: null,
+      fate: { kind: 'dropped', reason: 'test' },
+      actions: [],
+      closedAt: 0,
+      closedWallAt: Date.now(),
+      speechEndAt: 0,
+      firstActionAt: null,
+      written: true,
+    };
     return store.recordSegment(segmentWrite(rec, 'mic'))!.id;
   });
 }, 120_000);
@@ -118,11 +129,17 @@ describe('a segment said over hark playing stores both tracks; one said in silen
     const rawPcm = (raw as { pcm: Int16Array }).pcm;
     // Read the canceller's fixed lag earlier (its residual suppressor's 16 ms), so it lines up with the
     // cleaned track (test/echo/mic-timeline.test.ts).
-    expect(Buffer.from(rawPcm.buffer, rawPcm.byteOffset, rawPcm.byteLength).equals(Buffer.from(mic.buffer, (seg.startSample - latency) * 2, (seg.endSample - seg.startSample) * 2))).toBe(true);
+    expect(
+      Buffer.from(rawPcm.buffer, rawPcm.byteOffset, rawPcm.byteLength).equals(
+        Buffer.from(mic.buffer, (seg.startSample - latency) * 2, (seg.endSample - seg.startSample) * 2),
+      ),
+    ).toBe(true);
     // The stored audio is what the VAD and speech-to-text got: the canceller's output, not the raw mic.
     const cleaned = store.getAudio(ids[i]!)!.pcm;
     expect(cleaned.length).toBe(rawPcm.length);
-    expect(Buffer.from(cleaned.buffer, cleaned.byteOffset, cleaned.byteLength).equals(Buffer.from(rawPcm.buffer, rawPcm.byteOffset, rawPcm.byteLength))).toBe(false);
+    expect(Buffer.from(cleaned.buffer, cleaned.byteOffset, cleaned.byteLength).equals(Buffer.from(rawPcm.buffer, rawPcm.byteOffset, rawPcm.byteLength))).toBe(
+      false,
+    );
   });
 
   it('stores only the cleaned track for the segment said in silence, and a raw track for no segment away from playback', () => {

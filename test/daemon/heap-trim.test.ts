@@ -30,7 +30,11 @@ describe('the heap trim (hark-aec trimHeap: glibc malloc_trim)', () => {
           console.log(JSON.stringify({ before, after: rss(), released, kept: kept.length }));
         }, 200);
       }, 100);`;
-    const out = JSON.parse(execFileSync(process.execPath, ['--expose-gc', '-e', script], { encoding: 'utf8', timeout: 20_000 })) as { before: number; after: number; released: boolean };
+    const out = JSON.parse(execFileSync(process.execPath, ['--expose-gc', '-e', script], { encoding: 'utf8', timeout: 20_000 })) as {
+      before: number;
+      after: number;
+      released: boolean;
+    };
     expect(out.released).toBe(true);
     expect(out.before - out.after).toBeGreaterThan(40);
   });
@@ -64,7 +68,14 @@ describe('the daemon heap-trim component', () => {
     const clock = new VirtualClock();
     const log = memoryLogger();
     let calls = 0;
-    void heapTrimComponent({ clock, log, trim: () => { calls++; throw new Error('boom'); } }).start();
+    void heapTrimComponent({
+      clock,
+      log,
+      trim: () => {
+        calls++;
+        throw new Error('boom');
+      },
+    }).start();
     clock.advanceTo(HEAP_TRIM_EVERY_MS * 5);
     expect(calls).toBe(1);
     expect(log.lines.filter((l) => l.includes('cannot trim the heap'))).toHaveLength(1);

@@ -72,13 +72,33 @@ function room(costMs: number) {
   // One call at a time, as whisper.cpp runs them: a call waits for the one before it.
   const engine = new ScriptedEngine({ clock, costMs, serial: true, script: hearer(script) });
   const engines: EngineSlot[] = [{ id: 'whisper', engine }];
-  const transcriber = new Transcriber({ engines, clearSpeechProb: 0.8, breaker: { failures: 3, openMs: 30_000 }, filter: config.stt.filter, stabilizer: config.stt.stabilizer, clock, logger: log, bus });
+  const transcriber = new Transcriber({
+    engines,
+    clearSpeechProb: 0.8,
+    breaker: { failures: 3, openMs: 30_000 },
+    filter: config.stt.filter,
+    stabilizer: config.stt.stabilizer,
+    clock,
+    logger: log,
+    bus,
+  });
   const stt: SttStack = { transcriber, engines, describe: 'test', setVocabulary: () => {}, close: async () => {} };
   const store = new Store({ path: join(dir, 'hark.db'), housekeeping: null });
   stores.push(store);
   store.start();
   const pipeline = new SegmentPipeline({ vad: loudVad, segmenter: segmenterFor(config, true) });
-  const path = new SegmentPath({ config, bus, clock, log, stt, speech: null, conversation: new Conversation({ config, bus, clock, log, store, speech: null }), store: () => store, source: 'mic', closeEarly: () => void pipeline.closeEarly() });
+  const path = new SegmentPath({
+    config,
+    bus,
+    clock,
+    log,
+    stt,
+    speech: null,
+    conversation: new Conversation({ config, bus, clock, log, store, speech: null }),
+    store: () => store,
+    source: 'mic',
+    closeEarly: () => void pipeline.closeEarly(),
+  });
   // As capture-wiring.ts wires the pipeline to the path.
   const closes: number[] = [];
   const handled: Promise<void>[] = [];
@@ -127,7 +147,17 @@ function room(costMs: number) {
     script.set(id, { text, seconds });
     const pcm = new Int16Array(Math.round(PREROLL + seconds * RATE)).fill(LOUD + id, PREROLL);
     const startSample = 1e9 + direct++ * 1e6;
-    const seg: Segment = { index: 1000 + direct, pcm, prerollSamples: PREROLL, startSample, vadStartSample: startSample + PREROLL, endSample: startSample + pcm.length, closeReason: openedBy === 'ptt' ? 'ptt-release' : 'hangover', maxProb: 0.95, openedBy };
+    const seg: Segment = {
+      index: 1000 + direct,
+      pcm,
+      prerollSamples: PREROLL,
+      startSample,
+      vadStartSample: startSample + PREROLL,
+      endSample: startSample + pcm.length,
+      closeReason: openedBy === 'ptt' ? 'ptt-release' : 'hangover',
+      maxProb: 0.95,
+      openedBy,
+    };
     handled.push(path.closed(seg));
   };
   const done = async () => {
@@ -140,11 +170,30 @@ function room(costMs: number) {
   const rows = () => {
     store.close();
     const db = new Database(join(dir, 'hark.db'), { readonly: true });
-    const r = db.prepare(`SELECT s.audio_state AS audio, (SELECT group_concat(coalesce(t.dropped_reason, ''), ' | ') FROM transcripts t WHERE t.segment_id = s.id) AS reasons FROM segments s ORDER BY s.id`).all();
+    const r = db
+      .prepare(
+        `SELECT s.audio_state AS audio, (SELECT group_concat(coalesce(t.dropped_reason, ''), ' | ') FROM transcripts t WHERE t.segment_id = s.id) AS reasons FROM segments s ORDER BY s.id`,
+      )
+      .all();
     db.close();
     return r as { audio: string; reasons: string }[];
   };
-  return { clock, path, engine, of, speak, closed, quiet, done, closes, rows, actions: () => of('router.effect').filter((e) => e.type === 'action').map((a) => [a.name, a.args]) };
+  return {
+    clock,
+    path,
+    engine,
+    of,
+    speak,
+    closed,
+    quiet,
+    done,
+    closes,
+    rows,
+    actions: () =>
+      of('router.effect')
+        .filter((e) => e.type === 'action')
+        .map((a) => [a.name, a.args]),
+  };
 }
 
 const RADIO = 'and so the old man walked down to the harbour where the boats were coming in with the morning catch and the gulls';
@@ -154,7 +203,13 @@ describe('a wake-word command: its transcript is ready at the close', () => {
     // 1.5 s: whole at its pause, as before.
     { name: '1.5 s of speech', seconds: 1.5, text: 'computer set a timer for two minutes', minutes: 2, cost: 300 },
     // 1.8–2.5 s: the pause and the close now measure speech alike, so the pause starts the whole.
-    { name: '2.2 s of speech (neither check nor pause transcript before)', seconds: 2.2, text: 'computer set a timer for three minutes', minutes: 3, cost: 300 },
+    {
+      name: '2.2 s of speech (neither check nor pause transcript before)',
+      seconds: 2.2,
+      text: 'computer set a timer for three minutes',
+      minutes: 3,
+      cost: 300,
+    },
     // Long: the opening is checked while it is said, and the pause starts the whole.
     { name: '3 s of speech', seconds: 3, text: 'computer set a timer for four minutes please', minutes: 4, cost: 300 },
     { name: '5 s of speech', seconds: 5, text: 'computer could you set a timer for five minutes for the brown rice please', minutes: 5, cost: 300 },
@@ -226,7 +281,7 @@ describe('talk without the wake phrase', () => {
   });
 });
 
-describe('priority: closed segments before an open segment\'s check', () => {
+describe("priority: closed segments before an open segment's check", () => {
   it('a push-to-talk command waiting behind radio is transcribed before the opening of radio said meanwhile', async () => {
     const r = room(5000);
     // Radio closed and in speech-to-text (its opening checked at its turn), then a push-to-talk command waits.

@@ -36,7 +36,15 @@ describe('openingPhrases', () => {
   });
 
   it('gives up (every segment whole) when the base frame has a rule that can match anywhere', () => {
-    const frames: FramesSpec = { base: { kind: 'base', rules: [{ prefix: ['computer'], do: [] }, { pattern: 'timer', do: [] }] } };
+    const frames: FramesSpec = {
+      base: {
+        kind: 'base',
+        rules: [
+          { prefix: ['computer'], do: [] },
+          { pattern: 'timer', do: [] },
+        ],
+      },
+    };
     expect(openingPhrases(frames)).toBeNull();
   });
 });

@@ -34,7 +34,10 @@ const words = new WeakMap<ArrayBufferLike, string>();
 function heardIn(audio: SegmentAudio): string {
   const sec = audio.pcm.length / RATE;
   const all = words.get(audio.pcm.buffer) ?? '';
-  return all.split(' ').slice(0, Math.max(1, Math.floor((sec - PREROLL / RATE) * 2.5))).join(' ');
+  return all
+    .split(' ')
+    .slice(0, Math.max(1, Math.floor((sec - PREROLL / RATE) * 2.5)))
+    .join(' ');
 }
 
 /** Whisper hearing the words said (its opening: the first words only), in `costMs` of virtual time; blank: [BLANK_AUDIO] to everything (the test model; a real Whisper that hears nothing). */
@@ -83,16 +86,44 @@ function rig(
   const log = memoryLogger();
   const dir = mkdtempSync(join(tmpdir(), 'hark-load-'));
   dirs.push(dir);
-  const config = validateConfig({ router: { mode: opts.mode ?? 'wake-word' }, speech: { device: 'null' }, actions: { dataDir: dir }, stt: { queue: opts.queue ?? {} } }, 'test');
-  const engine = opts.local === 'slow' ? new SlowWhisper(clock, opts.costMs ?? (() => 100)) : timedEngine(clock, opts.costMs ?? (() => 100), opts.local === 'blank');
+  const config = validateConfig(
+    { router: { mode: opts.mode ?? 'wake-word' }, speech: { device: 'null' }, actions: { dataDir: dir }, stt: { queue: opts.queue ?? {} } },
+    'test',
+  );
+  const engine =
+    opts.local === 'slow' ? new SlowWhisper(clock, opts.costMs ?? (() => 100)) : timedEngine(clock, opts.costMs ?? (() => 100), opts.local === 'blank');
   const cloud = cloudEngine(clock);
-  const engines: EngineSlot[] = opts.local ? [{ id: 'whisper', engine }, { id: 'deepgram', engine: cloud }] : [{ id: 'whisper', engine }];
-  const transcriber = new Transcriber({ engines, clearSpeechProb: 0.8, breaker: { failures: 3, openMs: 30_000 }, filter: config.stt.filter, stabilizer: config.stt.stabilizer, clock, logger: log, bus });
+  const engines: EngineSlot[] = opts.local
+    ? [
+        { id: 'whisper', engine },
+        { id: 'deepgram', engine: cloud },
+      ]
+    : [{ id: 'whisper', engine }];
+  const transcriber = new Transcriber({
+    engines,
+    clearSpeechProb: 0.8,
+    breaker: { failures: 3, openMs: 30_000 },
+    filter: config.stt.filter,
+    stabilizer: config.stt.stabilizer,
+    clock,
+    logger: log,
+    bus,
+  });
   const stt: SttStack = { transcriber, engines, describe: 'test', setVocabulary: () => {}, close: async () => {} };
   const dbPath = join(dir, 'hark.db');
   const store = new Store({ path: dbPath, housekeeping: null });
   store.start();
-  const path = new SegmentPath({ config, bus, clock, log, stt, speech: null, conversation: new Conversation({ config, bus, clock, log, store, speech: null }), store: () => store, source: 'mic' });
+  const path = new SegmentPath({
+    config,
+    bus,
+    clock,
+    log,
+    stt,
+    speech: null,
+    conversation: new Conversation({ config, bus, clock, log, store, speech: null }),
+    store: () => store,
+    source: 'mic',
+  });
   const events: { type: string; payload: Record<string, unknown> }[] = [];
   bus.onAny((type, payload) => events.push({ type, payload: payload as Record<string, unknown> }));
   const of = (type: string) => events.filter((e) => e.type === type).map((e) => e.payload);
@@ -104,7 +135,17 @@ function rig(
     words.set(pcm.buffer, text);
     const startSample = next;
     next += pcm.length + RATE;
-    const seg: Segment = { index: index++, pcm, prerollSamples: PREROLL, startSample, vadStartSample: startSample + PREROLL, endSample: startSample + pcm.length, closeReason: openedBy === 'ptt' ? 'ptt-release' : 'hangover', maxProb: 0.95, openedBy };
+    const seg: Segment = {
+      index: index++,
+      pcm,
+      prerollSamples: PREROLL,
+      startSample,
+      vadStartSample: startSample + PREROLL,
+      endSample: startSample + pcm.length,
+      closeReason: openedBy === 'ptt' ? 'ptt-release' : 'hangover',
+      maxProb: 0.95,
+      openedBy,
+    };
     // Heard over hark's playback: the raw microphone rides along as a second track.
     if (overPlayback) seg.echo = { raw: new Int16Array(pcm.length), playback: [{ start: 0, end: pcm.length }] };
     return path.closed(seg);
@@ -134,7 +175,19 @@ function rig(
     db.close();
     return r;
   };
-  return { clock, path, engine, cloud, of, say, handled, settle, rows, actions: () => of('router.effect').filter((e) => e.type === 'action'), dispose: () => path.dispose() };
+  return {
+    clock,
+    path,
+    engine,
+    cloud,
+    of,
+    say,
+    handled,
+    settle,
+    rows,
+    actions: () => of('router.effect').filter((e) => e.type === 'action'),
+    dispose: () => path.dispose(),
+  };
 }
 
 const RADIO = 'and so the old man walked down to the harbour where the boats were coming in with the morning catch';
@@ -214,7 +267,10 @@ describe('priority and bounds', () => {
     const done: number[] = [];
     const first = r.say(RADIO, 6).then(() => done.push(0));
     await r.settle(100);
-    const all = [first, ...[r.say(RADIO, 6), r.say(RADIO, 6), r.say('computer set a timer for five minutes', 3, 'ptt')].map((p, i) => p.then(() => done.push(i + 1)))];
+    const all = [
+      first,
+      ...[r.say(RADIO, 6), r.say(RADIO, 6), r.say('computer set a timer for five minutes', 3, 'ptt')].map((p, i) => p.then(() => done.push(i + 1))),
+    ];
     await r.settle(6000);
     await Promise.all(all);
     // The first was already running; the press goes next.
@@ -238,7 +294,10 @@ describe('priority and bounds', () => {
     const rows = r.rows();
     expect(rows).toHaveLength(5);
     expect(rows.every((x) => x.audio === 1)).toBe(true);
-    expect(rows.slice(3).map((x) => x.reasons)).toEqual([expect.stringMatching(/^backlog: waited 12\.\d s/), expect.stringMatching(/^backlog: waited 12\.\d s/)]);
+    expect(rows.slice(3).map((x) => x.reasons)).toEqual([
+      expect.stringMatching(/^backlog: waited 12\.\d s/),
+      expect.stringMatching(/^backlog: waited 12\.\d s/),
+    ]);
   });
 
   it('past stt.queue.maxAudioMb the oldest queued segments are stored untranscribed at once, never dropped', async () => {
@@ -287,7 +346,10 @@ describe('local-first in a loud room (Whisper, then the cloud)', () => {
     expect(r.actions().map((a) => [a.name, a.args])).toEqual([['timer.set', { seconds: 600 }]]);
     const handled = r.of('segment.handled');
     expect(handled.map((h) => h.fate)).toEqual(['dispatched', 'dispatched']);
-    expect(r.of('utterance.final').map((u) => u.fallbackReason)).toEqual([expect.stringMatching(/^whisper non-speech on clear speech .*, on its opening$/), expect.stringMatching(/on its opening$/)]);
+    expect(r.of('utterance.final').map((u) => u.fallbackReason)).toEqual([
+      expect.stringMatching(/^whisper non-speech on clear speech .*, on its opening$/),
+      expect.stringMatching(/on its opening$/),
+    ]);
     r.dispose();
     expect(r.rows()).toHaveLength(2);
   });

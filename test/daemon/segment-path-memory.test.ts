@@ -45,7 +45,17 @@ function rig(dir: string, said: string, store: Store | null) {
       path.opened({ startSample, pcm: new Int16Array(8000) });
       const pcm = new Int16Array(samples);
       eachPcm(pcm);
-      const seg: Segment = { index: i, pcm, prerollSamples: 8000, startSample, vadStartSample: startSample + 8000, endSample: startSample + samples, closeReason: 'hangover', maxProb: 0.95, openedBy: 'vad' };
+      const seg: Segment = {
+        index: i,
+        pcm,
+        prerollSamples: 8000,
+        startSample,
+        vadStartSample: startSample + 8000,
+        endSample: startSample + samples,
+        closeReason: 'hangover',
+        maxProb: 0.95,
+        openedBy: 'vad',
+      };
       await path.closed(seg);
       clock.advanceBy(5_000);
     }

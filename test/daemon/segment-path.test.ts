@@ -38,15 +38,35 @@ afterEach(() => {
   dirs = [];
 });
 
-function rig(opts: { engines: SttEngine[]; mode?: 'wake-word' | 'always-listen'; store?: boolean; hangovers?: number[]; earlyCloses?: number[]; arbiter?: Arbiter; intent?: Record<string, unknown> }) {
+function rig(opts: {
+  engines: SttEngine[];
+  mode?: 'wake-word' | 'always-listen';
+  store?: boolean;
+  hangovers?: number[];
+  earlyCloses?: number[];
+  arbiter?: Arbiter;
+  intent?: Record<string, unknown>;
+}) {
   const clock = new VirtualClock(100_000);
   const bus = new Bus();
   const log = memoryLogger();
   const dataDir = mkdtempSync(join(tmpdir(), 'hark-path-data-'));
   dirs.push(dataDir);
-  const config = validateConfig({ router: { mode: opts.mode ?? 'wake-word' }, speech: { device: 'null' }, actions: { dataDir }, ...(opts.intent ? { intent: opts.intent } : {}) }, 'test');
+  const config = validateConfig(
+    { router: { mode: opts.mode ?? 'wake-word' }, speech: { device: 'null' }, actions: { dataDir }, ...(opts.intent ? { intent: opts.intent } : {}) },
+    'test',
+  );
   const engines: EngineSlot[] = opts.engines.map((engine) => ({ id: engine.id, engine }));
-  const transcriber = new Transcriber({ engines, clearSpeechProb: 0.8, breaker: { failures: 3, openMs: 30_000 }, filter: config.stt.filter, stabilizer: config.stt.stabilizer, clock, logger: log, bus });
+  const transcriber = new Transcriber({
+    engines,
+    clearSpeechProb: 0.8,
+    breaker: { failures: 3, openMs: 30_000 },
+    filter: config.stt.filter,
+    stabilizer: config.stt.stabilizer,
+    clock,
+    logger: log,
+    bus,
+  });
   const stt: SttStack = { transcriber, engines, describe: 'test', setVocabulary: () => {}, close: async () => {} };
   // The real speech queue in front of a player that records what it is given (the kit's).
   const voice = testSpeech({ clock, bus });
@@ -62,7 +82,20 @@ function rig(opts: { engines: SttEngine[]; mode?: 'wake-word' | 'always-listen';
   // The appliance's own command side (cascade steps, interruption filter), on the recording speaker.
   const conversation = new Conversation({ config, bus, clock, log, store, speech });
   const cascade = conversation.cascade!;
-  const path = new SegmentPath({ config, bus, clock, log, stt, speech, conversation, store: () => store, source: 'mic', setHangoverMs: (ms) => opts.hangovers?.push(ms), closeEarly: () => opts.earlyCloses?.push(clock.now()), ...(opts.arbiter ? { arbiter: opts.arbiter } : {}) });
+  const path = new SegmentPath({
+    config,
+    bus,
+    clock,
+    log,
+    stt,
+    speech,
+    conversation,
+    store: () => store,
+    source: 'mic',
+    setHangoverMs: (ms) => opts.hangovers?.push(ms),
+    closeEarly: () => opts.earlyCloses?.push(clock.now()),
+    ...(opts.arbiter ? { arbiter: opts.arbiter } : {}),
+  });
   const events: { type: string; payload: Record<string, unknown> }[] = [];
   bus.onAny((type, payload) => events.push({ type, payload: payload as Record<string, unknown> }));
   const of = (type: string) => events.filter((e) => e.type === type).map((e) => e.payload);
@@ -77,7 +110,17 @@ function rig(opts: { engines: SttEngine[]; mode?: 'wake-word' | 'always-listen';
     return {
       startSample,
       close: (maxProb = 0.95) => {
-        const seg: Segment = { index: index++, pcm: new Int16Array(16_000), prerollSamples: 8000, startSample, vadStartSample: startSample + 8000, endSample: startSample + 16_000, closeReason: 'hangover', maxProb, openedBy: 'vad' };
+        const seg: Segment = {
+          index: index++,
+          pcm: new Int16Array(16_000),
+          prerollSamples: 8000,
+          startSample,
+          vadStartSample: startSample + 8000,
+          endSample: startSample + 16_000,
+          closeReason: 'hangover',
+          maxProb,
+          openedBy: 'vad',
+        };
         return path.closed(seg);
       },
     };
@@ -88,7 +131,23 @@ function rig(opts: { engines: SttEngine[]; mode?: 'wake-word' | 'always-listen';
       await new Promise((r) => setImmediate(r));
     }
   };
-  return { config, clock, bus, path, of, effects, open, settle, queue, said, speakOver: voice.speakOver, letGo: voice.letGo, cascade, store, close: () => (path.dispose(), speech.close(), store?.close()) };
+  return {
+    config,
+    clock,
+    bus,
+    path,
+    of,
+    effects,
+    open,
+    settle,
+    queue,
+    said,
+    speakOver: voice.speakOver,
+    letGo: voice.letGo,
+    cascade,
+    store,
+    close: () => (path.dispose(), speech.close(), store?.close()),
+  };
 }
 
 describe('the path of a segment: one owner, one fate per segment', () => {
@@ -104,7 +163,9 @@ describe('the path of a segment: one owner, one fate per segment', () => {
     // The store records what was said, not as heard.
     const db = new Database((r.store as unknown as { path: string }).path, { readonly: true });
     expect(db.prepare('SELECT count(*) FROM utterances').pluck().get()).toBe(0);
-    expect(db.prepare('SELECT raw_text, dropped_reason FROM transcripts').all()).toEqual([{ raw_text: 'Thank you for watching.', dropped_reason: 'hallucination: "thank you for watching"' }]);
+    expect(db.prepare('SELECT raw_text, dropped_reason FROM transcripts').all()).toEqual([
+      { raw_text: 'Thank you for watching.', dropped_reason: 'hallucination: "thank you for watching"' },
+    ]);
     db.close();
     r.close();
   });
@@ -122,7 +183,9 @@ describe('the path of a segment: one owner, one fate per segment', () => {
     const actions = r.effects('action');
     expect(actions.map((a) => [a.name, a.args])).toEqual([['timer.set', { seconds: 600 }]]);
     expect(r.of('utterance.final').map((u) => [u.engine, u.text])).toEqual([['whisper', 'computer set a timer for ten minutes']]);
-    expect(r.of('segment.handled')).toMatchObject([{ fate: 'dispatched', utterance: { text: 'computer set a timer for ten minutes' }, actions: ['timer.set'] }]);
+    expect(r.of('segment.handled')).toMatchObject([
+      { fate: 'dispatched', utterance: { text: 'computer set a timer for ten minutes' }, actions: ['timer.set'] },
+    ]);
     r.close();
   });
 });
@@ -264,7 +327,11 @@ describe('last-wins without the wait', () => {
     expect(r.effects('action').map((a) => a.name)).toEqual(['repeat']);
     expect(r.of('segment.handled')).toMatchObject([{ actions: ['repeat'], actionMs: 0 }]);
     const db = new Database((r.store as unknown as { path: string }).path, { readonly: true });
-    const rows = db.prepare('SELECT a.name, a.outcome, a.segment_id IS NOT NULL AS seg, a.utterance_id = u.id AS utt FROM actions a LEFT JOIN utterances u ON u.segment_id = a.segment_id').all();
+    const rows = db
+      .prepare(
+        'SELECT a.name, a.outcome, a.segment_id IS NOT NULL AS seg, a.utterance_id = u.id AS utt FROM actions a LEFT JOIN utterances u ON u.segment_id = a.segment_id',
+      )
+      .all();
     expect(rows).toEqual([{ name: 'repeat', outcome: 'ok', seg: 1, utt: 1 }]);
     db.close();
     r.close();
@@ -403,7 +470,11 @@ describe('a stop loses no speech', () => {
     await Promise.all([first, second, finished]);
     expect(r.of('segment.handled').map((h) => h.fate)).toEqual(['untranscribed', 'untranscribed']);
     const db = new Database((r.store as unknown as { path: string }).path, { readonly: true });
-    const rows = db.prepare('SELECT s.id, length(a.pcm) AS bytes, t.engine, t.dropped_reason FROM segments s JOIN segment_audio a ON a.segment_id = s.id JOIN transcripts t ON t.segment_id = s.id ORDER BY s.id').all();
+    const rows = db
+      .prepare(
+        'SELECT s.id, length(a.pcm) AS bytes, t.engine, t.dropped_reason FROM segments s JOIN segment_audio a ON a.segment_id = s.id JOIN transcripts t ON t.segment_id = s.id ORDER BY s.id',
+      )
+      .all();
     expect(rows).toEqual([
       { id: 1, bytes: 32_000, engine: 'none', dropped_reason: 'not transcribed: hark was stopping (replay it with hark replay)' },
       { id: 2, bytes: 32_000, engine: 'none', dropped_reason: 'not transcribed: hark was stopping (replay it with hark replay)' },
@@ -582,7 +653,10 @@ describe('the model starts at the cascade’s first timer', () => {
     ollama = await new OllamaDouble().start();
     ollama.on('three cases of milk', { verb: 'add_to_list', object: '3 cases of milk' });
     ollama.on('eggs', { verb: 'add_to_list', object: '3 cases of milk and 2 boxes of eggs' });
-    const r = rig({ engines: [scriptedWhisper(['computer we are short three cases of milk for the order', 'and two boxes of eggs'])], intent: { host: ollama.url, warmUp: false } });
+    const r = rig({
+      engines: [scriptedWhisper(['computer we are short three cases of milk for the order', 'and two boxes of eggs'])],
+      intent: { host: ollama.url, warmUp: false },
+    });
     await r.open().close();
     const end = r.clock.now() - r.config.vad.hangoverMs;
     await to(r, end + 600);
@@ -597,7 +671,10 @@ describe('the model starts at the cascade’s first timer', () => {
     await io();
     await to(r, end2 + 2000);
     await io();
-    expect(ollama.chats.map((c) => c.lastUser)).toEqual(['we are short three cases of milk for the order', 'we are short three cases of milk for the order and two boxes of eggs']);
+    expect(ollama.chats.map((c) => c.lastUser)).toEqual([
+      'we are short three cases of milk for the order',
+      'we are short three cases of milk for the order and two boxes of eggs',
+    ]);
     expect(r.said.filter((l) => l.startsWith('say'))).toEqual([expect.stringMatching(/^say Add .*milk and .*eggs to the shopping list\? Say yes or no\.$/)]);
     expect(r.effects('proposal')).toHaveLength(1);
     r.close();

@@ -15,7 +15,11 @@ function drain(q: SegmentQueue<string>, now: number): string[] {
 describe('SegmentQueue order', () => {
   it.each([
     { name: 'first in, first out in one lane', pushes: [seg('a'), seg('b'), seg('c')], order: ['a', 'b', 'c'] },
-    { name: 'a push-to-talk segment goes before radio queued earlier', pushes: [seg('radio1'), seg('radio2'), seg('ptt', 'first')], order: ['ptt', 'radio1', 'radio2'] },
+    {
+      name: 'a push-to-talk segment goes before radio queued earlier',
+      pushes: [seg('radio1'), seg('radio2'), seg('ptt', 'first')],
+      order: ['ptt', 'radio1', 'radio2'],
+    },
     { name: 'two first-lane jobs keep their order', pushes: [seg('r'), seg('answer', 'first'), seg('ptt', 'first')], order: ['answer', 'ptt', 'r'] },
     { name: 'text and taps stay in order with segments of their lane', pushes: [seg('a'), text('tap'), seg('b')], order: ['a', 'tap', 'b'] },
   ])('$name', ({ pushes, order }) => {
@@ -60,7 +64,13 @@ describe('SegmentQueue audio bound', () => {
     { name: 'under the bound nothing is evicted', pushes: [seg('a'), seg('b')], maxBytes: 64_000, evicted: [], left: ['a', 'b'] },
     { name: 'past it the oldest goes', pushes: [seg('a'), seg('b'), seg('c')], maxBytes: 64_000, evicted: ['a'], left: ['b', 'c'] },
     { name: 'normal lane before first lane', pushes: [seg('ptt', 'first'), seg('r1'), seg('r2')], maxBytes: 64_000, evicted: ['r1'], left: ['ptt', 'r2'] },
-    { name: 'several go for one big segment', pushes: [seg('a'), seg('b'), seg('big', 'normal', 90_000)], maxBytes: 100_000, evicted: ['a', 'b'], left: ['big'] },
+    {
+      name: 'several go for one big segment',
+      pushes: [seg('a'), seg('b'), seg('big', 'normal', 90_000)],
+      maxBytes: 100_000,
+      evicted: ['a', 'b'],
+      left: ['big'],
+    },
     { name: 'the last audio job is never evicted', pushes: [seg('huge', 'normal', 500_000)], maxBytes: 100_000, evicted: [], left: ['huge'] },
     { name: 'text is never evicted', pushes: [text('t'), seg('a'), seg('b'), seg('c')], maxBytes: 64_000, evicted: ['a'], left: ['t', 'b', 'c'] },
   ])('$name', ({ pushes, maxBytes, evicted, left }) => {

@@ -37,7 +37,14 @@ describe('the segment API', () => {
   });
 
   it('names the bad parameter in a 400', async () => {
-    for (const [q, field] of [['limit=0', 'limit'], ['limit=501', 'limit'], ['limit=ten', 'limit'], ['before=-3', 'before'], ['before=1e3', 'before'], [`q=${'x'.repeat(201)}`, 'q']]) {
+    for (const [q, field] of [
+      ['limit=0', 'limit'],
+      ['limit=501', 'limit'],
+      ['limit=ten', 'limit'],
+      ['before=-3', 'before'],
+      ['before=1e3', 'before'],
+      [`q=${'x'.repeat(201)}`, 'q'],
+    ]) {
       const r = await json(`/api/segments?${q}`);
       expect(r.status, q).toBe(400);
       expect(r.body.field).toBe(field);
@@ -119,7 +126,11 @@ describe('the segment API', () => {
     expect(text).toContain('hark_fleet_queued_events 3');
     expect(text).toContain('hark_fleet_dropped_events_total 7');
     // every sample line is `name{labels} number`
-    for (const line of text.trim().split('\n').filter((l) => !l.startsWith('#'))) expect(line).toMatch(/^[a-z_]+(\{[^}]*\})? (-?[0-9.e+]+|\+Inf)$/);
+    for (const line of text
+      .trim()
+      .split('\n')
+      .filter((l) => !l.startsWith('#')))
+      expect(line).toMatch(/^[a-z_]+(\{[^}]*\})? (-?[0-9.e+]+|\+Inf)$/);
   });
 });
 

@@ -31,7 +31,16 @@ async function handled(fate: (u: Utterance) => Fate, startedAt: number, index: n
     { engine: 'whisper', outcome: 'ok', rawText: '[BLANK_AUDIO]', text: '', sttMs: 410, droppedReason: BLANK },
     { engine: 'deepgram', outcome: 'ok', rawText: p.text, text: p.text, sttMs: 620, fallbackReason: BLANK },
   ];
-  const u: Utterance = { id: `utt-${index}`, text: p.text, rawText: p.text, engine: 'deepgram', sttMs: 1030, fallbackReason: BLANK, atMs: 0, ...(language ? { language } : {}) };
+  const u: Utterance = {
+    id: `utt-${index}`,
+    text: p.text,
+    rawText: p.text,
+    engine: 'deepgram',
+    sttMs: 1030,
+    fallbackReason: BLANK,
+    atMs: 0,
+    ...(language ? { language } : {}),
+  };
   const f = fate(u);
   const rec = {
     segment,
@@ -51,7 +60,9 @@ beforeAll(async () => {
   h = await startHarness({ suite: 'debug-browser-card-text' });
   plainId = h.store.recordSegment((await jfkWrites(Date.now() - 90_000))[0]!)!.id;
   fellBackId = h.store.recordSegment(await handled((u) => ({ kind: 'dispatched', utterance: u }), Date.now() - 60_000, 1))!.id;
-  filteredId = h.store.recordSegment(await handled((u) => ({ kind: 'filtered', utterance: u, reason: 'backchannel only ("ask not")' }), Date.now() - 30_000, 2))!.id;
+  filteredId = h.store.recordSegment(
+    await handled((u) => ({ kind: 'filtered', utterance: u, reason: 'backchannel only ("ask not")' }), Date.now() - 30_000, 2),
+  )!.id;
   spanishId = h.store.recordSegment(await handled((u) => ({ kind: 'dispatched', utterance: u }), Date.now() - 20_000, 3, 'es'))!.id;
 
   browser = await chromium.launch({

@@ -16,7 +16,11 @@ beforeAll(async () => {
   seg(Date.now() - 60_000, 'before');
   seg(9e15, 'from the far future'); // past JavaScript's last date (8.64e15 ms)
   seg(Date.now() - 30_000, 'after');
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
+  });
 }, 60_000);
 
 afterAll(async () => {

@@ -49,10 +49,10 @@ beforeAll(async () => {
   await page.goto(h.url);
   await page.waitForSelector('body[data-ready="1"]', { timeout: 15_000 });
   await page.waitForSelector(`#seg-${echoId}`, { timeout: 15_000 }).catch(async (e) => {
-    throw new Error(`${e.message}; page errors: ${pageErrors.join(" / ")}; body: ${(await page.textContent("body"))?.slice(0, 400)}`);
+    throw new Error(`${e.message}; page errors: ${pageErrors.join(' / ')}; body: ${(await page.textContent('body'))?.slice(0, 400)}`);
   });
-  const shown = await page.$$eval("#list > article", (cs) => cs.map((c) => (c as HTMLElement).id).join(","));
-  if (!shown.includes(`seg-${plainId}`)) throw new Error(`shown: ${shown}; errors: ${pageErrors.join(" / ")}; status: ${await page.textContent("#status")}`);
+  const shown = await page.$$eval('#list > article', (cs) => cs.map((c) => (c as HTMLElement).id).join(','));
+  if (!shown.includes(`seg-${plainId}`)) throw new Error(`shown: ${shown}; errors: ${pageErrors.join(' / ')}; status: ${await page.textContent('#status')}`);
   for (const id of [echoId, plainId, damagedId, garbledId]) {
     await page.$eval(`#seg-${id}`, (c) => c.scrollIntoView());
     await page.waitForSelector(`#seg-${id} canvas[data-track="cleaned"][data-drawn="1"]`, { timeout: 15_000 });
@@ -135,7 +135,8 @@ describe('the debug page shows both tracks of a segment heard over playback', ()
       expect(Math.abs(t.markerX - (w.segment.prerollSamples / n) * t.width), `${t.track} splice marker`).toBeLessThanOrEqual(1);
     }
     // What the canceller removed is visible: inside hark's playback the raw track carries far more signal.
-    for (let i = 0; i < 2; i++) expect(raw!.inkIn[i]!, `span ${i}: raw ${raw!.inkIn[i]} vs cleaned ${cleaned!.inkIn[i]}`).toBeGreaterThan(2 * cleaned!.inkIn[i]!);
+    for (let i = 0; i < 2; i++)
+      expect(raw!.inkIn[i]!, `span ${i}: raw ${raw!.inkIn[i]} vs cleaned ${cleaned!.inkIn[i]}`).toBeGreaterThan(2 * cleaned!.inkIn[i]!);
     const text = await page.$eval(`#seg-${echoId}`, (c) => c.textContent ?? '');
     expect(text).toContain('over playback');
     expect(text).toContain('raw microphone');

@@ -22,7 +22,12 @@ beforeAll(async () => {
   let ledger: SqliteLedger | null = null;
   h = await startHarness({
     suite: 'debug-browser-picking',
-    server: { picking: () => ({ offer: () => ({ status: 404, body: {} }), view: () => ({ operator: ledger!.operator(), outbox: { pending: 2, sent: 0, queueMax: 10 }, today: pickingDay(h.store.db, 0) }) }) },
+    server: {
+      picking: () => ({
+        offer: () => ({ status: 404, body: {} }),
+        view: () => ({ operator: ledger!.operator(), outbox: { pending: 2, sent: 0, queueMax: 10 }, today: pickingDay(h.store.db, 0) }),
+      }),
+    },
   });
   for (const w of await jfkWrites(Date.now() - 60_000)) segIds.push(h.store.recordSegment(w)!.id);
   ledger = new SqliteLedger(h.store.db, 'dock');
@@ -36,7 +41,11 @@ beforeAll(async () => {
   ledger.note('short', { assignment: 'D1', pick: 'P2', utteranceId: 'utt-2' });
   ledger.confirm({ assignment: a, pick: a.picks[1]!, operator: '12', picked: a.picks[1]!.quantity - 1, utteranceId: 'utt-2' });
 
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
   page = await browser.newPage({ viewport: { width: 1200, height: 1400 } });
   page.on('pageerror', (e) => pageErrors.push(e.message));
   page.on('console', (m) => m.type() === 'error' && pageErrors.push(m.text()));
@@ -58,12 +67,22 @@ describe("the operator's day on the debug page", () => {
     expect(day).toContain('1 short');
     expect(day).toContain('1 wrong check digits');
     expect(day).toContain('outbox 2 waiting');
-    const picks = await page.$$eval('#picking-recent li', (ls) => ls.map((l) => ({ text: l.textContent, href: l.querySelector('a')?.getAttribute('href'), wrong: Array.from(l.querySelectorAll('a.wrong'), (a) => a.getAttribute('href')) })));
+    const picks = await page.$$eval('#picking-recent li', (ls) =>
+      ls.map((l) => ({
+        text: l.textContent,
+        href: l.querySelector('a')?.getAttribute('href'),
+        wrong: Array.from(l.querySelectorAll('a.wrong'), (a) => a.getAttribute('href')),
+      })),
+    );
     // Newest first: the short pick, confirmed by the third phrase's segment, then the first pick.
     expect(picks).toEqual([
       { text: expect.stringMatching(/^D1\/P2: \d+ of \d+ \(short\) · not sent · segment \d+$/), href: `#seg-${segIds[2]}`, wrong: [] },
       // The first pick's check digits were read wrong once: that reading's segment is there to hear.
-      { text: expect.stringMatching(/^D1\/P1: (\d+) of \1 · not sent · segment \d+ · wrong check digits: segment \d+$/), href: `#seg-${segIds[1]}`, wrong: [`#seg-${segIds[0]}`] },
+      {
+        text: expect.stringMatching(/^D1\/P1: (\d+) of \1 · not sent · segment \d+ · wrong check digits: segment \d+$/),
+        href: `#seg-${segIds[1]}`,
+        wrong: [`#seg-${segIds[0]}`],
+      },
     ]);
     // The link lands on that segment's card, with its waveform.
     await page.click('#picking-recent li:last-child a');

@@ -150,7 +150,7 @@ describe('the viewer page in headless Chromium', () => {
     const get = (k: string) => meta[meta.indexOf(k) + 1];
     const w = (await jfkWrites())[1]!;
     expect(get('samples')).toBe(w.segment.pcm.length.toLocaleString('en-US'));
-    expect(get('duration')).toBe(`${Math.round((w.segment.pcm.length / 16)).toLocaleString('en-US')} ms`);
+    expect(get('duration')).toBe(`${Math.round(w.segment.pcm.length / 16).toLocaleString('en-US')} ms`);
     expect(get('pre-roll')).toBe('8,000 (500 ms)');
     expect(get('VAD trigger')).toMatch(/^\d\d:\d\d:\d\d\.\d{3} \(\+500 ms\)$/);
   });
@@ -214,23 +214,50 @@ describe('the viewer page in headless Chromium', () => {
 
   it('shows the fleet broker state once MQTT reports it, live and in /healthz', async () => {
     expect(await page.$eval('#pill-mqtt', (e) => (e as HTMLElement).hidden)).toBe(true);
-    h.bus.emit('fleet.state', { state: 'reconnecting', url: 'mqtt://10.0.0.5:1883', device: 'kitchen-1', room: 'kitchen', queued: 2, dropped: 0, lastError: 'connect ECONNREFUSED' });
+    h.bus.emit('fleet.state', {
+      state: 'reconnecting',
+      url: 'mqtt://10.0.0.5:1883',
+      device: 'kitchen-1',
+      room: 'kitchen',
+      queued: 2,
+      dropped: 0,
+      lastError: 'connect ECONNREFUSED',
+    });
     await page.waitForFunction(() => document.querySelector('#pill-mqtt')?.textContent === 'mqtt reconnecting · connect ECONNREFUSED', null, { timeout: 5000 });
     const health = (await (await fetch(new URL('/healthz', h.url))).json()) as { mqtt: { state: string }; problems: string[] };
     expect(health.mqtt).toMatchObject({ state: 'reconnecting', device: 'kitchen-1' });
     expect(health.problems).toContain('mqtt reconnecting: connect ECONNREFUSED (this device acts alone; events wait in a queue)');
-    h.bus.emit('fleet.state', { state: 'connected', url: 'mqtt://10.0.0.5:1883', device: 'kitchen-1', room: 'kitchen', queued: 0, dropped: 0, lastError: null });
+    h.bus.emit('fleet.state', {
+      state: 'connected',
+      url: 'mqtt://10.0.0.5:1883',
+      device: 'kitchen-1',
+      room: 'kitchen',
+      queued: 0,
+      dropped: 0,
+      lastError: null,
+    });
     await page.waitForFunction(() => document.querySelector('#pill-mqtt')?.textContent === 'mqtt kitchen-1 · room kitchen', null, { timeout: 5000 });
   });
 
   it('shows running timers and the lists, live, and serves them at /api/kitchen and in /healthz', async () => {
     kitchen = {
       timers: [{ id: 1, label: 'pizza', seconds: 480, state: 'running', leftSeconds: 250, command: null }],
-      lists: [{ name: 'shopping', items: [{ item: 'olive oil', quantity: null, unit: null, note: null }, { item: `eggs ${XSS}`, quantity: 12, unit: null, note: null }] }],
+      lists: [
+        {
+          name: 'shopping',
+          items: [
+            { item: 'olive oil', quantity: null, unit: null, note: null },
+            { item: `eggs ${XSS}`, quantity: 12, unit: null, note: null },
+          ],
+        },
+      ],
     };
     h.bus.emit('router.effect', { type: 'timer', event: 'set', id: 1, label: 'pizza', seconds: 480, dueAtMs: 0, atMs: 0 });
     await page.waitForSelector('#kitchen:not([hidden])', { timeout: 5000 });
-    expect(await page.$$eval('#kitchen > div', (d) => d.map((x) => x.textContent))).toEqual(['timer pizza · 4:10 left', `shopping list · olive oil, 12 eggs ${XSS}`]);
+    expect(await page.$$eval('#kitchen > div', (d) => d.map((x) => x.textContent))).toEqual([
+      'timer pizza · 4:10 left',
+      `shopping list · olive oil, 12 eggs ${XSS}`,
+    ]);
     expect(await page.$$('#kitchen img')).toEqual([]);
     expect(await (await fetch(new URL('/api/kitchen', h.url))).json()).toEqual(kitchen);
     expect(((await (await fetch(new URL('/healthz', h.url))).json()) as { timers: unknown }).timers).toEqual(kitchen.timers);
@@ -249,7 +276,10 @@ describe('the viewer page in headless Chromium', () => {
     };
     h.bus.emit('router.effect', { type: 'timer', event: 'done', id: 2, label: 'pasta', seconds: 60, dueAtMs: 0, atMs: 0 });
     await page.waitForFunction(() => document.querySelectorAll('#kitchen > div.ringing').length === 2, null, { timeout: 5000 });
-    expect(await page.$$eval('#kitchen > div', (d) => d.map((x) => x.textContent))).toEqual(['timer pasta · RINGING in its area 1:15', 'timer fryer · RINGING from back 0:09']);
+    expect(await page.$$eval('#kitchen > div', (d) => d.map((x) => x.textContent))).toEqual([
+      'timer pasta · RINGING in its area 1:15',
+      'timer fryer · RINGING from back 0:09',
+    ]);
     expect(await (await fetch(new URL('/api/kitchen', h.url))).json()).toEqual(kitchen);
     kitchen = { timers: [], lists: [] };
     h.bus.emit('router.effect', { type: 'timer', event: 'stopped', id: 2, label: 'pasta', seconds: 60, dueAtMs: 0, atMs: 0 });

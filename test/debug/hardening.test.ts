@@ -10,7 +10,13 @@ const TOKEN = 'b3f1c2d4e5a6978812ab34cd56ef7890';
 /** Send the headers (and maybe part of a body) and hold the request open: resolves with the response. */
 function openUpload(url: string, contentLength: number, firstBytes = 0): { response: Promise<{ status: number; body: string }>; abort: () => void } {
   const u = new URL('/api/segments', url);
-  const req = request({ host: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': contentLength } });
+  const req = request({
+    host: u.hostname,
+    port: u.port,
+    path: u.pathname,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'Content-Length': contentLength },
+  });
   const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
     req.on('response', (res) => {
       const parts: Buffer[] = [];
@@ -60,7 +66,11 @@ describe('uploads are refused before they are read', () => {
     }
     // the slots come back once those uploads are gone
     await new Promise((r) => setTimeout(r, 200));
-    const ok = await fetch(new URL('/api/segments', h.url), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ samples: [0, 0.1], preroll_length: 0, transcript: 'x' }) });
+    const ok = await fetch(new URL('/api/segments', h.url), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ samples: [0, 0.1], preroll_length: 0, transcript: 'x' }),
+    });
     expect(ok.status).toBe(201);
   });
 });
@@ -118,11 +128,18 @@ describe('/healthz tells the truth early and on a full disk', () => {
 
   it('says how much audio was given up and how many rows wait for room', async () => {
     h = await startHarness({ suite: 'debug-hardening' });
-    const seg = (n: number) => ({ segment: { pcm: new Int16Array(16000), prerollSamples: 0, startedAt: Date.now() }, transcripts: [{ engine: 'w', rawText: 'r'.repeat(n), text: 't' }] });
+    const seg = (n: number) => ({
+      segment: { pcm: new Int16Array(16000), prerollSamples: 0, startedAt: Date.now() },
+      transcripts: [{ engine: 'w', rawText: 'r'.repeat(n), text: 't' }],
+    });
     h.store.recordSegment(seg(10));
     h.store.db.pragma(`max_page_count = ${h.store.db.pragma('page_count', { simple: true })}`);
     h.store.recordSegment(seg(100_000));
-    const body = (await (await fetch(new URL('/healthz', h.url))).json()) as { status: string; problems: string[]; store: { pendingRows: number; reclaimedSegments: number } };
+    const body = (await (await fetch(new URL('/healthz', h.url))).json()) as {
+      status: string;
+      problems: string[];
+      store: { pendingRows: number; reclaimedSegments: number };
+    };
     expect(body.status).toBe('degraded');
     expect(body.store).toMatchObject({ pendingRows: 1, reclaimedSegments: 1 });
     expect(body.problems.join('\n')).toMatch(/audio of the 1 oldest segments was deleted[\s\S]*1 rows wait in memory/);

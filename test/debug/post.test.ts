@@ -18,7 +18,7 @@ const post = (body: string, headers: Record<string, string> = { 'Content-Type': 
   fetch(new URL('/api/segments', h.url), { method: 'POST', body, headers });
 
 describe('POST /api/segments (the logging protocol)', () => {
-  it('stores a segment from an outside pipeline and serves it back like one of hark\'s own', async () => {
+  it("stores a segment from an outside pipeline and serves it back like one of hark's own", async () => {
     const int16 = (await jfkPcm()).slice(16_000, 40_000);
     const samples = Array.from(int16, (v) => v / 32768);
     const res = await post(JSON.stringify({ samples, preroll_length: 8000, transcript: ' [BLANK_AUDIO]', timestamp: 1_736_150_400.25 }));
@@ -28,7 +28,15 @@ describe('POST /api/segments (the logging protocol)', () => {
     expect(created.audio).toBe('stored');
 
     const seg = await (await fetch(new URL(created.url, h.url))).json();
-    expect(seg).toMatchObject({ id: created.id, source: 'post', prerollSamples: 8000, sampleCount: 24_000, durationMs: 1500, startedAt: 1_736_150_400_250, vadAt: 1_736_150_400_750 });
+    expect(seg).toMatchObject({
+      id: created.id,
+      source: 'post',
+      prerollSamples: 8000,
+      sampleCount: 24_000,
+      durationMs: 1500,
+      startedAt: 1_736_150_400_250,
+      vadAt: 1_736_150_400_750,
+    });
     expect(seg.transcripts[0]).toMatchObject({ engine: 'external', rawText: ' [BLANK_AUDIO]', text: '', droppedReason: 'empty' });
     expect(seg.transcripts[0].rawSpans).toEqual([{ text: ' ' }, { text: '[BLANK_AUDIO]', special: 'blank' }]);
 

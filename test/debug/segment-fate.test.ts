@@ -25,9 +25,29 @@ const heard: SttAttempt = { engine: 'deepgram', outcome: 'ok', rawText: 'stop th
 function headline(attempts: SttAttempt[] | null, fate: (u: Utterance) => Fate): string | null {
   const index = ++n;
   const u: Utterance = { id: `u-${index}`, text: 'stop the timer', rawText: 'stop the timer', engine: 'deepgram', atMs: 0 };
-  const segment = { pcm: new Int16Array(8000), prerollSamples: 1600, index, startSample: 0, vadStartSample: 1600, endSample: 8000, closeReason: 'hangover' as const, maxProb: 0.97, openedBy: 'vad' as const };
+  const segment = {
+    pcm: new Int16Array(8000),
+    prerollSamples: 1600,
+    index,
+    startSample: 0,
+    vadStartSample: 1600,
+    endSample: 8000,
+    closeReason: 'hangover' as const,
+    maxProb: 0.97,
+    openedBy: 'vad' as const,
+  };
   const transcript = attempts && { segmentId: index, attempts, hearing: { kind: 'heard' as const, utterance: u }, sttMs: 1000 };
-  const rec: SegmentRecord = { segment, transcript, fate: fate(u), actions: [], closedAt: 0, closedWallAt: Date.now(), speechEndAt: 0, firstActionAt: null, written: false };
+  const rec: SegmentRecord = {
+    segment,
+    transcript,
+    fate: fate(u),
+    actions: [],
+    closedAt: 0,
+    closedWallAt: Date.now(),
+    speechEndAt: 0,
+    firstActionAt: null,
+    written: false,
+  };
   const { id } = h.store.recordSegment(segmentWrite(rec, 'mic'))!;
   return presentSegment(h.store.getSegment(id)!).fate?.text ?? null;
 }
@@ -35,18 +55,25 @@ function headline(attempts: SttAttempt[] | null, fate: (u: Utterance) => Fate): 
 describe('the headline says what became of a segment, whatever its first engine did', () => {
   it('dispatched, filtered or yielded when the next engine heard the words', () => {
     expect(headline([blank, heard], (utterance) => ({ kind: 'dispatched', utterance }))).toBe('dispatched');
-    expect(headline([blank, heard], (utterance) => ({ kind: 'filtered', utterance, reason: 'backchannel only ("ok")' }))).toBe('filtered: backchannel only ("ok")');
+    expect(headline([blank, heard], (utterance) => ({ kind: 'filtered', utterance, reason: 'backchannel only ("ok")' }))).toBe(
+      'filtered: backchannel only ("ok")',
+    );
     expect(headline([blank, heard], (utterance) => ({ kind: 'yielded', utterance, reason: 'yielded to hall-1' }))).toBe('yielded to hall-1');
   });
 
   it('dropped with the reason that stood when nothing was heard', () => {
     const failed: SttAttempt = { engine: 'deepgram', outcome: 'failed', rawText: '', text: '', sttMs: 0, error: 'deadline 4000 ms', fallbackReason: BLANK };
     expect(headline([blank, failed], () => ({ kind: 'dropped', reason: `${BLANK}; deadline 4000 ms` }))).toBe('dropped: deadline 4000 ms');
-    expect(headline(null, () => ({ kind: 'cancelled', reason: 'push-to-talk cancelled (tap or mute hold)' }))).toBe('dropped: push-to-talk cancelled (tap or mute hold)');
+    expect(headline(null, () => ({ kind: 'cancelled', reason: 'push-to-talk cancelled (tap or mute hold)' }))).toBe(
+      'dropped: push-to-talk cancelled (tap or mute hold)',
+    );
   });
 
   it('says nothing of a segment whose words never met the command side (a POSTed one)', () => {
-    const { id } = h.store.recordSegment({ segment: { pcm: new Int16Array(1600), prerollSamples: 0, startedAt: Date.now(), source: 'post' }, transcripts: [{ engine: 'external', rawText: 'hello', text: 'hello' }] })!;
+    const { id } = h.store.recordSegment({
+      segment: { pcm: new Int16Array(1600), prerollSamples: 0, startedAt: Date.now(), source: 'post' },
+      transcripts: [{ engine: 'external', rawText: 'hello', text: 'hello' }],
+    })!;
     expect(presentSegment(h.store.getSegment(id)!).fate).toBeNull();
   });
 });

@@ -16,10 +16,21 @@ describe('raw transcript spans for highlighting', () => {
     expect(spans.map((s) => s.text).join('')).toBe(raw); // nothing lost or reordered
     expect(spans.filter((s) => s.special).map((s) => s.text)).toEqual(marked);
     // and the unmarked text is what the cleaner keeps
-    expect(spans.filter((s) => !s.special).map((s) => s.text).join(' ').replace(/\s+/g, ' ').trim()).toBe(cleanText(raw));
+    expect(
+      spans
+        .filter((s) => !s.special)
+        .map((s) => s.text)
+        .join(' ')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    ).toBe(cleanText(raw));
   });
 
   it('makes [BLANK_AUDIO] the one that stands out', () => {
-    expect(splitSpecialTokens(' [BLANK_AUDIO] [MUSIC]').filter((s) => s.special).map((s) => s.special)).toEqual(['blank', 'token']);
+    expect(
+      splitSpecialTokens(' [BLANK_AUDIO] [MUSIC]')
+        .filter((s) => s.special)
+        .map((s) => s.special),
+    ).toEqual(['blank', 'token']);
   });
 });

@@ -22,7 +22,13 @@ import { startHarness, type Harness } from './harness.js';
 const XSS = '<img src=x onerror=alert(1)>';
 const shots = outputDir('debug-browser');
 
-const whisper: SttEngine = { id: 'whisper', remote: false, trustBlank: false, close: async () => {}, transcribe: async () => ({ engine: 'whisper', rawText: '', text: '', ms: 0 }) };
+const whisper: SttEngine = {
+  id: 'whisper',
+  remote: false,
+  trustBlank: false,
+  close: async () => {},
+  transcribe: async () => ({ engine: 'whisper', rawText: '', text: '', ms: 0 }),
+};
 
 function server(url: string) {
   const parsed = parseServerUrl(url);
@@ -31,7 +37,17 @@ function server(url: string) {
 }
 
 function wyomingEngine(url: string): WyomingSttEngine {
-  return new WyomingSttEngine({ server: server(url), language: 'en', model: '', connectTimeoutMs: 500, deadlineBaseMs: 2000, deadlinePerSecondMs: 0, chunkSamples: 1024, logger: memoryLogger(), clock: new SystemClock() });
+  return new WyomingSttEngine({
+    server: server(url),
+    language: 'en',
+    model: '',
+    connectTimeoutMs: 500,
+    deadlineBaseMs: 2000,
+    deadlinePerSecondMs: 0,
+    chunkSamples: 1024,
+    logger: memoryLogger(),
+    clock: new SystemClock(),
+  });
 }
 
 let asr: WyomingDouble;
@@ -53,7 +69,13 @@ beforeAll(async () => {
   const down = wyomingEngine(away);
   await up.describe();
   await down.describe(500);
-  const voice = new WyomingVoice({ server: server(tts.url), voice: 'en_US-lessac-medium', connectTimeoutMs: 500, firstChunkTimeoutMs: 2000, chunkGapTimeoutMs: 2000 });
+  const voice = new WyomingVoice({
+    server: server(tts.url),
+    voice: 'en_US-lessac-medium',
+    connectTimeoutMs: 500,
+    firstChunkTimeoutMs: 2000,
+    chunkGapTimeoutMs: 2000,
+  });
   await voice.describe();
   const slots: EngineSlot[] = [
     { id: 'whisper', engine: whisper },
@@ -84,7 +106,13 @@ describe('the speech services on /healthz', () => {
       { id: 'wyoming', missing: null, wyoming: expect.objectContaining({ server: away, answered: false, models: [], streams: false }) },
     ]);
     expect(body.speech.engines[3]!.wyoming!.error).toMatch(/\S/);
-    expect(body.speech.voice).toEqual({ server: tts.url, answered: true, error: null, voice: 'en_US-lessac-medium', voices: ['en_US-lessac-medium', 'en_GB-alan-low'] });
+    expect(body.speech.voice).toEqual({
+      server: tts.url,
+      answered: true,
+      error: null,
+      voice: 'en_US-lessac-medium',
+      voices: ['en_US-lessac-medium', 'en_GB-alan-low'],
+    });
   });
 
   it('is null where there are no speech services (hark viewer)', async () => {
@@ -100,7 +128,19 @@ describe('the speech services on the page (real Chromium)', () => {
   });
 
   it('shows the engines, the Wyoming model names and voices as text, and flags a server that did not answer', async () => {
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
     const page = await browser.newPage({ viewport: { width: 1400, height: 400 }, deviceScaleFactor: 1, colorScheme: 'dark' });
     const dialogs: string[] = [];
     page.on('dialog', (d) => {
@@ -110,7 +150,9 @@ describe('the speech services on the page (real Chromium)', () => {
     await page.goto(h.url);
     await page.waitForSelector('#pill-speech:not([hidden])', { timeout: 15_000 });
     const text = await page.textContent('#pill-speech');
-    expect(text).toBe(`stt whisper → deepgram (missing) → wyoming ${asr.url} tiny-int8, base ${XSS} → wyoming ${away} not answering · voice ${tts.url} en_US-lessac-medium, en_GB-alan-low`);
+    expect(text).toBe(
+      `stt whisper → deepgram (missing) → wyoming ${asr.url} tiny-int8, base ${XSS} → wyoming ${away} not answering · voice ${tts.url} en_US-lessac-medium, en_GB-alan-low`,
+    );
     expect(await page.getAttribute('#pill-speech', 'class')).toContain('warn');
     // The full lists, and why a server did not answer, on hover.
     const error = view().engines[3]!.wyoming!.error!;

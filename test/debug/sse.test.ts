@@ -5,7 +5,9 @@ import { jfkWrites } from '../store/fixtures.js';
 import { startHarness, type Harness } from './harness.js';
 
 /** An SSE client on a raw socket: collects frames as they arrive. */
-function subscribe(url: string): Promise<{ res: IncomingMessage; frames: string[]; next(match: (f: string) => boolean, ms?: number): Promise<string>; close(): void }> {
+function subscribe(
+  url: string,
+): Promise<{ res: IncomingMessage; frames: string[]; next(match: (f: string) => boolean, ms?: number): Promise<string>; close(): void }> {
   return new Promise((resolve, reject) => {
     const req = request(new URL('/api/events', url), (res) => {
       const frames: string[] = [];
@@ -19,8 +21,9 @@ function subscribe(url: string): Promise<{ res: IncomingMessage; frames: string[
           const frame = buf.slice(0, end);
           buf = buf.slice(end + 2);
           frames.push(frame);
-          for (const w of waiters.splice(0)) if (w.match(frame)) w.done(frame);
-          else waiters.push(w);
+          for (const w of waiters.splice(0))
+            if (w.match(frame)) w.done(frame);
+            else waiters.push(w);
         }
       });
       resolve({
@@ -50,7 +53,13 @@ async function until(cond: () => boolean, ms = 5000): Promise<void> {
   }
 }
 
-const data = (frame: string) => JSON.parse(frame.split('\n').find((l) => l.startsWith('data: '))!.slice(6));
+const data = (frame: string) =>
+  JSON.parse(
+    frame
+      .split('\n')
+      .find((l) => l.startsWith('data: '))!
+      .slice(6),
+  );
 
 describe('the event stream', () => {
   let h: Harness;

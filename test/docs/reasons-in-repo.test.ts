@@ -81,7 +81,8 @@ describe('the reasons live in the repository', () => {
 
   it('nor does a comment in the build and the tools: the Makefile, scripts/, web/, the layer rules, CI', () => {
     const bad: string[] = [];
-    const cited = (rel: string, line: number, text: string) => (SEED.test(text) || ISSUE.test(text) || BARE.test(text)) && bad.push(`${rel}:${line}: ${text.trim()}`);
+    const cited = (rel: string, line: number, text: string) =>
+      (SEED.test(text) || ISSUE.test(text) || BARE.test(text)) && bad.push(`${rel}:${line}: ${text.trim()}`);
     const shell = [join(ROOT, 'Makefile'), join(ROOT, '.ci/run'), ...files(join(ROOT, 'scripts'), ['.sh']), ...files(join(ROOT, 'systemd'), ['.service'])];
     for (const f of shell) {
       readFileSync(f, 'utf8')

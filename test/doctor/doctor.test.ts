@@ -29,7 +29,9 @@ describe('reading arecord -L', () => {
   it('finds the devices and suggests stable plughw:CARD= names', () => {
     const devices = parseAlsaList(PI_ARECORD_L);
     expect(devices.map((d) => d.name)).toEqual(['null', 'hw:CARD=Device,DEV=0', 'plughw:CARD=Device,DEV=0', 'default:CARD=Device', 'dsnoop:CARD=Device,DEV=0']);
-    expect(stableCaptureNames(devices)).toEqual([{ name: 'plughw:CARD=Device,DEV=0', description: 'USB PnP Sound Device, USB Audio; Direct hardware device without any conversions' }]);
+    expect(stableCaptureNames(devices)).toEqual([
+      { name: 'plughw:CARD=Device,DEV=0', description: 'USB PnP Sound Device, USB Audio; Direct hardware device without any conversions' },
+    ]);
   });
 
   it.each([

@@ -22,7 +22,10 @@ describe('hark doctor: the Whisper model and the segment log', () => {
   mkdirSync(join(dir, 'models'), { recursive: true });
 
   it('a missing model fails with the fetch command', async () => {
-    const { model } = await doctor(dir, `stt:\n  whisper:\n    model: base.en-q5_1\n    modelsDir: ${JSON.stringify(join(dir, 'models'))}\nstore:\n  path: ${JSON.stringify(join(dir, 'none.db'))}\n`);
+    const { model } = await doctor(
+      dir,
+      `stt:\n  whisper:\n    model: base.en-q5_1\n    modelsDir: ${JSON.stringify(join(dir, 'models'))}\nstore:\n  path: ${JSON.stringify(join(dir, 'none.db'))}\n`,
+    );
     expect(model.status).toBe('fail');
     expect(model.fix).toBe('hark model fetch base.en-q5_1');
   });

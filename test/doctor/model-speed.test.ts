@@ -29,7 +29,9 @@ describe('the model speed check', () => {
   it('times the real model (whole and opening) and says how many seconds of talk per minute it keeps up with', async () => {
     const model = requireFile(TINY_MODEL);
     const r = await modelSpeedCheck.run(ctx({ mode: 'local-only', whisper: { model } }));
-    expect(r.detail).toMatch(/^6 s segment: \d+\.\d\d s \(real-time factor \d+\.\d\d\), its 2\.5 s opening: \d+\.\d\d s\. Keeps up with \d+ s of talk per minute transcribed whole, \d+ s per minute with the opening check/);
+    expect(r.detail).toMatch(
+      /^6 s segment: \d+\.\d\d s \(real-time factor \d+\.\d\d\), its 2\.5 s opening: \d+\.\d\d s\. Keeps up with \d+ s of talk per minute transcribed whole, \d+ s per minute with the opening check/,
+    );
     expect(r.data).toMatchObject({ segmentSec: 6, model });
     expect((r.data!.wholeSec as number) > 0).toBe(true);
   }, 120_000);

@@ -22,8 +22,14 @@ const REBUILD = 'sudo bash /opt/hark/scripts/build-whisper.sh';
 /** Addons as the different builds leave them. */
 const X86_NPM_CI = makeElf(EM_X86_64, systemInfoFunctions(EM_X86_64, []), DEBUG_STRING);
 const X86_NATIVE = makeElf(EM_X86_64, systemInfoFunctions(EM_X86_64, ['avx', 'avx2', 'fma', 'f16c', 'avx512', 'sse3', 'ssse3']));
-const ARM_GENERIC_OR_PI4 = makeElf(EM_AARCH64, [...systemInfoFunctions(EM_AARCH64, ['neon', 'arm_fma']), { name: 'ggml_vec_dot_q8_0_q8_0', code: Q8_DOT_CORTEX_A72 }]);
-const ARM_PI5 = makeElf(EM_AARCH64, [...systemInfoFunctions(EM_AARCH64, ['neon', 'arm_fma', 'fp16_va']), { name: 'ggml_vec_dot_q8_0_q8_0', code: Q8_DOT_CORTEX_A76 }]);
+const ARM_GENERIC_OR_PI4 = makeElf(EM_AARCH64, [
+  ...systemInfoFunctions(EM_AARCH64, ['neon', 'arm_fma']),
+  { name: 'ggml_vec_dot_q8_0_q8_0', code: Q8_DOT_CORTEX_A72 },
+]);
+const ARM_PI5 = makeElf(EM_AARCH64, [
+  ...systemInfoFunctions(EM_AARCH64, ['neon', 'arm_fma', 'fp16_va']),
+  { name: 'ggml_vec_dot_q8_0_q8_0', code: Q8_DOT_CORTEX_A76 },
+]);
 
 function facts(cpuinfo: string | null, addon: Buffer | null, extra: Partial<WhisperBuildFacts> = {}): WhisperBuildFacts {
   return {
@@ -55,7 +61,9 @@ describe('assessWhisperBuild', () => {
     expect(a.status).toBe('ok');
     expect(a.problem).toBeNull();
     expect(a.fix).toBeUndefined();
-    expect(a.detail).toBe('compiled with: AVX AVX2 FMA F16C AVX512, NDEBUG; this CPU (AMD EPYC) has: AVX AVX2 FMA F16C AVX512; built by scripts/build-whisper.sh with -O3 -march=native -DNDEBUG');
+    expect(a.detail).toBe(
+      'compiled with: AVX AVX2 FMA F16C AVX512, NDEBUG; this CPU (AMD EPYC) has: AVX AVX2 FMA F16C AVX512; built by scripts/build-whisper.sh with -O3 -march=native -DNDEBUG',
+    );
   });
 
   it('a Pi 4 with its own -mcpu=native build: NEON is all it has, and that is fine', () => {
@@ -68,7 +76,9 @@ describe('assessWhisperBuild', () => {
     const a = assessWhisperBuild(facts(CPUINFO_PI5, ARM_GENERIC_OR_PI4));
     expect(a.status).toBe('warn');
     expect(a.missing).toEqual(['DOTPROD', 'FP16']);
-    expect(a.detail).toMatch(/compiled with: NEON, NDEBUG; this CPU \(Raspberry Pi 5 Model B Rev 1\.0 \(Cortex-A76\)\) has: NEON DOTPROD FP16 — not compiled for DOTPROD FP16/);
+    expect(a.detail).toMatch(
+      /compiled with: NEON, NDEBUG; this CPU \(Raspberry Pi 5 Model B Rev 1\.0 \(Cortex-A76\)\) has: NEON DOTPROD FP16 — not compiled for DOTPROD FP16/,
+    );
     expect(assessWhisperBuild(facts(CPUINFO_PI5, ARM_PI5)).status).toBe('ok');
   });
 
@@ -81,7 +91,10 @@ describe('assessWhisperBuild', () => {
   });
 
   it('an addon for another architecture, a missing addon, an unknown CPU', () => {
-    expect(assessWhisperBuild(facts(CPUINFO_PI5, X86_NATIVE))).toMatchObject({ status: 'fail', problem: 'the whisper.cpp addon is built for x86_64, but this CPU is arm64' });
+    expect(assessWhisperBuild(facts(CPUINFO_PI5, X86_NATIVE))).toMatchObject({
+      status: 'fail',
+      problem: 'the whisper.cpp addon is built for x86_64, but this CPU is arm64',
+    });
     const missing = assessWhisperBuild(facts(CPUINFO_PI5, null));
     expect(missing.status).toBe('fail');
     expect(missing.detail).toMatch(/cannot read the whisper.cpp addon .*smart-whisper.node: ENOENT/);
@@ -93,7 +106,11 @@ describe('assessWhisperBuild', () => {
 
 describe('the stamp and the facts from disk', () => {
   it('parses the stamp build-whisper.sh writes', () => {
-    expect(parseStamp('smart-whisper 0.8.1\ncflags -O3 -march=native -DNDEBUG\naddon-sha256 abc\n')).toEqual({ 'smart-whisper': '0.8.1', cflags: '-O3 -march=native -DNDEBUG', 'addon-sha256': 'abc' });
+    expect(parseStamp('smart-whisper 0.8.1\ncflags -O3 -march=native -DNDEBUG\naddon-sha256 abc\n')).toEqual({
+      'smart-whisper': '0.8.1',
+      cflags: '-O3 -march=native -DNDEBUG',
+      'addon-sha256': 'abc',
+    });
   });
 
   it('reads /proc/cpuinfo, the addon and the stamp; the stamp counts only while it matches the addon', () => {
@@ -212,7 +229,9 @@ describe('a card baked for a Pi 5: the target, a move to a Pi 4, emulation', () 
       err = e;
     }
     expect(err).toBeInstanceOf(HarkError);
-    expect((err as Error).message).toMatch(/^refusing to load the whisper\.cpp addon .*smart-whisper\.node \(built for cortex-a76\): it was compiled for DOTPROD FP16, which this CPU \(Raspberry Pi 4 Model B Rev 1\.\d \(Cortex-A72\)\) lacks, and would stop hark with an illegal instruction\. Rebuild it for this CPU: bash .*\/scripts\/build-whisper\.sh$/);
+    expect((err as Error).message).toMatch(
+      /^refusing to load the whisper\.cpp addon .*smart-whisper\.node \(built for cortex-a76\): it was compiled for DOTPROD FP16, which this CPU \(Raspberry Pi 4 Model B Rev 1\.\d \(Cortex-A72\)\) lacks, and would stop hark with an illegal instruction\. Rebuild it for this CPU: bash .*\/scripts\/build-whisper\.sh$/,
+    );
     // The same file on a Pi 5, the Pi 4 build anywhere, an unknown CPU: loaded as usual.
     expect(() => checkAddonFitsCpu(file, parseCpuinfo(CPUINFO_PI5))).not.toThrow();
     expect(() => checkAddonFitsCpu(file, null)).not.toThrow();
@@ -220,15 +239,19 @@ describe('a card baked for a Pi 5: the target, a move to a Pi 4, emulation', () 
     expect(() => checkAddonFitsCpu(file, parseCpuinfo(CPUINFO_PI4))).not.toThrow();
   });
 
-  it('`hark transcribe` on a CPU without the addon\'s SIMD (this x86 build, a Core 2\'s cpuinfo): exit 2 with the refusal, no SIGILL', async () => {
+  it("`hark transcribe` on a CPU without the addon's SIMD (this x86 build, a Core 2's cpuinfo): exit 2 with the refusal, no SIGILL", async () => {
     // The real addon of this checkout; on x86 it carries AVX when build-whisper.sh has run (dev-deps, CI).
     const compiled = addonBuildInfo(readFileSync(whisperBuildFacts().addonPath)).systemInfo;
     if (!compiled.AVX) return; // an npm ci build (no SIMD) fits every CPU: nothing to refuse
     const cpuinfo = join(outputDir('whisper-refuse'), 'cpuinfo-core2');
     writeFileSync(cpuinfo, CPUINFO_X86_CORE2);
-    const err = (await run('node', [HARK_BIN, 'transcribe', '--stt-mode', 'local-only', '--model', TINY_MODEL, JFK_WAV], { env: { ...process.env, HARK_CPUINFO: cpuinfo } }).catch((e) => e)) as { code: number; signal: string | null; stderr: string };
+    const err = (await run('node', [HARK_BIN, 'transcribe', '--stt-mode', 'local-only', '--model', TINY_MODEL, JFK_WAV], {
+      env: { ...process.env, HARK_CPUINFO: cpuinfo },
+    }).catch((e) => e)) as { code: number; signal: string | null; stderr: string };
     expect(err.signal ?? null).toBeNull();
     expect(err.code).toBe(2);
-    expect(err.stderr).toMatch(/refusing to load the whisper\.cpp addon .*compiled for AVX.*which this CPU \(Intel\(R\) Core\(TM\)2 .*lacks, and would stop hark with an illegal instruction\. Rebuild it for this CPU: .*build-whisper\.sh/);
+    expect(err.stderr).toMatch(
+      /refusing to load the whisper\.cpp addon .*compiled for AVX.*which this CPU \(Intel\(R\) Core\(TM\)2 .*lacks, and would stop hark with an illegal instruction\. Rebuild it for this CPU: .*build-whisper\.sh/,
+    );
   });
 });

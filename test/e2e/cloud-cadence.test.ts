@@ -42,12 +42,18 @@ describe('hark run, cloud-only, at Deepgram’s live cadence', () => {
     deepgram.replyLagMs = (m) => (m.index % 3 === 2 ? 900 : 20);
     deepgram.script = PHRASES.map((text) => ({ text }));
     writeFileSync(join(dir, 'hark.yaml'), `actions:\n  dataDir: ${JSON.stringify(dir)}\nspeech:\n  device: "null"\n`);
-    hark = new HarkProcess(['--db', join(dir, 'hark.db'), '--port', '0', '--stt-mode', 'cloud-only', '--deepgram-url', deepgram.url, '--input', wav, '--exit-at-end'], {
-      ...process.env,
-      DEEPGRAM_API_KEY: 'e2e-key',
-      HARK_CONFIG: join(dir, 'hark.yaml'),
-    });
-    exit = await Promise.race([hark.exited, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`hark did not finish; stderr:\n${hark.stderr.slice(-20).join('\n')}`)), 90_000))]);
+    hark = new HarkProcess(
+      ['--db', join(dir, 'hark.db'), '--port', '0', '--stt-mode', 'cloud-only', '--deepgram-url', deepgram.url, '--input', wav, '--exit-at-end'],
+      {
+        ...process.env,
+        DEEPGRAM_API_KEY: 'e2e-key',
+        HARK_CONFIG: join(dir, 'hark.yaml'),
+      },
+    );
+    exit = await Promise.race([
+      hark.exited,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`hark did not finish; stderr:\n${hark.stderr.slice(-20).join('\n')}`)), 90_000)),
+    ]);
   }, 120_000);
 
   afterAll(async () => {
@@ -63,7 +69,11 @@ describe('hark run, cloud-only, at Deepgram’s live cadence', () => {
 
   it('one utterance per spoken phrase, with its whole text, in order', () => {
     expect(exit.code).toBe(0);
-    const heard = hark.of('utterance.final').map((u) => String(u.text).toLowerCase().replace(/[.,!?]/g, ''));
+    const heard = hark.of('utterance.final').map((u) =>
+      String(u.text)
+        .toLowerCase()
+        .replace(/[.,!?]/g, ''),
+    );
     expect(heard).toEqual(PHRASES);
     const handled = hark.of('segment.handled');
     expect(handled).toHaveLength(PHRASES.length);
@@ -79,7 +89,10 @@ describe('hark run, cloud-only, at Deepgram’s live cadence', () => {
   });
 
   it('every timer asked for is set, once', () => {
-    const timers = hark.of('action').filter((a) => a.name === 'timer.set').map((a) => (a.args as { seconds: number }).seconds);
+    const timers = hark
+      .of('action')
+      .filter((a) => a.name === 'timer.set')
+      .map((a) => (a.args as { seconds: number }).seconds);
     expect(timers).toEqual([720, 300, 30]);
   });
 });

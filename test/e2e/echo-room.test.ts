@@ -52,8 +52,15 @@ async function roomAloneMs(room: Room, at: number): Promise<number | null> {
   try {
     const { segments, dropped } = await segmentPcm(pcm, { vad, segmenter: segmenterOptions(VAD) });
     // A VAD-opened segment opens at the end of its opening run: its speech start plus minSpeechMs.
-    const opens = [...segments, ...dropped].map((g) => ({ vadStart: from + g.vadStartSample, openedAt: from + g.vadStartSample + msToSamples(VAD.minSpeechMs), closedAt: from + g.endSample }));
-    return openedAfterMs(opens.sort((a, b) => a.vadStart - b.vadStart), at);
+    const opens = [...segments, ...dropped].map((g) => ({
+      vadStart: from + g.vadStartSample,
+      openedAt: from + g.vadStartSample + msToSamples(VAD.minSpeechMs),
+      closedAt: from + g.endSample,
+    }));
+    return openedAfterMs(
+      opens.sort((a, b) => a.vadStart - b.vadStart),
+      at,
+    );
   } finally {
     await vad.close();
   }
@@ -73,140 +80,181 @@ const QUICK = !!process.env.HARK_ECHO_QUICK;
 // ECHO_FILTER_MS (echo.filterMs; both default the product's) vary the run; the counts go to
 // test-output/e2e-echo-room/<room>/numbers.json and
 // hark's events, timed from the room's start, to events.jsonl.
-describe.skipIf(!process.env.HARK_ECHO_E2E).each(ROOMS.map((spec) => ({ name: spec.name, spec })))('hark run in a simulated kitchen ($name): the echo canceller', ({ spec }: { spec: RoomSpec }) => {
-  let hark: HarkProcess;
-  let deepgram: DeepgramDouble;
-  let room: Room;
-  const wallT0 = { room: 0 };
-  const quietSegments: number[] = [];
-  const stops: Array<{ over: string; wordCaptureMs: number; wordWall: number; openVadMs: number | null; openWall: number | null; roomAloneMs: number | null; stopped: boolean }> = [];
-  let answerMs = 0;
-  let ringMs = 0;
+describe.skipIf(!process.env.HARK_ECHO_E2E).each(ROOMS.map((spec) => ({ name: spec.name, spec })))(
+  'hark run in a simulated kitchen ($name): the echo canceller',
+  ({ spec }: { spec: RoomSpec }) => {
+    let hark: HarkProcess;
+    let deepgram: DeepgramDouble;
+    let room: Room;
+    const wallT0 = { room: 0 };
+    const quietSegments: number[] = [];
+    const stops: Array<{
+      over: string;
+      wordCaptureMs: number;
+      wordWall: number;
+      openVadMs: number | null;
+      openWall: number | null;
+      roomAloneMs: number | null;
+      stopped: boolean;
+    }> = [];
+    let answerMs = 0;
+    let ringMs = 0;
 
-  async function personSays(text: string, script: string, gain: number): Promise<{ start: number; end: number; wall: number }> {
-    deepgram.script = [{ text: script }];
-    const pcm = await espeakPhrase(text);
-    const at = room.now() + 1600; // a period ahead of what the room has produced
-    const placed = room.say(pcm, at, gain / rms(pcm));
-    return { ...placed, wall: wallT0.room + at / 16 };
-  }
-
-  /** The person says a command (hark quiet); said again if a stray segment took Deepgram's line first. */
-  async function command(text: string, heard: string): Promise<void> {
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const from = hark.events.length;
-      await personSays(text, heard, 2000);
-      const ok = await hark
-        .waitFor((e) => e.type === 'utterance.final' && hark.events.indexOf(e) >= from && String(e.text).toLowerCase().replace(/[.,!?]/g, '') === heard, 15_000, heard)
-        .then(() => true)
-        .catch(() => false);
-      if (ok) return;
-      deepgram.script = [];
-      await quiet(2000);
+    async function personSays(text: string, script: string, gain: number): Promise<{ start: number; end: number; wall: number }> {
+      deepgram.script = [{ text: script }];
+      const pcm = await espeakPhrase(text);
+      const at = room.now() + 1600; // a period ahead of what the room has produced
+      const placed = room.say(pcm, at, gain / rms(pcm));
+      return { ...placed, wall: wallT0.room + at / 16 };
     }
-    throw new Error(`hark never heard "${heard}"`);
-  }
 
-  /** The echo's level at the mic over the last second it sounded. */
-  function echoLevel(): number {
-    const now = room.now() - 2000;
-    return rms(room.echo, now - 16000, now);
-  }
+    /** The person says a command (hark quiet); said again if a stray segment took Deepgram's line first. */
+    async function command(text: string, heard: string): Promise<void> {
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const from = hark.events.length;
+        await personSays(text, heard, 2000);
+        const ok = await hark
+          .waitFor(
+            (e) =>
+              e.type === 'utterance.final' &&
+              hark.events.indexOf(e) >= from &&
+              String(e.text)
+                .toLowerCase()
+                .replace(/[.,!?]/g, '') === heard,
+            15_000,
+            heard,
+          )
+          .then(() => true)
+          .catch(() => false);
+        if (ok) return;
+        deepgram.script = [];
+        await quiet(2000);
+      }
+      throw new Error(`hark never heard "${heard}"`);
+    }
 
-  const outDir = () => join(outputDir('e2e-echo-room'), spec.name);
+    /** The echo's level at the mic over the last second it sounded. */
+    function echoLevel(): number {
+      const now = room.now() - 2000;
+      return rms(room.echo, now - 16000, now);
+    }
 
-  beforeAll(async () => {
-    const dir = outDir();
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    deepgram = await DeepgramDouble.start({ apiKey: 'e2e-key' });
-    room = await new Room(join(dir, 'bin'), { spec, aplayStartupMs: [47, 185, 90, 120] }).start();
-    wallT0.room = Date.now() - room.now() / 16;
-    const rules = [
-      { prefix: ['computer'], do: { push: 'query' } },
-      { exact: ['tell me the recipe'], do: { say: RECIPE } },
-      { exact: ['tell me briefly'], do: { say: SHORT_ANSWER } },
-      { exact: ['stop', 'stop talking'], do: { action: 'stop' } },
-    ];
-    hark = await startHarkInRoom(room, dir, deepgram.url, `actions:\n  dataDir: ${JSON.stringify(dir)}\n  timers:\n    ringEveryMs: 2000\n    giveUpMs: ${QUICK ? 15000 : 60000}\necho:\n  mode: cancel\n  fallback: ${process.env.ECHO_FALLBACK ?? 'off'}\n${process.env.ECHO_FILTER_MS ? `  filterMs: ${process.env.ECHO_FILTER_MS}\n` : ''}${process.env.ECHO_LEAD_MS ? `speech:\n  playerLeadMs: ${process.env.ECHO_LEAD_MS}\n` : ''}router:\n  frames:\n    base:\n      rules: ${JSON.stringify(rules)}\n`);
+    const outDir = () => join(outputDir('e2e-echo-room'), spec.name);
 
-    // A timer for 40 s, then the recipe: the answer (~30 s), then the ring (60 s), nobody speaking.
-    await command('computer set a timer for forty seconds', 'computer set a timer for 40 seconds');
-    await hark.waitFor((e) => e.type === 'speak.end' && e.kind === 'speech', 20_000, 'the confirmation'); // not the listening earcon before it
-    await quiet(800);
-    await command(QUICK ? 'tell me briefly' : 'tell me the recipe', QUICK ? 'tell me briefly' : 'tell me the recipe');
-    const opensBefore = hark.of('segment.open').length;
-    const answerStart = Date.now();
-    await hark.waitFor((e) => e.type === 'speak.end' && String(e.text ?? '').startsWith(QUICK ? 'Preheat' : 'Here is the recipe'), 60_000, 'the answer to end');
-    answerMs = Date.now() - answerStart;
-    quietSegments.push(hark.of('segment.open').length - opensBefore);
-    await hark.waitFor((e) => e.type === 'timer' && e.event === 'done', 30_000, 'the timer to ring');
-    const ringStart = Date.now();
-    const opensBeforeRing = hark.of('segment.open').length;
-    await hark.waitFor((e) => e.type === 'timer' && e.event === 'gave-up', 75_000, 'the ring to give up');
-    ringMs = Date.now() - ringStart;
-    quietSegments.push(hark.of('segment.open').length - opensBeforeRing);
+    beforeAll(async () => {
+      const dir = outDir();
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { recursive: true });
+      deepgram = await DeepgramDouble.start({ apiKey: 'e2e-key' });
+      room = await new Room(join(dir, 'bin'), { spec, aplayStartupMs: [47, 185, 90, 120] }).start();
+      wallT0.room = Date.now() - room.now() / 16;
+      const rules = [
+        { prefix: ['computer'], do: { push: 'query' } },
+        { exact: ['tell me the recipe'], do: { say: RECIPE } },
+        { exact: ['tell me briefly'], do: { say: SHORT_ANSWER } },
+        { exact: ['stop', 'stop talking'], do: { action: 'stop' } },
+      ];
+      hark = await startHarkInRoom(
+        room,
+        dir,
+        deepgram.url,
+        `actions:\n  dataDir: ${JSON.stringify(dir)}\n  timers:\n    ringEveryMs: 2000\n    giveUpMs: ${QUICK ? 15000 : 60000}\necho:\n  mode: cancel\n  fallback: ${process.env.ECHO_FALLBACK ?? 'off'}\n${process.env.ECHO_FILTER_MS ? `  filterMs: ${process.env.ECHO_FILTER_MS}\n` : ''}${process.env.ECHO_LEAD_MS ? `speech:\n  playerLeadMs: ${process.env.ECHO_LEAD_MS}\n` : ''}router:\n  frames:\n    base:\n      rules: ${JSON.stringify(rules)}\n`,
+      );
 
-    // "stop" over a ring.
-    deepgram.script = [];
-    const fromT = hark.events.length;
-    await command('computer set a timer for five seconds', 'computer set a timer for 5 seconds');
-    await hark.waitFor((e) => e.type === 'timer' && e.event === 'done' && hark.events.indexOf(e) >= fromT, 30_000, 'the second timer to ring');
-    await quiet(4500);
-    stops.push(await sayStop('ring', () => hark.events.some((e) => e.type === 'timer' && e.event === 'stopped' && hark.events.indexOf(e) >= fromT)));
+      // A timer for 40 s, then the recipe: the answer (~30 s), then the ring (60 s), nobody speaking.
+      await command('computer set a timer for forty seconds', 'computer set a timer for 40 seconds');
+      await hark.waitFor((e) => e.type === 'speak.end' && e.kind === 'speech', 20_000, 'the confirmation'); // not the listening earcon before it
+      await quiet(800);
+      await command(QUICK ? 'tell me briefly' : 'tell me the recipe', QUICK ? 'tell me briefly' : 'tell me the recipe');
+      const opensBefore = hark.of('segment.open').length;
+      const answerStart = Date.now();
+      await hark.waitFor(
+        (e) => e.type === 'speak.end' && String(e.text ?? '').startsWith(QUICK ? 'Preheat' : 'Here is the recipe'),
+        60_000,
+        'the answer to end',
+      );
+      answerMs = Date.now() - answerStart;
+      quietSegments.push(hark.of('segment.open').length - opensBefore);
+      await hark.waitFor((e) => e.type === 'timer' && e.event === 'done', 30_000, 'the timer to ring');
+      const ringStart = Date.now();
+      const opensBeforeRing = hark.of('segment.open').length;
+      await hark.waitFor((e) => e.type === 'timer' && e.event === 'gave-up', 75_000, 'the ring to give up');
+      ringMs = Date.now() - ringStart;
+      quietSegments.push(hark.of('segment.open').length - opensBeforeRing);
 
-    // "stop" over a long answer.
-    await quiet(1500);
-    await command('tell me briefly', 'tell me briefly');
-    await hark.waitFor((e) => e.type === 'speak.start' && String(e.text ?? '').startsWith('Preheat'), 20_000, 'the answer to start');
-    await quiet(3000);
-    const stoppedBefore = hark.of('speak.stopped').length;
-    stops.push(await sayStop('answer', () => hark.of('speak.stopped').length > stoppedBefore));
-  }, 400_000);
+      // "stop" over a ring.
+      deepgram.script = [];
+      const fromT = hark.events.length;
+      await command('computer set a timer for five seconds', 'computer set a timer for 5 seconds');
+      await hark.waitFor((e) => e.type === 'timer' && e.event === 'done' && hark.events.indexOf(e) >= fromT, 30_000, 'the second timer to ring');
+      await quiet(4500);
+      stops.push(await sayStop('ring', () => hark.events.some((e) => e.type === 'timer' && e.event === 'stopped' && hark.events.indexOf(e) >= fromT)));
 
-  async function sayStop(over: string, stopped: () => boolean): Promise<(typeof stops)[number]> {
-    const level = echoLevel();
-    const word = await personSays('stop', 'stop', level / 2);
-    const from = hark.events.length;
-    const open = await hark.waitFor((e) => e.type === 'segment.open' && hark.events.indexOf(e) >= from, 10_000, `a segment for "stop" over the ${over}`).catch(() => null);
-    const i = open ? hark.events.indexOf(open) : -1;
-    await quiet(3000);
-    return {
-      over,
-      wordCaptureMs: room.captureMs(word.start),
-      wordWall: word.wall,
-      openVadMs: open ? Number(open.vadStartMs) : null,
-      openWall: i >= 0 ? hark.receivedAt[i]! : null,
-      roomAloneMs: await roomAloneMs(room, word.start),
-      stopped: stopped(),
-    };
-  }
+      // "stop" over a long answer.
+      await quiet(1500);
+      await command('tell me briefly', 'tell me briefly');
+      await hark.waitFor((e) => e.type === 'speak.start' && String(e.text ?? '').startsWith('Preheat'), 20_000, 'the answer to start');
+      await quiet(3000);
+      const stoppedBefore = hark.of('speak.stopped').length;
+      stops.push(await sayStop('answer', () => hark.of('speak.stopped').length > stoppedBefore));
+    }, 400_000);
 
-  afterAll(async () => {
-    const dir = outDir();
-    if (hark) writeFileSync(join(dir, 'stderr.log'), hark.stderr.join('\n') + '\n');
-    writeFileSync(join(dir, 'numbers.json'), JSON.stringify({ quietSegments, answerMs, ringMs, stops, roomUnderruns: room?.underruns.map((u) => Math.round(u.lateMs)) }, null, 2));
-    // What hark said it did and when (ms after the room started), for reading a leak against what it played.
-    if (hark) writeFileSync(join(dir, 'events.jsonl'), hark.events.map((e, i) => JSON.stringify({ atMs: Math.round(hark.receivedAt[i]! - wallT0.room), ...e })).join('\n') + '\n');
-    hark?.kill('SIGKILL');
-    await deepgram?.close();
-    await room?.close();
-  });
+    async function sayStop(over: string, stopped: () => boolean): Promise<(typeof stops)[number]> {
+      const level = echoLevel();
+      const word = await personSays('stop', 'stop', level / 2);
+      const from = hark.events.length;
+      const open = await hark
+        .waitFor((e) => e.type === 'segment.open' && hark.events.indexOf(e) >= from, 10_000, `a segment for "stop" over the ${over}`)
+        .catch(() => null);
+      const i = open ? hark.events.indexOf(open) : -1;
+      await quiet(3000);
+      return {
+        over,
+        wordCaptureMs: room.captureMs(word.start),
+        wordWall: word.wall,
+        openVadMs: open ? Number(open.vadStartMs) : null,
+        openWall: i >= 0 ? hark.receivedAt[i]! : null,
+        roomAloneMs: await roomAloneMs(room, word.start),
+        stopped: stopped(),
+      };
+    }
 
-  it('hark read a 30 s answer and a timer rang 60 s with nobody speaking: no segment opened', () => {
-    expect(answerMs).toBeGreaterThan(QUICK ? 8_000 : 20_000);
-    expect(ringMs).toBeGreaterThan(QUICK ? 12_000 : 50_000);
-    expect(quietSegments).toEqual([0, 0]);
-  });
+    afterAll(async () => {
+      const dir = outDir();
+      if (hark) writeFileSync(join(dir, 'stderr.log'), hark.stderr.join('\n') + '\n');
+      writeFileSync(
+        join(dir, 'numbers.json'),
+        JSON.stringify({ quietSegments, answerMs, ringMs, stops, roomUnderruns: room?.underruns.map((u) => Math.round(u.lateMs)) }, null, 2),
+      );
+      // What hark said it did and when (ms after the room started), for reading a leak against what it played.
+      if (hark)
+        writeFileSync(
+          join(dir, 'events.jsonl'),
+          hark.events.map((e, i) => JSON.stringify({ atMs: Math.round(hark.receivedAt[i]! - wallT0.room), ...e })).join('\n') + '\n',
+        );
+      hark?.kill('SIGKILL');
+      await deepgram?.close();
+      await room?.close();
+    });
 
-  it.each(['ring', 'answer'])('"stop" 6 dB below the echo over the %s: its segment opens within 300 ms of the word (or a frame after the room alone), and it stops', (over) => {
-    const s = stops.find((x) => x.over === over)!;
-    expect(s.openVadMs).not.toBeNull();
-    // On the capture timeline (the machine's load does not move it): the VAD's start of speech, plus
-    // the speech it needs before opening (vad.minSpeechMs, 96 ms), is within 300 ms of the word, or
-    // within one 32 ms frame of the same word in the room with hark silent where that takes longer.
-    expect(s.openVadMs! + VAD.minSpeechMs - s.wordCaptureMs).toBeLessThanOrEqual(stopAllowedMs(s.roomAloneMs));
-    expect(s.openVadMs!).toBeGreaterThanOrEqual(s.wordCaptureMs - 100);
-    expect(s.stopped).toBe(true);
-  });
-});
+    it('hark read a 30 s answer and a timer rang 60 s with nobody speaking: no segment opened', () => {
+      expect(answerMs).toBeGreaterThan(QUICK ? 8_000 : 20_000);
+      expect(ringMs).toBeGreaterThan(QUICK ? 12_000 : 50_000);
+      expect(quietSegments).toEqual([0, 0]);
+    });
+
+    it.each(['ring', 'answer'])(
+      '"stop" 6 dB below the echo over the %s: its segment opens within 300 ms of the word (or a frame after the room alone), and it stops',
+      (over) => {
+        const s = stops.find((x) => x.over === over)!;
+        expect(s.openVadMs).not.toBeNull();
+        // On the capture timeline (the machine's load does not move it): the VAD's start of speech, plus
+        // the speech it needs before opening (vad.minSpeechMs, 96 ms), is within 300 ms of the word, or
+        // within one 32 ms frame of the same word in the room with hark silent where that takes longer.
+        expect(s.openVadMs! + VAD.minSpeechMs - s.wordCaptureMs).toBeLessThanOrEqual(stopAllowedMs(s.roomAloneMs));
+        expect(s.openVadMs!).toBeGreaterThanOrEqual(s.wordCaptureMs - 100);
+        expect(s.stopped).toBe(true);
+      },
+    );
+  },
+);

@@ -41,7 +41,12 @@ describe('hark run: a segment said over hark playing keeps both tracks, one said
     deepgram = await DeepgramDouble.start({ apiKey: 'e2e-key' });
     room = await new Room(join(dir, 'bin'), { delayMs: 50, echoGain: 0.7, rt60Ms: 250 }).start();
     const rules = [{ exact: ['tell me briefly'], do: { say: ANSWER } }];
-    hark = await startHarkInRoom(room, dir, deepgram.url, `actions:\n  dataDir: ${JSON.stringify(dir)}\nrouter:\n  mode: always-listen\n  frames:\n    base:\n      rules: ${JSON.stringify(rules)}\necho:\n  mode: cancel\n  fallback: off\n`);
+    hark = await startHarkInRoom(
+      room,
+      dir,
+      deepgram.url,
+      `actions:\n  dataDir: ${JSON.stringify(dir)}\nrouter:\n  mode: always-listen\n  frames:\n    base:\n      rules: ${JSON.stringify(rules)}\necho:\n  mode: cancel\n  fallback: off\n`,
+    );
 
     // In silence: the command (said again if a stray segment took Deepgram's scripted line first).
     const command = await espeakPhrase('tell me briefly');
@@ -67,7 +72,7 @@ describe('hark run: a segment said over hark playing keeps both tracks, one said
     const at = room.now() + 1600;
     room.say(word, at, (2 * Math.max(level, 300)) / rms(word));
     overAt = room.captureMs(at + word.length / 2);
-    await quiet(1600 + (word.length / 16) + 2500);
+    await quiet(1600 + word.length / 16 + 2500);
     hark.kill('SIGTERM');
     await hark.exited;
 

@@ -26,12 +26,21 @@ const TEST_WINDOW_MS = Number(process.env.HARK_FLEET_WINDOW_MS ?? 1000);
 
 function yaml(dir: string, mqtt: Record<string, unknown>): string {
   const path = join(dir, 'hark.yaml');
-  const m = Object.entries(mqtt).map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`).join('\n');
+  const m = Object.entries(mqtt)
+    .map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`)
+    .join('\n');
   writeFileSync(path, `actions:\n  dataDir: ${JSON.stringify(dir)}\nspeech:\n  device: "null"\nmqtt:\n${m}\n`);
   return path;
 }
 
-function device(name: string, root: string, wav: string, deepgram: DeepgramDouble, mqtt: Record<string, unknown>, extra: string[] = ['--exit-at-end']): HarkProcess {
+function device(
+  name: string,
+  root: string,
+  wav: string,
+  deepgram: DeepgramDouble,
+  mqtt: Record<string, unknown>,
+  extra: string[] = ['--exit-at-end'],
+): HarkProcess {
   const dir = join(root, name);
   mkdirSync(dir, { recursive: true });
   return new HarkProcess(['--db', join(dir, 'hark.db'), '--port', '0', '--stt-mode', 'cloud-only', '--deepgram-url', deepgram.url, '--input', wav, ...extra], {
@@ -42,7 +51,10 @@ function device(name: string, root: string, wav: string, deepgram: DeepgramDoubl
 }
 
 const exitWithin = (h: HarkProcess, ms: number) =>
-  Promise.race([h.exited, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`hark did not finish; stderr:\n${h.stderr.slice(-20).join('\n')}`)), ms))]);
+  Promise.race([
+    h.exited,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`hark did not finish; stderr:\n${h.stderr.slice(-20).join('\n')}`)), ms)),
+  ]);
 
 describe('two hark devices in one room, one recording at two levels', () => {
   const root = outputDir('e2e-fleet-room');
@@ -85,7 +97,14 @@ describe('two hark devices in one room, one recording at two levels', () => {
     await broker?.stop();
   });
 
-  const fates = (h: HarkProcess) => h.of('segment.handled').map((e) => ({ fate: e.fate, reason: e.reason, text: String((e.utterance as { text: string } | null)?.text ?? '').toLowerCase().replace(/[.,!?]/g, '') }));
+  const fates = (h: HarkProcess) =>
+    h.of('segment.handled').map((e) => ({
+      fate: e.fate,
+      reason: e.reason,
+      text: String((e.utterance as { text: string } | null)?.text ?? '')
+        .toLowerCase()
+        .replace(/[.,!?]/g, ''),
+    }));
 
   it('each command is acted on by exactly one device: the nearer; the other records whom it yielded to', () => {
     expect(fates(near)).toEqual(PHRASES.map((text) => ({ fate: 'dispatched', reason: null, text })));
@@ -95,7 +114,14 @@ describe('two hark devices in one room, one recording at two levels', () => {
   });
 
   it('both compared the same claims: near heard it louder, by about the 12 dB the recording was scaled', () => {
-    const outcomes = (h: HarkProcess) => h.of('fleet.arbitration') as (HarkEvent & { act: boolean; self: { levelDb: number }; others: { device: string; levelDb: number }[]; expected: string[]; waitedMs: number })[];
+    const outcomes = (h: HarkProcess) =>
+      h.of('fleet.arbitration') as (HarkEvent & {
+        act: boolean;
+        self: { levelDb: number };
+        others: { device: string; levelDb: number }[];
+        expected: string[];
+        waitedMs: number;
+      })[];
     for (const o of outcomes(near)) {
       expect(o.act).toBe(true);
       expect(o.others.map((c) => c.device)).toEqual(['far']);
@@ -103,7 +129,13 @@ describe('two hark devices in one room, one recording at two levels', () => {
     }
     expect(outcomes(far).map((o) => [o.act, o.to])).toEqual(PHRASES.map(() => [false, 'near']));
     const actionMs = near.of('segment.handled').map((e) => Math.round(Number(e.actionMs)));
-    console.info(`fleet arbitration, window ${TEST_WINDOW_MS} ms: near waited ${outcomes(near).map((o) => o.waitedMs).join('/')} ms, far ${outcomes(far).map((o) => o.waitedMs).join('/')} ms; near close-to-action ${actionMs.join('/')} ms`);
+    console.info(
+      `fleet arbitration, window ${TEST_WINDOW_MS} ms: near waited ${outcomes(near)
+        .map((o) => o.waitedMs)
+        .join('/')} ms, far ${outcomes(far)
+        .map((o) => o.waitedMs)
+        .join('/')} ms; near close-to-action ${actionMs.join('/')} ms`,
+    );
     // Each waited for the other's claim (its segment closed too), never longer than the window.
     for (const o of [...outcomes(near), ...outcomes(far)]) expect(o.waitedMs).toBeLessThan(TEST_WINDOW_MS + 250);
     expect(outcomes(near).map((o) => o.expected)).toEqual(PHRASES.map(() => ['far']));
@@ -112,7 +144,12 @@ describe('two hark devices in one room, one recording at two levels', () => {
   it('events went out: each segment with its fate, the timers, availability online then offline at the clean exit', () => {
     expect(rec.json('hark/near/event/segment').map((e) => e.fate)).toEqual(['dispatched', 'dispatched', 'dispatched']);
     expect(rec.json('hark/far/event/segment').map((e) => e.reason)).toEqual(PHRASES.map(() => 'yielded to near'));
-    expect(rec.json('hark/near/event/timer').filter((e) => e.event === 'set').map((e) => e.seconds)).toEqual(SECONDS);
+    expect(
+      rec
+        .json('hark/near/event/timer')
+        .filter((e) => e.event === 'set')
+        .map((e) => e.seconds),
+    ).toEqual(SECONDS);
     expect(rec.json('hark/far/event/timer')).toEqual([]);
     for (const d of ['near', 'far']) expect(rec.on(`hark/${d}/availability`).map((m) => m.text)).toEqual(['online', 'offline']);
     expect(rec.json('hark/near/state/timers').at(-1)).toMatchObject({ count: 3 });
@@ -122,8 +159,18 @@ describe('two hark devices in one room, one recording at two levels', () => {
     const late = await Recorder.connect(broker.url, ['homeassistant/+/near/+/config']);
     await late.waitFor((m) => m.topic === 'homeassistant/sensor/near/mode/config', 3000, 'discovery');
     const configs = late.messages.filter((m) => m.retain).map((m) => JSON.parse(m.text) as Record<string, unknown>);
-    expect(configs.map((c) => c.unique_id).sort()).toEqual(['hark_near_action', 'hark_near_heard', 'hark_near_microphone', 'hark_near_mode', 'hark_near_timers']);
-    for (const c of configs) expect(c).toMatchObject({ availability_topic: 'hark/near/availability', device: { identifiers: ['hark_near'], name: 'hark near', suggested_area: 'kitchen' } });
+    expect(configs.map((c) => c.unique_id).sort()).toEqual([
+      'hark_near_action',
+      'hark_near_heard',
+      'hark_near_microphone',
+      'hark_near_mode',
+      'hark_near_timers',
+    ]);
+    for (const c of configs)
+      expect(c).toMatchObject({
+        availability_topic: 'hark/near/availability',
+        device: { identifiers: ['hark_near'], name: 'hark near', suggested_area: 'kitchen' },
+      });
     await late.close();
   });
 });
@@ -178,7 +225,11 @@ describe('a running hark device driven over MQTT', () => {
   it('a malformed command gets an error event naming what was wrong, and hark carries on', async () => {
     await rec.client.publishAsync('hark/pass/cmd/timer', '{"action": "set", "seconds": "soon"}', { qos: 1 });
     await rec.waitFor((m) => m.topic === 'hark/pass/event/error', 5000, 'error event');
-    expect(rec.json('hark/pass/event/error')[0]).toMatchObject({ topic: 'hark/pass/cmd/timer', verb: 'timer', error: 'timer: "seconds" must be a whole number from 1 to 86400 (got "soon")' });
+    expect(rec.json('hark/pass/event/error')[0]).toMatchObject({
+      topic: 'hark/pass/cmd/timer',
+      verb: 'timer',
+      error: 'timer: "seconds" must be a whole number from 1 to 86400 (got "soon")',
+    });
     await rec.client.publishAsync('hark/pass/cmd/say', '{"text": "still here"}', { qos: 1 });
     await hark.waitFor((e) => e.type === 'fleet.command' && e.verb === 'say' && e.ok === true, 5000, 'say accepted');
     expect(hark.child.exitCode).toBeNull();

@@ -36,13 +36,22 @@ describe.skipIf(!existsSync(LIBRIVOX))('hark run in a loud room', () => {
       const i = windows.findIndex((w) => contains(pcm, w));
       return i >= 0 ? { text: rec.commands[i]!.text } : null;
     };
-    writeFileSync(join(dir, 'hark.yaml'), `actions:\n  dataDir: ${JSON.stringify(dir)}\nspeech:\n  device: "null"\nstt:\n  whisper:\n    model: ${JSON.stringify(TINY_MODEL)}\n`);
-    hark = new HarkProcess(['--db', join(dir, 'hark.db'), '--port', '0', '--stt-mode', 'local-first', '--deepgram-url', deepgram.url, '--input', rec.wav, '--fast', '--exit-at-end'], {
-      ...process.env,
-      DEEPGRAM_API_KEY: 'e2e-key',
-      HARK_CONFIG: join(dir, 'hark.yaml'),
-    });
-    exit = await Promise.race([hark.exited, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`hark did not finish; stderr:\n${hark.stderr.slice(-20).join('\n')}`)), 150_000))]);
+    writeFileSync(
+      join(dir, 'hark.yaml'),
+      `actions:\n  dataDir: ${JSON.stringify(dir)}\nspeech:\n  device: "null"\nstt:\n  whisper:\n    model: ${JSON.stringify(TINY_MODEL)}\n`,
+    );
+    hark = new HarkProcess(
+      ['--db', join(dir, 'hark.db'), '--port', '0', '--stt-mode', 'local-first', '--deepgram-url', deepgram.url, '--input', rec.wav, '--fast', '--exit-at-end'],
+      {
+        ...process.env,
+        DEEPGRAM_API_KEY: 'e2e-key',
+        HARK_CONFIG: join(dir, 'hark.yaml'),
+      },
+    );
+    exit = await Promise.race([
+      hark.exited,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`hark did not finish; stderr:\n${hark.stderr.slice(-20).join('\n')}`)), 150_000)),
+    ]);
   }, 180_000);
 
   afterAll(async () => {
@@ -52,7 +61,10 @@ describe.skipIf(!existsSync(LIBRIVOX))('hark run in a loud room', () => {
 
   it('acts on the command once', () => {
     expect(exit.code).toBe(0);
-    const timers = hark.of('action').filter((a) => a.name === 'timer.set').map((a) => (a.args as { seconds: number }).seconds);
+    const timers = hark
+      .of('action')
+      .filter((a) => a.name === 'timer.set')
+      .map((a) => (a.args as { seconds: number }).seconds);
     expect(timers).toEqual([60]);
   });
 

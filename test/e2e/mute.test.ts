@@ -14,14 +14,18 @@ describe('hark run: a 5 s hold mutes and unmutes', () => {
   let hark: HarkProcess;
   let url: string;
   let micRuns: () => string[];
-  const press = (state: 'down' | 'up') => fetch(new URL('/api/button', url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ state }) });
+  const press = (state: 'down' | 'up') =>
+    fetch(new URL('/api/button', url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ state }) });
 
   beforeAll(async () => {
     const dir = outputDir('e2e-mute');
     rmSync(dir, { recursive: true, force: true });
     const mic = fakeMic(join(dir, 'bin'), new Int16Array(16000), ['play']);
     micRuns = mic.runs;
-    writeFileSync(join(dir, 'hark.yaml'), `stt:\n  mode: local-only\nspeech:\n  device: "null"\nintent:\n  enabled: false\nactions:\n  dataDir: ${JSON.stringify(dir)}\n`);
+    writeFileSync(
+      join(dir, 'hark.yaml'),
+      `stt:\n  mode: local-only\nspeech:\n  device: "null"\nintent:\n  enabled: false\nactions:\n  dataDir: ${JSON.stringify(dir)}\n`,
+    );
     hark = new HarkProcess(['--db', join(dir, 'hark.db'), '--port', '0', '--model', TINY_MODEL], {
       ...process.env,
       PATH: `${mic.dir}:${process.env.PATH}`,
@@ -71,7 +75,11 @@ describe('hark run: a 5 s hold mutes and unmutes', () => {
   });
 
   it('refuses a malformed button request with a reason', async () => {
-    const r = await fetch(new URL('/api/button', url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ state: 'sideways' }) });
+    const r = await fetch(new URL('/api/button', url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ state: 'sideways' }),
+    });
     expect(r.status).toBe(400);
     expect(((await r.json()) as { error: string }).error).toMatch(/"down" or "up"/);
   });

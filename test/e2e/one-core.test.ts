@@ -62,7 +62,10 @@ beforeAll(async () => {
     DEEPGRAM_API_KEY: 'e2e-key',
     HARK_CONFIG: yaml,
   });
-  await Promise.race([hark.exited, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`hark did not finish; stderr:\n${hark.stderr.slice(-20).join('\n')}`)), 90_000))]);
+  await Promise.race([
+    hark.exited,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`hark did not finish; stderr:\n${hark.stderr.slice(-20).join('\n')}`)), 90_000)),
+  ]);
 
   // The technician's two tools, on the same words.
   sim = await simulate(`${REQUEST}\n{"text":"yes","atMs":5500}\n`, { args: ['--ollama', ollama.url, '--config', yaml], drainMs: null, timeoutMs: 30_000 });

@@ -16,12 +16,36 @@ import { phraseMatcher } from '../support/phrase-match.js';
  * hears nothing) and hark falls back to Deepgram — the protocol double, over a real socket — which
  * "hears" the scripted words. The button is the simulated one, pressed over HTTP.
  */
-const PHRASES = ['computer, set a timer for ten minutes', 'computer, we are short three cases of milk for the order list', 'go', 'yes', 'start dictation', 'zero zero zero', 'end dictation'];
+const PHRASES = [
+  'computer, set a timer for ten minutes',
+  'computer, we are short three cases of milk for the order list',
+  'go',
+  'yes',
+  'start dictation',
+  'zero zero zero',
+  'end dictation',
+];
 
 async function startHark(name: string, plan: string[]) {
   const dir = outputDir(`e2e-${name}`);
   rmSync(dir, { recursive: true, force: true });
-  const s = await scene([1200, PHRASES[0]!, 1800, PHRASES[1]!, 1800, PHRASES[2]!, 2500, PHRASES[3]!, 2000, PHRASES[4]!, 1800, PHRASES[5]!, 1800, PHRASES[6]!, 1500]);
+  const s = await scene([
+    1200,
+    PHRASES[0]!,
+    1800,
+    PHRASES[1]!,
+    1800,
+    PHRASES[2]!,
+    2500,
+    PHRASES[3]!,
+    2000,
+    PHRASES[4]!,
+    1800,
+    PHRASES[5]!,
+    1800,
+    PHRASES[6]!,
+    1500,
+  ]);
   const mic = fakeMic(join(dir, 'bin'), s.pcm, plan);
   const deepgram = await DeepgramDouble.start({ apiKey: 'e2e-key' });
   // the local intent model, over real HTTP: it proposes, hark asks, the person confirms
@@ -48,15 +72,12 @@ async function startHark(name: string, plan: string[]) {
     join(dir, 'hark.yaml'),
     `actions:\n  dataDir: ${JSON.stringify(dir)}\n# no sound card on a CI machine: play to ALSA's null device\nspeech:\n  device: "null"\nintent:\n  host: ${JSON.stringify(ollama.url)}\n`,
   );
-  const hark = new HarkProcess(
-    ['--db', db, '--port', '0', '--model', TINY_MODEL, '--stt-mode', 'local-first', '--deepgram-url', deepgram.url],
-    {
-      ...process.env,
-      PATH: `${mic.dir}:${process.env.PATH}`,
-      DEEPGRAM_API_KEY: 'e2e-key',
-      HARK_CONFIG: join(dir, 'hark.yaml'),
-    },
-  );
+  const hark = new HarkProcess(['--db', db, '--port', '0', '--model', TINY_MODEL, '--stt-mode', 'local-first', '--deepgram-url', deepgram.url], {
+    ...process.env,
+    PATH: `${mic.dir}:${process.env.PATH}`,
+    DEEPGRAM_API_KEY: 'e2e-key',
+    HARK_CONFIG: join(dir, 'hark.yaml'),
+  });
   return { dir, db, mic, deepgram, ollama, hark, scene: s };
 }
 
@@ -76,7 +97,8 @@ describe('hark run, end to end', () => {
     // the dictation is submitted when "end dictation" has been handled
     await h.waitFor((e) => e.type === 'submit' && e.frame === 'dictation', 90_000, 'the dictation to be submitted');
     // push-to-talk over the trailing silence: press, hold a second, release
-    const press = (state: string) => fetch(new URL('/api/button', debugUrl), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ state }) });
+    const press = (state: string) =>
+      fetch(new URL('/api/button', debugUrl), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ state }) });
     expect((await press('down')).status).toBe(200);
     await h.waitFor((e) => e.type === 'segment.open' && e.openedBy === 'ptt', 10_000, 'a PTT segment to open');
     await new Promise((r) => setTimeout(r, 1000));
@@ -97,7 +119,8 @@ describe('hark run, end to end', () => {
   afterAll(() => {
     run?.hark.kill('SIGKILL');
     // Every event with its arrival time, for reading a failure afterwards.
-    if (run) writeFileSync(join(run.dir, 'events.jsonl'), run.hark.events.map((e, i) => JSON.stringify({ at: run.hark.receivedAt[i], ...e })).join('\n') + '\n');
+    if (run)
+      writeFileSync(join(run.dir, 'events.jsonl'), run.hark.events.map((e, i) => JSON.stringify({ at: run.hark.receivedAt[i], ...e })).join('\n') + '\n');
   });
 
   it('acts on the spoken timer command', () => {
@@ -136,7 +159,10 @@ describe('hark run, end to end', () => {
     const submit = run.hark.of('submit').find((e) => e.frame === 'dictation');
     expect(submit?.text).toBe('zero zero zero');
     expect(run.hark.of('stack').map((e) => (e.frames as string[]).join('>'))).toContain('base>dictation');
-    const written = readFileSync(join(run.dir, 'submissions.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { text: string });
+    const written = readFileSync(join(run.dir, 'submissions.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { text: string });
     expect(written.map((w) => w.text)).toContain('zero zero zero');
   });
 
@@ -153,7 +179,12 @@ describe('hark run, end to end', () => {
       expect(segs.n).toBe(closed(run.hark).length);
       // A row's wall time is when the audio was heard, not when the row was written (after
       // speech-to-text, seconds later): its end lies within a moment of the segment.closed event.
-      const rows = db.prepare('SELECT stream_index AS i, started_at AS at, sample_count AS n, sample_rate AS rate FROM segments').all() as { i: number; at: number; n: number; rate: number }[];
+      const rows = db.prepare('SELECT stream_index AS i, started_at AS at, sample_count AS n, sample_rate AS rate FROM segments').all() as {
+        i: number;
+        at: number;
+        n: number;
+        rate: number;
+      }[];
       const h = run.hark;
       for (const r of rows) {
         const k = h.events.findIndex((e) => e.type === 'segment.closed' && e.index === r.i);

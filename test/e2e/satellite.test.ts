@@ -87,7 +87,10 @@ for (const encrypted of [false, true]) {
       // (the VAD's pre-roll) before its first word.
       deepgram.cadence = 'live';
       deepgram.script = [{ text: PHRASES[0]!, timing: wordTiming(s, 0.5) }, { text: PHRASES[1]! }];
-      writeFileSync(join(dir, 'hark.yaml'), `actions:\n  dataDir: ${JSON.stringify(dir)}\nspeech:\n  device: "null"\nha:\n  satellite:\n    enabled: true\n    port: 0\n    host: 127.0.0.1\n    name: hark-e2e\n    mdns: false\n`);
+      writeFileSync(
+        join(dir, 'hark.yaml'),
+        `actions:\n  dataDir: ${JSON.stringify(dir)}\nspeech:\n  device: "null"\nha:\n  satellite:\n    enabled: true\n    port: 0\n    host: 127.0.0.1\n    name: hark-e2e\n    mdns: false\n`,
+      );
       hark = new HarkProcess(['--db', join(dir, 'hark.db'), '--port', '0', '--stt-mode', 'cloud-only', '--deepgram-url', deepgram.url, '--input', wav], {
         ...process.env,
         PATH: `${fakeAplay(dir)}:${process.env.PATH}`,
@@ -148,7 +151,7 @@ for (const encrypted of [false, true]) {
       expect(await off).toMatchObject({ state: false });
     });
 
-    it("Home Assistant ran the whole pipeline: it heard the command without the wake word, answered, and its entity is idle again", () => {
+    it('Home Assistant ran the whole pipeline: it heard the command without the wake word, answered, and its entity is idle again', () => {
       const run = peer.runs[0]!;
       expect(run.endedBy).toBe('end');
       expect(run.cancelled).toBe(false);
@@ -177,7 +180,9 @@ for (const encrypted of [false, true]) {
       // What localFirst costs a Home Assistant command: from the segment's close to the request.
       const when = (e: object) => hark.receivedAt[hark.events.indexOf(e as never)]!;
       const handled = hark.of('segment.handled')[0]!;
-      console.info(`satellite (${encrypted ? 'noise' : 'plain'}): segment close → VoiceAssistantRequest ${when(request) - when(seg)} ms as the test saw the events (hark's own close-to-handled ${handled.latencyMs} ms, speech-to-text ${handled.sttMs} ms; cloud speech-to-text double, hark's rules first)`);
+      console.info(
+        `satellite (${encrypted ? 'noise' : 'plain'}): segment close → VoiceAssistantRequest ${when(request) - when(seg)} ms as the test saw the events (hark's own close-to-handled ${handled.latencyMs} ms, speech-to-text ${handled.sttMs} ms; cloud speech-to-text double, hark's rules first)`,
+      );
     });
 
     it("the TTS answer was fetched and played through hark's speaker", async () => {
@@ -197,7 +202,9 @@ for (const encrypted of [false, true]) {
     });
 
     it("Home Assistant's finished timer rings through hark's ring; an announcement plays, is acknowledged, and the entity goes idle", async () => {
-      peer.conn.sendMessage(msg('VoiceAssistantTimerEventResponse', { eventType: 3, timerId: 't1', name: 'pasta', totalSeconds: 60, secondsLeft: 0, isActive: false }));
+      peer.conn.sendMessage(
+        msg('VoiceAssistantTimerEventResponse', { eventType: 3, timerId: 't1', name: 'pasta', totalSeconds: 60, secondsLeft: 0, isActive: false }),
+      );
       // (--json prints a router effect under its own type.)
       const done = await hark.waitFor((e) => e.type === 'timer' && e.event === 'done' && e.label === 'pasta', 5000, 'the ring');
       expect(done).toMatchObject({ seconds: 0 });
@@ -211,7 +218,7 @@ for (const encrypted of [false, true]) {
   });
 }
 
-describe('localFirst off: everything addressed to hark is Home Assistant\'s, the timer too', () => {
+describe("localFirst off: everything addressed to hark is Home Assistant's, the timer too", () => {
   const dir = outputDir('e2e-satellite-remote-first');
   let deepgram: DeepgramDouble;
   let hark: HarkProcess;
@@ -225,16 +232,26 @@ describe('localFirst off: everything addressed to hark is Home Assistant\'s, the
     await writeWavFile(wav, s.pcm);
     deepgram = await DeepgramDouble.start({ apiKey: 'e2e-key' });
     deepgram.script = PHRASES.map((text) => ({ text }));
-    writeFileSync(join(dir, 'hark.yaml'), `actions:\n  dataDir: ${JSON.stringify(dir)}\nspeech:\n  device: "null"\nha:\n  satellite:\n    enabled: true\n    port: 0\n    host: 127.0.0.1\n    localFirst: false\n    mdns: false\n`);
-    hark = new HarkProcess(['--db', join(dir, 'hark.db'), '--port', '0', '--stt-mode', 'cloud-only', '--deepgram-url', deepgram.url, '--input', wav, '--exit-at-end'], {
-      ...process.env,
-      PATH: `${fakeAplay(dir)}:${process.env.PATH}`,
-      DEEPGRAM_API_KEY: 'e2e-key',
-      HARK_CONFIG: join(dir, 'hark.yaml'),
-    });
+    writeFileSync(
+      join(dir, 'hark.yaml'),
+      `actions:\n  dataDir: ${JSON.stringify(dir)}\nspeech:\n  device: "null"\nha:\n  satellite:\n    enabled: true\n    port: 0\n    host: 127.0.0.1\n    localFirst: false\n    mdns: false\n`,
+    );
+    hark = new HarkProcess(
+      ['--db', join(dir, 'hark.db'), '--port', '0', '--stt-mode', 'cloud-only', '--deepgram-url', deepgram.url, '--input', wav, '--exit-at-end'],
+      {
+        ...process.env,
+        PATH: `${fakeAplay(dir)}:${process.env.PATH}`,
+        DEEPGRAM_API_KEY: 'e2e-key',
+        HARK_CONFIG: join(dir, 'hark.yaml'),
+      },
+    );
     const listening = await hark.waitFor((e) => e.type === 'ha.satellite.listening', 30_000, 'the native API');
     // Home Assistant hears each command and has nothing to say back.
-    peer = await HaSatellitePeer.connect(Number(listening.port), { stt: (pcm) => (pcm.length ? 'something' : ''), agent: () => ({ speech: '' }), ttsUrl: () => '' });
+    peer = await HaSatellitePeer.connect(Number(listening.port), {
+      stt: (pcm) => (pcm.length ? 'something' : ''),
+      agent: () => ({ speech: '' }),
+      ttsUrl: () => '',
+    });
     await hark.waitFor((e) => e.type === 'ha.satellite.subscribed', 5000, 'the subscription');
     await Promise.race([hark.exited, new Promise((_, reject) => setTimeout(() => reject(new Error('hark did not finish')), 60_000))]);
   }, 90_000);
@@ -245,7 +262,7 @@ describe('localFirst off: everything addressed to hark is Home Assistant\'s, the
     await deepgram?.close();
   });
 
-  it('both commands went to Home Assistant; hark\'s router saw neither (yielded), so no local timer', () => {
+  it("both commands went to Home Assistant; hark's router saw neither (yielded), so no local timer", () => {
     expect(peer.runs.map((r) => [r.endedBy, r.wakeWordPhrase])).toEqual([
       ['end', 'computer'],
       ['end', 'computer'],
@@ -258,7 +275,7 @@ describe('localFirst off: everything addressed to hark is Home Assistant\'s, the
   });
 });
 
-describe('Home Assistant not connected: a segment meant for it stays hark\'s', () => {
+describe("Home Assistant not connected: a segment meant for it stays hark's", () => {
   const dir = outputDir('e2e-satellite-offline');
   let deepgram: DeepgramDouble;
   let hark: HarkProcess;
@@ -271,13 +288,19 @@ describe('Home Assistant not connected: a segment meant for it stays hark\'s', (
     await writeWavFile(wav, s.pcm);
     deepgram = await DeepgramDouble.start({ apiKey: 'e2e-key' });
     deepgram.script = [{ text: PHRASES[0]! }];
-    writeFileSync(join(dir, 'hark.yaml'), `actions:\n  dataDir: ${JSON.stringify(dir)}\nspeech:\n  device: "null"\nha:\n  satellite:\n    enabled: true\n    port: 0\n    host: 127.0.0.1\n    mdns: false\n`);
-    hark = new HarkProcess(['--db', join(dir, 'hark.db'), '--port', '0', '--stt-mode', 'cloud-only', '--deepgram-url', deepgram.url, '--input', wav, '--exit-at-end'], {
-      ...process.env,
-      PATH: `${fakeAplay(dir)}:${process.env.PATH}`,
-      DEEPGRAM_API_KEY: 'e2e-key',
-      HARK_CONFIG: join(dir, 'hark.yaml'),
-    });
+    writeFileSync(
+      join(dir, 'hark.yaml'),
+      `actions:\n  dataDir: ${JSON.stringify(dir)}\nspeech:\n  device: "null"\nha:\n  satellite:\n    enabled: true\n    port: 0\n    host: 127.0.0.1\n    mdns: false\n`,
+    );
+    hark = new HarkProcess(
+      ['--db', join(dir, 'hark.db'), '--port', '0', '--stt-mode', 'cloud-only', '--deepgram-url', deepgram.url, '--input', wav, '--exit-at-end'],
+      {
+        ...process.env,
+        PATH: `${fakeAplay(dir)}:${process.env.PATH}`,
+        DEEPGRAM_API_KEY: 'e2e-key',
+        HARK_CONFIG: join(dir, 'hark.yaml'),
+      },
+    );
     const exit = await Promise.race([hark.exited, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('hark did not finish')), 60_000))]);
     expect(exit.code).toBe(0);
   }, 90_000);
@@ -296,7 +319,8 @@ describe('Home Assistant not connected: a segment meant for it stays hark\'s', (
 
 describe("barge-in over Home Assistant's answer, as over hark's own voice", () => {
   const dir = outputDir('e2e-satellite-barge-in');
-  const LONG = 'The extractor fan is on. It will run at full speed for the next twenty minutes, and then it will slow down to half speed until you turn it off again.';
+  const LONG =
+    'The extractor fan is on. It will run at full speed for the next twenty minutes, and then it will slow down to half speed until you turn it off again.';
   let deepgram: DeepgramDouble;
   let media: Awaited<ReturnType<typeof mediaServer>>;
   let hark: HarkProcess;
@@ -312,16 +336,26 @@ describe("barge-in over Home Assistant's answer, as over hark's own voice", () =
     media = await mediaServer({ '/long.mp3': ttsFile(dir, LONG, 'mp3') });
     deepgram = await DeepgramDouble.start({ apiKey: 'e2e-key' });
     deepgram.script = [{ text: PHRASES[0]! }, { text: 'computer stop' }];
-    writeFileSync(join(dir, 'hark.yaml'), `actions:\n  dataDir: ${JSON.stringify(dir)}\nspeech:\n  device: "null"\nha:\n  satellite:\n    enabled: true\n    port: 0\n    host: 127.0.0.1\n    mdns: false\n`);
-    hark = new HarkProcess(['--db', join(dir, 'hark.db'), '--port', '0', '--stt-mode', 'cloud-only', '--deepgram-url', deepgram.url, '--input', wav, '--exit-at-end'], {
-      ...process.env,
-      PATH: `${fakeAplay(dir)}:${process.env.PATH}`,
-      DEEPGRAM_API_KEY: 'e2e-key',
-      HARK_CONFIG: join(dir, 'hark.yaml'),
-    });
+    writeFileSync(
+      join(dir, 'hark.yaml'),
+      `actions:\n  dataDir: ${JSON.stringify(dir)}\nspeech:\n  device: "null"\nha:\n  satellite:\n    enabled: true\n    port: 0\n    host: 127.0.0.1\n    mdns: false\n`,
+    );
+    hark = new HarkProcess(
+      ['--db', join(dir, 'hark.db'), '--port', '0', '--stt-mode', 'cloud-only', '--deepgram-url', deepgram.url, '--input', wav, '--exit-at-end'],
+      {
+        ...process.env,
+        PATH: `${fakeAplay(dir)}:${process.env.PATH}`,
+        DEEPGRAM_API_KEY: 'e2e-key',
+        HARK_CONFIG: join(dir, 'hark.yaml'),
+      },
+    );
     const listening = await hark.waitFor((e) => e.type === 'ha.satellite.listening', 30_000, 'the native API');
     // Home Assistant answers at once, with a long spoken answer.
-    peer = await HaSatellitePeer.connect(Number(listening.port), { stt: (pcm) => (pcm.length ? 'turn on the extractor fan' : ''), agent: () => ({ speech: LONG }), ttsUrl: () => media.url('/long.mp3') });
+    peer = await HaSatellitePeer.connect(Number(listening.port), {
+      stt: (pcm) => (pcm.length ? 'turn on the extractor fan' : ''),
+      agent: () => ({ speech: LONG }),
+      ttsUrl: () => media.url('/long.mp3'),
+    });
     await hark.waitFor((e) => e.type === 'ha.satellite.subscribed', 5000, 'the subscription');
     await Promise.race([hark.exited, new Promise((_, reject) => setTimeout(() => reject(new Error('hark did not finish')), 60_000))]);
   }, 90_000);

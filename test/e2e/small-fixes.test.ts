@@ -25,7 +25,9 @@ describe('hark: small fixes', () => {
     busy = createServer();
     await new Promise<void>((r) => busy!.listen(0, '127.0.0.1', () => r()));
     const port = (busy.address() as { port: number }).port;
-    const r = await hark(['run', '--port', String(port), '--db', join(dir, 'busy.db'), '--model', TINY_MODEL, '--stt-mode', 'local-only'], { env: { HARK_CONFIG: '/dev/null' } });
+    const r = await hark(['run', '--port', String(port), '--db', join(dir, 'busy.db'), '--model', TINY_MODEL, '--stt-mode', 'local-only'], {
+      env: { HARK_CONFIG: '/dev/null' },
+    });
     const mentions = r.stderr.split('\n').filter((l) => l.includes('already in use'));
     expect(mentions, r.stderr).toHaveLength(1);
     expect(r.code).not.toBe(0);
@@ -51,7 +53,12 @@ describe('hark: small fixes', () => {
   it('a YAML alias bomb is a config error naming the file, not "unexpected error"', async () => {
     const bomb = join(dir, 'bomb.yaml');
     const lines = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
-    for (let i = 1; i < 12; i++) lines.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]`);
+    for (let i = 1; i < 12; i++)
+      lines.push(
+        `${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9)
+          .fill(`*${String.fromCharCode(96 + i)}`)
+          .join(',')}]`,
+      );
     writeFileSync(bomb, lines.join('\n') + '\n');
     const r = await hark(['config', '--config', bomb]);
     expect(r.code).toBe(2);

@@ -42,7 +42,10 @@ describe('hark run on Spanish speech, Deepgram multilingual at its live cadence'
     await writeWavFile(wav, pcm);
     const wrapper = join(dir, 'espeak-ng');
     // hark hands espeak-ng its words on stdin: the wrapper writes down the arguments and the words, one line a call.
-    writeFileSync(wrapper, `#!/bin/sh\nif [ "$1" = --voices ]; then exec /usr/bin/espeak-ng "$@"; fi\nwords=$(cat)\necho "$* | $words" >> '${join(dir, 'espeak-args.txt')}'\nprintf '%s' "$words" | exec /usr/bin/espeak-ng "$@"\n`);
+    writeFileSync(
+      wrapper,
+      `#!/bin/sh\nif [ "$1" = --voices ]; then exec /usr/bin/espeak-ng "$@"; fi\nwords=$(cat)\necho "$* | $words" >> '${join(dir, 'espeak-args.txt')}'\nprintf '%s' "$words" | exec /usr/bin/espeak-ng "$@"\n`,
+    );
     chmodSync(wrapper, 0o755);
     deepgram = await DeepgramDouble.start({ apiKey: 'e2e-key' });
     deepgram.cadence = 'live';
@@ -53,13 +56,19 @@ describe('hark run on Spanish speech, Deepgram multilingual at its live cadence'
       join(dir, 'hark.yaml'),
       `actions:\n  dataDir: ${JSON.stringify(dir)}\nspeech:\n  device: "null"\nrouter:\n  mode: always-listen\nlanguage:\n  languages: [en, es]\n`,
     );
-    hark = new HarkProcess(['--db', join(dir, 'hark.db'), '--port', '0', '--stt-mode', 'cloud-only', '--deepgram-url', deepgram.url, '--input', wav, '--exit-at-end'], {
-      ...process.env,
-      PATH: `${dir}:${process.env.PATH}`,
-      DEEPGRAM_API_KEY: 'e2e-key',
-      HARK_CONFIG: join(dir, 'hark.yaml'),
-    });
-    exit = await Promise.race([hark.exited, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`hark did not finish; stderr:\n${hark.stderr.slice(-20).join('\n')}`)), 90_000))]);
+    hark = new HarkProcess(
+      ['--db', join(dir, 'hark.db'), '--port', '0', '--stt-mode', 'cloud-only', '--deepgram-url', deepgram.url, '--input', wav, '--exit-at-end'],
+      {
+        ...process.env,
+        PATH: `${dir}:${process.env.PATH}`,
+        DEEPGRAM_API_KEY: 'e2e-key',
+        HARK_CONFIG: join(dir, 'hark.yaml'),
+      },
+    );
+    exit = await Promise.race([
+      hark.exited,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`hark did not finish; stderr:\n${hark.stderr.slice(-20).join('\n')}`)), 90_000)),
+    ]);
   }, 120_000);
 
   afterAll(async () => {
@@ -70,7 +79,14 @@ describe('hark run on Spanish speech, Deepgram multilingual at its live cadence'
   it('asks Deepgram for its multilingual model and gets Spanish back, at the live cadence', () => {
     expect(deepgram.connections.length).toBeGreaterThan(0);
     for (const c of deepgram.connections) expect(c.query.language).toBe('multi');
-    const results = deepgram.connections.flatMap((c) => c.sent.map((m) => m.msg as { type?: string; is_final?: boolean; from_finalize?: boolean; channel?: { alternatives: { words: unknown[]; languages?: string[] }[] } })).filter((m) => m.type === 'Results');
+    const results = deepgram.connections
+      .flatMap((c) =>
+        c.sent.map(
+          (m) =>
+            m.msg as { type?: string; is_final?: boolean; from_finalize?: boolean; channel?: { alternatives: { words: unknown[]; languages?: string[] }[] } },
+        ),
+      )
+      .filter((m) => m.type === 'Results');
     expect(results.filter((m) => m.from_finalize)).toHaveLength(PHRASES.length);
     // Interim results, chunk finals and the final after Finalize: each with words names Spanish.
     const withWords = results.filter((m) => m.channel!.alternatives[0]!.words.length > 0);
@@ -80,7 +96,11 @@ describe('hark run on Spanish speech, Deepgram multilingual at its live cadence'
 
   it('one utterance per phrase, each Spanish, the timer set and the milk on the shopping list', () => {
     expect(exit.code).toBe(0);
-    const heard = hark.of('utterance.final').map((u) => String(u.text).toLowerCase().replace(/[.,!?]/g, ''));
+    const heard = hark.of('utterance.final').map((u) =>
+      String(u.text)
+        .toLowerCase()
+        .replace(/[.,!?]/g, ''),
+    );
     expect(heard).toEqual(PHRASES);
     expect(hark.of('segment.handled').map((h) => h.fate)).toEqual(['dispatched', 'dispatched']);
     const actions = hark.of('action').map((a) => ({ name: a.name, args: a.args }));
@@ -104,6 +124,9 @@ describe('hark run on Spanish speech, Deepgram multilingual at its live cadence'
     const said = hark.of('speak.start').map((s) => String(s.text));
     expect(said).toContain('Temporizador de arroz puesto para 10 minutos.');
     // Every word hark said went to espeak-ng's Spanish voice (packs/es/pack.yaml: voice es).
-    expect(argsLog()).toEqual(['--stdout -v es -s 160 -a 100 | Temporizador de arroz puesto para 10 minutos.', '--stdout -v es -s 160 -a 100 | He añadido leche a la lista de compra.']);
+    expect(argsLog()).toEqual([
+      '--stdout -v es -s 160 -a 100 | Temporizador de arroz puesto para 10 minutos.',
+      '--stdout -v es -s 160 -a 100 | He añadido leche a la lista de compra.',
+    ]);
   });
 });

@@ -53,7 +53,11 @@ describe('hark run stopped mid-phrase (SIGTERM)', () => {
     expect(closed.map((c) => c.closeReason)).toEqual(['hangover', 'end-of-stream']);
     expect(hark.of('segment.handled')).toHaveLength(2);
     const d = new Database(db, { readonly: true });
-    const rows = d.prepare('SELECT s.stream_index AS idx, s.close_reason AS reason, length(a.pcm) AS bytes FROM segments s JOIN segment_audio a ON a.segment_id = s.id ORDER BY s.id').all() as { idx: number; reason: string; bytes: number }[];
+    const rows = d
+      .prepare(
+        'SELECT s.stream_index AS idx, s.close_reason AS reason, length(a.pcm) AS bytes FROM segments s JOIN segment_audio a ON a.segment_id = s.id ORDER BY s.id',
+      )
+      .all() as { idx: number; reason: string; bytes: number }[];
     d.close();
     expect(rows.map((r) => [r.idx, r.reason])).toEqual([
       [0, 'hangover'],

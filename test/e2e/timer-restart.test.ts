@@ -24,7 +24,10 @@ function run(dir: string, db: string, wav: string, deepgram: DeepgramDouble): Ha
 }
 
 async function finished(h: HarkProcess) {
-  return Promise.race([h.exited, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`hark did not finish; stderr:\n${h.stderr.slice(-20).join('\n')}`)), 60_000))]);
+  return Promise.race([
+    h.exited,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`hark did not finish; stderr:\n${h.stderr.slice(-20).join('\n')}`)), 60_000)),
+  ]);
 }
 
 describe('hark run, twice on one store: timers survive a restart', () => {
@@ -48,7 +51,7 @@ describe('hark run, twice on one store: timers survive a restart', () => {
 
     const file = new Database(db);
     kept = file.prepare('SELECT label, state FROM timers ORDER BY id').all() as typeof kept;
-    file.prepare("UPDATE timers SET due_at = due_at - 720000 WHERE due_at IS NOT NULL").run();
+    file.prepare('UPDATE timers SET due_at = due_at - 720000 WHERE due_at IS NOT NULL').run();
     file.close();
 
     deepgram.script = [];
@@ -65,7 +68,12 @@ describe('hark run, twice on one store: timers survive a restart', () => {
 
   it('the first run set both timers and kept them in the store', () => {
     expect(exits[0]!.code).toBe(0);
-    expect(first.of('timer').filter((t) => t.event === 'set').map((t) => [t.label, t.seconds])).toEqual([
+    expect(
+      first
+        .of('timer')
+        .filter((t) => t.event === 'set')
+        .map((t) => [t.label, t.seconds]),
+    ).toEqual([
       ['pasta', 600],
       ['roast', 3600],
     ]);
@@ -77,8 +85,18 @@ describe('hark run, twice on one store: timers survive a restart', () => {
 
   it('the second run restores them; the one due while hark was off rings, saying how long ago', () => {
     expect(exits[1]!.code).toBe(0);
-    expect(second.of('timer').filter((t) => t.event === 'restored').map((t) => t.label)).toEqual(['pasta', 'roast']);
+    expect(
+      second
+        .of('timer')
+        .filter((t) => t.event === 'restored')
+        .map((t) => t.label),
+    ).toEqual(['pasta', 'roast']);
     expect(second.of('speak').map((s) => s.text)).toContain('The pasta timer went off 2 minutes ago.');
-    expect(second.of('timer').filter((t) => t.event === 'done').map((t) => t.label)).toEqual(['pasta']);
+    expect(
+      second
+        .of('timer')
+        .filter((t) => t.event === 'done')
+        .map((t) => t.label),
+    ).toEqual(['pasta']);
   });
 });

@@ -58,7 +58,7 @@ describe('hark run with the microphone unplugged mid-stream', () => {
 
   afterAll(() => hark?.kill('SIGKILL'));
 
-  it('reports the microphone down with the recorder\'s reason, and back up after the backoff', () => {
+  it("reports the microphone down with the recorder's reason, and back up after the backoff", () => {
     const downs = hark.of('capture.down');
     expect(downs.length).toBeGreaterThanOrEqual(1);
     expect(String(downs[0]!.reason)).toMatch(/exit|read error|No such device/);

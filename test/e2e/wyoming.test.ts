@@ -97,7 +97,10 @@ describe('hark run with Wyoming speech services', () => {
       .then(() => (secondSaidAt = Date.now()))
       .catch(() => {});
     // A leaked connection to the voice server (it keeps it open) would keep hark from exiting.
-    exit = await Promise.race([hark.exited, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`hark did not exit; stderr:\n${hark.stderr.slice(-20).join('\n')}`)), 100_000))]);
+    exit = await Promise.race([
+      hark.exited,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`hark did not exit; stderr:\n${hark.stderr.slice(-20).join('\n')}`)), 100_000)),
+    ]);
     writeFileSync(join(dir, 'events.jsonl'), hark.events.map((e) => JSON.stringify(e)).join('\n') + '\n');
     writeFileSync(join(dir, 'stderr.log'), hark.stderr.join('\n') + '\n');
   }, 130_000);
@@ -115,7 +118,10 @@ describe('hark run with Wyoming speech services', () => {
       [PHRASES[0], 'wyoming'],
       [PHRASES[2], 'wyoming'],
     ]);
-    const timers = hark.of('action').filter((a) => a.name === 'timer.set').map((a) => (a.args as { seconds: number }).seconds);
+    const timers = hark
+      .of('action')
+      .filter((a) => a.name === 'timer.set')
+      .map((a) => (a.args as { seconds: number }).seconds);
     expect(timers).toEqual([300, 30]);
     // Each segment on its own connection: transcribe{language}, audio-start, the audio, audio-stop.
     const answered = asr.requests.filter((r) => r.text !== null);
@@ -131,7 +137,13 @@ describe('hark run with Wyoming speech services', () => {
       { id: 'wyoming', missing: null, wyoming: { server: asr.url, answered: true, error: null, models: ['tiny-int8'], streams: false } },
       { id: 'whisper', missing: null, wyoming: null },
     ]);
-    expect(health.speech?.voice).toEqual({ server: tts.url, answered: true, error: null, voice: 'en_US-lessac-medium', voices: ['en_US-lessac-medium', 'en_GB-alan-low'] });
+    expect(health.speech?.voice).toEqual({
+      server: tts.url,
+      answered: true,
+      error: null,
+      voice: 'en_US-lessac-medium',
+      voices: ['en_US-lessac-medium', 'en_GB-alan-low'],
+    });
   });
 
   it('the server dying mid-segment hands the segment to Whisper; what it had is never dispatched', () => {
@@ -141,7 +153,9 @@ describe('hark run with Wyoming speech services', () => {
       ['wyoming', 'failed'],
       ['whisper', 'ok'],
     ]);
-    expect(segs[1]!.attempts[0]!.error).toMatch(new RegExp(`^wyoming closed: Wyoming server ${asr.url.replace(/[./]/g, '\\$&')}: (closed the connection|connection lost)`));
+    expect(segs[1]!.attempts[0]!.error).toMatch(
+      new RegExp(`^wyoming closed: Wyoming server ${asr.url.replace(/[./]/g, '\\$&')}: (closed the connection|connection lost)`),
+    );
     expect(hark.of('stt.fallback')).toMatchObject([{ from: 'wyoming', to: 'whisper' }]);
     expect(hark.of('utterance.final').map((u) => u.text)).not.toContain(PHRASES[1]);
   });

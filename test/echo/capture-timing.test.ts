@@ -13,7 +13,15 @@ describe('a period that reaches hark quicker than any before it, mid-ring', () =
   it.each([1, 4, 8])('one period %i ms quicker than the rest at 30 s: every second of the ring stays cancelled 20 dB', async (quickerMs) => {
     const late = rng(11);
     const quickAt = Math.round(30_000 / 125);
-    const run = await runStreamRoom({ clips: await ringClips(50_000, true), cardMs: 10, delayMs: 55, gain: 0.7, rt60Ms: 250, noise: hiss(), lateMs: (k) => (k === quickAt ? 10 - quickerMs : 10 + late() * 10) });
+    const run = await runStreamRoom({
+      clips: await ringClips(50_000, true),
+      cardMs: 10,
+      delayMs: 55,
+      gain: 0.7,
+      rt60Ms: 250,
+      noise: hiss(),
+      lateMs: (k) => (k === quickAt ? 10 - quickerMs : 10 + late() * 10),
+    });
     expect(secondsUnder(run, 10_000, 20)).toEqual([]);
   });
 });

@@ -60,7 +60,9 @@ describe("hark's own sound when the speaker's clock is not the microphone's (0 â
       const r = await measureRoom(mics, p, config, settings, { erle: false });
       const silent = (await stopWithoutEcho(mics, p, config)).map((s) => s.openedAfterMs);
       const got = misses(r, silent);
-      seen.push(`${spec.name}: ${r.opened.list} / ${r.opened.ring} segments; "stop" ${r.stops.map((s) => s.openedAfterMs ?? 'none').join(', ')} ms; ${JSON.stringify(got)}`);
+      seen.push(
+        `${spec.name}: ${r.opened.list} / ${r.opened.ring} segments; "stop" ${r.stops.map((s) => s.openedAfterMs ?? 'none').join(', ')} ms; ${JSON.stringify(got)}`,
+      );
       expect(r.echoDbfs).toBeGreaterThan(-30);
       expect(got).toEqual(KNOWN[spec.name] ?? []);
     },

@@ -57,13 +57,16 @@ async function opened(mic: Int16Array, ref: Int16Array, yaml: string, segments?:
 describe("hark's first sound, the canceller cold", () => {
   // This opened a segment behind `raise` until the double-talk decision (the residual of a
   // cold canceller is explained by hark's own sound, src/echo/double-talk.ts).
-  it.each([RECIPE, 'Timer set for 40 seconds.', 'Pasta timer done.'])('"%s" through the room opens no segment, behind the default fallback (raise) or gate', async (text) => {
-    const ref = await espeakPhrase(text);
-    // The room's microphone: hark's voice 55 ms late, through a 250 ms reverberation, louder than a person.
-    const { mic } = runRoom({ ref, delayMs: 55, gain: 0.7, rt60Ms: 250 });
-    expect(await opened(mic, ref, '')).toEqual([]);
-    expect(await opened(mic, ref, 'echo:\n  fallback: gate\n')).toEqual([]);
-  });
+  it.each([RECIPE, 'Timer set for 40 seconds.', 'Pasta timer done.'])(
+    '"%s" through the room opens no segment, behind the default fallback (raise) or gate',
+    async (text) => {
+      const ref = await espeakPhrase(text);
+      // The room's microphone: hark's voice 55 ms late, through a 250 ms reverberation, louder than a person.
+      const { mic } = runRoom({ ref, delayMs: 55, gain: 0.7, rt60Ms: 250 });
+      expect(await opened(mic, ref, '')).toEqual([]);
+      expect(await opened(mic, ref, 'echo:\n  fallback: gate\n')).toEqual([]);
+    },
+  );
 
   it('where hark is not heard (a headset), a person talking over its answer 3 s in is heard, even behind gate', async () => {
     const ref = await espeakPhrase(RECIPE);
@@ -82,7 +85,11 @@ describe("hark's first sound, the canceller cold", () => {
     // guess, took the voice for hark's and "computer," and the rest became two segments.
     const ref = await espeakPhrase('Timer set for 10 minutes.');
     const person = await espeakPhrase('computer, we are short three cases of milk for the order list', 'en-gb');
-    for (const [leadMs, gain] of [[300, 0.3], [600, 0.3], [300, 1]] as const) {
+    for (const [leadMs, gain] of [
+      [300, 0.3],
+      [600, 0.3],
+      [300, 1],
+    ] as const) {
       // hark's sound starts at 1 s; the person leadMs before it, 10-20 dB under it; hark not heard.
       const mic = new Int16Array(16000 + ref.length + person.length + 32000);
       const at = 16000 - leadMs * 16;

@@ -24,7 +24,8 @@ import { espeakPhrase } from '../support/speech.js';
 const RATE = 16;
 const T0 = 1000;
 const STOPS_MS = [4000, 9000];
-const READBACK = 'On the order list: three cases of milk, two bags of onions, a tub of butter, six lemons, the flour, two trays of eggs, a box of tomatoes and the cream. That is eight items.';
+const READBACK =
+  'On the order list: three cases of milk, two bags of onions, a tub of butter, six lemons, the flour, two trays of eggs, a box of tomatoes and the cream. That is eight items.';
 
 let vad: Vad;
 let readback: Int16Array;
@@ -76,7 +77,15 @@ async function hear(room: { rt60Ms: number; delayMs: number }, opts: { person: b
   const config = vadSection.parse(undefined);
   const gate = new EchoGate(settings, config.threshold, clock);
   // Without the double-talk decision: the same canceller, its per-frame verdict unheard.
-  gate.setCanceller(opts.doubleTalk ? cleaner : { get trusted() { return cleaner.trusted; } });
+  gate.setCanceller(
+    opts.doubleTalk
+      ? cleaner
+      : {
+          get trusted() {
+            return cleaner.trusted;
+          },
+        },
+  );
   vad.reset();
   const pipeline = new SegmentPipeline({ vad, segmenter: segmenterOptions(config), echo: cleaner, gate });
   const segments: Segment[] = [];
@@ -103,22 +112,34 @@ const label = (r: { rt60Ms: number; delayMs: number }) => `RT60 ${r.rt60Ms} ms, 
 const spans = (h: Heard) => JSON.stringify(h.segments.map((s) => [+(s.vadStartSample / 16000).toFixed(2), +(s.endSample / 16000).toFixed(2)]));
 
 describe('hark reading a list back in a reverberant kitchen, at the default settings', () => {
-  it.each(ROOMS)('opens no segment on its own voice, nobody speaking: $rt60Ms ms RT60, $delayMs ms card', async (room) => {
-    const h = await hear(room, { person: false, doubleTalk: true });
-    expect(h.segments, `${label(room)}: segments at ${spans(h)} s`).toHaveLength(0);
-  }, 60_000);
+  it.each(ROOMS)(
+    'opens no segment on its own voice, nobody speaking: $rt60Ms ms RT60, $delayMs ms card',
+    async (room) => {
+      const h = await hear(room, { person: false, doubleTalk: true });
+      expect(h.segments, `${label(room)}: segments at ${spans(h)} s`).toHaveLength(0);
+    },
+    60_000,
+  );
 
-  it.each(ROOMS)('hears "stop" said 6 dB under it within 300 ms of the word, each time: $rt60Ms ms RT60, $delayMs ms card', async (room) => {
-    const h = await hear(room, { person: true, doubleTalk: true });
-    for (const [at] of h.stops) {
-      const seg = h.segments.find((s) => s.vadStartSample <= at + 300 * RATE && s.endSample > at);
-      expect(seg, `${label(room)}: "stop" at ${at / 16000} s; segments at ${spans(h)} s`).toBeDefined();
-      // The segment opens (the VAD's first speech frame is confirmed minSpeechMs later) within 300 ms.
-      expect((seg!.vadStartSample - at) / RATE).toBeLessThan(300);
-    }
-    // And nothing else: every segment holds a "stop".
-    for (const s of h.segments) expect(h.stops.some(([a, b]) => s.startSample < b && s.endSample > a), `${label(room)}: ${spans(h)}`).toBe(true);
-  }, 60_000);
+  it.each(ROOMS)(
+    'hears "stop" said 6 dB under it within 300 ms of the word, each time: $rt60Ms ms RT60, $delayMs ms card',
+    async (room) => {
+      const h = await hear(room, { person: true, doubleTalk: true });
+      for (const [at] of h.stops) {
+        const seg = h.segments.find((s) => s.vadStartSample <= at + 300 * RATE && s.endSample > at);
+        expect(seg, `${label(room)}: "stop" at ${at / 16000} s; segments at ${spans(h)} s`).toBeDefined();
+        // The segment opens (the VAD's first speech frame is confirmed minSpeechMs later) within 300 ms.
+        expect((seg!.vadStartSample - at) / RATE).toBeLessThan(300);
+      }
+      // And nothing else: every segment holds a "stop".
+      for (const s of h.segments)
+        expect(
+          h.stops.some(([a, b]) => s.startSample < b && s.endSample > a),
+          `${label(room)}: ${spans(h)}`,
+        ).toBe(true);
+    },
+    60_000,
+  );
 
   it("without the double-talk decision the residual of hark's first words opens a segment in these rooms", async () => {
     let opened = 0;

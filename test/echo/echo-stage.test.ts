@@ -60,7 +60,7 @@ describe('echo canceller on the simulated room', () => {
     expect(second(0)).toBeLessThan(12);
   });
 
-  it('follows a change of the card\'s delay (50 → 80 ms) and converges again', () => {
+  it("follows a change of the card's delay (50 → 80 ms) and converges again", () => {
     const twice = new Int16Array(ref.length * 2);
     twice.set(ref);
     twice.set(ref, ref.length);
@@ -100,4 +100,3 @@ describe('echo canceller on the simulated room', () => {
     expect(20 * Math.log10(rms(run.out, a, b) / rms(noise, 0, b - a))).toBeLessThan(6);
   });
 });
-

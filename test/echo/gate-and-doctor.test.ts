@@ -55,13 +55,15 @@ describe('hark doctor: echo', () => {
   it('says the canceller is in force by default, having seen it cancel', async () => {
     const r = await echoCheck.run(ctx(''));
     expect(r.status).toBe('ok');
-    expect(r.detail).toMatch(/echo canceller in force .*self-test removed \d+ dB.*echo gate stands in \(echo.fallback: raise: the VAD threshold is raised to 0.9 while hark plays\)/);
+    expect(r.detail).toMatch(
+      /echo canceller in force .*self-test removed \d+ dB.*echo gate stands in \(echo.fallback: raise: the VAD threshold is raised to 0.9 while hark plays\)/,
+    );
     expect(r.data).toMatchObject({ inForce: 'cancel', fallback: 'raise', followSkew: true });
     expect(r.data!.erleDb as number).toBeGreaterThan(20);
     expect(r.detail).toMatch(/the speaker's clock is followed/);
   });
 
-  it('says when the speaker\'s clock is not followed', async () => {
+  it("says when the speaker's clock is not followed", async () => {
     const r = await echoCheck.run(ctx('echo:\n  followSkew: false\n'));
     expect(r.status).toBe('ok');
     expect(r.detail).toMatch(/speaker's clock is not followed \(echo.followSkew: false\)/);

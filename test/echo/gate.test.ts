@@ -48,7 +48,7 @@ describe('echo gate', () => {
     expect(gate.active).toBe(false);
   });
 
-  it('hark\'s own voice does not open a segment while it plays; a person talking over it loudly does', async () => {
+  it("hark's own voice does not open a segment while it plays; a person talking over it loudly does", async () => {
     const clock = new VirtualClock();
     const gate = new EchoGate(RAISE, 0.5, clock);
     const { vad, set } = scriptedVad();
@@ -159,7 +159,11 @@ describe('echo gate in cancel mode: what the VAD hears', () => {
       const gate = new EchoGate({ ...CANCEL, ...settings }, 0.5, clock);
       gate.setCanceller(canceller);
       gate.playbackStarted();
-      const pipeline = new SegmentPipeline({ vad: { name: 'silero', process: async () => 0.4, reset() {}, close: async () => {} }, gate, segmenter: SEGMENTER });
+      const pipeline = new SegmentPipeline({
+        vad: { name: 'silero', process: async () => 0.4, reset() {}, close: async () => {} },
+        gate,
+        segmenter: SEGMENTER,
+      });
       let n = 0;
       pipeline.on('open', () => n++);
       for (let i = 0; i < 10; i++) await pipeline.push(new Int16Array(512));

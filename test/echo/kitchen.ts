@@ -26,7 +26,11 @@ export function kitchen(opts: { rt60Ms: number; seed: number; size?: [number, nu
   const src = [pick(0.3, 0.8), pick(0.5, ly - 0.5), pick(0.95, 1.2)];
   const away = pick(0.3, 1.2);
   const angle = pick(0, 2 * Math.PI);
-  const mic = [Math.min(lx - 0.2, Math.max(0.2, src[0]! + away * Math.cos(angle))), Math.min(ly - 0.2, Math.max(0.2, src[1]! + away * Math.sin(angle))), pick(0.95, 1.5)];
+  const mic = [
+    Math.min(lx - 0.2, Math.max(0.2, src[0]! + away * Math.cos(angle))),
+    Math.min(ly - 0.2, Math.max(0.2, src[1]! + away * Math.sin(angle))),
+    pick(0.95, 1.5),
+  ];
   const volume = lx * ly * lz;
   const surface = 2 * (lx * ly + lx * lz + ly * lz);
   const absorption = Math.min(0.95, (0.161 * volume) / (surface * (opts.rt60Ms / 1000)));
@@ -61,7 +65,7 @@ export function kitchen(opts: { rt60Ms: number; seed: number; size?: [number, nu
         // the mirrored way. Off its axis it is quieter by up to `directivity` (0: all round, 1: cardioid).
         const facing = x.mirrored ? -1 : 1;
         const cos = (facing * -x.d) / dist;
-        const gain = 1 - (opts.directivity ?? 0) * (1 - cos) / 2;
+        const gain = 1 - ((opts.directivity ?? 0) * (1 - cos)) / 2;
         const a = (gain * Math.pow(beta, x.hits + y.hits + z.hits) * direct) / dist;
         ir[k] += a * (1 - (t - k));
         ir[k + 1] += a * (t - k);

@@ -87,7 +87,21 @@ export async function runLiveRoom(opts: {
     queueMicrotask(() => child.emit('spawn'));
     return child as never;
   };
-  const player = new AplayStream({ device: 'room', sampleRate: 16000, leadMs: 120, tickMs: 20, idleCloseMs: opts.idleCloseMs ?? 60_000, stallMs: 3000, backoffMs: 250, backoffMaxMs: 5000, bin: 'aplay', clock, reference: recorder, spawnAplay: fakeChild, readyCheck: () => true });
+  const player = new AplayStream({
+    device: 'room',
+    sampleRate: 16000,
+    leadMs: 120,
+    tickMs: 20,
+    idleCloseMs: opts.idleCloseMs ?? 60_000,
+    stallMs: 3000,
+    backoffMs: 250,
+    backoffMaxMs: 5000,
+    bin: 'aplay',
+    clock,
+    reference: recorder,
+    spawnAplay: fakeChild,
+    readyCheck: () => true,
+  });
   for (const c of opts.clips) clock.setTimer(c.atMs, () => void player.play(c.pcm));
   const endMs = Math.max(...opts.clips.map((c) => c.atMs + c.pcm.length / 16)) + (opts.tailMs ?? 1000);
   for (let t = 0; t < endMs; t += 5) {
@@ -112,7 +126,8 @@ export async function runLiveRoom(opts: {
   }
   const echo = opts.room ? opts.room(x) : new Reverb(opts.rt60Ms ?? 250).process(x);
   const mic = new Int16Array(n);
-  for (let i = 0; i < n; i++) mic[i] = Math.max(-32768, Math.min(32767, Math.round(echo[i]! + (opts.near?.[i] ?? 0) + (opts.noise ? opts.noise[i % opts.noise.length]! : 0))));
+  for (let i = 0; i < n; i++)
+    mic[i] = Math.max(-32768, Math.min(32767, Math.round(echo[i]! + (opts.near?.[i] ?? 0) + (opts.noise ? opts.noise[i % opts.noise.length]! : 0))));
   const reference = new EchoReference();
   const made = createEchoCleaner({ filterMs: 128, residual: true, denoise: false, denoiseDb: 15 }, reference, new VirtualClock());
   if ('error' in made) throw new Error(made.error);

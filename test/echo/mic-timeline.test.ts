@@ -59,7 +59,10 @@ function localLags(out: Int16Array, truth: ArrayLike<number>, offset = 0, maxLag
 
 /** The room without hark: a cook talking over the extractor's hum, from sample 0 to n. */
 async function kitchen(n: number, level: number): Promise<Float32Array> {
-  const talk = await espeakPhrase('I was saying that the oven needs to be hotter before the bread goes in, and the trays want washing before the lunch service starts', 'en-gb');
+  const talk = await espeakPhrase(
+    'I was saying that the oven needs to be hotter before the bread goes in, and the trays want washing before the lunch service starts',
+    'en-gb',
+  );
   const talkRms = rms(talk);
   const r = rng(5);
   const room = new Float32Array(n);
@@ -193,7 +196,17 @@ describe("the microphone's timeline across hark's playback", () => {
       expect(segments, JSON.stringify(segments.map((s) => [s.startSample, s.endSample]))).toHaveLength(1);
       segment = segments[0]!;
       store = new Store({ path: join(scratch('echo-mic-timeline'), 'hark.db'), housekeeping: null });
-      const rec: SegmentRecord = { segment, transcript: null, fate: { kind: 'dropped', reason: 'test' }, actions: [], closedAt: 0, closedWallAt: Date.now(), speechEndAt: 0, firstActionAt: null, written: true };
+      const rec: SegmentRecord = {
+        segment,
+        transcript: null,
+        fate: { kind: 'dropped', reason: 'test' },
+        actions: [],
+        closedAt: 0,
+        closedWallAt: Date.now(),
+        speechEndAt: 0,
+        firstActionAt: null,
+        written: true,
+      };
       id = store.recordSegment(segmentWrite(rec, 'mic'))!.id;
     }, 120_000);
 
@@ -219,7 +232,9 @@ describe("the microphone's timeline across hark's playback", () => {
       // away from hark's echo, the room itself (no stale fragment, nothing missing).
       const lags = localLags(cleaned, room, segment.startSample);
       const lag = commonest(lags.map((l) => l.lag));
-      const off = lags.filter((l) => l.lag !== lag || (!echoIn(at, ring, segment.startSample + l.at - lag) && l.corr < 0.9)).map((l) => `${Math.round(l.at / RATE)} ms into the segment: lag ${l.lag}, match ${l.corr.toFixed(2)}`);
+      const off = lags
+        .filter((l) => l.lag !== lag || (!echoIn(at, ring, segment.startSample + l.at - lag) && l.corr < 0.9))
+        .map((l) => `${Math.round(l.at / RATE)} ms into the segment: lag ${l.lag}, match ${l.corr.toFixed(2)}`);
       expect(lags.length).toBeGreaterThan(100);
       expect(off, `windows off the commonest lag, ${lag} samples, or not the room`).toEqual([]);
     });

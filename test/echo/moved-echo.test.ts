@@ -37,32 +37,36 @@ describe('the echo moves by less than half the filter in the middle of a reply (
     [40, 250, 30],
     [70, 350, 45],
     [100, 600, 59],
-  ])('card %i ms, RT60 %i ms, +%i ms: the canceller re-aligns within 5 s and cancels as well as before', async (cardMs, rt60Ms, moveMs) => {
-    // Four answers 1.5 s apart through one aplay; the echo moves halfway through the second.
-    const replyMs = answer.length / 16 + 1500;
-    const clips = [0, 1, 2, 3].map((k) => ({ pcm: answer, atMs: 500 + k * replyMs }));
-    const moveAt = Math.round(500 + 1.5 * replyMs);
-    const before = cardMs + 5;
-    const after = before + moveMs;
-    const run = await runLiveRoom({ clips, cardMs, delayMs: 5, changeAtMs: moveAt, newDelayMs: 5 + moveMs, gain: 0.7, rt60Ms, noise: hiss() });
-    const frame = (ms: number) => Math.round(ms / 32);
+  ])(
+    'card %i ms, RT60 %i ms, +%i ms: the canceller re-aligns within 5 s and cancels as well as before',
+    async (cardMs, rt60Ms, moveMs) => {
+      // Four answers 1.5 s apart through one aplay; the echo moves halfway through the second.
+      const replyMs = answer.length / 16 + 1500;
+      const clips = [0, 1, 2, 3].map((k) => ({ pcm: answer, atMs: 500 + k * replyMs }));
+      const moveAt = Math.round(500 + 1.5 * replyMs);
+      const before = cardMs + 5;
+      const after = before + moveMs;
+      const run = await runLiveRoom({ clips, cardMs, delayMs: 5, changeAtMs: moveAt, newDelayMs: 5 + moveMs, gain: 0.7, rt60Ms, noise: hiss() });
+      const frame = (ms: number) => Math.round(ms / 32);
 
-    // Aligned to the echo before it moved, and to where it went within 5 s of the move, for good.
-    expect(Math.abs(run.delays[frame(moveAt) - 1]! - before)).toBeLessThan(2);
-    for (const d of run.delays.slice(frame(moveAt + 5000))) expect(Math.abs(d - after)).toBeLessThan(2);
+      // Aligned to the echo before it moved, and to where it went within 5 s of the move, for good.
+      expect(Math.abs(run.delays[frame(moveAt) - 1]! - before)).toBeLessThan(2);
+      for (const d of run.delays.slice(frame(moveAt + 5000))) expect(Math.abs(d - after)).toBeLessThan(2);
 
-    // Cancelling as well as before the move (the 6 s before it) over the whole last answer.
-    const erleBefore = erleOver(run, moveAt - 6000, moveAt);
-    const lastAnswer = clips[3]!.atMs + after;
-    expect(erleOver(run, lastAnswer, lastAnswer + answer.length / 16)).toBeGreaterThan(erleBefore - 3);
+      // Cancelling as well as before the move (the 6 s before it) over the whole last answer.
+      const erleBefore = erleOver(run, moveAt - 6000, moveAt);
+      const lastAnswer = clips[3]!.atMs + after;
+      expect(erleOver(run, lastAnswer, lastAnswer + answer.length / 16)).toBeGreaterThan(erleBefore - 3);
 
-    // While it cancelled under 10 dB (from a second after the move, when the drop shows), the
-    // fallback stood in; and once it cancels again it is trusted again.
-    for (let s = moveAt + 1200; s + 1000 <= moveAt + 6000; s += 500) {
-      if (erleOver(run, s, s + 1000) < 10) expect(run.trusted[frame(s + 1000)]).toBe(false);
-    }
-    expect(run.trusted[frame(lastAnswer + 2000)]).toBe(true);
-  }, 60_000);
+      // While it cancelled under 10 dB (from a second after the move, when the drop shows), the
+      // fallback stood in; and once it cancels again it is trusted again.
+      for (let s = moveAt + 1200; s + 1000 <= moveAt + 6000; s += 500) {
+        if (erleOver(run, s, s + 1000) < 10) expect(run.trusted[frame(s + 1000)]).toBe(false);
+      }
+      expect(run.trusted[frame(lastAnswer + 2000)]).toBe(true);
+    },
+    60_000,
+  );
 });
 
 describe('a person talks over two answers (the cancellation falls, the echo stays where it was)', () => {
@@ -70,21 +74,38 @@ describe('a person talks over two answers (the cancellation falls, the echo stay
     // [card latency ms, RT60 ms, the room: room-sim's reverberator (0) or kitchen.ts's kitchen by seed]
     [40, 250, 0],
     [90, 600, 5],
-  ])('card %i ms, RT60 %i ms, room %i: the alignment holds, the filter is not started over', async (cardMs, rt60Ms, seed) => {
-    const answer = await espeakPhrase(ANSWER);
-    const person = await espeakPhrase('wait wait, how many eggs did you say, and how much sugar', 'en-gb');
-    const replyMs = answer.length / 16 + 1500;
-    const clips = [0, 1, 2].map((k) => ({ pcm: answer, atMs: 500 + k * replyMs }));
-    const near = new Float32Array(Math.round((500 + 3 * replyMs + 2000) * 16));
-    // 3 s into the second and the third answers, for ~3 s each, quieter than hark's echo at the microphone.
-    for (const k of [1, 2]) near.set(Float32Array.from(person, (v) => v * 0.6), Math.round((500 + k * replyMs + 3000) * 16));
-    const room = seed ? kitchen({ rt60Ms, seed }) : null;
-    const run = await runLiveRoom({ clips, cardMs, delayMs: 5, gain: 0.7, rt60Ms, room: room ? (x) => convolve(x, room.ir) : undefined, noise: hiss(), near });
-    const first = run.estimates.findIndex((e) => !Number.isNaN(e));
-    const aligned = run.delays[first + 1]!;
-    expect(Math.abs(aligned - (cardMs + 5 + (room?.directMs ?? 0)))).toBeLessThan(3);
-    expect(run.delays.slice(first + 1).filter((d) => Math.abs(d - aligned) > 3)).toEqual([]);
-    // ...and the filter was not started over at the same alignment ("the delay moved", with nowhere to go).
-    expect(run.why.filter((w, i) => w === 'the delay moved' && run.why[i - 1] !== w).length).toBe(0);
-  }, 60_000);
+  ])(
+    'card %i ms, RT60 %i ms, room %i: the alignment holds, the filter is not started over',
+    async (cardMs, rt60Ms, seed) => {
+      const answer = await espeakPhrase(ANSWER);
+      const person = await espeakPhrase('wait wait, how many eggs did you say, and how much sugar', 'en-gb');
+      const replyMs = answer.length / 16 + 1500;
+      const clips = [0, 1, 2].map((k) => ({ pcm: answer, atMs: 500 + k * replyMs }));
+      const near = new Float32Array(Math.round((500 + 3 * replyMs + 2000) * 16));
+      // 3 s into the second and the third answers, for ~3 s each, quieter than hark's echo at the microphone.
+      for (const k of [1, 2])
+        near.set(
+          Float32Array.from(person, (v) => v * 0.6),
+          Math.round((500 + k * replyMs + 3000) * 16),
+        );
+      const room = seed ? kitchen({ rt60Ms, seed }) : null;
+      const run = await runLiveRoom({
+        clips,
+        cardMs,
+        delayMs: 5,
+        gain: 0.7,
+        rt60Ms,
+        room: room ? (x) => convolve(x, room.ir) : undefined,
+        noise: hiss(),
+        near,
+      });
+      const first = run.estimates.findIndex((e) => !Number.isNaN(e));
+      const aligned = run.delays[first + 1]!;
+      expect(Math.abs(aligned - (cardMs + 5 + (room?.directMs ?? 0)))).toBeLessThan(3);
+      expect(run.delays.slice(first + 1).filter((d) => Math.abs(d - aligned) > 3)).toEqual([]);
+      // ...and the filter was not started over at the same alignment ("the delay moved", with nowhere to go).
+      expect(run.why.filter((w, i) => w === 'the delay moved' && run.why[i - 1] !== w).length).toBe(0);
+    },
+    60_000,
+  );
 });

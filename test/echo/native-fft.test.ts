@@ -14,7 +14,17 @@ const { Canceller } = added.addon;
 const RATE = 16000;
 
 function options(frameSize: number, residual: boolean, denoise: boolean): NativeCancellerOptions {
-  return { frameSize, filterLength: 8 * frameSize, sampleRate: RATE, cancel: true, suppressResidual: residual, denoise, noiseSuppressDb: -15, echoSuppressDb: -40, echoSuppressActiveDb: -15 };
+  return {
+    frameSize,
+    filterLength: 8 * frameSize,
+    sampleRate: RATE,
+    cancel: true,
+    suppressResidual: residual,
+    denoise,
+    noiseSuppressDb: -15,
+    echoSuppressDb: -40,
+    echoSuppressActiveDb: -15,
+  };
 }
 
 /** Energy taken out of hark's echo over the last second of `seconds` (dB). */
@@ -44,7 +54,8 @@ function erle(frameSize: number, residual: boolean, seconds = 6): number {
 /** A voice (a 220 Hz tone, swelling 3 times a second) through the noise suppressor alone: the dB of it kept (out over in) after the first 10 frames. */
 function voiceKeptDb(frameSize: number): number {
   const voice = new Int16Array(frameSize * 60);
-  for (let i = 0; i < voice.length; i++) voice[i] = Math.round(4000 * Math.sin((2 * Math.PI * 220 * i) / RATE) * (0.6 + 0.4 * Math.sin((2 * Math.PI * 3 * i) / RATE)));
+  for (let i = 0; i < voice.length; i++)
+    voice[i] = Math.round(4000 * Math.sin((2 * Math.PI * 220 * i) / RATE) * (0.6 + 0.4 * Math.sin((2 * Math.PI * 3 * i) / RATE)));
   const c = new Canceller({ ...options(frameSize, false, true), cancel: false });
   const out = new Int16Array(voice.length);
   c.process(voice, null, out);

@@ -34,7 +34,17 @@ describe('two replies with a quiet of more than 3.5 s between them', () => {
     [100, 600, 8000],
   ])('through the same aplay (card %i ms, RT60 %i ms, %i ms apart): the canceller stays trusted into the second reply', async (cardMs, rt60Ms, quietMs) => {
     const secondAt = 500 + first.length / 16 + quietMs;
-    const run = await runLiveRoom({ clips: [{ pcm: first, atMs: 500 }, { pcm: second, atMs: secondAt }], cardMs, delayMs: 5, gain: 0.7, rt60Ms, noise: hiss() });
+    const run = await runLiveRoom({
+      clips: [
+        { pcm: first, atMs: 500 },
+        { pcm: second, atMs: secondAt },
+      ],
+      cardMs,
+      delayMs: 5,
+      gain: 0.7,
+      rt60Ms,
+      noise: hiss(),
+    });
     expect(run.processes).toBe(1);
     // Trusted by the end of the first reply, and still at the start of the second: nothing moved.
     expect(run.trusted[Math.round((500 + first.length / 16) / 32)]).toBe(true);
@@ -43,7 +53,18 @@ describe('two replies with a quiet of more than 3.5 s between them', () => {
 
   it('through a new aplay process (the old one closed in the quiet, the new one 40 ms slower): the fallback stands in again until it is cancelled', async () => {
     const secondAt = 500 + first.length / 16 + 5000;
-    const run = await runLiveRoom({ clips: [{ pcm: first, atMs: 500 }, { pcm: second, atMs: secondAt }], cardMs: (process) => (process === 1 ? 70 : 110), delayMs: 5, gain: 0.7, rt60Ms: 350, noise: hiss(), idleCloseMs: 2000 });
+    const run = await runLiveRoom({
+      clips: [
+        { pcm: first, atMs: 500 },
+        { pcm: second, atMs: secondAt },
+      ],
+      cardMs: (process) => (process === 1 ? 70 : 110),
+      delayMs: 5,
+      gain: 0.7,
+      rt60Ms: 350,
+      noise: hiss(),
+      idleCloseMs: 2000,
+    });
     expect(run.processes).toBe(2);
     expect(run.trusted[Math.round((500 + first.length / 16) / 32)]).toBe(true);
     expect(untrustedInSecond(run.trusted, secondAt, 115)).toBeGreaterThan(0);

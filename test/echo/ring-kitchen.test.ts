@@ -23,7 +23,15 @@ const SETTLED_MS = 10_000;
 async function ring(ringClips: Array<{ pcm: Int16Array; atMs: number }>, seed: number, rt60Ms: number, cardMs: number): Promise<string[]> {
   const room = kitchen({ rt60Ms, seed, directivity: 0.8 });
   const late = rng(seed);
-  const run = await runLiveRoom({ clips: ringClips, cardMs, delayMs: 0, gain: 0.7, room: (x) => convolve(x, room.ir), noise: hiss(), lateMs: () => late() * 15 });
+  const run = await runLiveRoom({
+    clips: ringClips,
+    cardMs,
+    delayMs: 0,
+    gain: 0.7,
+    room: (x) => convolve(x, room.ir),
+    noise: hiss(),
+    lateMs: () => late() * 15,
+  });
   const path = cardMs + room.directMs;
   const wrong: string[] = [];
   // The delay tracker's estimate, once it has had a ring or two to go by.
@@ -38,7 +46,8 @@ async function ring(ringClips: Array<{ pcm: Int16Array; atMs: number }>, seed: n
   // cancels well.
   const settled = run.converged.findIndex((c, i) => c && i > first);
   for (let f = Math.max(1, settled); f < run.trusted.length; f++) {
-    if (!run.trusted[f] && run.trusted[f - 1] && run.erle[f - 1]! >= 10) wrong.push(`trust lost at ${(f * 0.032).toFixed(1)} s cancelling ${run.erle[f - 1]!.toFixed(0)} dB (${run.why[f]})`);
+    if (!run.trusted[f] && run.trusted[f - 1] && run.erle[f - 1]! >= 10)
+      wrong.push(`trust lost at ${(f * 0.032).toFixed(1)} s cancelling ${run.erle[f - 1]!.toFixed(0)} dB (${run.why[f]})`);
   }
   return wrong.length ? [`kitchen ${seed}: ${wrong.join('; ')}`] : [];
 }
@@ -49,15 +58,23 @@ describe("the timer's ring in simulated kitchens, the echo path fixed", () => {
     ringClips = await timerRing(RING_MS);
   }, 60_000);
 
-  it.each([250, 350, 600])('RT60 %i ms, card latency 30-100 ms: the estimate stays within 5 ms of the path, the alignment holds, no trust lost while cancelling', async (rt60Ms) => {
-    const wrong: string[] = [];
-    for (let seed = 1; seed <= 8; seed++) wrong.push(...(await ring(ringClips, seed, rt60Ms, 20 + 10 * seed)));
-    expect(wrong).toEqual([]);
-  }, 120_000);
+  it.each([250, 350, 600])(
+    'RT60 %i ms, card latency 30-100 ms: the estimate stays within 5 ms of the path, the alignment holds, no trust lost while cancelling',
+    async (rt60Ms) => {
+      const wrong: string[] = [];
+      for (let seed = 1; seed <= 8; seed++) wrong.push(...(await ring(ringClips, seed, rt60Ms, 20 + 10 * seed)));
+      expect(wrong).toEqual([]);
+    },
+    120_000,
+  );
 
-  it.each([350, 600])("the issue's kitchen (card latency 60-80 ms), RT60 %i ms: the same", async (rt60Ms) => {
-    const wrong: string[] = [];
-    for (let seed = 1; seed <= 8; seed++) wrong.push(...(await ring(ringClips, seed, rt60Ms, 60 + ((seed * 7) % 21))));
-    expect(wrong).toEqual([]);
-  }, 120_000);
+  it.each([350, 600])(
+    "the issue's kitchen (card latency 60-80 ms), RT60 %i ms: the same",
+    async (rt60Ms) => {
+      const wrong: string[] = [];
+      for (let seed = 1; seed <= 8; seed++) wrong.push(...(await ring(ringClips, seed, rt60Ms, 60 + ((seed * 7) % 21))));
+      expect(wrong).toEqual([]);
+    },
+    120_000,
+  );
 });

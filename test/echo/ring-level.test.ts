@@ -52,7 +52,7 @@ describe('the small speaker distorts more the louder it plays', () => {
     expect(at(0)).toBeGreaterThan(at(-6) * 2);
   });
 
-  it('the canceller\'s model of it, told the same figure, is the same driver (to the sample\'s rounding)', () => {
+  it("the canceller's model of it, told the same figure, is the same driver (to the sample's rounding)", () => {
     const d = new SpeakerDistortion(SMALL_SPEAKER_THD.pct, SMALL_SPEAKER_THD.atDbfs);
     const m = new SpeakerModel(SMALL_SPEAKER_THD.pct, SMALL_SPEAKER_THD.atDbfs);
     const ramp = Int16Array.from({ length: 65535 }, (_, i) => i - 32767);
@@ -71,8 +71,15 @@ describe(`the ring at its louder levels (${levels.map((l) => `${l.name} ${l.gain
   }, 120_000);
 
   afterAll(() => {
-    const head = '| room | ring over the voice | ring segs | list segs | "stop" over the ring, ms (3 / 3.5 / 6 s in) | the same with hark silent, ms | missed |';
-    const rows = results.map((r) => `| ${r.room} | ${r.level} | ${r.opened.ring} | ${r.opened.list} | ${r.stops.filter((s) => s.over === 'ring').map((s) => s.openedAfterMs ?? (s.heldByEcho ? 'in echo seg' : 'none')).join(' / ')} | ${r.silentRing.join(' / ')} | ${r.missed} |`);
+    const head =
+      '| room | ring over the voice | ring segs | list segs | "stop" over the ring, ms (3 / 3.5 / 6 s in) | the same with hark silent, ms | missed |';
+    const rows = results.map(
+      (r) =>
+        `| ${r.room} | ${r.level} | ${r.opened.ring} | ${r.opened.list} | ${r.stops
+          .filter((s) => s.over === 'ring')
+          .map((s) => s.openedAfterMs ?? (s.heldByEcho ? 'in echo seg' : 'none'))
+          .join(' / ')} | ${r.silentRing.join(' / ')} | ${r.missed} |`,
+    );
     const text = [head, head.replace(/[^|]+/g, ' --- '), ...rows].join('\n');
     writeFileSync(join(outputDir('echo-matrix'), 'ring-level.md'), text + '\n');
     process.stderr.write(`\n${text}\n`);
@@ -86,7 +93,12 @@ describe(`the ring at its louder levels (${levels.map((l) => `${l.name} ${l.gain
       const r = await measureRoom(mics, p, config, settings, { erle: false });
       const silent = (await stopWithoutEcho(mics, p, config)).map((s) => s.openedAfterMs);
       const overRing = misses(r, silent).filter((m) => m.includes('into the ring'));
-      results.push({ ...r, level: `${l.name} +${l.gainDb} dB${fit === 'device' ? '' : `, ${fit}`}${toldThd === SMALL_SPEAKER_THD.pct ? '' : `, told ${toldThd} %`}`, silentRing: silent.filter((_, k) => r.stops[k]!.over === 'ring').map((ms) => ms ?? 'none'), missed: overRing.length });
+      results.push({
+        ...r,
+        level: `${l.name} +${l.gainDb} dB${fit === 'device' ? '' : `, ${fit}`}${toldThd === SMALL_SPEAKER_THD.pct ? '' : `, told ${toldThd} %`}`,
+        silentRing: silent.filter((_, k) => r.stops[k]!.over === 'ring').map((ms) => ms ?? 'none'),
+        missed: overRing.length,
+      });
       // The ring was heard in the room, well above the fan: there was echo to take out.
       expect(r.echoDbfs).toBeGreaterThan(-30);
       expect(r.opened.ring).toBe(0);

@@ -15,7 +15,7 @@ import type { SpeechItem } from '../../src/speech/item.js';
  * reference 14 dB over what the card played is 8 dB off on every beep.
  */
 describe('the ring at +14 dB through the device output and aplay (null device)', () => {
-  it('the reference holds what aplay was given, the limiter\'s hold included; not one sample of it clipped', async () => {
+  it("the reference holds what aplay was given, the limiter's hold included; not one sample of it clipped", async () => {
     const reference = new EchoReference();
     const player = new AplayPlayer({ device: 'null', reference: reference });
     const earcons = new EarconBank({ volume: 0.5 });

@@ -33,8 +33,13 @@ describe('the simulated kitchen', () => {
     expect(roomDrr(spec).speakerDb).toBeGreaterThan(roomDrr(spec).personDb + 10);
   });
 
-  it.each([20, 60, 100])('hark\'s sound reaches the mic %i ms late, and 30 ms later still after the card ran dry', (latencyMs) => {
-    const spec: RoomSpec = { ...kitchen(300, latencyMs), noise: { fanDbfs: null, humDbfs: null, humHz: 50 }, speaker: { distanceM: 0.37, directivity: 2, highPassHz: 0 }, cardRestart: { atMs: 1000, shiftMs: 30 } };
+  it.each([20, 60, 100])("hark's sound reaches the mic %i ms late, and 30 ms later still after the card ran dry", (latencyMs) => {
+    const spec: RoomSpec = {
+      ...kitchen(300, latencyMs),
+      noise: { fanDbfs: null, humDbfs: null, humHz: 50 },
+      speaker: { distanceM: 0.37, directivity: 2, highPassHz: 0 },
+      cardRestart: { atMs: 1000, shiftMs: 30 },
+    };
     const played = new Int16Array(32000);
     played[1600] = 20000;
     played[24000] = 20000;
@@ -44,41 +49,49 @@ describe('the simulated kitchen', () => {
     expect(peak(16000, 32000) / 16).toBeCloseTo(1500 + latencyMs + 30, 0);
   });
 
-  it.each([200, 20, -20, -200])('a speaker %i ppm off the microphone: its echo comes that much sooner (later) each second, and keeps its shape', (ppm) => {
-    const spec: RoomSpec = { ...drifted(kitchen(300, 50), ppm), noise: { fanDbfs: null, humDbfs: null, humHz: 50 }, speaker: { distanceM: 0.37, directivity: 2, highPassHz: 0 } };
-    const played = new Int16Array(60 * 16000);
-    // A 1 kHz burst 1 s and 55 s in: its echo's direct sound, located to a fraction of a sample.
-    const burst = (at: number) => {
-      for (let i = 0; i < 320; i++) played[at + i] = Math.round(15000 * Math.sin((2 * Math.PI * 1000 * i) / 16000) * Math.sin((Math.PI * i) / 320));
-    };
-    burst(16000);
-    burst(55 * 16000);
-    const { mic } = micSignal(spec, played);
-    const clean = micSignal({ ...spec, speakerPpm: 0 }, played).mic;
-    // Where the drifted echo lines up with the one-clock echo best, by sub-sample shifts of the latter.
-    const lag = (at: number, around: number) => {
-      let best = { d: 0, e: Infinity };
-      const tryAt = (d: number) => {
-        let e = 0;
-        for (let i = at; i < at + 480; i++) e += (mic[i]! - sampleAt(clean, i - d)) ** 2;
-        if (e < best.e) best = { d, e };
+  it.each([200, 20, -20, -200])(
+    'a speaker %i ppm off the microphone: its echo comes that much sooner (later) each second, and keeps its shape',
+    (ppm) => {
+      const spec: RoomSpec = {
+        ...drifted(kitchen(300, 50), ppm),
+        noise: { fanDbfs: null, humDbfs: null, humHz: 50 },
+        speaker: { distanceM: 0.37, directivity: 2, highPassHz: 0 },
       };
-      for (let d = around - 8; d <= around + 8; d += 0.25) tryAt(d);
-      for (let d = best.d - 0.25; d <= best.d + 0.25; d += 1 / 64) tryAt(d);
-      return best;
-    };
-    // Searched 8 samples either side of where the clocks put it (a one-clock room would be 176 off at 200 ppm).
-    const first = lag(16000 + 800, -16000 * ppm * 1e-6);
-    const late = lag(55 * 16000 + 800, -55 * 16000 * ppm * 1e-6);
-    // The speaker counts (1 + ppm·1e-6) samples in each of the microphone's: t s in, ppm × t µs sooner.
-    expect(first.d).toBeCloseTo(-16000 * ppm * 1e-6, 0);
-    expect(late.d).toBeCloseTo(-55 * 16000 * ppm * 1e-6, 0);
-    // The same echo, moved: what is left after lining it up is 40 dB under it.
-    const energy = rms(mic, 55 * 16000 + 800, 55 * 16000 + 1280) ** 2 * 480;
-    expect(10 * Math.log10(energy / late.e)).toBeGreaterThan(40);
-  }, 20_000);
+      const played = new Int16Array(60 * 16000);
+      // A 1 kHz burst 1 s and 55 s in: its echo's direct sound, located to a fraction of a sample.
+      const burst = (at: number) => {
+        for (let i = 0; i < 320; i++) played[at + i] = Math.round(15000 * Math.sin((2 * Math.PI * 1000 * i) / 16000) * Math.sin((Math.PI * i) / 320));
+      };
+      burst(16000);
+      burst(55 * 16000);
+      const { mic } = micSignal(spec, played);
+      const clean = micSignal({ ...spec, speakerPpm: 0 }, played).mic;
+      // Where the drifted echo lines up with the one-clock echo best, by sub-sample shifts of the latter.
+      const lag = (at: number, around: number) => {
+        let best = { d: 0, e: Infinity };
+        const tryAt = (d: number) => {
+          let e = 0;
+          for (let i = at; i < at + 480; i++) e += (mic[i]! - sampleAt(clean, i - d)) ** 2;
+          if (e < best.e) best = { d, e };
+        };
+        for (let d = around - 8; d <= around + 8; d += 0.25) tryAt(d);
+        for (let d = best.d - 0.25; d <= best.d + 0.25; d += 1 / 64) tryAt(d);
+        return best;
+      };
+      // Searched 8 samples either side of where the clocks put it (a one-clock room would be 176 off at 200 ppm).
+      const first = lag(16000 + 800, -16000 * ppm * 1e-6);
+      const late = lag(55 * 16000 + 800, -55 * 16000 * ppm * 1e-6);
+      // The speaker counts (1 + ppm·1e-6) samples in each of the microphone's: t s in, ppm × t µs sooner.
+      expect(first.d).toBeCloseTo(-16000 * ppm * 1e-6, 0);
+      expect(late.d).toBeCloseTo(-55 * 16000 * ppm * 1e-6, 0);
+      // The same echo, moved: what is left after lining it up is 40 dB under it.
+      const energy = rms(mic, 55 * 16000 + 800, 55 * 16000 + 1280) ** 2 * 480;
+      expect(10 * Math.log10(energy / late.e)).toBeGreaterThan(40);
+    },
+    20_000,
+  );
 
-  it('rooms by name take the speaker\'s clock: -drift+20, -drift-150, after a restart', () => {
+  it("rooms by name take the speaker's clock: -drift+20, -drift-150, after a restart", () => {
     expect(roomsByName('kitchen-rt400-lat80-drift+20')[0]).toMatchObject({ name: 'kitchen-rt400-lat80-drift+20', speakerPpm: 20, latencyMs: 80 });
     expect(roomsByName('kitchen-rt250-lat30-restart20at50-drift-150')[0]).toMatchObject({ speakerPpm: -150, cardRestart: { atMs: 50_000, shiftMs: 20 } });
     expect(() => roomsByName('kitchen-rt250-lat30-drift+5000')).toThrow(/no crystal/);

@@ -113,7 +113,14 @@ export async function hear(
  * The production echo stage alone over `mic` into `out` (no VAD): for ERLE and the residual, and for
  * its CPU per 32 ms frame (process CPU time around each call).
  */
-export function clean(mic: Int16Array, program: Program, config: HarkConfig, settings: { filterMs: number; residual: boolean }, out: Int16Array, watch?: (status: EchoStatus, position: number) => void): number {
+export function clean(
+  mic: Int16Array,
+  program: Program,
+  config: HarkConfig,
+  settings: { filterMs: number; residual: boolean },
+  out: Int16Array,
+  watch?: (status: EchoStatus, position: number) => void,
+): number {
   const clock = new VirtualClock(0);
   const reference = new EchoReference();
   const made = createEchoCleaner({ ...config.echo, ...settings }, reference, clock);

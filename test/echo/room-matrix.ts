@@ -59,9 +59,16 @@ export const STOP_AFTER_MS = [3000, 3500, 6000];
  * held under full scale as the device's output does (withGain's limiter) or, for comparison,
  * `ringFit: 'clip'` clipped where it passes full scale, `'cap'` raised no further than its peak allows.
  */
-export async function matrixPrograms(config: HarkConfig, ringMs = 60_000, stop: { stopAfterMs?: number[]; answer?: string; earlierMs?: number; ringGainDb?: number; ringFit?: RingFit } = {}): Promise<Programs> {
+export async function matrixPrograms(
+  config: HarkConfig,
+  ringMs = 60_000,
+  stop: { stopAfterMs?: number[]; answer?: string; earlierMs?: number; ringGainDb?: number; ringFit?: RingFit } = {},
+): Promise<Programs> {
   const ring = { ringEveryMs: 2000, earconVolume: config.speech.earconVolume, earlierMs: stop.earlierMs, ringGainDb: stop.ringGainDb, ringFit: stop.ringFit };
-  return { quiet: await quietProgram({ ringMs, ...ring }), stop: await stopProgram({ ...ring, stopAfterMs: stop.stopAfterMs ?? STOP_AFTER_MS, reactMs: 800, answer: stop.answer }) };
+  return {
+    quiet: await quietProgram({ ringMs, ...ring }),
+    stop: await stopProgram({ ...ring, stopAfterMs: stop.stopAfterMs ?? STOP_AFTER_MS, reactMs: 800, answer: stop.answer }),
+  };
 }
 
 /** A room's microphones for both programs (they do not depend on the canceller: made once a room). */
@@ -79,7 +86,13 @@ export function roomMics(spec: RoomSpec, programs: Programs): RoomMics {
  * The production canceller with `settings` in a room. `erle: false` skips the echo-only pass (ERLE,
  * residual and CPU come back NaN): the test needs only what a cook notices.
  */
-export async function measureRoom(mics: RoomMics, programs: Programs, config: HarkConfig, settings: EchoUnderTest, opts: { erle?: boolean } = {}): Promise<RoomResult> {
+export async function measureRoom(
+  mics: RoomMics,
+  programs: Programs,
+  config: HarkConfig,
+  settings: EchoUnderTest,
+  opts: { erle?: boolean } = {},
+): Promise<RoomResult> {
   const quietOpens = await hear(mics.quiet.mic, programs.quiet, config, settings);
   const stopOpens = await hear(mics.stop.mic, programs.stop, config, settings);
   const stopOut = new Int16Array(mics.stop.mic.length);
@@ -100,7 +113,11 @@ export async function measureRoom(mics: RoomMics, programs: Programs, config: Ha
  * and its output on the echo-only microphone (ERLE and the residual from 2 s after each part's echo
  * begins). Shared by speexdsp here and other cancellers' recorded output (test/bench/echo-aec3.bench.ts).
  */
-export function score(mics: RoomMics, programs: Programs, c: { label: EchoUnderTest | string; quietOpens: Opened[]; stopOpens: Opened[]; stopOut: Int16Array; echoOut: Int16Array | null; cpuMsPerFrame: number }): RoomResult {
+export function score(
+  mics: RoomMics,
+  programs: Programs,
+  c: { label: EchoUnderTest | string; quietOpens: Opened[]; stopOpens: Opened[]; stopOut: Int16Array; echoOut: Int16Array | null; cpuMsPerFrame: number },
+): RoomResult {
   const { quiet, stop } = programs;
   const [list, ring] = quiet.parts;
   const inPart = (o: Opened, a: number, b: number) => o.vadStart >= a && o.vadStart < b;
@@ -111,10 +128,17 @@ export function score(mics: RoomMics, programs: Programs, c: { label: EchoUnderT
     const o = c.stopOpens.find((x) => near(x, s.at) && x.openedAt >= s.at);
     const held = !o && c.stopOpens.some((x) => x.openedAt < s.at && x.closedAt > s.at);
     const part = stop.parts.find((p) => p.name === s.over && s.at >= p.start && s.at < p.end)!;
-    return { over: s.over, afterMs: Math.round((s.at - part.start) / 16), openedAfterMs: o ? Math.round((o.openedAt - s.at) / 16) : null, heldByEcho: held, keptDb };
+    return {
+      over: s.over,
+      afterMs: Math.round((s.at - part.start) / 16),
+      openedAfterMs: o ? Math.round((o.openedAt - s.at) / 16) : null,
+      heldByEcho: held,
+      keptDb,
+    };
   });
   const lat = Math.round(mics.spec.latencyMs * 16);
-  const part = (p: { start: number; end: number }) => (c.echoOut ? erle(mics.quiet.echo, c.echoOut, p.start + lat + 32000, p.end + lat) : { erleDb: NaN, residualDbfs: NaN });
+  const part = (p: { start: number; end: number }) =>
+    c.echoOut ? erle(mics.quiet.echo, c.echoOut, p.start + lat + 32000, p.end + lat) : { erleDb: NaN, residualDbfs: NaN };
   return {
     room: mics.spec.name,
     settings: c.label,
@@ -178,8 +202,10 @@ export function misses(r: RoomResult, silentMs: Array<number | null> = []): stri
     // undefined: no baseline was given; null: the room alone did not open the word.
     const silent = silentMs[k];
     if (s.openedAfterMs === null && silent === null) return;
-    if (s.openedAfterMs === null) out.push(`${where} opened no segment (${silent ?? '?'} ms with hark silent)${s.heldByEcho ? ", it fell into one hark's own sound had opened" : ''}`);
-    else if (s.openedAfterMs > stopAllowedMs(silent ?? null)) out.push(`${where} opened ${s.openedAfterMs} ms after the word (${silent ?? '?'} ms with hark silent)`);
+    if (s.openedAfterMs === null)
+      out.push(`${where} opened no segment (${silent ?? '?'} ms with hark silent)${s.heldByEcho ? ", it fell into one hark's own sound had opened" : ''}`);
+    else if (s.openedAfterMs > stopAllowedMs(silent ?? null))
+      out.push(`${where} opened ${s.openedAfterMs} ms after the word (${silent ?? '?'} ms with hark silent)`);
   });
   return out;
 }
@@ -188,7 +214,8 @@ const f1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : String(x));
 
 /** One line a room, for stderr and the docs. */
 export function table(results: RoomResult[]): string {
-  const head = '| room | canceller / filter ms | residual | list segs | ring segs | warm-up segs | stop/ring ms | stop/list ms | stray | stop kept dB, least (ring / list) | ERLE list dB | ERLE ring dB | residual list dBFS | residual ring dBFS | echo dBFS | CPU ms/frame |';
+  const head =
+    '| room | canceller / filter ms | residual | list segs | ring segs | warm-up segs | stop/ring ms | stop/list ms | stray | stop kept dB, least (ring / list) | ERLE list dB | ERLE ring dB | residual list dBFS | residual ring dBFS | echo dBFS | CPU ms/frame |';
   const rows = results.map((r) => {
     // Each position of the word (STOP_AFTER_MS), in turn.
     const st = (o: string) =>

@@ -46,11 +46,12 @@ const S = 16;
  * peak allows.
  */
 export async function ring(ms: number, everyMs: number, earconVolume: number, gainDb = 0, fit: RingFit = 'device'): Promise<Int16Array> {
-  const raise = (pcm: Int16Array) => (fit === 'device' ? withGain(pcm, gainDb) : fit === 'clip' ? clipped(pcm, gainDb) : withGain(pcm, Math.min(gainDb, headroomDb(pcm))));
+  const raise = (pcm: Int16Array) =>
+    fit === 'device' ? withGain(pcm, gainDb) : fit === 'clip' ? clipped(pcm, gainDb) : withGain(pcm, Math.min(gainDb, headroomDb(pcm)));
   const beeps = raise(synthEarcon('timer', earconVolume));
   const words = raise(await espeakPhrase(ringText(undefined)));
   const out = new Int16Array(ms * S);
-  for (let at = 0; at < out.length; ) {
+  for (let at = 0; at < out.length;) {
     out.set(beeps.subarray(0, Math.max(0, Math.min(beeps.length, out.length - at))), at);
     const w = at + beeps.length + 20 * S;
     if (w < out.length) out.set(words.subarray(0, Math.min(words.length, out.length - w)), w);
@@ -105,7 +106,14 @@ async function confirmation(earlierMs?: number): Promise<Int16Array> {
 }
 
 /** Nobody speaks: the confirmation, the list (~30 s), then the ring (`ringMs`). */
-export async function quietProgram(o: { ringMs: number; ringEveryMs: number; earconVolume: number; earlierMs?: number; ringGainDb?: number; ringFit?: RingFit }): Promise<Program> {
+export async function quietProgram(o: {
+  ringMs: number;
+  ringEveryMs: number;
+  earconVolume: number;
+  earlierMs?: number;
+  ringGainDb?: number;
+  ringFit?: RingFit;
+}): Promise<Program> {
   const confirm = await confirmation(o.earlierMs);
   const list = await espeakPhrase(LIST);
   const rung = await ring(o.ringMs, o.ringEveryMs, o.earconVolume, o.ringGainDb, o.ringFit);
@@ -115,7 +123,16 @@ export async function quietProgram(o: { ringMs: number; ringEveryMs: number; ear
     [at[3]!, at[3]! + list.length],
     [at[5]!, at[5]! + rung.length],
   ];
-  return { played, clips, parts: [{ name: 'list', ...span(clips[1]!) }, { name: 'ring', ...span(clips[2]!) }], stops: [], words: [] };
+  return {
+    played,
+    clips,
+    parts: [
+      { name: 'list', ...span(clips[1]!) },
+      { name: 'ring', ...span(clips[2]!) },
+    ],
+    stops: [],
+    words: [],
+  };
 }
 
 /**
@@ -124,7 +141,16 @@ export async function quietProgram(o: { ringMs: number; ringEveryMs: number; ear
  * `reactMs` after the word, as it does when it hears it. Where the word falls matters: a few
  * seconds into the list, on a loud stretch of hark's voice, is where it went unheard.
  */
-export async function stopProgram(o: { ringEveryMs: number; earconVolume: number; stopAfterMs: number[]; reactMs: number; answer?: string; earlierMs?: number; ringGainDb?: number; ringFit?: RingFit }): Promise<Program> {
+export async function stopProgram(o: {
+  ringEveryMs: number;
+  earconVolume: number;
+  stopAfterMs: number[];
+  reactMs: number;
+  answer?: string;
+  earlierMs?: number;
+  ringGainDb?: number;
+  ringFit?: RingFit;
+}): Promise<Program> {
   const confirm = await confirmation(o.earlierMs);
   // What hark reads when the "stop" comes: the list by default, or another answer (the live run's).
   const list = await espeakPhrase(o.answer ?? LIST);
@@ -140,7 +166,10 @@ export async function stopProgram(o: { ringEveryMs: number; earconVolume: number
   const parts: Program['parts'] = [];
   const stops: Program['stops'] = [];
   o.stopAfterMs.forEach((after, k) => {
-    for (const [name, i] of [['ring', 3 + 4 * k], ['list', 5 + 4 * k]] as const) {
+    for (const [name, i] of [
+      ['ring', 3 + 4 * k],
+      ['list', 5 + 4 * k],
+    ] as const) {
       const piece = pieces[i] as Int16Array;
       clips.push([at[i]!, at[i]! + piece.length]);
       parts.push({ name, start: at[i]!, end: at[i]! + piece.length });

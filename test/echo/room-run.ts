@@ -52,7 +52,8 @@ export function runRoom(opts: {
   }
   const echo = new Reverb(opts.rt60Ms).process(x);
   const mic = new Int16Array(n);
-  for (let i = 0; i < n; i++) mic[i] = Math.max(-32768, Math.min(32767, Math.round(echo[i]! + (opts.near?.[i] ?? 0) + (opts.noise ? opts.noise[i % opts.noise.length]! : 0))));
+  for (let i = 0; i < n; i++)
+    mic[i] = Math.max(-32768, Math.min(32767, Math.round(echo[i]! + (opts.near?.[i] ?? 0) + (opts.noise ? opts.noise[i % opts.noise.length]! : 0))));
   const clock = new VirtualClock();
   const reference = new EchoReference();
   const made = createEchoCleaner({ filterMs: 128, residual: true, denoise: false, denoiseDb: 15, ...opts.settings }, reference, clock, opts.stage);
@@ -143,8 +144,13 @@ export { createNativeCanceller };
  * Several clips, each its own aplay process: hark stamps each at `atMs`, but each starts sounding
  * `startMs` later (aplay's start-up, different every time) and then `delayMs` (the card) later still.
  */
-export function runRoomClips(opts: { clips: Array<{ pcm: Int16Array; atMs: number; startMs: number }>; delayMs: number; gain: number; rt60Ms: number }): RoomRun & { reference: EchoReference } {
-  const endMs = Math.max(...opts.clips.map((c) => c.atMs + c.startMs + (c.pcm.length / 16))) + 1000;
+export function runRoomClips(opts: {
+  clips: Array<{ pcm: Int16Array; atMs: number; startMs: number }>;
+  delayMs: number;
+  gain: number;
+  rt60Ms: number;
+}): RoomRun & { reference: EchoReference } {
+  const endMs = Math.max(...opts.clips.map((c) => c.atMs + c.startMs + c.pcm.length / 16)) + 1000;
   const n = Math.round(endMs * 16);
   const x = new Float32Array(n);
   for (const c of opts.clips) {
@@ -225,7 +231,21 @@ export async function runStreamRoom(opts: {
     queueMicrotask(() => child.emit('spawn'));
     return child as never;
   };
-  const player = new AplayStream({ device: 'room', sampleRate: 16000, leadMs: 120, tickMs: 20, idleCloseMs: 3_600_000, stallMs: 3000, backoffMs: 250, backoffMaxMs: 5000, bin: 'aplay', clock, reference: reference, spawnAplay: fakeChild, readyCheck: () => true });
+  const player = new AplayStream({
+    device: 'room',
+    sampleRate: 16000,
+    leadMs: 120,
+    tickMs: 20,
+    idleCloseMs: 3_600_000,
+    stallMs: 3000,
+    backoffMs: 250,
+    backoffMaxMs: 5000,
+    bin: 'aplay',
+    clock,
+    reference: reference,
+    spawnAplay: fakeChild,
+    readyCheck: () => true,
+  });
   for (const c of opts.clips) clock.setTimer(c.atMs, () => void player.play(c.pcm));
   const endMs = Math.max(...opts.clips.map((c) => c.atMs + c.pcm.length / 16)) + (opts.tailMs ?? 1000);
   for (let t = 0; t < endMs; t += 5) {
@@ -245,7 +265,8 @@ export async function runStreamRoom(opts: {
   }
   const echo = new Reverb(opts.rt60Ms).process(x);
   const mic = new Int16Array(n);
-  for (let i = 0; i < n; i++) mic[i] = Math.max(-32768, Math.min(32767, Math.round(echo[i]! + (opts.near?.[i] ?? 0) + (opts.noise ? opts.noise[i % opts.noise.length]! : 0))));
+  for (let i = 0; i < n; i++)
+    mic[i] = Math.max(-32768, Math.min(32767, Math.round(echo[i]! + (opts.near?.[i] ?? 0) + (opts.noise ? opts.noise[i % opts.noise.length]! : 0))));
   const made = createEchoCleaner({ filterMs: 128, residual: true, denoise: false, denoiseDb: 15 }, reference, new VirtualClock());
   if ('error' in made) throw new Error(made.error);
   const stage = made.cleaner.stage;

@@ -16,7 +16,16 @@ const status = (ppm: number, unfollowable: boolean): EchoStatus => ({
   distrustedFor: null,
   lateReferenceMs: 0,
   noEcho: false,
-  clocks: { ppm, errorPpm: 0.123, settled: true, lags: 30, captureVsClockPpm: 3.14159, playbackVsClockPpm: null, followedPpm: unfollowable ? 0 : ppm, unfollowable },
+  clocks: {
+    ppm,
+    errorPpm: 0.123,
+    settled: true,
+    lags: 30,
+    captureVsClockPpm: 3.14159,
+    playbackVsClockPpm: null,
+    followedPpm: unfollowable ? 0 : ppm,
+    unfollowable,
+  },
 });
 
 const health = (speech: ReturnType<typeof speechServicesView>) =>
@@ -31,10 +40,19 @@ const health = (speech: ReturnType<typeof speechServicesView>) =>
     sseClients: 0,
   });
 
-describe("the two clocks on the debug page and in /healthz", () => {
+describe('the two clocks on the debug page and in /healthz', () => {
   it('shows the skew measured and followed', () => {
     const v = speechServicesView([], null, status(20.0123, false));
-    expect(v.echo).toEqual({ state: 'cancelling', delayMs: 80.4, erleDb: 31, skewPpm: 20.01, skewErrorPpm: 0.12, followedPpm: 20.01, captureVsClockPpm: 3.14, problem: null });
+    expect(v.echo).toEqual({
+      state: 'cancelling',
+      delayMs: 80.4,
+      erleDb: 31,
+      skewPpm: 20.01,
+      skewErrorPpm: 0.12,
+      followedPpm: 20.01,
+      captureVsClockPpm: 3.14,
+      problem: null,
+    });
     expect(health(v).body.problems).toEqual([]);
   });
 

@@ -9,7 +9,7 @@ import { rng } from '../support/prng.js';
  * microphone), measured once a second with the fine lag's own scatter, across restarts that move the
  * echo by whole milliseconds, with the odd search locked onto another reflection.
  */
-describe('the two clocks\' skew, from the echo\'s lag', () => {
+describe("the two clocks' skew, from the echo's lag", () => {
   const cases = [
     { ppm: 0, noiseMs: 0.002, restarts: [], outliers: 0 },
     { ppm: 20, noiseMs: 0.002, restarts: [], outliers: 0 },
@@ -18,28 +18,31 @@ describe('the two clocks\' skew, from the echo\'s lag', () => {
     { ppm: -200, noiseMs: 0.006, restarts: [15_000], outliers: 3 },
     { ppm: 5, noiseMs: 0.006, restarts: [], outliers: 3 },
   ];
-  it.each(cases)('$ppm ppm, scatter $noiseMs ms, restarts at $restarts, $outliers strays: within 0.3 ppm after 30 s', ({ ppm, noiseMs, restarts, outliers }) => {
-    const g = gaussian(rng(ppm + 1000));
-    const e = new SkewEstimator();
-    let offset = 80;
-    const stray = new Set(Array.from({ length: outliers }, (_, k) => 3 + k * 7));
-    const settledAt: number[] = [];
-    for (let s = 0; s <= 30; s++) {
-      const t = 2000 + s * 1000;
-      if (restarts.some((r) => r > t - 1000 && r <= t)) {
-        offset += 23;
-        e.breakRun();
+  it.each(cases)(
+    '$ppm ppm, scatter $noiseMs ms, restarts at $restarts, $outliers strays: within 0.3 ppm after 30 s',
+    ({ ppm, noiseMs, restarts, outliers }) => {
+      const g = gaussian(rng(ppm + 1000));
+      const e = new SkewEstimator();
+      let offset = 80;
+      const stray = new Set(Array.from({ length: outliers }, (_, k) => 3 + k * 7));
+      const settledAt: number[] = [];
+      for (let s = 0; s <= 30; s++) {
+        const t = 2000 + s * 1000;
+        if (restarts.some((r) => r > t - 1000 && r <= t)) {
+          offset += 23;
+          e.breakRun();
+        }
+        const lag = offset - ppm * 1e-6 * t + g() * noiseMs + (stray.has(s) ? 0.19 : 0);
+        e.lag(t, lag);
+        if (e.reading().settled) settledAt.push(s);
       }
-      const lag = offset - ppm * 1e-6 * t + g() * noiseMs + (stray.has(s) ? 0.19 : 0);
-      e.lag(t, lag);
-      if (e.reading().settled) settledAt.push(s);
-    }
-    const r = e.reading();
-    expect(Math.abs(r.ppm! - ppm)).toBeLessThan(0.3);
-    expect(r.settled).toBe(true);
-    // It says so within seconds: sooner the tighter the lags.
-    expect(settledAt[0]).toBeLessThanOrEqual(noiseMs <= 0.004 ? 20 : 30);
-  });
+      const r = e.reading();
+      expect(Math.abs(r.ppm! - ppm)).toBeLessThan(0.3);
+      expect(r.settled).toBe(true);
+      // It says so within seconds: sooner the tighter the lags.
+      expect(settledAt[0]).toBeLessThanOrEqual(noiseMs <= 0.004 ? 20 : 30);
+    },
+  );
 
   it('says nothing before a few seconds of lags, and keeps what it measured across a restart with no lag since', () => {
     const e = new SkewEstimator();
@@ -55,7 +58,7 @@ describe('the two clocks\' skew, from the echo\'s lag', () => {
     expect(e.reading().ppm).toBeCloseTo(before, 6);
   });
 
-  it('the capture\'s count against the monotonic clock: a card 100 ppm fast, periods 0-15 ms late', () => {
+  it("the capture's count against the monotonic clock: a card 100 ppm fast, periods 0-15 ms late", () => {
     const e = new SkewEstimator();
     const r = rng(5);
     let samples = 0;
@@ -84,7 +87,7 @@ describe('the fine lag', () => {
     { lag: 1280.77, reflection: 0.6 },
     { lag: 1279.5, reflection: -0.5 },
     { lag: 640.1, reflection: 0.6 },
-  ])('hark\'s sound $lag samples late (a reflection at $reflection 3 ms after): found within 0.05 of a sample', ({ lag, reflection }) => {
+  ])("hark's sound $lag samples late (a reflection at $reflection 3 ms after): found within 0.05 of a sample", ({ lag, reflection }) => {
     const n = 16000;
     const reach = 8;
     const centre = Math.round(lag) + 2;

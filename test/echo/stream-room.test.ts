@@ -29,7 +29,11 @@ describe('a ring through one long-lived aplay, in the simulated room', () => {
 
   const ring = (jitter: number[]) => {
     const clips: Array<{ pcm: Int16Array; atMs: number; startMs: number }> = [{ pcm: confirm, atMs: 500, startMs: 30 }];
-    for (let k = 0; k < 8; k++) clips.push({ pcm: chime, atMs: 6000 + k * 2500, startMs: jitter[(2 * k) % jitter.length]! }, { pcm: name, atMs: 6400 + k * 2500, startMs: jitter[(2 * k + 1) % jitter.length]! });
+    for (let k = 0; k < 8; k++)
+      clips.push(
+        { pcm: chime, atMs: 6000 + k * 2500, startMs: jitter[(2 * k) % jitter.length]! },
+        { pcm: name, atMs: 6400 + k * 2500, startMs: jitter[(2 * k + 1) % jitter.length]! },
+      );
     return clips;
   };
 

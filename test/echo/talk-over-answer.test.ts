@@ -45,7 +45,10 @@ describe('"stop" 6 dB under a reverberant answer, where it went unheard', () => 
         const where = `${s.over === 'list' ? 'answer' : s.over} ${Math.round((s.at - programs.stop.parts.find((p) => p.start <= s.at && s.at < p.end)!.start) / 16)} ms in`;
         return { text: `${where}: ${ms === null ? 'unheard' : `${ms} ms`} (allowed ${allowed})`, late: ms === null || ms > allowed };
       });
-      expect(heard.filter((h) => h.late).map((h) => h.text), heard.map((h) => h.text).join('; ')).toEqual([]);
+      expect(
+        heard.filter((h) => h.late).map((h) => h.text),
+        heard.map((h) => h.text).join('; '),
+      ).toEqual([]);
     },
     120_000,
   );
@@ -57,7 +60,7 @@ describe('"stop" 6 dB under a reverberant answer, where it went unheard', () => 
  * for a while after the move is its own estimate misplaced, louder than the microphone: lifted, it
  * opened one more (EchoStage.talkOver now refuses a frame it left louder than the microphone).
  */
-describe('the lift opens no segment on hark\'s own sound that it would not open without it', () => {
+describe("the lift opens no segment on hark's own sound that it would not open without it", () => {
   it('kitchen-rt250-lat80-restart64at50: a 30 s list and a 60 s ring, nobody speaking', async () => {
     const [spec] = roomsByName('kitchen-rt250-lat80-restart64at50');
     const quiet = await matrixPrograms(config);
@@ -68,4 +71,3 @@ describe('the lift opens no segment on hark\'s own sound that it would not open 
     expect(lifted.map((o) => Math.round(o.vadStart / 16))).toEqual(without.map((o) => Math.round(o.vadStart / 16)));
   }, 120_000);
 });
-

@@ -53,7 +53,7 @@ function mic(spec: RoomSpec, voiceDbfs: number): Int16Array {
   for (const w of program.words) for (let i = 0; i < w.pcm.length; i++) dry[w.at + i] = w.pcm[i]!;
   const m = micSignal(spec, program.played, dry, dry.length);
   const w0 = program.words[0]!;
-  const gain = Math.pow(10, voiceDbfs / 20) * 32768 / rms(m.person, w0.at, w0.at + w0.pcm.length);
+  const gain = (Math.pow(10, voiceDbfs / 20) * 32768) / rms(m.person, w0.at, w0.at + w0.pcm.length);
   return toS16(m.echo.map((e, i) => e + m.person[i]! * gain + m.noise[i]!));
 }
 
@@ -72,22 +72,26 @@ const ROOMS: Array<{ name: string; spec: RoomSpec; voiceDbfs: number }> = [
 ];
 
 describe('a whole command said over a ringing timer stays one segment', () => {
-  it.each(ROOMS)('$name', async ({ spec, voiceDbfs }) => {
-    const m = mic(spec, voiceDbfs);
-    const opens = await hear(m, program, config, { filterMs: config.echo.filterMs, residual: config.echo.residual });
-    const got = pieces(opens);
-    const at = (o: Opened) => `${((o.vadStart - program.words[0]!.at) / 16000).toFixed(2)}–${((o.closedAt - program.words[0]!.at) / 16000).toFixed(2)} s`;
-    const level = dbfs(rms(m, program.words[0]!.at, program.words[0]!.at + command.length));
-    program.words.forEach((w, k) => {
-      const segs = got[k]!;
-      const where = `command ${k + 1} (mic ${level.toFixed(1)} dBFS): segments ${segs.map(at).join(', ') || 'none'}`;
-      expect(segs, where).toHaveLength(1);
-      // Its audio holds the whole command: the pre-roll reaches back before the first word, and it
-      // closed after the last.
-      expect(segs[0]!.vadStart - config.vad.prerollMs * S, where).toBeLessThan(w.at);
-      expect(segs[0]!.closedAt, where).toBeGreaterThan(w.at + w.pcm.length);
-      // And it closes once the cook stops, not held open by the ring after: the hangover and a little.
-      expect(segs[0]!.closedAt - (w.at + w.pcm.length), where).toBeLessThan(1500 * S);
-    });
-  }, 120_000);
+  it.each(ROOMS)(
+    '$name',
+    async ({ spec, voiceDbfs }) => {
+      const m = mic(spec, voiceDbfs);
+      const opens = await hear(m, program, config, { filterMs: config.echo.filterMs, residual: config.echo.residual });
+      const got = pieces(opens);
+      const at = (o: Opened) => `${((o.vadStart - program.words[0]!.at) / 16000).toFixed(2)}–${((o.closedAt - program.words[0]!.at) / 16000).toFixed(2)} s`;
+      const level = dbfs(rms(m, program.words[0]!.at, program.words[0]!.at + command.length));
+      program.words.forEach((w, k) => {
+        const segs = got[k]!;
+        const where = `command ${k + 1} (mic ${level.toFixed(1)} dBFS): segments ${segs.map(at).join(', ') || 'none'}`;
+        expect(segs, where).toHaveLength(1);
+        // Its audio holds the whole command: the pre-roll reaches back before the first word, and it
+        // closed after the last.
+        expect(segs[0]!.vadStart - config.vad.prerollMs * S, where).toBeLessThan(w.at);
+        expect(segs[0]!.closedAt, where).toBeGreaterThan(w.at + w.pcm.length);
+        // And it closes once the cook stops, not held open by the ring after: the hangover and a little.
+        expect(segs[0]!.closedAt - (w.at + w.pcm.length), where).toBeLessThan(1500 * S);
+      });
+    },
+    120_000,
+  );
 });

@@ -10,7 +10,8 @@ import { hiss, runRoom } from './room-run.js';
  * that restarts), when the canceller takes nothing out and its output is its own estimate misplaced.
  * The production EchoStage and speexdsp, in a reverberant room (test/echo/room-run.ts).
  */
-const ANSWER = 'Preheat the oven to one hundred and eighty degrees, beat the butter with the sugar, add the eggs, fold in the flour, and bake for twenty five minutes until golden and springy.';
+const ANSWER =
+  'Preheat the oven to one hundred and eighty degrees, beat the butter with the sugar, add the eggs, fold in the flour, and bake for twenty five minutes until golden and springy.';
 const S = 16;
 
 let answer: Int16Array;
@@ -64,7 +65,10 @@ describe("the echo stage vouches for a person talking over hark, not for hark's 
     const moveAt = 25 * 16000;
     const run = runRoom({ ref, delayMs: 30, changeAt: moveAt, newDelayMs: 94, gain: 0.7, rt60Ms: 250, noise: hiss(), settings: { filterMs: 384 } });
     const vouched = run.talkOver!.flatMap((v, f) => (v ? [Math.round((f * 512 - moveAt) / S)] : []));
-    expect(vouched.filter((ms) => ms < -32 || ms > 100), `vouched at ${vouched.join(', ')} ms from the move`).toEqual([]);
+    expect(
+      vouched.filter((ms) => ms < -32 || ms > 100),
+      `vouched at ${vouched.join(', ')} ms from the move`,
+    ).toEqual([]);
     // It was in force before the move: the move is what it is held to here.
     expect(run.stage.status.converged).toBe(true);
   });

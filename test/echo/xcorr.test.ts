@@ -9,7 +9,7 @@ function direct(a: Float32Array, b: Float32Array, from: number, to: number, lag:
   return s;
 }
 
-describe('cross-correlation by FFT (the delay tracker\'s search)', () => {
+describe("cross-correlation by FFT (the delay tracker's search)", () => {
   it('gives the direct sums at every lag, for both pairs at once', () => {
     const rand = rng(7);
     const len = 3400;

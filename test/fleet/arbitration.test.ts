@@ -58,23 +58,45 @@ describe('who acts', () => {
   });
 
   it('settle: each expected peer’s claim after its close; complete when all claimed; one from long before acted already', () => {
-    const closes: Seen[] = [{ device: 'b', atMs: 1000, value: undefined }, { device: 'c', atMs: 1010, value: undefined }];
-    const claims: Seen<Claim>[] = [{ device: 'b', atMs: 500, value: claim('b', -1, 1) }, { device: 'b', atMs: 1300, value: claim('b', -20, 0.9) }];
+    const closes: Seen[] = [
+      { device: 'b', atMs: 1000, value: undefined },
+      { device: 'c', atMs: 1010, value: undefined },
+    ];
+    const claims: Seen<Claim>[] = [
+      { device: 'b', atMs: 500, value: claim('b', -1, 1) },
+      { device: 'b', atMs: 1300, value: claim('b', -20, 0.9) },
+    ];
     expect(settle(claims, closes, ['b', 'c'], 1000, 200, 1400)).toEqual({ others: [claims[1]!.value], complete: false, actedAlready: null });
     claims.push({ device: 'c', atMs: 1450, value: claim('c', -30, 0.9) });
     expect(settle(claims, closes, ['b', 'c'], 1000, 200, 1400).complete).toBe(true);
     expect(settle(claims, closes, ['b', 'c'], 1000, 200, 1700).actedAlready?.device).toBe('b');
   });
 
-  it.each(['nope', '{}', '{"device":"a","levelDb":"loud","prob":1}', '{"device":"","levelDb":1,"prob":1}', 'null', '{"closed":true}'])('a malformed room message %s is ignored', (raw) => expect(parseRoomMessage(raw)).toBeNull());
+  it.each(['nope', '{}', '{"device":"a","levelDb":"loud","prob":1}', '{"device":"","levelDb":1,"prob":1}', 'null', '{"closed":true}'])(
+    'a malformed room message %s is ignored',
+    (raw) => expect(parseRoomMessage(raw)).toBeNull(),
+  );
   it('room messages: a close and a claim', () => {
     expect(parseRoomMessage('{"closed":true,"device":"b"}')).toEqual({ kind: 'closed', device: 'b' });
-    expect(parseRoomMessage('{"device":"b","levelDb":-20,"prob":0.9,"utteranceId":"u","text":"t"}')).toEqual({ kind: 'claim', claim: { device: 'b', levelDb: -20, prob: 0.9, utteranceId: 'u', text: 't' } });
+    expect(parseRoomMessage('{"device":"b","levelDb":-20,"prob":0.9,"utteranceId":"u","text":"t"}')).toEqual({
+      kind: 'claim',
+      claim: { device: 'b', levelDb: -20, prob: 0.9, utteranceId: 'u', text: 't' },
+    });
   });
 });
 
 describe('RoomArbiter', () => {
-  const seg = (amp: number, maxProb = 0.9): Segment => ({ index: 0, pcm: tone(amp, 16000, 1600), prerollSamples: 1600, startSample: 0, vadStartSample: 1600, endSample: 17600, closeReason: 'hangover', maxProb, openedBy: 'vad' });
+  const seg = (amp: number, maxProb = 0.9): Segment => ({
+    index: 0,
+    pcm: tone(amp, 16000, 1600),
+    prerollSamples: 1600,
+    startSample: 0,
+    vadStartSample: 1600,
+    endSample: 17600,
+    closeReason: 'hangover',
+    maxProb,
+    openedBy: 'vad',
+  });
   const utt: Utterance = { id: 'u1', text: 'computer stop', rawText: 'computer stop', engine: 'whisper', atMs: 0 } as Utterance;
 
   function setup(connected = true) {

@@ -78,7 +78,13 @@ describe('fleet client on a real Mosquitto', () => {
     await late.waitFor((m) => m.topic === 'hark/tester/state/mode', 3000, 'retained mode');
     expect(late.on('hark/tester/availability').map((m) => [m.text, m.retain])).toEqual([['online', true]]);
     const configs = late.messages.filter((m) => m.topic.endsWith('/config'));
-    expect(configs.map((m) => m.topic).sort()).toEqual(['homeassistant/binary_sensor/tester/microphone/config', 'homeassistant/sensor/tester/action/config', 'homeassistant/sensor/tester/heard/config', 'homeassistant/sensor/tester/mode/config', 'homeassistant/sensor/tester/timers/config']);
+    expect(configs.map((m) => m.topic).sort()).toEqual([
+      'homeassistant/binary_sensor/tester/microphone/config',
+      'homeassistant/sensor/tester/action/config',
+      'homeassistant/sensor/tester/heard/config',
+      'homeassistant/sensor/tester/mode/config',
+      'homeassistant/sensor/tester/timers/config',
+    ]);
     expect(configs.every((m) => m.retain)).toBe(true);
     expect(late.json('hark/tester/state/timers')[0]).toMatchObject({ count: 0 });
     await late.close();
@@ -93,7 +99,16 @@ describe('fleet client on a real Mosquitto', () => {
   });
 
   it('events out: a handled segment, an action, a timer with its time left, the microphone', async () => {
-    f.bus.emit('segment.handled', { segment: 0, fate: 'dispatched', reason: null, utterance: { id: 'u', text: 'computer stop', engine: 'whisper' }, actions: ['stop'], sttMs: 300, latencyMs: 500, actionMs: 450 });
+    f.bus.emit('segment.handled', {
+      segment: 0,
+      fate: 'dispatched',
+      reason: null,
+      utterance: { id: 'u', text: 'computer stop', engine: 'whisper' },
+      actions: ['stop'],
+      sttMs: 300,
+      latencyMs: 500,
+      actionMs: 450,
+    });
     f.bus.emit('router.effect', { type: 'action', name: 'stop', args: {}, seq: 1, atMs: 1 });
     f.bus.emit('router.effect', { type: 'timer', event: 'set', id: 1, seconds: 300, dueAtMs: 301_000, atMs: 1000 });
     f.bus.emit('capture.down', { device: 'hw:1', reason: 'unplugged', restartInMs: 1000 });
@@ -115,7 +130,13 @@ describe('fleet client on a real Mosquitto', () => {
     await cmd.client.publishAsync('hark/tester/cmd/timer', '{"action":"set","seconds":"ten"}', { qos: 1 });
     await cmd.client.publishAsync('hark/tester/cmd/launch', '{}', { qos: 1 });
     await until(() => rec.on('hark/tester/event/error').length >= 2, 3000, 'two errors');
-    expect(f.calls).toEqual(['say dinner is ready', 'heard computer set a timer for five minutes (mqtt hark/room/lab/cmd/utterance)', 'set 90 eggs', 'cancel eggs false', 'heard always listen (mqtt hark/tester/cmd/mode)']);
+    expect(f.calls).toEqual([
+      'say dinner is ready',
+      'heard computer set a timer for five minutes (mqtt hark/room/lab/cmd/utterance)',
+      'set 90 eggs',
+      'cancel eggs false',
+      'heard always listen (mqtt hark/tester/cmd/mode)',
+    ]);
     const errors = rec.json('hark/tester/event/error').map((e) => e.error);
     expect(errors[0]).toMatch(/timer: "seconds" must be a whole number from 1 to 86400 \(got "ten"\)/);
     expect(errors[1]).toMatch(/unknown command "launch"/);
@@ -142,7 +163,10 @@ describe('fleet client on a real Mosquitto', () => {
     expect(f.fleet.status.queued).toBeGreaterThanOrEqual(20);
     await broker.resume();
     await until(() => rec.on('hark/tester/event/action').filter((m) => m.text.includes('"count"')).length === 20, 8000, 'the 20 queued events');
-    const got = rec.json('hark/tester/event/action').filter((e) => e.name === 'count').map((e) => (e.args as { i: number }).i);
+    const got = rec
+      .json('hark/tester/event/action')
+      .filter((e) => e.name === 'count')
+      .map((e) => (e.args as { i: number }).i);
     expect(got).toEqual([...Array(20).keys()]);
     expect(f.fleet.status).toMatchObject({ state: 'connected', queued: 0, dropped: 0 });
     // The retained "online" is back, and the last will is armed again.
@@ -203,12 +227,26 @@ describe('a broker that refuses the credentials, or is not there', () => {
     await f.fleet.stop();
   });
 
-  const doctor = (url: string, env: Record<string, string>) => mqttCheck.run({ loaded: { config: validateConfig({ mqtt: { url, device: 'doc' } }, 't'), source: null, secrets: { ...(env.u ? { mqttUsername: env.u } : {}), ...(env.p ? { mqttPassword: env.p } : {}) } }, configError: null, env: {}, exec: async () => ({ code: 0, stdout: '', stderr: '' }) });
+  const doctor = (url: string, env: Record<string, string>) =>
+    mqttCheck.run({
+      loaded: {
+        config: validateConfig({ mqtt: { url, device: 'doc' } }, 't'),
+        source: null,
+        secrets: { ...(env.u ? { mqttUsername: env.u } : {}), ...(env.p ? { mqttPassword: env.p } : {}) },
+      },
+      configError: null,
+      env: {},
+      exec: async () => ({ code: 0, stdout: '', stderr: '' }),
+    });
 
   it('hark doctor: accepted, refused (naming the credentials), unreachable, off', async () => {
     expect(await doctor(broker.url, { u: 'hark', p: 'right' })).toMatchObject({ status: 'ok', detail: expect.stringContaining('connected to') });
     const refused = await doctor(broker.url, { u: 'hark', p: 'wrong' });
-    expect(refused).toMatchObject({ status: 'fail', detail: expect.stringMatching(/refused hark as hark/), fix: expect.stringContaining('HARK_MQTT_PASSWORD') });
+    expect(refused).toMatchObject({
+      status: 'fail',
+      detail: expect.stringMatching(/refused hark as hark/),
+      fix: expect.stringContaining('HARK_MQTT_PASSWORD'),
+    });
     const nobody = await doctor(`mqtt://127.0.0.1:${await freePort()}`, {});
     expect(nobody).toMatchObject({ status: 'fail', detail: expect.stringMatching(/cannot reach mqtt:\/\/127\.0\.0\.1:\d+: .*ECONNREFUSED/) });
     expect(await doctor('', {})).toMatchObject({ status: 'ok', detail: 'fleet off (mqtt.url is not set)' });

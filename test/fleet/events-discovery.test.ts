@@ -9,14 +9,40 @@ const WALL = Date.UTC(2026, 0, 1);
 
 describe('events out', () => {
   it('a handled segment is an event and the "last heard" state', () => {
-    const p = publicationsFor('segment.handled', { segment: 3, fate: 'yielded', reason: 'yielded to kitchen', utterance: { id: 'u', text: 'computer stop', engine: 'deepgram' }, actions: [], sttMs: 120, latencyMs: 400, actionMs: null }, { mode: 'wake-word', frame: 'base' }, WALL);
+    const p = publicationsFor(
+      'segment.handled',
+      {
+        segment: 3,
+        fate: 'yielded',
+        reason: 'yielded to kitchen',
+        utterance: { id: 'u', text: 'computer stop', engine: 'deepgram' },
+        actions: [],
+        sttMs: 120,
+        latencyMs: 400,
+        actionMs: null,
+      },
+      { mode: 'wake-word', frame: 'base' },
+      WALL,
+    );
     expect(p[0]).toMatchObject({ kind: 'event', type: 'segment', body: { fate: 'yielded', reason: 'yielded to kitchen' } });
-    expect(p[1]).toEqual({ kind: 'state', name: 'heard', body: { text: 'computer stop', engine: 'deepgram', fate: 'yielded', reason: 'yielded to kitchen', latencyMs: 400, at: '2026-01-01T00:00:00.000Z' } });
+    expect(p[1]).toEqual({
+      kind: 'state',
+      name: 'heard',
+      body: { text: 'computer stop', engine: 'deepgram', fate: 'yielded', reason: 'yielded to kitchen', latencyMs: 400, at: '2026-01-01T00:00:00.000Z' },
+    });
   });
 
   it('a timer effect carries the time left and refreshes the timers state', () => {
-    const p = publicationsFor('router.effect', { type: 'timer', event: 'paused', id: 2, label: 'rice', seconds: 600, dueAtMs: 100_000, atMs: 40_000 }, { mode: 'wake-word', frame: 'base' }, WALL);
-    expect(p).toEqual([{ kind: 'event', type: 'timer', body: { event: 'paused', id: 2, label: 'rice', seconds: 600, leftSeconds: 60, at: '2026-01-01T00:00:00.000Z' } }, { kind: 'timers' }]);
+    const p = publicationsFor(
+      'router.effect',
+      { type: 'timer', event: 'paused', id: 2, label: 'rice', seconds: 600, dueAtMs: 100_000, atMs: 40_000 },
+      { mode: 'wake-word', frame: 'base' },
+      WALL,
+    );
+    expect(p).toEqual([
+      { kind: 'event', type: 'timer', body: { event: 'paused', id: 2, label: 'rice', seconds: 600, leftSeconds: 60, at: '2026-01-01T00:00:00.000Z' } },
+      { kind: 'timers' },
+    ]);
   });
 
   it('mode and top frame are kept for the retained mode state', () => {
@@ -41,8 +67,21 @@ describe('events out', () => {
   });
 
   it('timers state: seconds left now, paused ones by what was left', () => {
-    const s = timersState([{ id: 1, seconds: 300, dueAtMs: 70_000, state: 'running' }, { id: 2, label: 'rice', seconds: 600, dueAtMs: 0, state: 'paused', remainingMs: 61_400 }], 10_000, WALL);
-    expect(s).toMatchObject({ count: 2, timers: [{ id: 1, leftSeconds: 60, label: null, dueAt: '2026-01-01T00:01:00.000Z' }, { id: 2, leftSeconds: 61, state: 'paused', dueAt: null }] });
+    const s = timersState(
+      [
+        { id: 1, seconds: 300, dueAtMs: 70_000, state: 'running' },
+        { id: 2, label: 'rice', seconds: 600, dueAtMs: 0, state: 'paused', remainingMs: 61_400 },
+      ],
+      10_000,
+      WALL,
+    );
+    expect(s).toMatchObject({
+      count: 2,
+      timers: [
+        { id: 1, leftSeconds: 60, label: null, dueAt: '2026-01-01T00:01:00.000Z' },
+        { id: 2, leftSeconds: 61, state: 'paused', dueAt: null },
+      ],
+    });
   });
 });
 
@@ -57,7 +96,12 @@ describe('Home Assistant discovery', () => {
       'homeassistant/sensor/bar/mode/config',
     ]);
     for (const m of msgs) {
-      expect(m.payload).toMatchObject({ availability_topic: 'hark/bar/availability', payload_available: 'online', payload_not_available: 'offline', device: { identifiers: ['hark_bar'], name: 'hark bar', manufacturer: 'hark' } });
+      expect(m.payload).toMatchObject({
+        availability_topic: 'hark/bar/availability',
+        payload_available: 'online',
+        payload_not_available: 'offline',
+        device: { identifiers: ['hark_bar'], name: 'hark bar', manufacturer: 'hark' },
+      });
       expect(m.payload.unique_id).toMatch(/^hark_bar_[a-z]+$/);
       expect(String(m.payload.state_topic)).toMatch(/^hark\/bar\/state\//);
     }

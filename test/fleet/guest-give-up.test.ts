@@ -12,18 +12,25 @@ import { harness } from '../command/harness.js';
 const GIVE_UP_MS = 60_000;
 function guestDevice() {
   const h = harness({ config: { device: { area: 'kitchen' }, actions: { timers: { ringEveryMs: 5000, giveUpMs: GIVE_UP_MS } } } });
-  const hooks = fleetHooks(() => ({ timers: h.core.timers }) as unknown as PathFront, () => null);
+  const hooks = fleetHooks(
+    () => ({ timers: h.core.timers }) as unknown as PathFront,
+    () => null,
+  );
   return { h, hooks };
 }
 const events = (h: ReturnType<typeof harness>) => h.of('timer').map((t) => [t.event, t.atMs]);
-const rungAt = (h: ReturnType<typeof harness>) => h.of('speak').filter((s) => s.earcon === 'timer').map((s) => s.atMs);
+const rungAt = (h: ReturnType<typeof harness>) =>
+  h
+    .of('speak')
+    .filter((s) => s.earcon === 'timer')
+    .map((s) => s.atMs);
 
 afterEach(() => {
   vi.useRealTimers();
 });
 
 describe('a guest ring gives up with its owner', () => {
-  it('joined 40 s into the owner\'s ring: it gives up 20 s later, as the owner does, and rings no more', () => {
+  it("joined 40 s into the owner's ring: it gives up 20 s later, as the owner does, and rings no more", () => {
     vi.useFakeTimers({ now: Date.parse('2026-12-02T08:00:40Z'), toFake: ['Date'] });
     const { h, hooks } = guestDevice();
     hooks.ringGuest({ device: 'back', id: 4 }, 'fryer', { seconds: 300, since: '2026-12-02T08:00:00.000Z' });

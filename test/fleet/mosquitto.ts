@@ -95,8 +95,17 @@ export class Recorder {
     });
   }
 
-  static async connect(url: string, filters: string[], opts: { clientId?: string; clean?: boolean; username?: string; password?: string } = {}): Promise<Recorder> {
-    const client = mqtt.connect(url, { reconnectPeriod: 100, clientId: opts.clientId ?? `rec-${Math.random().toString(16).slice(2)}`, clean: opts.clean ?? true, ...(opts.username ? { username: opts.username, password: opts.password } : {}) });
+  static async connect(
+    url: string,
+    filters: string[],
+    opts: { clientId?: string; clean?: boolean; username?: string; password?: string } = {},
+  ): Promise<Recorder> {
+    const client = mqtt.connect(url, {
+      reconnectPeriod: 100,
+      clientId: opts.clientId ?? `rec-${Math.random().toString(16).slice(2)}`,
+      clean: opts.clean ?? true,
+      ...(opts.username ? { username: opts.username, password: opts.password } : {}),
+    });
     const r = new Recorder(client);
     await new Promise<void>((resolve, reject) => {
       client.once('connect', () => resolve());
@@ -116,7 +125,18 @@ export class Recorder {
   waitFor(pred: (m: Recorder['messages'][number]) => boolean, timeoutMs: number, what: string): Promise<void> {
     if (this.messages.some(pred)) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}; got: ${this.messages.map((m) => m.topic).slice(-20).join(', ')}`)), timeoutMs);
+      const t = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `timed out after ${timeoutMs} ms waiting for ${what}; got: ${this.messages
+                .map((m) => m.topic)
+                .slice(-20)
+                .join(', ')}`,
+            ),
+          ),
+        timeoutMs,
+      );
       this.waiters.push({ pred, resolve: () => (clearTimeout(t), resolve()) });
     });
   }

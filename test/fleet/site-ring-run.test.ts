@@ -74,7 +74,10 @@ describe('a fryer timer rung for the kitchen, by two hark daemons', () => {
     const said = await pass.waitFor((e) => e.type === 'speak.start' && e.text === 'Fryer timer done.', 5000, 'the name said at the pass');
     expect(said.gainDb).toBe(4);
     await rec.waitFor((m) => m.topic === 'hark/pass/state/led' && m.text.includes('"ringing"'), 5000, 'the ringing LED at the pass');
-    expect(JSON.parse(rec.on('hark/back/state/ringing').at(-1)!.text)).toMatchObject({ device: 'back', ringing: [{ label: 'fryer', scope: 'area', area: 'kitchen' }] });
+    expect(JSON.parse(rec.on('hark/back/state/ringing').at(-1)!.text)).toMatchObject({
+      device: 'back',
+      ringing: [{ label: 'fryer', scope: 'area', area: 'kitchen' }],
+    });
 
     const t0 = Date.now();
     await rec.client.publishAsync('hark/pass/cmd/utterance', '{"text": "stop"}', { qos: 1 });

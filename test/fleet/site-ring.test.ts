@@ -56,7 +56,21 @@ async function device(url: string, name: string, area: string, mqtt: Record<stri
   let fleet: Fleet | null = null;
   // With a store: stops said here wait in its SQLite file for their owner, as on the appliance.
   const store = storePath ? new Store({ path: storePath, housekeeping: null }) : null;
-  const component = fleetComponent({ config, secrets: {}, bus, clock, log, hooks: fleetHooks(() => front, () => speech), outbox: () => store?.ringStops() ?? null }, (f) => (fleet = f));
+  const component = fleetComponent(
+    {
+      config,
+      secrets: {},
+      bus,
+      clock,
+      log,
+      hooks: fleetHooks(
+        () => front,
+        () => speech,
+      ),
+      outbox: () => store?.ringStops() ?? null,
+    },
+    (f) => (fleet = f),
+  );
   await component.start();
   const d = {
     name,
@@ -72,7 +86,11 @@ async function device(url: string, name: string, area: string, mqtt: Record<stri
       store?.close();
     },
     /** What rings here now, by name ("fryer", or "fryer from back" for another device's). */
-    ringing: () => core.timers.list().filter((t) => t.state === 'ringing').map((t) => (t.from ? `${t.label ?? 'timer'} from ${t.from.device}` : (t.label ?? 'timer'))),
+    ringing: () =>
+      core.timers
+        .list()
+        .filter((t) => t.state === 'ringing')
+        .map((t) => (t.from ? `${t.label ?? 'timer'} from ${t.from.device}` : (t.label ?? 'timer'))),
     rings: () => effects.filter((e) => e.type === 'speak' && e.earcon === 'timer').map((e) => (e as { text: string }).text),
     timerEvents: (event: string) => effects.filter((e) => e.type === 'timer' && e.event === event),
   };
@@ -194,7 +212,10 @@ describe('a timer rung for its whole area, on a real Mosquitto', () => {
     await peer.client.publishAsync('hark/back/ring/stop', '{"id": "one"}', { qos: 1 });
     await peer.waitFor((m) => m.topic === 'hark/back/event/error', 3000, 'the refusal');
     await new Promise((r) => setTimeout(r, 200));
-    expect(peer.json('hark/back/event/error')[0]).toMatchObject({ topic: 'hark/back/ring/stop', error: expect.stringContaining(`"id" must be the timer's id`) });
+    expect(peer.json('hark/back/event/error')[0]).toMatchObject({
+      topic: 'hark/back/ring/stop',
+      error: expect.stringContaining(`"id" must be the timer's id`),
+    });
     // A retained stop would act at every reconnect: a device connecting to find one refuses it.
     await peer.client.publishAsync('hark/late/ring/stop', JSON.stringify({ id: 1, stopId: 'kept', by: 'voice', device: 'pass' }), { qos: 1, retain: true });
     await peer.client.subscribeAsync('hark/late/event/error', { qos: 1 });
@@ -224,7 +245,20 @@ describe('a timer rung for its whole area, on a real Mosquitto', () => {
     started.splice(started.indexOf(pass), 1);
     expect(back.ringing()).toEqual(['fryer']);
     // The owner back (its fleet started again), then the device that heard the stop, after a restart.
-    const again = fleetComponent({ config: validateConfig({ device: { area: 'kitchen' }, mqtt: { url: broker.url, device: 'back', ringOnByName: { fryer: 'area' } } }, 'test'), secrets: {}, bus: back.bus, clock: back.clock, log: memoryLogger(), hooks: fleetHooks(() => ({ timers: back.core.timers }) as unknown as PathFront, () => null) }, () => {});
+    const again = fleetComponent(
+      {
+        config: validateConfig({ device: { area: 'kitchen' }, mqtt: { url: broker.url, device: 'back', ringOnByName: { fryer: 'area' } } }, 'test'),
+        secrets: {},
+        bus: back.bus,
+        clock: back.clock,
+        log: memoryLogger(),
+        hooks: fleetHooks(
+          () => ({ timers: back.core.timers }) as unknown as PathFront,
+          () => null,
+        ),
+      },
+      () => {},
+    );
     await again.start();
     started.push({ stop: async () => void (await again.stop()) });
     pass = await device(broker.url, 'pass', 'kitchen', {}, file);
@@ -312,7 +346,9 @@ describe('where a timer rings: the settings', () => {
   });
 
   it('refuses a place it cannot ring, naming the setting and the choices', () => {
-    expect(() => validateConfig({ mqtt: { ringOnByName: { fryer: 'kitchen' } } }, 'test')).toThrow(/mqtt\.ringOnByName\.fryer.*must be one of: device, area, site/);
+    expect(() => validateConfig({ mqtt: { ringOnByName: { fryer: 'kitchen' } } }, 'test')).toThrow(
+      /mqtt\.ringOnByName\.fryer.*must be one of: device, area, site/,
+    );
     expect(() => validateConfig({ mqtt: { ringOn: 'everywhere' } }, 'test')).toThrow(/mqtt\.ringOn.*must be one of: device, area, site/);
   });
 });

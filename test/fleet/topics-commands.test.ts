@@ -68,7 +68,15 @@ describe('command payloads', () => {
 describe('mqtt config', () => {
   it('is off by default, with the documented defaults', () => {
     const c = validateConfig({}, 'test').mqtt;
-    expect(c).toMatchObject({ url: '', room: '', topicPrefix: 'hark', discoveryPrefix: 'homeassistant', arbitrationWindowMs: 200, queueMax: 1000, discovery: true });
+    expect(c).toMatchObject({
+      url: '',
+      room: '',
+      topicPrefix: 'hark',
+      discoveryPrefix: 'homeassistant',
+      arbitrationWindowMs: 200,
+      queueMax: 1000,
+      discovery: true,
+    });
     expect(c.device).toMatch(/^[a-z0-9][a-z0-9_-]*$/);
   });
   it('derives a safe device id from the host name', () => {

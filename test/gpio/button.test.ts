@@ -166,7 +166,12 @@ describe('button wired to hark', () => {
     driver.apply({ state: 'up' });
     clock.advanceBy(100);
     expect(calls.slice(3)).toEqual(['pttDown', 'pttUp cancelled', 'muted true']);
-    expect(events.slice(3)).toEqual(['button.down {"muted":false}', 'button.hold {"heldMs":5000}', 'mute {"muted":true,"by":"button"}', 'button.up {"heldMs":5100}']);
+    expect(events.slice(3)).toEqual([
+      'button.down {"muted":false}',
+      'button.hold {"heldMs":5000}',
+      'mute {"muted":true,"by":"button"}',
+      'button.up {"heldMs":5100}',
+    ]);
     expect(() => driver.apply({ state: 'pressed' })).toThrow('button state must be "down" or "up", got "pressed"');
   });
 
@@ -213,7 +218,14 @@ describe('button wired to hark', () => {
     const driver = new SimulatedGpio();
     driver.press();
     const logger = memoryLogger();
-    wireButton({ driver, clock: new VirtualClock(), bus: new Bus(), settings: SETTINGS, logger, targets: { isSpeaking: () => false, stopSpeaking() {}, pttDown() {}, pttUp() {}, setMuted() {} } });
+    wireButton({
+      driver,
+      clock: new VirtualClock(),
+      bus: new Bus(),
+      settings: SETTINGS,
+      logger,
+      targets: { isSpeaking: () => false, stopSpeaking() {}, pttDown() {}, pttUp() {}, setMuted() {} },
+    });
     expect(logger.lines.join('\n')).toMatch(/reads pressed at start-up: ignored until released.*gpio=<pin>=ip,pu/);
   });
 });
@@ -221,7 +233,16 @@ describe('button wired to hark', () => {
 describe('gpio config', () => {
   it('defaults to BCM 17 and 27 and refuses the same pin twice', async () => {
     const { parseConfigText } = await import('../../src/config/load.js');
-    expect(parseConfigText('', 'hark.yaml').gpio).toMatchObject({ driver: 'auto', sysfsRoot: '/sys/class/gpio', buttonPin: 17, buttonActiveLow: true, debounceMs: 30, muteHoldMs: 5000, ledPin: 27, ledIdle: 'heartbeat' });
+    expect(parseConfigText('', 'hark.yaml').gpio).toMatchObject({
+      driver: 'auto',
+      sysfsRoot: '/sys/class/gpio',
+      buttonPin: 17,
+      buttonActiveLow: true,
+      debounceMs: 30,
+      muteHoldMs: 5000,
+      ledPin: 27,
+      ledIdle: 'heartbeat',
+    });
     expect(() => parseConfigText('gpio:\n  ledPin: 17\n', 'hark.yaml')).toThrow('gpio.ledPin: must differ from gpio.buttonPin (both are BCM 17)');
   });
 });

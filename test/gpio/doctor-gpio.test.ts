@@ -63,7 +63,7 @@ describe('hark doctor gpio', () => {
     expect(r.stdout).toContain(`problem: no Raspberry Pi GPIO chip under ${root}`);
   });
 
-  it('a pin out of the chip\'s range is a problem naming the pin', () => {
+  it("a pin out of the chip's range is a problem naming the pin", () => {
     const root = fakeSysfs('doctor-small-chip', [{ name: 'gpiochip512', label: 'pinctrl-bcm2835', base: 512, ngpio: 20 }]);
     const r = gpioReport({ sysfsRoot: root, buttonPin: 17, ledPin: 27 });
     expect(r.ok).toBe(false);

@@ -16,7 +16,14 @@ function rig(idle: 'heartbeat' | 'off' = 'heartbeat') {
   return { clock, bus, led, writes, patterns };
 }
 
-const speechStart = (id: number, kind: 'speech' | 'earcon' = 'speech'): HarkEvents['speak.start'] => ({ id, kind, text: 'x', priority: 'normal', durationMs: 1000, offsetMs: 0 });
+const speechStart = (id: number, kind: 'speech' | 'earcon' = 'speech'): HarkEvents['speak.start'] => ({
+  id,
+  kind,
+  text: 'x',
+  priority: 'normal',
+  durationMs: 1000,
+  offsetMs: 0,
+});
 const closed = { openedBy: 'vad' } as unknown as HarkEvents['segment.closed'];
 
 /** A step of a sequence: an event on the bus, or (as a string) a flag the daemon sets. */
@@ -33,16 +40,102 @@ function states(steps: Step[]): LedState[] {
 
 describe('status LED: one pattern per state', () => {
   it.each<[string, Step[], LedState[]]>([
-    ['a spoken command: listening, thinking, speaking, idle', [['segment.open', {}], ['segment.closed', closed], ['speak.start', speechStart(1)], ['speak.end', { id: 1 }]], ['listening', 'thinking', 'speaking', 'idle']],
-    ['a segment too short to keep', [['segment.open', {}], ['segment.dropped', {}]], ['listening', 'idle']],
-    ['the microphone unplugged and back', [['capture.down', {}], ['segment.open', {}], ['capture.up', {}]], ['error', 'error', 'listening']],
-    ['muted beats a missing microphone (muting closes it)', [['mute', { muted: true, by: 'button' }], ['capture.down', {}], ['mute', { muted: false, by: 'button' }], ['capture.up', {}]], ['muted', 'muted', 'error', 'idle']],
-    ['awaiting confirmation, the question spoken, then answered', [['confirm', true], ['speak.start', speechStart(2)], ['speak.end', { id: 2 }], ['segment.open', {}], ['confirm', false], ['segment.closed', closed]], ['confirm', 'speaking', 'confirm', 'listening', 'listening', 'thinking']],
-    ['the person talks over hark', [['speak.start', speechStart(3)], ['segment.open', {}], ['speak.stopped', { id: 3 }], ['segment.closed', closed]], ['speaking', 'listening', 'listening', 'thinking']],
-    ['earcons are too short to show', [['speak.start', speechStart(4, 'earcon')], ['speak.end', { id: 4 }]], ['idle', 'idle']],
-    ['an older item ending does not end newer speech', [['speak.start', speechStart(5)], ['speak.start', speechStart(6)], ['speak.end', { id: 5 }], ['speak.stopped', { id: null }]], ['speaking', 'speaking', 'speaking', 'speaking']],
-    ['the cascade thinking, then playing', [['cascade.stage', { stage: 'thinking' }], ['cascade.stage', { stage: 'rendering' }], ['speak.start', speechStart(7)], ['cascade.done', {}], ['speak.end', { id: 7 }]], ['thinking', 'thinking', 'speaking', 'speaking', 'idle']],
-    ['a cancelled cascade stops thinking', [['cascade.stage', { stage: 'thinking' }], ['cascade.cancelled', {}]], ['thinking', 'idle']],
+    [
+      'a spoken command: listening, thinking, speaking, idle',
+      [
+        ['segment.open', {}],
+        ['segment.closed', closed],
+        ['speak.start', speechStart(1)],
+        ['speak.end', { id: 1 }],
+      ],
+      ['listening', 'thinking', 'speaking', 'idle'],
+    ],
+    [
+      'a segment too short to keep',
+      [
+        ['segment.open', {}],
+        ['segment.dropped', {}],
+      ],
+      ['listening', 'idle'],
+    ],
+    [
+      'the microphone unplugged and back',
+      [
+        ['capture.down', {}],
+        ['segment.open', {}],
+        ['capture.up', {}],
+      ],
+      ['error', 'error', 'listening'],
+    ],
+    [
+      'muted beats a missing microphone (muting closes it)',
+      [
+        ['mute', { muted: true, by: 'button' }],
+        ['capture.down', {}],
+        ['mute', { muted: false, by: 'button' }],
+        ['capture.up', {}],
+      ],
+      ['muted', 'muted', 'error', 'idle'],
+    ],
+    [
+      'awaiting confirmation, the question spoken, then answered',
+      [
+        ['confirm', true],
+        ['speak.start', speechStart(2)],
+        ['speak.end', { id: 2 }],
+        ['segment.open', {}],
+        ['confirm', false],
+        ['segment.closed', closed],
+      ],
+      ['confirm', 'speaking', 'confirm', 'listening', 'listening', 'thinking'],
+    ],
+    [
+      'the person talks over hark',
+      [
+        ['speak.start', speechStart(3)],
+        ['segment.open', {}],
+        ['speak.stopped', { id: 3 }],
+        ['segment.closed', closed],
+      ],
+      ['speaking', 'listening', 'listening', 'thinking'],
+    ],
+    [
+      'earcons are too short to show',
+      [
+        ['speak.start', speechStart(4, 'earcon')],
+        ['speak.end', { id: 4 }],
+      ],
+      ['idle', 'idle'],
+    ],
+    [
+      'an older item ending does not end newer speech',
+      [
+        ['speak.start', speechStart(5)],
+        ['speak.start', speechStart(6)],
+        ['speak.end', { id: 5 }],
+        ['speak.stopped', { id: null }],
+      ],
+      ['speaking', 'speaking', 'speaking', 'speaking'],
+    ],
+    [
+      'the cascade thinking, then playing',
+      [
+        ['cascade.stage', { stage: 'thinking' }],
+        ['cascade.stage', { stage: 'rendering' }],
+        ['speak.start', speechStart(7)],
+        ['cascade.done', {}],
+        ['speak.end', { id: 7 }],
+      ],
+      ['thinking', 'thinking', 'speaking', 'speaking', 'idle'],
+    ],
+    [
+      'a cancelled cascade stops thinking',
+      [
+        ['cascade.stage', { stage: 'thinking' }],
+        ['cascade.cancelled', {}],
+      ],
+      ['thinking', 'idle'],
+    ],
   ])('%s', (_name, steps, expected) => {
     expect(states(steps)).toEqual(expected);
   });

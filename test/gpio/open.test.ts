@@ -14,7 +14,10 @@ describe('choosing the GPIO driver', () => {
     const driver = await openGpio(gpio(`  sysfsRoot: ${root}\n`), { logger });
     expect(driver).toBeInstanceOf(SimulatedGpio);
     expect(logger.lines).toHaveLength(1);
-    expect(JSON.parse(logger.lines[0]!)).toMatchObject({ level: 'warn', msg: expect.stringMatching(/no GPIO found; using the simulated button.*space bar.*POST \/api\/button/) });
+    expect(JSON.parse(logger.lines[0]!)).toMatchObject({
+      level: 'warn',
+      msg: expect.stringMatching(/no GPIO found; using the simulated button.*space bar.*POST \/api\/button/),
+    });
   });
 
   it('simulated when asked, without a warning', async () => {
@@ -25,12 +28,16 @@ describe('choosing the GPIO driver', () => {
 
   it('onoff insists: no chip is an error with the reason', async () => {
     const root = fakeSysfs('open-onoff-none', []);
-    await expect(openGpio(gpio(`  driver: onoff\n  sysfsRoot: ${root}\n`), { logger: memoryLogger() })).rejects.toThrow(/^gpio.driver is onoff but no Raspberry Pi GPIO chip under/);
+    await expect(openGpio(gpio(`  driver: onoff\n  sysfsRoot: ${root}\n`), { logger: memoryLogger() })).rejects.toThrow(
+      /^gpio.driver is onoff but no Raspberry Pi GPIO chip under/,
+    );
   });
 
   it('onoff only works on /sys/class/gpio (the path is fixed inside onoff)', async () => {
     const root = fakeSysfs('open-onoff-pi4', BOARDS.pi4);
-    await expect(openGpio(gpio(`  sysfsRoot: ${root}\n`), { logger: memoryLogger() })).rejects.toThrow(`gpio.sysfsRoot is ${root}, but the onoff driver can only use /sys/class/gpio`);
+    await expect(openGpio(gpio(`  sysfsRoot: ${root}\n`), { logger: memoryLogger() })).rejects.toThrow(
+      `gpio.sysfsRoot is ${root}, but the onoff driver can only use /sys/class/gpio`,
+    );
   });
 
   it('the simulated LED can be watched (the --tty status line)', () => {

@@ -32,10 +32,12 @@ describe('BCM pin to sysfs number, by the chip found by label', () => {
 
   it('a machine without sysfs GPIO says so', () => {
     const missing = join(fakeSysfs('parent', []), 'nope');
-    expect(() => findHeaderChip(missing)).toThrow(`${missing} does not exist: this machine has no sysfs GPIO (not a Raspberry Pi, or a kernel built without CONFIG_GPIO_SYSFS)`);
+    expect(() => findHeaderChip(missing)).toThrow(
+      `${missing} does not exist: this machine has no sysfs GPIO (not a Raspberry Pi, or a kernel built without CONFIG_GPIO_SYSFS)`,
+    );
   });
 
-  it('a pin the chip does not have is refused with the chip\'s range', () => {
+  it("a pin the chip does not have is refused with the chip's range", () => {
     const root = fakeSysfs('pi4-range', BOARDS.pi4);
     const chip = findHeaderChip(root);
     expect(() => mapPin(58, chip)).toThrow('BCM 58 is out of range for pinctrl-bcm2711 (gpiochip512 has lines 0 to 57)');

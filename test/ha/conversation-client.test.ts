@@ -25,8 +25,16 @@ describe('Home Assistant conversation API client', () => {
   it('sends the documented request with the bearer token and reads the documented reply', async () => {
     ha.on('extractor fan', { speech: 'Turned on the extractor fan', type: 'action_done' });
     const reply = await client().process({ text: 'turn on the extractor fan', language: 'en', agent_id: 'conversation.home_assistant' });
-    expect(reply).toEqual({ speech: 'Turned on the extractor fan', responseType: 'action_done', errorCode: null, conversationId: expect.stringMatching(/^[0-9A-Z]{26}$/), continueConversation: false });
-    expect(ha.requests[0]).toEqual(expect.objectContaining({ method: 'POST', path: '/api/conversation/process', authorization: `Bearer ${ha.token}`, answered: true }));
+    expect(reply).toEqual({
+      speech: 'Turned on the extractor fan',
+      responseType: 'action_done',
+      errorCode: null,
+      conversationId: expect.stringMatching(/^[0-9A-Z]{26}$/),
+      continueConversation: false,
+    });
+    expect(ha.requests[0]).toEqual(
+      expect.objectContaining({ method: 'POST', path: '/api/conversation/process', authorization: `Bearer ${ha.token}`, answered: true }),
+    );
     expect(ha.conversationsAsked).toEqual([{ text: 'turn on the extractor fan', language: 'en', agent_id: 'conversation.home_assistant' }]);
   });
 
@@ -83,7 +91,8 @@ describe('Home Assistant conversation API client', () => {
   });
 
   it('the double refuses bodies Home Assistant would refuse (extra keys, no text)', async () => {
-    const post = (body: unknown) => fetch(`${ha.url}/api/conversation/process`, { method: 'POST', headers: { authorization: `Bearer ${ha.token}` }, body: JSON.stringify(body) });
+    const post = (body: unknown) =>
+      fetch(`${ha.url}/api/conversation/process`, { method: 'POST', headers: { authorization: `Bearer ${ha.token}` }, body: JSON.stringify(body) });
     expect((await post({ text: 'a', device: 'x' })).status).toBe(400);
     expect((await post({ language: 'en' })).status).toBe(400);
     expect((await post({ text: 'a', conversation_id: 5 })).status).toBe(400);
@@ -93,7 +102,15 @@ describe('Home Assistant conversation API client', () => {
 describe('reading a reply', () => {
   const body = (o: unknown) => JSON.stringify(o);
   it('a continue_conversation reply and a missing speech', () => {
-    expect(readReply(body({ response: { response_type: 'query_answer', speech: { plain: { speech: ' Which room? ' } } }, conversation_id: 'abc', continue_conversation: true }))).toEqual({
+    expect(
+      readReply(
+        body({
+          response: { response_type: 'query_answer', speech: { plain: { speech: ' Which room? ' } } },
+          conversation_id: 'abc',
+          continue_conversation: true,
+        }),
+      ),
+    ).toEqual({
       speech: 'Which room?',
       responseType: 'query_answer',
       errorCode: null,

@@ -23,11 +23,13 @@ describe("what hark's rules leave goes to Home Assistant's conversation agent", 
     await h.request('turn on the extractor fan');
     expect(ha.conversationsAsked).toEqual([{ text: 'turn on the extractor fan', language: 'en', agent_id: 'conversation.home_assistant' }]);
     expect(h.spoken()).toEqual(['Turned on the extractor fan']);
-    expect(h.of('delivered')).toEqual([expect.objectContaining({ target: 'home-assistant', kind: 'submit', detail: expect.stringContaining('action_done: "Turned on the extractor fan"') })]);
+    expect(h.of('delivered')).toEqual([
+      expect.objectContaining({ target: 'home-assistant', kind: 'submit', detail: expect.stringContaining('action_done: "Turned on the extractor fan"') }),
+    ]);
     expect(h.stack()).toEqual(['base']);
   });
 
-  it('words said in another of the device\'s languages go to Home Assistant in that language, and its answer is said in it', async () => {
+  it("words said in another of the device's languages go to Home Assistant in that language, and its answer is said in it", async () => {
     ha.on('enciende el extractor', { speech: 'He encendido el extractor' });
     const h = haHarness({ url: ha.url, token: ha.token, config: { language: { languages: ['en', 'es'] } } });
     h.sayIn('es', 'oye computadora enciende el extractor');
@@ -83,11 +85,16 @@ describe("what hark's rules leave goes to Home Assistant's conversation agent", 
     expect(ids[2]).toBeUndefined();
   });
 
-  it('always-listen chatter stays with the query frame\'s own target unless inAlwaysListen', async () => {
+  it("always-listen chatter stays with the query frame's own target unless inAlwaysListen", async () => {
     const h = haHarness({ url: ha.url, token: ha.token });
     await h.script('always listen', 'the soup needs more salt', 'go');
     expect(ha.requests).toEqual([]);
-    expect(h.of('delivered')).toEqual([expect.objectContaining({ target: 'home-assistant', detail: expect.stringMatching(/^not sent to Home Assistant \(always-listen mode.*\); kept in file .*submissions\.jsonl/) })]);
+    expect(h.of('delivered')).toEqual([
+      expect.objectContaining({
+        target: 'home-assistant',
+        detail: expect.stringMatching(/^not sent to Home Assistant \(always-listen mode.*\); kept in file .*submissions\.jsonl/),
+      }),
+    ]);
 
     const all = haHarness({ url: ha.url, token: ha.token, config: { ha: { conversation: { inAlwaysListen: true } } } });
     await all.script('always listen', 'turn on the extractor fan', 'go');
@@ -144,7 +151,9 @@ describe("what hark's rules leave goes to Home Assistant's conversation agent", 
       // The double never answers: only the hard timeout lets this settle.
       await h.settle();
       expect(h.spoken()).toEqual(['Timer set for 5 minutes.', "Home Assistant isn't answering."]);
-      expect(h.logs().find((l) => l.msg === 'Home Assistant conversation failed')).toEqual(expect.objectContaining({ kind: 'timeout', error: expect.stringContaining('no answer within 800 ms') }));
+      expect(h.logs().find((l) => l.msg === 'Home Assistant conversation failed')).toEqual(
+        expect.objectContaining({ kind: 'timeout', error: expect.stringContaining('no answer within 800 ms') }),
+      );
     });
 
     it('speakFailures: false keeps quiet but still logs', async () => {
@@ -165,10 +174,17 @@ describe("what hark's rules leave goes to Home Assistant's conversation agent", 
       await h.request('turn on the extractor fan');
       ha.fail('http-500');
       await h.request('turn on the extractor fan');
-      const rows = store.db.prepare("SELECT name, args_json AS args, outcome, error, utterance_id AS utteranceId FROM actions WHERE name = 'ha.conversation' ORDER BY id").all() as { name: string; args: string; outcome: string; error: string | null; utteranceId: string }[];
+      const rows = store.db
+        .prepare("SELECT name, args_json AS args, outcome, error, utterance_id AS utteranceId FROM actions WHERE name = 'ha.conversation' ORDER BY id")
+        .all() as { name: string; args: string; outcome: string; error: string | null; utteranceId: string }[];
       expect(rows).toHaveLength(2);
       expect(rows[0]).toEqual(expect.objectContaining({ outcome: 'ok', error: null, utteranceId: 'u1' }));
-      expect(JSON.parse(rows[0]!.args)).toEqual(expect.objectContaining({ request: { text: 'turn on the extractor fan', language: 'en' }, reply: expect.objectContaining({ speech: 'Turned on the extractor fan', responseType: 'action_done' }) }));
+      expect(JSON.parse(rows[0]!.args)).toEqual(
+        expect.objectContaining({
+          request: { text: 'turn on the extractor fan', language: 'en' },
+          reply: expect.objectContaining({ speech: 'Turned on the extractor fan', responseType: 'action_done' }),
+        }),
+      );
       expect(rows[1]).toEqual(expect.objectContaining({ outcome: 'error', error: expect.stringContaining('HTTP 500'), utteranceId: 'u3' }));
     } finally {
       store.close();

@@ -51,7 +51,11 @@ describe('hark simulate --ha', { timeout: 60_000 }, () => {
   ];
   it.each(failures)('%s: a short notice, a log line naming it, and the router still sets a timer', async (_n, fault, token, notice) => {
     fault(ha);
-    const r = await simulate('computer turn on the extractor fan\ngo\ncomputer set a timer for 5 minutes\n', { url: ha.url, token: token ?? ha.token, args: ['--ha', '--drain-ms', '0'] });
+    const r = await simulate('computer turn on the extractor fan\ngo\ncomputer set a timer for 5 minutes\n', {
+      url: ha.url,
+      token: token ?? ha.token,
+      args: ['--ha', '--drain-ms', '0'],
+    });
     expect(r.status).toBe(0);
     expect(r.of('speak').map((l) => l.text)).toEqual([notice, 'Timer set for 5 minutes.']);
     expect(r.of('delivery-failed')).toEqual([expect.objectContaining({ target: 'home-assistant', error: expect.stringContaining('Home Assistant:') })]);
@@ -61,7 +65,11 @@ describe('hark simulate --ha', { timeout: 60_000 }, () => {
 
   it('connection refused', async () => {
     const url = await closedUrl();
-    const r = await simulate('computer turn on the extractor fan\ngo\ncomputer set a timer for 5 minutes\n', { url, token: 'x', args: ['--ha', '--drain-ms', '0'] });
+    const r = await simulate('computer turn on the extractor fan\ngo\ncomputer set a timer for 5 minutes\n', {
+      url,
+      token: 'x',
+      args: ['--ha', '--drain-ms', '0'],
+    });
     expect(r.of('speak').map((l) => l.text)).toEqual(["Home Assistant isn't answering.", 'Timer set for 5 minutes.']);
     expect(r.stderr).toContain('ECONNREFUSED');
   });

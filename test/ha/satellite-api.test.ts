@@ -44,7 +44,17 @@ async function rig(key: Buffer | null): Promise<Rig> {
     media: async (url) => decodeToPcm(await fetchMedia(url, { maxBytes: 1 << 20, timeoutMs: 3000 })),
   };
   const config = haSatelliteSection.parse({ enabled: true, port: 0, host: '127.0.0.1', mdns: false });
-  const satellite = new Satellite({ config, name: 'hark-test', friendlyName: 'hark test', mac: '0242ac110002', version: '0.1.0', bus, clock: new SystemClock(), log, hooks });
+  const satellite = new Satellite({
+    config,
+    name: 'hark-test',
+    friendlyName: 'hark test',
+    mac: '0242ac110002',
+    version: '0.1.0',
+    bus,
+    clock: new SystemClock(),
+    log,
+    hooks,
+  });
   const server = new ApiServer({ host: '127.0.0.1', port: 0, key, serverInfo: 'hark test', satellite, log });
   const port = await server.listen();
   return Object.assign(r, { server, satellite, port, log, bus });
@@ -61,7 +71,10 @@ const until = async (pred: () => boolean, ms: number, what: string) => {
 const dir = outputDir('ha-satellite-api');
 let media: Awaited<ReturnType<typeof mediaServer>>;
 beforeAll(async () => {
-  media = await mediaServer({ '/api/tts_proxy/answer.mp3': ttsFile(dir, 'The extractor fan is on.', 'mp3'), '/api/tts_proxy/ding.wav': ttsFile(dir, 'Dinner is ready.', 'wav') });
+  media = await mediaServer({
+    '/api/tts_proxy/answer.mp3': ttsFile(dir, 'The extractor fan is on.', 'mp3'),
+    '/api/tts_proxy/ding.wav': ttsFile(dir, 'Dinner is ready.', 'wav'),
+  });
 });
 afterAll(async () => media?.close());
 
@@ -115,7 +128,9 @@ for (const encrypted of [false, true]) {
     });
 
     it('answers a legacy AuthenticationRequest (older clients send one) by letting it in', async () => {
-      expect(await ha.sendMessageAwaitResponse(msg('AuthenticationRequest', { password: '' }), 'AuthenticationResponse')).toMatchObject({ invalidPassword: false });
+      expect(await ha.sendMessageAwaitResponse(msg('AuthenticationRequest', { password: '' }), 'AuthenticationResponse')).toMatchObject({
+        invalidPassword: false,
+      });
     });
 
     it('answers a ping', async () => {
@@ -186,8 +201,12 @@ for (const encrypted of [false, true]) {
     });
 
     it('a finished timer rings through hark; an announcement plays and is acknowledged', async () => {
-      ha.sendMessage(msg('VoiceAssistantTimerEventResponse', { eventType: 0, timerId: 't1', name: 'pasta', totalSeconds: 60, secondsLeft: 60, isActive: true }));
-      ha.sendMessage(msg('VoiceAssistantTimerEventResponse', { eventType: 3, timerId: 't1', name: 'pasta', totalSeconds: 60, secondsLeft: 0, isActive: false }));
+      ha.sendMessage(
+        msg('VoiceAssistantTimerEventResponse', { eventType: 0, timerId: 't1', name: 'pasta', totalSeconds: 60, secondsLeft: 60, isActive: true }),
+      );
+      ha.sendMessage(
+        msg('VoiceAssistantTimerEventResponse', { eventType: 3, timerId: 't1', name: 'pasta', totalSeconds: 60, secondsLeft: 0, isActive: false }),
+      );
       await until(() => r.rang.length === 1, 2000, 'the ring');
       expect(r.rang).toEqual(['pasta']);
       const before = r.played.length;
@@ -223,7 +242,9 @@ describe('a client with the wrong key', () => {
   afterEach(async () => r?.server.close());
   it('is refused at the handshake with a log line saying so; the server takes the next client', async () => {
     r = await rig(randomBytes(32));
-    await expect(connectClient(r.port, { encryptionKey: randomBytes(32).toString('base64'), timeoutMs: 3000 })).rejects.toThrow(/Handshake MAC failure|disconnected/);
+    await expect(connectClient(r.port, { encryptionKey: randomBytes(32).toString('base64'), timeoutMs: 3000 })).rejects.toThrow(
+      /Handshake MAC failure|disconnected/,
+    );
     await until(() => r.log.lines.some((l) => l.includes('encryption handshake failed')), 2000, 'the log line');
     expect(r.log.lines.join('\n')).toMatch(/Handshake MAC failure/);
     const ok = await connectClient(r.port, { encryptionKey: (r.server as unknown as { o: { key: Buffer } }).o.key.toString('base64') });
@@ -252,7 +273,11 @@ describe('bad input on the socket', () => {
   it.each([
     ['garbage', Buffer.from('GET / HTTP/1.1\r\nHost: x\r\n\r\n'), 'bad frame: bad indicator byte 0x47'],
     ['an oversized length', Buffer.from([0, ...varint(50_000_000), 1]), 'bad frame: frame of 50000000 bytes is over'],
-    ['a message that does not decode', Buffer.concat([hello, encodePlain(9, Buffer.from([0x0a, 0x05, 0x01]))]), 'bad frame: DeviceInfoRequest (type 9) did not decode'],
+    [
+      'a message that does not decode',
+      Buffer.concat([hello, encodePlain(9, Buffer.from([0x0a, 0x05, 0x01]))]),
+      'bad frame: DeviceInfoRequest (type 9) did not decode',
+    ],
     ['a request before hello', encodePlain(9, new Uint8Array(0)), 'bad frame: DeviceInfoRequest before HelloRequest'],
   ])('%s: the connection is closed with a log line naming it; the server goes on', async (_what, bytes, line) => {
     await sendRaw(r.port, bytes);

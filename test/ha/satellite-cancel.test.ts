@@ -38,7 +38,7 @@ describe('when Home Assistant cancels a run (ESPHome sends VoiceAssistantAnnounc
     await peer.until(() => peer.runs[0]?.endedBy === 'end', 5000, 'the audio');
   }
 
-  it("an announcement during a run (Home Assistant cancels the run first): its await ends only when hark has played it, with success", async () => {
+  it('an announcement during a run (Home Assistant cancels the run first): its await ends only when hark has played it, with success', async () => {
     const clock = new VirtualClock();
     await runInFlight(clock);
     r.hold.holding = true;
@@ -129,4 +129,3 @@ describe('when Home Assistant cancels a run (ESPHome sends VoiceAssistantAnnounc
     expect(peer.states).toEqual(['idle', 'listening', 'processing', 'idle']);
   });
 });
-

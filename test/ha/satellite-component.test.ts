@@ -56,7 +56,14 @@ async function rig(): Promise<Rig> {
   voice.output.onPlay = (item) => void (item.kind === 'earcon' && r.earcons.push(item.text));
   const { speech } = voice;
   const front = { abortRequest: () => void r.aborted++ } as unknown as PathFront;
-  r.comp = satelliteComponent({ config, secrets: {} as Secrets, bus, clock: new SystemClock(), log: memoryLogger(), hooks: { front: () => front, speech: () => speech, setMuted: () => {} } });
+  r.comp = satelliteComponent({
+    config,
+    secrets: {} as Secrets,
+    bus,
+    clock: new SystemClock(),
+    log: memoryLogger(),
+    hooks: { front: () => front, speech: () => speech, setMuted: () => {} },
+  });
   let port = 0;
   bus.on('ha.satellite.listening', (e) => void (port = e.port));
   await r.comp.start();
@@ -70,10 +77,29 @@ async function rig(): Promise<Rig> {
   await until(() => subscribed, 3000, 'the subscription');
   r.segment = (index, text, effects, actions = []) => {
     const pcm = new Int16Array(16000).map((_, i) => Math.round(5000 * Math.sin(i / 7)));
-    const seg = { index, pcm, prerollSamples: 0, startSample: 0, vadStartSample: 0, endSample: pcm.length, closeReason: 'silence', maxProb: 0.9, openedBy: 'vad' } as unknown as Segment;
+    const seg = {
+      index,
+      pcm,
+      prerollSamples: 0,
+      startSample: 0,
+      vadStartSample: 0,
+      endSample: pcm.length,
+      closeReason: 'silence',
+      maxProb: 0.9,
+      openedBy: 'vad',
+    } as unknown as Segment;
     r.comp.watcher.closed!(seg);
     for (const e of effects) bus.emit('router.effect', { ...e, atMs: 0 } as never);
-    bus.emit('segment.handled', { segment: index, fate: 'dispatched', reason: null, utterance: { id: `u${index}`, text, engine: 'test' }, actions, sttMs: 1, latencyMs: 1, actionMs: null });
+    bus.emit('segment.handled', {
+      segment: index,
+      fate: 'dispatched',
+      reason: null,
+      utterance: { id: `u${index}`, text, engine: 'test' },
+      actions,
+      sttMs: 1,
+      latencyMs: 1,
+      actionMs: null,
+    });
   };
   return r;
 }
@@ -96,7 +122,7 @@ describe('a continued conversation through the satellite component', () => {
     expect(r.earcons).toContain('listening');
   }
 
-  it('the answer said in the window (no wake phrase) is the open run\'s audio', async () => {
+  it("the answer said in the window (no wake phrase) is the open run's audio", async () => {
     await askedBack();
     const ignored: Effect = { type: 'ignored', frame: 'base', text: 'the kitchen', reason: 'not addressed' };
     r.segment(2, 'the kitchen', [ignored]);

@@ -27,11 +27,30 @@ interface Rig {
 
 async function rig(o: { key?: Buffer | null; clock?: Clock } = {}): Promise<Rig> {
   const log = memoryLogger();
-  const hooks: SatelliteHooks = { play: async () => 'ended', earcon: () => {}, muted: () => false, setMuted: () => {}, ring: () => {}, media: async () => new Int16Array(0) };
+  const hooks: SatelliteHooks = {
+    play: async () => 'ended',
+    earcon: () => {},
+    muted: () => false,
+    setMuted: () => {},
+    ring: () => {},
+    media: async () => new Int16Array(0),
+  };
   const config = haSatelliteSection.parse({ enabled: true, port: 0, host: '127.0.0.1', mdns: false });
   const clock = o.clock ?? new VirtualClock();
-  const satellite = new Satellite({ config, name: 'hark-test', friendlyName: 'hark test', mac: '0242ac110002', version: '0.1.0', bus: new Bus(), clock, log, hooks });
-  const server = new ApiServer({ host: '127.0.0.1', port: 0, key: o.key ?? null, serverInfo: 'hark test', satellite, log, clock } as ConstructorParameters<typeof ApiServer>[0]);
+  const satellite = new Satellite({
+    config,
+    name: 'hark-test',
+    friendlyName: 'hark test',
+    mac: '0242ac110002',
+    version: '0.1.0',
+    bus: new Bus(),
+    clock,
+    log,
+    hooks,
+  });
+  const server = new ApiServer({ host: '127.0.0.1', port: 0, key: o.key ?? null, serverInfo: 'hark test', satellite, log, clock } as ConstructorParameters<
+    typeof ApiServer
+  >[0]);
   const port = await server.listen();
   return { server, satellite, port, log };
 }
@@ -109,7 +128,14 @@ describe('connections that do not finish their hello', () => {
     const before = Buffer.concat(got).length;
     clock.advanceTo(clock.now() + 61_000);
     // PingRequest (type 7, empty): 00 00 07.
-    await until(() => Buffer.concat(got).subarray(before).equals(Buffer.from([0, 0, 7])), 2000, 'the keepalive ping');
+    await until(
+      () =>
+        Buffer.concat(got)
+          .subarray(before)
+          .equals(Buffer.from([0, 0, 7])),
+      2000,
+      'the keepalive ping',
+    );
     clock.advanceTo(clock.now() + 80_000);
     expect(await settles(closed, 300)).toBe(false);
     clock.advanceTo(clock.now() + 10_000);

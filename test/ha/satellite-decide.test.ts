@@ -11,16 +11,16 @@ describe('localFirst: which segments go to Home Assistant', () => {
   it.each<[string, Partial<LocalTurn>, 'local' | 'ha']>([
     ['"computer turn on the fan": wake phrase, then only the query catch-all', { effects: [m('base', 'prefix'), m('query', 'catch-all')] }, 'ha'],
     ['"computer set a timer": the kitchen rule took it', { effects: [m('base', 'prefix'), m('query', 'kitchen')], actions: ['timer.set'] }, 'local'],
-    ['a kitchen match that fired nothing yet is still hark\'s', { effects: [m('base', 'prefix'), m('query', 'kitchen')] }, 'local'],
+    ["a kitchen match that fired nothing yet is still hark's", { effects: [m('base', 'prefix'), m('query', 'kitchen')] }, 'local'],
     ['"computer stop": the base frame via check-parent', { effects: [m('base', 'prefix'), m('base', 'exact')] }, 'local'],
     ['chatter in wake-word mode: not addressed', { effects: [ign('base')] }, 'local'],
     ['chatter, but HA asked a question back: the answer', { effects: [ign('base')], followUp: true }, 'ha'],
     ['the button, nothing of hark took it', { openedBy: 'ptt', effects: [ign('base')] }, 'ha'],
     ['dictation keeps its words', { effects: [m('dictation', 'catch-all')] }, 'local'],
     ['a dropped segment', { fate: 'dropped' }, 'local'],
-    ['a backchannel filtered over hark\'s voice', { fate: 'filtered', effects: [] }, 'local'],
+    ["a backchannel filtered over hark's voice", { fate: 'filtered', effects: [] }, 'local'],
     ['always-listen: the base catch-all pushed the query, whose catch-all kept it', { effects: [m('base', 'catch-all'), m('query', 'catch-all')] }, 'ha'],
-    ['a yes to hark\'s own question', { effects: [m('confirm', 'exact')] }, 'local'],
+    ["a yes to hark's own question", { effects: [m('confirm', 'exact')] }, 'local'],
   ])('%s', (_what, t, to) => {
     expect(decide(turn(t), KINDS).to).toBe(to);
   });

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { encodeNoiseFrame, encodePlain, FrameError, handshakeRejection, joinNoisePayload, NoiseDecoder, PlainDecoder, splitNoisePayload, varint } from '../../src/ha/satellite/framing.js';
+import {
+  encodeNoiseFrame,
+  encodePlain,
+  FrameError,
+  handshakeRejection,
+  joinNoisePayload,
+  NoiseDecoder,
+  PlainDecoder,
+  splitNoisePayload,
+  varint,
+} from '../../src/ha/satellite/framing.js';
 import { apiProto } from '../../src/ha/satellite/proto.js';
 
 /** Cut `bytes` at the given points (sorted, deduplicated) into chunks. */
@@ -45,7 +55,9 @@ describe('plaintext framing', () => {
   });
 
   it('decodes what it encodes, through api.proto', () => {
-    const [f] = new PlainDecoder().push(encodePlain(proto.idOf('VoiceAssistantRequest'), proto.encode('VoiceAssistantRequest', { start: true, wakeWordPhrase: 'computer' })));
+    const [f] = new PlainDecoder().push(
+      encodePlain(proto.idOf('VoiceAssistantRequest'), proto.encode('VoiceAssistantRequest', { start: true, wakeWordPhrase: 'computer' })),
+    );
     expect(proto.decode(f!.type, f!.payload)).toMatchObject({ name: 'VoiceAssistantRequest', msg: { start: true, wakeWordPhrase: 'computer' } });
   });
 
@@ -68,7 +80,11 @@ describe('noise framing', () => {
       fc.property(fc.array(fc.nat(), { maxLength: 20 }), (points) => {
         const d = new NoiseDecoder();
         d.ready();
-        expect(cut(stream, points).flatMap((c) => d.push(c)).map((b) => b.toString('hex'))).toEqual(payloads.map((p) => p.toString('hex')));
+        expect(
+          cut(stream, points)
+            .flatMap((c) => d.push(c))
+            .map((b) => b.toString('hex')),
+        ).toEqual(payloads.map((p) => p.toString('hex')));
       }),
       { numRuns: 200 },
     );

@@ -24,7 +24,9 @@ describe('what Home Assistant knows hark by', () => {
     const txt = esphomeTxt({ mac: 'dca632010203', version: '2025.10.0', friendlyName: 'Kitchen', encryption: null, projectVersion: '0.1.0' });
     expect(txt).toMatchObject({ mac: 'dca632010203', version: '2025.10.0', friendly_name: 'Kitchen', platform: 'linux', board: 'hark', network: 'ethernet' });
     expect(txt).not.toHaveProperty('api_encryption');
-    expect(esphomeTxt({ mac: 'm', version: 'v', friendlyName: 'f', encryption: 'Noise_NNpsk0_25519_ChaChaPoly_SHA256', projectVersion: '0' }).api_encryption).toBe('Noise_NNpsk0_25519_ChaChaPoly_SHA256');
+    expect(
+      esphomeTxt({ mac: 'm', version: 'v', friendlyName: 'f', encryption: 'Noise_NNpsk0_25519_ChaChaPoly_SHA256', projectVersion: '0' }).api_encryption,
+    ).toBe('Noise_NNpsk0_25519_ChaChaPoly_SHA256');
   });
 
   it('a bad key is refused at start, naming what is wrong', () => {

@@ -9,7 +9,13 @@ describe('ringNow', () => {
     const clock = new VirtualClock();
     const effects: Effect[] = [];
     const done: KitchenTimer[] = [];
-    const t = new KitchenTimers({ clock, emit: (e) => effects.push(e), settings: { ringIntervalMs: 6000, giveUpMs: 60_000 }, onDone: (x) => done.push(x), onCommand: () => {} });
+    const t = new KitchenTimers({
+      clock,
+      emit: (e) => effects.push(e),
+      settings: { ringIntervalMs: 6000, giveUpMs: 60_000 },
+      onDone: (x) => done.push(x),
+      onCommand: () => {},
+    });
     return { clock, effects, done, t };
   }
 

@@ -93,7 +93,7 @@ describe('what ends a run early', () => {
     expect(r.played).toEqual([]);
   });
 
-  it('Home Assistant gone mid-run without its stop sequence (a crash): the error sound at once; segments stay hark\'s until it is back, then runs work again', async () => {
+  it("Home Assistant gone mid-run without its stop sequence (a crash): the error sound at once; segments stay hark's until it is back, then runs work again", async () => {
     r = await satelliteRig();
     const first = await HaSatellitePeer.connect(r.port, ha({ stt: () => new Promise<string>(() => {}) }));
     await until(() => r.satellite.ready, 3000, 'the subscription');
@@ -235,14 +235,29 @@ describe('the audio Home Assistant gets starts after the wake phrase, which the 
 
   it('by the word times speech-to-text gave (Deepgram words)', async () => {
     const pcm = spoken();
-    const { audio, phrase } = await send(pcm, { text: 'Computer, turn on the extractor fan.', words: WORDS.map(([word, start, end]) => ({ word, start, end })), speechStartSample: AT.wakeStart });
+    const { audio, phrase } = await send(pcm, {
+      text: 'Computer, turn on the extractor fan.',
+      words: WORDS.map(([word, start, end]) => ({ word, start, end })),
+      speechStartSample: AT.wakeStart,
+    });
     expectCutInPause(audio, pcm);
     expect(phrase).toBe('computer');
   });
 
   it("by Whisper's token times", async () => {
     const pcm = spoken();
-    const tokens = [{ text: '[_BEG_]', id: 50363, p: 1, t0: 0, t1: 0 }, ...WORDS.flatMap(([w, s, e], i) => (i === 0 ? [{ text: ' Computer', id: 1, p: 0.9, t0: s * 1000, t1: e * 1000 - 60 }, { text: ',', id: 2, p: 0.9, t0: e * 1000 - 60, t1: e * 1000 }] : [{ text: ` ${w}`, id: 3 + i, p: 0.9, t0: s * 1000, t1: e * 1000 }])), { text: '[_TT_150]', id: 50513, p: 1, t0: 2800, t1: 2800 }];
+    const tokens = [
+      { text: '[_BEG_]', id: 50363, p: 1, t0: 0, t1: 0 },
+      ...WORDS.flatMap(([w, s, e], i) =>
+        i === 0
+          ? [
+              { text: ' Computer', id: 1, p: 0.9, t0: s * 1000, t1: e * 1000 - 60 },
+              { text: ',', id: 2, p: 0.9, t0: e * 1000 - 60, t1: e * 1000 },
+            ]
+          : [{ text: ` ${w}`, id: 3 + i, p: 0.9, t0: s * 1000, t1: e * 1000 }],
+      ),
+      { text: '[_TT_150]', id: 50513, p: 1, t0: 2800, t1: 2800 },
+    ];
     const { audio, phrase } = await send(pcm, { text: 'Computer, turn on the extractor fan', tokens, speechStartSample: AT.wakeStart });
     expectCutInPause(audio, pcm);
     expect(phrase).toBe('computer');

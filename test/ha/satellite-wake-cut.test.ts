@@ -26,7 +26,10 @@ async function said(pauseMs: number): Promise<{ pcm: Int16Array; at: At }> {
   out.set(wake, pre);
   out.set(command, pre + wake.length + pause);
   for (let i = 0; i < out.length; i++) out[i] = Math.max(-32768, Math.min(32767, out[i]! + (noise[i % noise.length] ?? 0)));
-  return { pcm: out, at: { speechStart: pre, wakeEnd: pre + wake.length, commandStart: pre + wake.length + pause, commandEnd: pre + wake.length + pause + command.length } };
+  return {
+    pcm: out,
+    at: { speechStart: pre, wakeEnd: pre + wake.length, commandStart: pre + wake.length + pause, commandEnd: pre + wake.length + pause + command.length },
+  };
 }
 
 beforeAll(async () => {
@@ -75,14 +78,33 @@ describe('wakeCut', () => {
   it.each([-80, -30, 0, 40, 90])('Deepgram word times off by %d ms: still cut in the pause', (offMs) => {
     const end = (at.wakeEnd + ms(offMs)) / 16000;
     const start = at.commandStart / 16000;
-    const c = wakeCut(pcm, { text: 'Computer, turn on the extractor fan.', words: [{ word: 'computer', start: at.speechStart / 16000, end }, { word: 'turn', start, end: start + 0.2 }], speechStartSample: at.speechStart }, PHRASES);
+    const c = wakeCut(
+      pcm,
+      {
+        text: 'Computer, turn on the extractor fan.',
+        words: [
+          { word: 'computer', start: at.speechStart / 16000, end },
+          { word: 'turn', start, end: start + 0.2 },
+        ],
+        speechStartSample: at.speechStart,
+      },
+      PHRASES,
+    );
     expect(c).toMatchObject({ phrase: 'computer', by: 'word times' });
     inPause(c.cutSample);
   });
 
   it("Whisper's tokens: joined into words (punctuation and word pieces), special tokens skipped", () => {
     const t = (text: string, a: number, b: number, id = 1) => ({ text, id, p: 0.9, t0: (a * 1000) / 16000, t1: (b * 1000) / 16000 });
-    const tokens = [t('[_BEG_]', 0, 0, 50363), t(' Hey', at.speechStart, at.speechStart + ms(100)), t(' comp', at.speechStart + ms(100), at.speechStart + ms(300)), t('uter', at.speechStart + ms(300), at.wakeEnd - ms(40)), t(',', at.wakeEnd - ms(40), at.wakeEnd), t(' turn', at.commandStart, at.commandStart + ms(200)), t('[_TT_100]', at.commandEnd, at.commandEnd, 50463)];
+    const tokens = [
+      t('[_BEG_]', 0, 0, 50363),
+      t(' Hey', at.speechStart, at.speechStart + ms(100)),
+      t(' comp', at.speechStart + ms(100), at.speechStart + ms(300)),
+      t('uter', at.speechStart + ms(300), at.wakeEnd - ms(40)),
+      t(',', at.wakeEnd - ms(40), at.wakeEnd),
+      t(' turn', at.commandStart, at.commandStart + ms(200)),
+      t('[_TT_100]', at.commandEnd, at.commandEnd, 50463),
+    ];
     const c = wakeCut(pcm, { text: 'Hey computer, turn', tokens, speechStartSample: at.speechStart }, PHRASES);
     expect(c).toMatchObject({ phrase: 'hey computer', by: 'word times' });
     inPause(c.cutSample);

@@ -15,7 +15,13 @@ const SCRIPT = join(ROOT, 'scripts', 'build-whisper.sh');
  * the real package runs as `node-gyp rebuild`) writes an "addon" recording the compiler flags it was
  * given and counts its runs, so the script's decisions are checked without compiling whisper.cpp.
  */
-function sandbox(name: string): { root: string; addon: string; stamp: string; builds: () => number; run: (args?: string[], env?: Record<string, string>) => Promise<{ code: number; stdout: string; stderr: string }> } {
+function sandbox(name: string): {
+  root: string;
+  addon: string;
+  stamp: string;
+  builds: () => number;
+  run: (args?: string[], env?: Record<string, string>) => Promise<{ code: number; stdout: string; stderr: string }>;
+} {
   const root = join(outputDir('build-whisper'), name);
   rmSync(root, { recursive: true, force: true });
   const sw = join(root, 'node_modules', 'smart-whisper');

@@ -51,7 +51,9 @@ describe('scripts/install.sh', () => {
     const root = freshRoot('root');
     const { stdout } = await run('bash', [INSTALL, '--root', root], { env });
     // Enabled the offline way image builds use (the symlink `systemctl enable` makes); nothing started.
-    expect(stdout).toMatch(/enabling hark\.service offline: \/etc\/systemd\/system\/multi-user\.target\.wants\/hark\.service -> \/etc\/systemd\/system\/hark\.service/);
+    expect(stdout).toMatch(
+      /enabling hark\.service offline: \/etc\/systemd\/system\/multi-user\.target\.wants\/hark\.service -> \/etc\/systemd\/system\/hark\.service/,
+    );
     expect(stdout).toMatch(/skipped under --root: systemctl restart hark\.service/);
     const t = tree(root);
     expect(t['etc/systemd/system/multi-user.target.wants/hark.service']).toBe('-> /etc/systemd/system/hark.service');
@@ -127,7 +129,21 @@ describe('systemd/hark.service', () => {
 
   it('is a notify service with a watchdog, restarts always, and runs hardened as hark', () => {
     const unit = readFileSync(join(ROOT, 'systemd', 'hark.service'), 'utf8');
-    for (const line of ['Type=notify', 'WatchdogSec=30', 'Restart=always', 'User=hark', 'SupplementaryGroups=audio gpio', 'StateDirectory=hark', 'ConfigurationDirectory=hark', 'NoNewPrivileges=yes', 'ProtectSystem=strict', 'ProtectHome=yes', 'PrivateTmp=yes', 'ReadWritePaths=/var/lib/hark', 'DevicePolicy=closed']) {
+    for (const line of [
+      'Type=notify',
+      'WatchdogSec=30',
+      'Restart=always',
+      'User=hark',
+      'SupplementaryGroups=audio gpio',
+      'StateDirectory=hark',
+      'ConfigurationDirectory=hark',
+      'NoNewPrivileges=yes',
+      'ProtectSystem=strict',
+      'ProtectHome=yes',
+      'PrivateTmp=yes',
+      'ReadWritePaths=/var/lib/hark',
+      'DevicePolicy=closed',
+    ]) {
       expect(unit.split('\n'), line).toContain(line);
     }
     expect(unit).toMatch(/^MemoryMax=\d+M$/m);

@@ -23,7 +23,7 @@ describe('the vendored smart-whisper', () => {
     expect(existsSync(join(ROOT, entry.resolved!.slice('file:'.length)))).toBe(true);
   });
 
-  it("its binding.gyp defines _GNU_SOURCE on Linux, in the tarball and in what npm installed", () => {
+  it('its binding.gyp defines _GNU_SOURCE on Linux, in the tarball and in what npm installed', () => {
     const gypInTarball = execFileSync('tar', ['-xzOf', join(ROOT, entry.resolved!.slice('file:'.length)), 'package/binding.gyp'], { encoding: 'utf8' });
     const installed = readFileSync(join(ROOT, 'node_modules', 'smart-whisper', 'binding.gyp'), 'utf8');
     for (const gyp of [gypInTarball, installed]) {
@@ -39,26 +39,42 @@ describe('the vendored smart-whisper', () => {
   const GCC14_ERRORS = ['-Werror=implicit-function-declaration', '-Werror=implicit-int', '-Werror=int-conversion', '-Werror=incompatible-pointer-types'];
   const run = promisify(execFile);
   const compile = (dir: string, file: string, defines: string[]) =>
-    run('gcc', ['-fsyntax-only', ...GCC14_ERRORS, ...defines.map((d) => `-D${d}`), '-Iwhisper.cpp/ggml/include', '-Iwhisper.cpp/ggml/src', '-Iwhisper.cpp/include', file], { cwd: dir }).then(
+    run(
+      'gcc',
+      [
+        '-fsyntax-only',
+        ...GCC14_ERRORS,
+        ...defines.map((d) => `-D${d}`),
+        '-Iwhisper.cpp/ggml/include',
+        '-Iwhisper.cpp/ggml/src',
+        '-Iwhisper.cpp/include',
+        file,
+      ],
+      { cwd: dir },
+    ).then(
       () => ({ ok: true, stderr: '' }),
       (e: { stderr?: string }) => ({ ok: false, stderr: String(e.stderr ?? e) }),
     );
 
-  it('its C sources compile under GCC 14\'s strictness with the Linux defines of its binding.gyp, and fail without _GNU_SOURCE as on trixie', { timeout: 120_000 }, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'hark-sw-'));
-    try {
-      execFileSync('tar', ['-xzf', join(ROOT, entry.resolved!.slice('file:'.length)), '-C', dir, '--strip-components=1']);
-      const gyp = readFileSync(join(dir, 'binding.gyp'), 'utf8');
-      const linux = /\['OS=="linux"', \{\s*'defines': \[([^\]]*)\]/.exec(gyp);
-      expect(linux, 'an OS=="linux" block with defines in binding.gyp').not.toBeNull();
-      const defines = [...linux![1]!.matchAll(/'([A-Z_0-9=]+)'/g)].map((m) => m[1]!);
-      const sources = ['ggml.c', 'ggml-alloc.c', 'ggml-backend.c', 'ggml-quants.c', 'ggml-aarch64.c'].map((f) => `whisper.cpp/ggml/src/${f}`);
-      const [without, ...each] = await Promise.all([compile(dir, sources[0]!, []), ...sources.map((f) => compile(dir, f, defines))]);
-      expect(without.ok).toBe(false);
-      expect(without.stderr).toMatch(/implicit declaration of function .CPU_ZERO./);
-      each.forEach((r, i) => expect(r, `${sources[i]}: ${r.stderr.slice(0, 600)}`).toEqual({ ok: true, stderr: '' }));
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  it(
+    "its C sources compile under GCC 14's strictness with the Linux defines of its binding.gyp, and fail without _GNU_SOURCE as on trixie",
+    { timeout: 120_000 },
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'hark-sw-'));
+      try {
+        execFileSync('tar', ['-xzf', join(ROOT, entry.resolved!.slice('file:'.length)), '-C', dir, '--strip-components=1']);
+        const gyp = readFileSync(join(dir, 'binding.gyp'), 'utf8');
+        const linux = /\['OS=="linux"', \{\s*'defines': \[([^\]]*)\]/.exec(gyp);
+        expect(linux, 'an OS=="linux" block with defines in binding.gyp').not.toBeNull();
+        const defines = [...linux![1]!.matchAll(/'([A-Z_0-9=]+)'/g)].map((m) => m[1]!);
+        const sources = ['ggml.c', 'ggml-alloc.c', 'ggml-backend.c', 'ggml-quants.c', 'ggml-aarch64.c'].map((f) => `whisper.cpp/ggml/src/${f}`);
+        const [without, ...each] = await Promise.all([compile(dir, sources[0]!, []), ...sources.map((f) => compile(dir, f, defines))]);
+        expect(without.ok).toBe(false);
+        expect(without.stderr).toMatch(/implicit declaration of function .CPU_ZERO./);
+        each.forEach((r, i) => expect(r, `${sources[i]}: ${r.stderr.slice(0, 600)}`).toEqual({ ok: true, stderr: '' }));
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

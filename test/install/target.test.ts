@@ -41,14 +41,23 @@ async function run(args: string[], env: Record<string, string>, script = SCRIPT)
 const target = async (env: Record<string, string>) => {
   const r = await run(['--print-target'], env);
   expect(r.stderr).toBe('');
-  const kv = Object.fromEntries(r.stdout.trim().split('\n').map((l) => [l.slice(0, l.indexOf(' ')), l.slice(l.indexOf(' ') + 1)]));
+  const kv = Object.fromEntries(
+    r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => [l.slice(0, l.indexOf(' ')), l.slice(l.indexOf(' ') + 1)]),
+  );
   return kv as { target: string; from: string; flag: string };
 };
 const arm = (cpuinfo: string, model = NO_FILE) => ({ HARK_MACHINE: 'aarch64', HARK_CPUINFO: cpuinfo, HARK_DT_MODEL: model });
 
 describe('scripts/build-whisper.sh: the target CPU', { timeout: 240_000 }, () => {
   it('a Pi 5 by its device-tree model: cortex-a76 (dotprod, fp16)', async () => {
-    expect(await target(arm(PI5_CPUINFO, PI5_MODEL))).toEqual({ target: 'cortex-a76', from: 'device-tree model: Raspberry Pi 5 Model B Rev 1.0', flag: '-mcpu=cortex-a76' });
+    expect(await target(arm(PI5_CPUINFO, PI5_MODEL))).toEqual({
+      target: 'cortex-a76',
+      from: 'device-tree model: Raspberry Pi 5 Model B Rev 1.0',
+      flag: '-mcpu=cortex-a76',
+    });
   });
 
   it('a Pi 4 by its device-tree model: cortex-a72, even when cpuinfo says otherwise', async () => {
@@ -66,7 +75,11 @@ describe('scripts/build-whisper.sh: the target CPU', { timeout: 240_000 }, () =>
   });
 
   it('HARK_CPU wins over the machine the image is baked on', async () => {
-    expect(await target({ ...arm(PI5_CPUINFO, PI5_MODEL), HARK_CPU: 'cortex-a72' })).toEqual({ target: 'cortex-a72', from: 'HARK_CPU', flag: '-mcpu=cortex-a72' });
+    expect(await target({ ...arm(PI5_CPUINFO, PI5_MODEL), HARK_CPU: 'cortex-a72' })).toEqual({
+      target: 'cortex-a72',
+      from: 'HARK_CPU',
+      flag: '-mcpu=cortex-a72',
+    });
     const r = await run(['--print-target'], { ...arm(PI5_CPUINFO), HARK_CPU: 'pentium' });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/HARK_CPU=pentium is not a target this script knows: cortex-a76 \(Pi 5\), cortex-a72 \(Pi 4\)/);
@@ -79,7 +92,10 @@ describe('scripts/build-whisper.sh: the target CPU', { timeout: 240_000 }, () =>
   });
 
   it('x86 keeps -march=native; an arm target on x86 is refused', async () => {
-    expect(await target({ HARK_MACHINE: 'x86_64', HARK_CPUINFO: X86_CPUINFO, HARK_DT_MODEL: NO_FILE })).toMatchObject({ target: 'native', flag: '-march=native' });
+    expect(await target({ HARK_MACHINE: 'x86_64', HARK_CPUINFO: X86_CPUINFO, HARK_DT_MODEL: NO_FILE })).toMatchObject({
+      target: 'native',
+      flag: '-march=native',
+    });
     const r = await run(['--print-target'], { HARK_MACHINE: 'x86_64', HARK_CPU: 'cortex-a76' });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/cross builds are not supported/);
@@ -94,12 +110,17 @@ describe('scripts/build-whisper.sh: the target CPU', { timeout: 240_000 }, () =>
     mkdirSync(join(root, 'scripts'));
     copyFileSync(SCRIPT, join(root, 'scripts', 'build-whisper.sh'));
     writeFileSync(join(sw, 'package.json'), JSON.stringify({ name: 'smart-whisper', version: '0.8.1-hark.1', scripts: { install: 'node fake-gyp.cjs' } }));
-    writeFileSync(join(sw, 'fake-gyp.cjs'), `require('fs').mkdirSync('build/Release', { recursive: true }); require('fs').writeFileSync('build/Release/smart-whisper.node', 'CFLAGS=' + process.env.CFLAGS);`);
+    writeFileSync(
+      join(sw, 'fake-gyp.cjs'),
+      `require('fs').mkdirSync('build/Release', { recursive: true }); require('fs').writeFileSync('build/Release/smart-whisper.node', 'CFLAGS=' + process.env.CFLAGS);`,
+    );
     const script = join(root, 'scripts', 'build-whisper.sh');
     // `true` stands in for an arm64 gcc, which accepts -mcpu=cortex-a76.
     const baked = await run([], { ...arm(X86_CPUINFO), HARK_CPU: 'cortex-a76', CC: 'true' }, script);
     // stderr in the message: this failed once (stdout empty) in a full suite run on a loaded machine.
-    expect(baked.stdout, `exit ${baked.code}; stderr:\n${baked.stderr}`).toMatch(/building whisper\.cpp for cortex-a76 \(HARK_CPU\): -O3 -mcpu=cortex-a76 -DNDEBUG/);
+    expect(baked.stdout, `exit ${baked.code}; stderr:\n${baked.stderr}`).toMatch(
+      /building whisper\.cpp for cortex-a76 \(HARK_CPU\): -O3 -mcpu=cortex-a76 -DNDEBUG/,
+    );
     const stamp = readFileSync(join(root, 'node_modules', '.hark-whisper-stamp'), 'utf8');
     expect(stamp).toMatch(/^target cortex-a76$/m);
     expect(stamp).not.toMatch(/cpu-flags-sha256/); // a named target does not depend on the baking machine

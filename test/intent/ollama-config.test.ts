@@ -10,7 +10,10 @@ function problems(yaml: string): string[] {
     parseConfigText(yaml, 'hark.yaml');
     return [];
   } catch (err) {
-    return (err as Error).message.split('\n').slice(1).map((l) => l.trim());
+    return (err as Error).message
+      .split('\n')
+      .slice(1)
+      .map((l) => l.trim());
   }
 }
 
@@ -27,10 +30,39 @@ describe('intent config: prompt and intents change together', () => {
   it('defaults: the kitchen and warehouse intents, qwen2.5:0.5b-instruct on 127.0.0.1, 6 s, keep_alive 30m', () => {
     const { intent } = validateConfig({}, 'defaults');
     expect(intent.intents.map((i) => i.name)).toEqual([
-      'set_timer', 'cancel_timer', 'add_to_list', 'remove_from_list', 'read_list', 'inventory_count', 'locate_item', 'report_issue', 'call_manager',
+      'set_timer',
+      'cancel_timer',
+      'add_to_list',
+      'remove_from_list',
+      'read_list',
+      'inventory_count',
+      'locate_item',
+      'report_issue',
+      'call_manager',
     ]);
-    expect(intent).toEqual(expect.objectContaining({ enabled: true, host: 'http://127.0.0.1:11434', model: 'qwen2.5:0.5b-instruct', timeoutMs: 6000, keepAlive: '30m', memoryTurns: 5, breakerOpenMs: 30_000, frames: ['query'] }));
-    expect(intent.listen).toEqual(expect.objectContaining({ bufferMaxChars: 800, contextChars: 1500, triggerTimeoutMs: 3000, rateLimitMs: 2000, dedupWindowMs: 30_000, dedupThreshold: 0.7, dedupMax: 50 }));
+    expect(intent).toEqual(
+      expect.objectContaining({
+        enabled: true,
+        host: 'http://127.0.0.1:11434',
+        model: 'qwen2.5:0.5b-instruct',
+        timeoutMs: 6000,
+        keepAlive: '30m',
+        memoryTurns: 5,
+        breakerOpenMs: 30_000,
+        frames: ['query'],
+      }),
+    );
+    expect(intent.listen).toEqual(
+      expect.objectContaining({
+        bufferMaxChars: 800,
+        contextChars: 1500,
+        triggerTimeoutMs: 3000,
+        rateLimitMs: 2000,
+        dedupWindowMs: 30_000,
+        dedupThreshold: 0.7,
+        dedupMax: 50,
+      }),
+    );
   });
 
   it('the prompt is generated from the list: every intent, its description and worked examples', () => {
@@ -47,7 +79,9 @@ describe('intent config: prompt and intents change together', () => {
     expect(prompt).toContain('"shelf B4 is empty"\n');
     expect(prompt).toContain('"refill aisle two" → {"verb":"restock_shelf","object":"aisle 2"}');
     expect(prompt).not.toContain('add_to_list');
-    expect(proposalFormat(intent.intents)).toEqual(expect.objectContaining({ properties: expect.objectContaining({ verb: { type: 'string', enum: ['restock_shelf', 'unknown'] } }) }));
+    expect(proposalFormat(intent.intents)).toEqual(
+      expect.objectContaining({ properties: expect.objectContaining({ verb: { type: 'string', enum: ['restock_shelf', 'unknown'] } }) }),
+    );
     expect(readProposal('{"verb": "restock_shelf", "object": "B4"}', intent.intents)).toEqual(expect.objectContaining({ status: 'PROPOSED', target: 'B4' }));
     expect(readProposal('{"verb": "add_to_list", "object": "milk"}', intent.intents)).toEqual(expect.objectContaining({ status: 'AMBIGUOUS' }));
     // No ask given: a plain one from the name.
@@ -55,7 +89,9 @@ describe('intent config: prompt and intents change together', () => {
   });
 
   it('rejects a prompt that cannot name the intents, or names them by hand', () => {
-    expect(problems('intent:\n  prompt: "Answer with JSON."\n')).toEqual(['intent.prompt: must contain {intents}: the intent list is written there, so the model can name every intent in intent.intents']);
+    expect(problems('intent:\n  prompt: "Answer with JSON."\n')).toEqual([
+      'intent.prompt: must contain {intents}: the intent list is written there, so the model can name every intent in intent.intents',
+    ]);
     expect(problems('intent:\n  prompt: "Intents: {intent_list}"\n')).toEqual([
       'intent.prompt: unknown placeholder {intent_list} (known: {intents}, {names})',
       'intent.prompt: must contain {intents}: the intent list is written there, so the model can name every intent in intent.intents',
@@ -91,7 +127,11 @@ describe('intent config: prompt and intents change together', () => {
       'intent.intents.0.action: nothing carries out "pager.send": use one of hark\'s (stop, repeat, timer.set, timer.cancel, timer.status, list.add, list.remove, list.read, inventory.count, item.locate, issue.report, manager.call) or forward it to a target (actions.forward.pager.send)',
     ]);
     // Forwarded to a target, a custom action is fine.
-    expect(problems(`intent:\n  intents:\n    - {name: page_chef, description: d, action: pager.send}\nactions:\n  targets:\n    pager: {type: webhook, url: "http://127.0.0.1:9/page"}\n  forward:\n    pager.send: [pager]\n`)).toEqual([]);
+    expect(
+      problems(
+        `intent:\n  intents:\n    - {name: page_chef, description: d, action: pager.send}\nactions:\n  targets:\n    pager: {type: webhook, url: "http://127.0.0.1:9/page"}\n  forward:\n    pager.send: [pager]\n`,
+      ),
+    ).toEqual([]);
   });
 
   it('checks the client settings', () => {
@@ -101,6 +141,8 @@ describe('intent config: prompt and intents change together', () => {
       'intent.timeoutMs: must be a whole number between 100 and 60000',
     ]);
     expect(validateConfig({ intent: { keepAlive: -1 } }, 't').intent.keepAlive).toBe('-1');
-    expect(problems('actions:\n  targets:\n    intent: {type: speak}\n')).toEqual(['actions.targets.intent: the target name "intent" is the intent pass\'s; name this target something else']);
+    expect(problems('actions:\n  targets:\n    intent: {type: speak}\n')).toEqual([
+      'actions.targets.intent: the target name "intent" is the intent pass\'s; name this target something else',
+    ]);
   });
 });

@@ -22,12 +22,19 @@ function ctx(intent: Record<string, unknown>): DoctorContext {
 
 describe('hark doctor: Ollama', () => {
   it('ok when Ollama answers and the model is pulled', async () => {
-    expect(await ollamaCheck.run(ctx({ host: ollama.url }))).toEqual({ status: 'ok', detail: `Ollama 0.6.5 at ${ollama.url}; qwen2.5:0.5b-instruct pulled, 0.4 GB` });
+    expect(await ollamaCheck.run(ctx({ host: ollama.url }))).toEqual({
+      status: 'ok',
+      detail: `Ollama 0.6.5 at ${ollama.url}; qwen2.5:0.5b-instruct pulled, 0.4 GB`,
+    });
   });
 
   it('fails with the pull command when the model is missing', async () => {
     const r = await ollamaCheck.run(ctx({ host: ollama.url, model: 'llama3.2:1b' }));
-    expect(r).toEqual({ status: 'fail', detail: 'Ollama 0.6.5 is up, but llama3.2:1b is not pulled (pulled: qwen2.5:0.5b-instruct)', fix: 'ollama pull llama3.2:1b' });
+    expect(r).toEqual({
+      status: 'fail',
+      detail: 'Ollama 0.6.5 is up, but llama3.2:1b is not pulled (pulled: qwen2.5:0.5b-instruct)',
+      fix: 'ollama pull llama3.2:1b',
+    });
   });
 
   it('warns, with how to install it, when nothing answers', async () => {

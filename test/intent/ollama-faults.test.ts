@@ -134,7 +134,8 @@ describe('faults leave hark answering and routing', () => {
 });
 
 describe('the hard timeout', () => {
-  const client = (host: string, timeoutMs: number) => new OllamaClient({ host, model: 'qwen2.5:0.5b-instruct', keepAlive: '30m', timeoutMs, retries: 2, backoffMs: 100, warmUpTimeoutMs: 1000 });
+  const client = (host: string, timeoutMs: number) =>
+    new OllamaClient({ host, model: 'qwen2.5:0.5b-instruct', keepAlive: '30m', timeoutMs, retries: 2, backoffMs: 100, warmUpTimeoutMs: 1000 });
 
   // Real time, measured loosely: the bound the issue asks for is "within 100 ms of its setting".
   it.each<Fault>(['hang', 'http-500'])('is honoured within 100 ms of its setting (%s)', async (fault) => {

@@ -24,7 +24,8 @@ const locate = {
   askIn: { es: '¿Busco dónde se guarda {item}?' },
   clarifyIn: { es: '¿Qué buscas?' },
 };
-const device = (mode: 'wake-word' | 'always-listen') => intentHarness({ host: ollama.url, config: { language: { languages: ['en', 'es'] }, router: { mode }, intent: { intents: [locate] } } });
+const device = (mode: 'wake-word' | 'always-listen') =>
+  intentHarness({ host: ollama.url, config: { language: { languages: ['en', 'es'] }, router: { mode }, intent: { intents: [locate] } } });
 const said = (h: ReturnType<typeof device>) => h.of('speak').map((e) => (e.lang ? `[${e.lang}] ${e.text}` : e.text));
 
 describe('the intent pass in the language spoken', () => {
@@ -34,7 +35,12 @@ describe('the intent pass in the language spoken', () => {
     await h.script('no');
     await h.request('where is the saffron');
     await h.script('no');
-    expect(said(h)).toEqual(['[es] ¿Busco dónde se guarda saffron? Di sí o no.', '[es] Cancelado.', 'Look up where saffron is kept? Say yes or no.', 'Cancelled.']);
+    expect(said(h)).toEqual([
+      '[es] ¿Busco dónde se guarda saffron? Di sí o no.',
+      '[es] Cancelado.',
+      'Look up where saffron is kept? Say yes or no.',
+      'Cancelled.',
+    ]);
   });
 
   it('always-listen: a Spanish question no rule covers is answered in Spanish, not the first language', async () => {
@@ -53,7 +59,7 @@ describe('the intent pass in the language spoken', () => {
 describe('language.replies in each language', () => {
   const yaml = (replies: Record<string, unknown>) => ({ language: { languages: ['en', 'es'], replies } });
 
-  it('the old shape is the first language\'s; a language code holds that language\'s; the rest is the pack\'s (hark simulate)', async () => {
+  it("the old shape is the first language's; a language code holds that language's; the rest is the pack's (hark simulate)", async () => {
     const { script, simulate } = await import('../conversation/sim.js');
     const cfg = (replies: string) => `language:\n  languages: [en, es]\n  replies:${replies}\n`;
     const lines = script('computer the fish is off', 'send', 'oye computadora el pescado está malo', 'envía');

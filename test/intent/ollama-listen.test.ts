@@ -37,7 +37,9 @@ describe('always-listen: the two-buffer window', () => {
     await overheard(h, 'the delivery came in short today');
     h.clock.advanceBy(5000);
     await overheard(h, 'put three cases of milk on the order');
-    expect(ollama.chats.at(-1)!.lastUser).toBe('Previous context:\nthe delivery came in short today\n\nCurrent transcript to analyze:\nput three cases of milk on the order');
+    expect(ollama.chats.at(-1)!.lastUser).toBe(
+      'Previous context:\nthe delivery came in short today\n\nCurrent transcript to analyze:\nput three cases of milk on the order',
+    );
     expect(h.spoken()).toEqual(['Add three cases of milk to the shopping list? Say yes or no.']);
   });
 

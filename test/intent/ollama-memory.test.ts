@@ -49,7 +49,14 @@ describe('chat memory: the last N turns', () => {
 });
 
 describe('always-listen window', () => {
-  const defaults: ListenWindowOptions = { bufferMaxChars: 800, contextChars: 1500, triggerTimeoutMs: 3000, rateLimitMs: 2000, triggerOnQuestionMark: true, triggerOnPause: true };
+  const defaults: ListenWindowOptions = {
+    bufferMaxChars: 800,
+    contextChars: 1500,
+    triggerTimeoutMs: 3000,
+    rateLimitMs: 2000,
+    triggerOnQuestionMark: true,
+    triggerOnPause: true,
+  };
   function windowWith(opts: Partial<ListenWindowOptions> = {}) {
     const clock = new VirtualClock(0);
     const fromTimer: Batch[] = [];
@@ -62,7 +69,12 @@ describe('always-listen window', () => {
   it('batches speech until a trigger; the question mark is one', () => {
     const { hear } = windowWith();
     expect(hear('we are low on milk')).toBeNull();
-    expect(hear('can you add it to the order?')).toEqual({ newText: 'we are low on milk can you add it to the order?', context: '', ids: ['u1', 'u2'], trigger: 'question' });
+    expect(hear('can you add it to the order?')).toEqual({
+      newText: 'we are low on milk can you add it to the order?',
+      context: '',
+      ids: ['u1', 'u2'],
+      trigger: 'question',
+    });
   });
 
   it('a pause triggers; what was classified becomes context for the next call', () => {

@@ -28,9 +28,17 @@ describe('the intent pass: the model proposes, the person confirms, then hark ac
 
     await h.script('yes');
     expect(h.of('commit')).toEqual([
-      expect.objectContaining({ intent: 'add_to_list', target: '3 cases of milk', utteranceIds: ['u1'], model: 'qwen2.5:0.5b-instruct', latencyMs: expect.any(Number) }),
+      expect.objectContaining({
+        intent: 'add_to_list',
+        target: '3 cases of milk',
+        utteranceIds: ['u1'],
+        model: 'qwen2.5:0.5b-instruct',
+        latencyMs: expect.any(Number),
+      }),
     ]);
-    expect(h.of('action')).toEqual([expect.objectContaining({ name: 'list.add', args: expect.objectContaining({ list: 'order', item: 'milk', quantity: 3, unit: 'cases' }) })]);
+    expect(h.of('action')).toEqual([
+      expect.objectContaining({ name: 'list.add', args: expect.objectContaining({ list: 'order', item: 'milk', quantity: 3, unit: 'cases' }) }),
+    ]);
     // The commit record comes before the action it allows.
     expect(h.effects.findIndex((e) => e.type === 'commit')).toBeLessThan(h.effects.findIndex((e) => e.type === 'action'));
     expect(h.spoken().at(-1)).toBe('Added three cases of milk to the order list.');
@@ -43,7 +51,9 @@ describe('the intent pass: the model proposes, the person confirms, then hark ac
     await h.request('we are short three cases of milk for the order list');
     expect(h.spoken()).toEqual(['Add three cases of milk to the order list? Di sí o no.']);
     // What the response cascade renders ahead is the same words the confirm frame says.
-    expect((await h.pass.prepare('we are short three cases of milk for the order list', new AbortController().signal)).spoken).toBe('Add three cases of milk to the order list? Di sí o no.');
+    expect((await h.pass.prepare('we are short three cases of milk for the order list', new AbortController().signal)).spoken).toBe(
+      'Add three cases of milk to the order list? Di sí o no.',
+    );
     await h.script('no');
     expect(h.of('discard')).toEqual([expect.objectContaining({ intent: 'add_to_list', reason: 'no' })]);
     expect(h.spoken().at(-1)).toBe('Cancelado.');
@@ -107,7 +117,9 @@ describe('the intent pass: the model proposes, the person confirms, then hark ac
     expect(h.of('proposal')).toEqual([]);
     expect(h.of('ambiguous')).toEqual([expect.objectContaining({ text: 'fly me to the moon', reason: '"fly_to_moon" is not one of the allowed intents' })]);
     expect(h.spoken()).toEqual(["Sorry, I didn't get that. Say it another way?"]);
-    expect(h.logs()).toContainEqual(expect.objectContaining({ level: 'warn', msg: 'intent reply unusable', reason: '"fly_to_moon" is not one of the allowed intents' }));
+    expect(h.logs()).toContainEqual(
+      expect.objectContaining({ level: 'warn', msg: 'intent reply unusable', reason: '"fly_to_moon" is not one of the allowed intents' }),
+    );
   });
 
   it('garbage (prose, wrong JSON, empty) is AMBIGUOUS with a reason, and hark keeps routing', async () => {
@@ -212,8 +224,12 @@ describe('the intent pass: the model proposes, the person confirms, then hark ac
       await h.script('yes');
       await h.request('we are short three cases of milk for the order list');
       await h.script('no');
-      expect(store.listItems('order')).toEqual([expect.objectContaining({ list: 'order', item: 'milk', quantity: 3, unit: 'cases', op: 'add', utteranceId: 'u1' })]);
-      const rows = store.db.prepare('SELECT kind, intent, target, model, latency_ms AS latencyMs, utterance_id AS utteranceId, slots_json AS slots FROM intents ORDER BY id').all() as Record<string, unknown>[];
+      expect(store.listItems('order')).toEqual([
+        expect.objectContaining({ list: 'order', item: 'milk', quantity: 3, unit: 'cases', op: 'add', utteranceId: 'u1' }),
+      ]);
+      const rows = store.db
+        .prepare('SELECT kind, intent, target, model, latency_ms AS latencyMs, utterance_id AS utteranceId, slots_json AS slots FROM intents ORDER BY id')
+        .all() as Record<string, unknown>[];
       expect(rows.map((r) => [r.kind, r.intent, r.target, r.model, r.utteranceId])).toEqual([
         ['proposal', 'add_to_list', '3 cases of milk', 'qwen2.5:0.5b-instruct', 'u1'],
         ['commit', 'add_to_list', '3 cases of milk', 'qwen2.5:0.5b-instruct', 'u1'],
@@ -232,7 +248,17 @@ describe('the intent pass: the model proposes, the person confirms, then hark ac
       host: ollama.url,
       config: {
         intent: { frames: [] },
-        router: { frames: { query: { rules: [{ exact: ['cancel'], do: ['pop'] }, { classifier: 'ollama', timeoutMs: 7000, do: ['pop'] }, { 'catch-all': true, do: ['append'] }] } } },
+        router: {
+          frames: {
+            query: {
+              rules: [
+                { exact: ['cancel'], do: ['pop'] },
+                { classifier: 'ollama', timeoutMs: 7000, do: ['pop'] },
+                { 'catch-all': true, do: ['append'] },
+              ],
+            },
+          },
+        },
       },
     });
     await h.script('computer we are short three cases of milk for the order list');

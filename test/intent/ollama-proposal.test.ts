@@ -51,14 +51,32 @@ describe("reading an object's parts, and the question hark asks", () => {
   };
 
   it.each([
-    ['add_to_list', '3 cases of milk', 'we need three cases of milk for the order list', 'Add three cases of milk to the order list?', { item: 'milk', quantity: 3, unit: 'cases', list: 'order' }],
+    [
+      'add_to_list',
+      '3 cases of milk',
+      'we need three cases of milk for the order list',
+      'Add three cases of milk to the order list?',
+      { item: 'milk', quantity: 3, unit: 'cases', list: 'order' },
+    ],
     ['add_to_list', 'a case of milk', 'add a case of milk', 'Add a case of milk to the shopping list?', { item: 'milk', quantity: 1, unit: 'case' }],
     ['add_to_list', 'napkins', 'put napkins on the dry goods list', 'Add napkins to the dry goods list?', { item: 'napkins', list: 'dry goods' }],
     ['add_to_list', 'milk to the prep list', 'milk for prep', 'Add milk to the prep list?', { item: 'milk', list: 'prep' }],
-    ['remove_from_list', 'the napkins', 'take the napkins off the shopping list', 'Remove napkins from the shopping list?', { item: 'napkins', list: 'shopping' }],
+    [
+      'remove_from_list',
+      'the napkins',
+      'take the napkins off the shopping list',
+      'Remove napkins from the shopping list?',
+      { item: 'napkins', list: 'shopping' },
+    ],
     ['read_list', 'prep list', 'read me the prep list', 'Read the prep list?', { list: 'prep' }],
     ['read_list', null, 'what is on the list', 'Read the shopping list?', { list: 'shopping' }],
-    ['inventory_count', 'gloves', 'we have twelve boxes of gloves', 'Record a count of twelve boxes of gloves?', { item: 'gloves', quantity: 12, unit: 'boxes' }],
+    [
+      'inventory_count',
+      'gloves',
+      'we have twelve boxes of gloves',
+      'Record a count of twelve boxes of gloves?',
+      { item: 'gloves', quantity: 12, unit: 'boxes' },
+    ],
     ['set_timer', 'pasta for 8 minutes', 'time the pasta for eight minutes', 'Set a pasta timer for 8 minutes?', { seconds: 480, label: 'pasta' }],
     ['set_timer', '90 seconds', 'ninety seconds on the clock', 'Set a timer for 1 minute and 30 seconds?', { seconds: 90 }],
     ['cancel_timer', 'rice', 'kill the rice timer', 'Cancel the rice timer?', { label: 'rice' }],

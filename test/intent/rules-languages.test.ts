@@ -111,12 +111,16 @@ describe('intents.yaml is checked with the pack', () => {
       err = e;
     }
     expect(err).toBeInstanceOf(PackError);
-    expect((err as Error).message).toContain('packs/es/intents.yaml: questions.compare.any.0: unknown slot {tpoic} (slots: count, gap, last, number, thing, topic) in "diferencia entre [{tpoic}]"');
+    expect((err as Error).message).toContain(
+      'packs/es/intents.yaml: questions.compare.any.0: unknown slot {tpoic} (slots: count, gap, last, number, thing, topic) in "diferencia entre [{tpoic}]"',
+    );
   });
 
   it('an imperative hark does not know is refused by name', () => {
     const files = filesOf('de');
     files.set('intents.yaml', files.get('intents.yaml')!.replace('  continue:\n', '  weiter:\n'));
-    expect(() => readPack(files, 'packs/de', 'de', (l) => loadPack(l))).toThrow(/packs\/de\/intents\.yaml: imperatives\.weiter: .*must be one of stop, repeat, continue, start-over, generate/);
+    expect(() => readPack(files, 'packs/de', 'de', (l) => loadPack(l))).toThrow(
+      /packs\/de\/intents\.yaml: imperatives\.weiter: .*must be one of stop, repeat, continue, start-over, generate/,
+    );
   });
 });

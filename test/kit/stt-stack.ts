@@ -11,7 +11,14 @@ import { Transcriber } from '../../src/stt/transcriber.js';
  * The real transcriber (fallback order, breakers, hallucination filter, stabiliser) over the kit's
  * engines, as the daemon's speech-to-text stack: what the segment path and its stages are given.
  */
-export function sttStack(o: { engines: readonly (SttEngine | EngineSlot)[]; clock: Clock; bus: Bus; log: Logger; breakerFailures?: number; config?: Pick<SttConfig, 'filter' | 'stabilizer'> }): SttStack {
+export function sttStack(o: {
+  engines: readonly (SttEngine | EngineSlot)[];
+  clock: Clock;
+  bus: Bus;
+  log: Logger;
+  breakerFailures?: number;
+  config?: Pick<SttConfig, 'filter' | 'stabilizer'>;
+}): SttStack {
   const engines: EngineSlot[] = o.engines.map((e) => ('engine' in e ? e : { id: e.id, engine: e }));
   const transcriber = new Transcriber({
     engines,

@@ -39,7 +39,11 @@ export type Answer =
 export type Script = readonly Answer[] | ((audio: SegmentAudio, call: number) => Answer);
 
 /** Specials ([BLANK_AUDIO], [_TT_42]) stripped and whitespace collapsed, as the engines' text is. */
-export const textOf = (raw: string): string => raw.replace(/\[[^\]]*\]/g, '').replace(/\s+/g, ' ').trim();
+export const textOf = (raw: string): string =>
+  raw
+    .replace(/\[[^\]]*\]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /** A transcript as an engine gives it. */
 export function transcriptOf(engine: EngineId, raw: string, ms = 5, extra: Partial<Transcript> = {}): Transcript {
@@ -80,7 +84,13 @@ export interface ScriptedEngineOptions {
 /** Seconds of 16 kHz audio, to a tenth (what the tests compare). */
 export const secondsOf = (audio: SegmentAudio): number => Math.round((audio.pcm.length / 16_000) * 10) / 10;
 
-const callOf = (audio: SegmentAudio, clock: Clock | undefined): EngineCall => ({ id: audio.id, samples: audio.pcm.length, ...(audio.maxTokens !== undefined ? { maxTokens: audio.maxTokens } : {}), at: clock?.now() ?? 0, seconds: secondsOf(audio) });
+const callOf = (audio: SegmentAudio, clock: Clock | undefined): EngineCall => ({
+  id: audio.id,
+  samples: audio.pcm.length,
+  ...(audio.maxTokens !== undefined ? { maxTokens: audio.maxTokens } : {}),
+  at: clock?.now() ?? 0,
+  seconds: secondsOf(audio),
+});
 
 /** A whole-segment engine answering from a script. */
 export class ScriptedEngine implements SttEngine {

@@ -44,7 +44,15 @@ export interface Window {
   lengthMs: number;
 }
 
-const NEEDS_TIMER = new Set(['HassCancelTimer', 'HassCancelAllTimers', 'HassTimerStatus', 'HassPauseTimer', 'HassUnpauseTimer', 'HassIncreaseTimer', 'HassDecreaseTimer']);
+const NEEDS_TIMER = new Set([
+  'HassCancelTimer',
+  'HassCancelAllTimers',
+  'HassTimerStatus',
+  'HassPauseTimer',
+  'HassUnpauseTimer',
+  'HassIncreaseTimer',
+  'HassDecreaseTimer',
+]);
 
 /** The timer a case acts on when it names neither a name nor a size: one that has the time the case takes off. */
 function baseSeconds(c: HaCase): number {
@@ -154,7 +162,10 @@ export function score(c: HaCase, events: readonly Ev[], win: Window, lang = 'en'
       return JSON.stringify(got) === JSON.stringify(want) ? pass : fail(`cancelled ${JSON.stringify(got)}, wanted ${JSON.stringify(want)}`);
     }
     case 'HassTimerStatus': {
-      const said = after.filter((x) => x.type === 'speak' && x.atMs === sayAt).map((x) => String(x.text)).join(' ');
+      const said = after
+        .filter((x) => x.type === 'speak' && x.atMs === sayAt)
+        .map((x) => String(x.text))
+        .join(' ');
       const heard = durationsIn(said, lang);
       const left = (t: Ev) => Math.round(((t.dueAtMs as number) - sayAt) / 1000);
       const has = (t: Ev) => heard.some((d) => Math.abs(d - left(t)) <= 1);

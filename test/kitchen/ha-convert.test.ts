@@ -9,7 +9,8 @@ type Convert = (lang: string, commit: string, read: (p: string) => string, list:
 const SCRIPT = '../../scripts/ha-intents/convert.mjs';
 const { convert, INTENTS } = (await import(SCRIPT)) as { convert: Convert; INTENTS: string[] };
 
-const fileOf = (intent: string) => `tests/xx/${intent === 'HassShoppingListAddItem' ? 'shopping_list' : intent === 'HassListAddItem' ? 'todo' : 'homeassistant'}_${intent}.yaml`;
+const fileOf = (intent: string) =>
+  `tests/xx/${intent === 'HassShoppingListAddItem' ? 'shopping_list' : intent === 'HassListAddItem' ? 'todo' : 'homeassistant'}_${intent}.yaml`;
 const EMPTY = (intent: string) => `language: xx\ntests:\n  - sentences: ["${intent} sentence"]\n    intent:\n      name: ${intent}\n`;
 
 function run(files: Record<string, string>) {

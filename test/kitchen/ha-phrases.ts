@@ -81,7 +81,11 @@ export function phrases(lang: string): Phrases {
   return { lang, ...p };
 }
 
-const UNITS = [['hour', 3600], ['minute', 60], ['second', 1]] as const;
+const UNITS = [
+  ['hour', 3600],
+  ['minute', 60],
+  ['second', 1],
+] as const;
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A duration as a setup line says it: 3660 → "1 hour 1 minute" ("1 hora 1 minuto", "1 Stunde 1 Minute"). */
@@ -102,7 +106,10 @@ export function durationsIn(text: string, lang: string): number[] {
   const say = sayForms(lang);
   const size = new Map<string, number>();
   for (const [unit, s] of UNITS) for (const w of [say[unit].one, say[unit].other]) size.set(w.toLowerCase(), s);
-  const words = [...size.keys()].sort((a, b) => b.length - a.length).map(escape).join('|');
+  const words = [...size.keys()]
+    .sort((a, b) => b.length - a.length)
+    .map(escape)
+    .join('|');
   const re = new RegExp(`(\\d+) (${words})(?![\\p{L}])`, 'giu');
   const joiner = new RegExp(`^(,? ${escape(say.and)} |, | )$`, 'i');
   const out: number[] = [];

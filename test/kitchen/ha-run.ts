@@ -25,7 +25,10 @@ export function runHa(lang: string, mode: Mode): { passed: number; total: number
     maxBuffer: 256 * 1024 * 1024,
   });
   if (r.status !== 0) throw new Error(`hark simulate exited ${r.status}: ${r.stderr.slice(-2000)}`);
-  const events = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Ev);
+  const events = r.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Ev);
   const windows = layout(cases);
   const verdicts = cases.map((c, i) => ({ ...score(c, events, windows[i]!, lang), sentence: c.sentence }));
   const misses = verdicts.filter((v) => !v.ok);

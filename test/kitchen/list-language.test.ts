@@ -12,8 +12,28 @@ describe('the list language', () => {
     ['put apples on the trader joes list', { op: 'add', items: [{ item: 'apples' }], list: 'trader joes' }],
     ['please add some olive oil to the list', { op: 'add', items: [{ item: 'olive oil' }], list: 'shopping' }],
     ['add salt and pepper to the prep list', { op: 'add', items: [{ item: 'salt' }, { item: 'pepper' }], list: 'prep' }],
-    ['add three lemons and 2 kilos of onions to the list', { op: 'add', items: [{ item: 'lemons', quantity: 3 }, { item: 'onions', quantity: 2, unit: 'kilos' }], list: 'shopping' }],
-    ['put a case of milk and half a dozen eggs on the stores list', { op: 'add', items: [{ item: 'milk', quantity: 1, unit: 'case' }, { item: 'eggs', quantity: 6 }], list: 'stores' }],
+    [
+      'add three lemons and 2 kilos of onions to the list',
+      {
+        op: 'add',
+        items: [
+          { item: 'lemons', quantity: 3 },
+          { item: 'onions', quantity: 2, unit: 'kilos' },
+        ],
+        list: 'shopping',
+      },
+    ],
+    [
+      'put a case of milk and half a dozen eggs on the stores list',
+      {
+        op: 'add',
+        items: [
+          { item: 'milk', quantity: 1, unit: 'case' },
+          { item: 'eggs', quantity: 6 },
+        ],
+        list: 'stores',
+      },
+    ],
     ['take sugar off the list', { op: 'remove', items: [{ item: 'sugar' }], list: 'shopping' }],
     ['remove eggs from my shopping list', { op: 'remove', items: [{ item: 'eggs' }], list: 'shopping' }],
     ['cross milk off the list', { op: 'remove', items: [{ item: 'milk' }], list: 'shopping' }],
@@ -32,7 +52,10 @@ describe('the list language', () => {
 
 describe('lists by rule, no model', () => {
   it('adds, reads, removes and clears, the same in wake-word and always-listen mode', () => {
-    for (const [mode, w] of [['wake-word', 'computer '], ['always-listen', '']] as const) {
+    for (const [mode, w] of [
+      ['wake-word', 'computer '],
+      ['always-listen', ''],
+    ] as const) {
       const h = harness({ config: { router: { mode } } });
       h.sayAll(`${w}add apples to my shopping list`, `${w}put olive oil on the list`, `${w}take apples off the list`, `${w}what's on the shopping list`);
       expect(h.spoken().at(-1)).toBe('The shopping list: olive oil.');

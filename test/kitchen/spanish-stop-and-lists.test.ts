@@ -11,19 +11,30 @@ const yaml = `device:\n  area: cocina\nrouter:\n  mode: always-listen\nlanguage:
 const twoTimers = ['pon un temporizador de pizza de 10 minutos', 'pon un temporizador de 7 minutos'];
 
 describe('Spanish stop verbs: one timer paused, several stopped', () => {
-  it.each(['para temporizadores', 'detenga todos mis temporizadores', 'parar los temporizadores en la cocina', 'detener temporizadores en cocina'])('"%s" cancels every timer', async (line) => {
-    const r = await simulate(script(...twoTimers, line), { yaml, drainMs: 0 });
-    const t = r.of('timer');
-    expect(t.filter((e) => e.event === 'cancelled').map((e) => e.id).sort()).toEqual([1, 2]);
-    expect(t.filter((e) => e.event === 'paused')).toEqual([]);
-  });
+  it.each(['para temporizadores', 'detenga todos mis temporizadores', 'parar los temporizadores en la cocina', 'detener temporizadores en cocina'])(
+    '"%s" cancels every timer',
+    async (line) => {
+      const r = await simulate(script(...twoTimers, line), { yaml, drainMs: 0 });
+      const t = r.of('timer');
+      expect(
+        t
+          .filter((e) => e.event === 'cancelled')
+          .map((e) => e.id)
+          .sort(),
+      ).toEqual([1, 2]);
+      expect(t.filter((e) => e.event === 'paused')).toEqual([]);
+    },
+  );
 
-  it.each(['para temporizador pizza', 'detener temporizador con nombre pizza', 'parar el temporizador de pizza'])('"%s" pauses the pizza timer only', async (line) => {
-    const r = await simulate(script(...twoTimers, line), { yaml, drainMs: 0 });
-    const t = r.of('timer');
-    expect(t.filter((e) => e.event === 'paused').map((e) => e.id)).toEqual([1]);
-    expect(t.filter((e) => e.event === 'cancelled')).toEqual([]);
-  });
+  it.each(['para temporizador pizza', 'detener temporizador con nombre pizza', 'parar el temporizador de pizza'])(
+    '"%s" pauses the pizza timer only',
+    async (line) => {
+      const r = await simulate(script(...twoTimers, line), { yaml, drainMs: 0 });
+      const t = r.of('timer');
+      expect(t.filter((e) => e.event === 'paused').map((e) => e.id)).toEqual([1]);
+      expect(t.filter((e) => e.event === 'cancelled')).toEqual([]);
+    },
+  );
 });
 
 describe('Spanish lists named without "lista"', () => {

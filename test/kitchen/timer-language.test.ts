@@ -43,7 +43,13 @@ describe('the timer language: starting a timer', () => {
   });
 
   it.each([
-    ['set a 10 minute pasta timer and a 5 minute sauce timer', [{ seconds: 600, name: 'pasta' }, { seconds: 300, name: 'sauce' }]],
+    [
+      'set a 10 minute pasta timer and a 5 minute sauce timer',
+      [
+        { seconds: 600, name: 'pasta' },
+        { seconds: 300, name: 'sauce' },
+      ],
+    ],
     ['set a timer for 10 minutes and another for 5 minutes', [{ seconds: 600 }, { seconds: 300 }]],
   ] as const)('several at once: "%s"', (text, timers) => {
     expect(parse(text)).toEqual({ op: 'start-many', timers });
@@ -87,7 +93,7 @@ describe('the timer language: acting on a timer', () => {
     expect(parse(text, 'kitchen')).toEqual(command);
   });
 
-  it('a room word that is not a place is a name on another room\'s device', () => {
+  it("a room word that is not a place is a name on another room's device", () => {
     expect(parse('cancel the garage timer', 'kitchen')).toEqual({ op: 'cancel', pick: { name: 'garage' }, all: false });
   });
 });

@@ -27,7 +27,14 @@ describe('language: phrasings from the config', () => {
 
   it('a new template and a new word for a rule are heard like the built-in ones, through hark simulate', async () => {
     const r = await simulate(
-      script('computer set a rice timer for ten minutes', 'computer set a chips timer for six minutes', { text: 'computer zap the rice timer', atMs: 20_000 }, { text: 'computer belay the chips timer', atMs: 30_000 }, { text: 'computer bung three lemons in the basket for the stores list', atMs: 40_000 }, { text: 'computer tell the chef we are out of capers', atMs: 50_000 }),
+      script(
+        'computer set a rice timer for ten minutes',
+        'computer set a chips timer for six minutes',
+        { text: 'computer zap the rice timer', atMs: 20_000 },
+        { text: 'computer belay the chips timer', atMs: 30_000 },
+        { text: 'computer bung three lemons in the basket for the stores list', atMs: 40_000 },
+        { text: 'computer tell the chef we are out of capers', atMs: 50_000 },
+      ),
       { yaml, drainMs: 10_000 },
     );
     expect(r.actions().slice(2)).toEqual([

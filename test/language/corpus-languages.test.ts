@@ -20,7 +20,10 @@ for (const lang of ['es', 'de'] as const satisfies readonly CorpusLanguage[]) {
         const v = runCorpus(entries, mode, lang);
         const miss = v.map((x, i) => ({ ...x, e: entries[i]! })).filter((x) => !x.ok);
         const n = (k: string) => `${entries.filter((e, i) => e.source.includes(k) && v[i]!.ok).length}/${entries.filter((e) => e.source.includes(k)).length}`;
-        console.log(`corpus ${lang}, ${mode}: ${entries.length - miss.length}/${entries.length} (requests ${n('requests')}, talk ${n('talk')})` + miss.map((m) => `\n  miss [${m.e.source}] "${m.e.text}": ${m.why}`).join(''));
+        console.log(
+          `corpus ${lang}, ${mode}: ${entries.length - miss.length}/${entries.length} (requests ${n('requests')}, talk ${n('talk')})` +
+            miss.map((m) => `\n  miss [${m.e.source}] "${m.e.text}": ${m.why}`).join(''),
+        );
         expect((entries.length - miss.length) / entries.length).toBeGreaterThanOrEqual(0.95);
       }, 300_000);
     }

@@ -120,11 +120,31 @@ describe('a fourth language, written as data in a test', () => {
   });
 
   it('understands its timers, lists and "stop", with its own numbers and durations', () => {
-    expect(readRequest(lang, said('imposta un timer di dieci minuti'), NOTHING_OWNED)).toEqual({ kind: 'timer', command: { op: 'start', seconds: 600 }, question: false, lang: 'it' });
-    expect(readRequest(lang, said('allora, metti un timer di mezza ora per la pasta, grazie'), NOTHING_OWNED)).toEqual({ kind: 'timer', command: { op: 'start', seconds: 1800, name: 'pasta' }, question: false, lang: 'it' });
-    expect(readRequest(lang, said('annulla il timer della pizza'), pizza)).toEqual({ kind: 'timer', command: { op: 'cancel', pick: { name: 'pizza' }, all: false }, question: false, lang: 'it' });
+    expect(readRequest(lang, said('imposta un timer di dieci minuti'), NOTHING_OWNED)).toEqual({
+      kind: 'timer',
+      command: { op: 'start', seconds: 600 },
+      question: false,
+      lang: 'it',
+    });
+    expect(readRequest(lang, said('allora, metti un timer di mezza ora per la pasta, grazie'), NOTHING_OWNED)).toEqual({
+      kind: 'timer',
+      command: { op: 'start', seconds: 1800, name: 'pasta' },
+      question: false,
+      lang: 'it',
+    });
+    expect(readRequest(lang, said('annulla il timer della pizza'), pizza)).toEqual({
+      kind: 'timer',
+      command: { op: 'cancel', pick: { name: 'pizza' }, all: false },
+      question: false,
+      lang: 'it',
+    });
     // A list said in Italian is the device's shared shopping list.
-    expect(readRequest(lang, said('aggiungi tre limoni alla lista della spesa'), NOTHING_OWNED)).toEqual({ kind: 'list', command: { op: 'add', list: 'shopping', items: [{ item: 'limoni', quantity: 3 }] }, question: false, lang: 'it' });
+    expect(readRequest(lang, said('aggiungi tre limoni alla lista della spesa'), NOTHING_OWNED)).toEqual({
+      kind: 'list',
+      command: { op: 'add', list: 'shopping', items: [{ item: 'limoni', quantity: 3 }] },
+      question: false,
+      lang: 'it',
+    });
     expect(readImperatives(lang, said('basta'), NOTHING_OWNED)).toEqual([{ name: 'stop' }]);
     expect(it_.reply('timer.set', { name: 'pasta', duration: it_.durations.say(1800) })).toBe('Timer pasta impostato per 30 minuti.');
   });

@@ -11,7 +11,14 @@ const yaml = (languages: string, mode = 'wake-word') => `router:\n  mode: ${mode
 describe("the frames' words in every language of the device", () => {
   it('the wake phrase of each language wakes hark, and the query it opens is cancelled in that language', async () => {
     const r = await simulate(
-      script('oye computadora pon un temporizador de diez minutos', 'hallo computer stell einen timer auf fünf minuten', 'computer set a pasta timer for 3 minutes', { text: 'oye computadora', atMs: 30_000 }, { text: 'olvídalo', atMs: 31_000 }, { text: 'pon un temporizador de arroz de un minuto', atMs: 32_000 }),
+      script(
+        'oye computadora pon un temporizador de diez minutos',
+        'hallo computer stell einen timer auf fünf minuten',
+        'computer set a pasta timer for 3 minutes',
+        { text: 'oye computadora', atMs: 30_000 },
+        { text: 'olvídalo', atMs: 31_000 },
+        { text: 'pon un temporizador de arroz de un minuto', atMs: 32_000 },
+      ),
       { yaml: yaml('[en, es, de]'), drainMs: 0 },
     );
     expect(r.actions().map((a) => a.args)).toEqual([
@@ -33,7 +40,10 @@ describe("the frames' words in every language of the device", () => {
   });
 
   it('dictation is opened and left in Spanish, its words kept', async () => {
-    const r = await simulate(script('empezar dictado', 'la mesa cinco quiere el pescado sin sal', 'fin del dictado'), { yaml: yaml('[en, es]', 'always-listen'), drainMs: 0 });
+    const r = await simulate(script('empezar dictado', 'la mesa cinco quiere el pescado sin sal', 'fin del dictado'), {
+      yaml: yaml('[en, es]', 'always-listen'),
+      drainMs: 0,
+    });
     expect(r.submissions().map((s) => s.text)).toEqual(['la mesa cinco quiere el pescado sin sal']);
   });
 });

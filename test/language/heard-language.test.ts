@@ -21,7 +21,15 @@ describe('the language a transcript names', () => {
   });
 
   it('unnamed, the tie goes to the first configured language; a JSON line names it with "language"', async () => {
-    const r = await simulate(script(setRice, 'pausa arroz', { text: 'pon un temporizador de pasta de cinco minutos', atMs: 3000 }, { text: 'pausa pasta', language: 'es', atMs: 4000 }), { yaml, drainMs: 0 });
+    const r = await simulate(
+      script(
+        setRice,
+        'pausa arroz',
+        { text: 'pon un temporizador de pasta de cinco minutos', atMs: 3000 },
+        { text: 'pausa pasta', language: 'es', atMs: 4000 },
+      ),
+      { yaml, drainMs: 0 },
+    );
     expect(r.actions().map((a) => a.name)).toEqual(['timer.set', 'timer.cancel', 'timer.set', 'timer.pause']);
   });
 

@@ -36,7 +36,10 @@ describe('an item and its quantity', () => {
     const s = said('basil, shallots, double cream and capers');
     const breaks = s.words.map((_, i) => /,$/.test(s.tokens[s.wordToken[i]!]!) && s.wordToken[i + 1] !== s.wordToken[i]);
     expect(readItems(s.words, breaks)).toEqual([{ item: 'basil' }, { item: 'shallots' }, { item: 'double cream' }, { item: 'capers' }]);
-    expect(readItems(w('three lemons and 2 kilos of onions'))).toEqual([{ item: 'lemons', quantity: 3 }, { item: 'onions', quantity: 2, unit: 'kilos' }]);
+    expect(readItems(w('three lemons and 2 kilos of onions'))).toEqual([
+      { item: 'lemons', quantity: 3 },
+      { item: 'onions', quantity: 2, unit: 'kilos' },
+    ]);
     expect(readItems(w('one and a half kilos of flour'))).toEqual([{ item: 'flour', quantity: 1.5, unit: 'kilos' }]);
   });
 
@@ -53,6 +56,12 @@ describe('an item and its quantity', () => {
     expect(readItemList(w('eggs and stock 4 pints'))).toEqual({ items: [{ item: 'eggs' }], unread: ['stock 4 pints'] });
     expect(readItems(w('eggs and stock 4 pints'))).toBeNull();
     expect(readItemList(w('table 4 2 and table 6 3 and eggs'))).toBeNull();
-    expect(readItemList(w('three lemons and 2 kilos of onions'))).toEqual({ items: [{ item: 'lemons', quantity: 3 }, { item: 'onions', quantity: 2, unit: 'kilos' }], unread: [] });
+    expect(readItemList(w('three lemons and 2 kilos of onions'))).toEqual({
+      items: [
+        { item: 'lemons', quantity: 3 },
+        { item: 'onions', quantity: 2, unit: 'kilos' },
+      ],
+      unread: [],
+    });
   });
 });

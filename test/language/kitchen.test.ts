@@ -15,7 +15,10 @@ const running: Situation = {
     { label: 'brisket', seconds: 1200, state: 'running' },
     { label: 'rice', seconds: 600, state: 'running' },
   ],
-  lists: [{ name: 'shopping', items: ['eggs', 'lemons'] }, { name: 'stores', items: ['flour'] }],
+  lists: [
+    { name: 'shopping', items: ['eggs', 'lemons'] },
+    { name: 'stores', items: ['flour'] },
+  ],
   ringing: false,
   area: 'kitchen',
 };
@@ -30,7 +33,11 @@ const read = (text: string, s: Situation = running) => {
 
 describe('names hark owns', () => {
   it('"give the brisket five more minutes" adds to the brisket timer while one runs; with none, it is no request', () => {
-    expect(read('give the brisket five more minutes')).toEqual({ kind: 'timer', command: { op: 'add', seconds: 300, pick: { name: 'brisket' } }, question: false });
+    expect(read('give the brisket five more minutes')).toEqual({
+      kind: 'timer',
+      command: { op: 'add', seconds: 300, pick: { name: 'brisket' } },
+      question: false,
+    });
     expect(read('give the brisket five more minutes', NOTHING_OWNED)).toBeNull();
   });
 
@@ -39,7 +46,7 @@ describe('names hark owns', () => {
     expect(read('how long on table six')).toBeNull();
   });
 
-  it('a verb is never read as a timer\'s name', () => {
+  it("a verb is never read as a timer's name", () => {
     for (const text of ['scrap the rice timer', 'bin the rice timer', 'knock the rice timer off', 'knock off the rice timer']) {
       expect(read(text), text).toEqual({ kind: 'timer', command: { op: 'cancel', pick: { name: 'rice' }, all: false }, question: false });
     }
@@ -74,7 +81,13 @@ describe('imperatives are the whole of what is said', () => {
     expect(imp(text)).toEqual(expected);
   });
 
-  it.each(['repeat order for table two', 'continue with the prep', 'stop the fryer', 'next table wants the fish', 'start again from the top, chef wants it plated differently'])('%j is a kitchen\'s words', (text) => {
+  it.each([
+    'repeat order for table two',
+    'continue with the prep',
+    'stop the fryer',
+    'next table wants the fish',
+    'start again from the top, chef wants it plated differently',
+  ])("%j is a kitchen's words", (text) => {
     expect(imp(text)).toBeNull();
   });
 });
@@ -82,7 +95,11 @@ describe('imperatives are the whole of what is said', () => {
 describe('follow-ups only with something to follow', () => {
   it('"and two pints of milk" is more of the list request just made; on its own it is nothing', () => {
     const after = { ...running, last: { kind: 'list' as const, op: 'add' as const, list: 'shopping' } };
-    expect(readRequest(lang, said('and two pints of milk'), after, ['follow'])).toEqual({ kind: 'follow-up', follow: { kind: 'more', items: [{ item: 'milk', quantity: 2, unit: 'pints' }] }, lang: 'en' });
+    expect(readRequest(lang, said('and two pints of milk'), after, ['follow'])).toEqual({
+      kind: 'follow-up',
+      follow: { kind: 'more', items: [{ item: 'milk', quantity: 2, unit: 'pints' }] },
+      lang: 'en',
+    });
     expect(readRequest(lang, said('and two pints of milk'), running, ['follow'])).toBeNull();
   });
 });

@@ -11,7 +11,13 @@ const yaml = (languages: string) => `device:\n  area: kitchen\nrouter:\n  mode: 
 describe('a bilingual kitchen', () => {
   it('sets a timer in Spanish, changes it in English, asks in Spanish, and "stop" silences its ring', async () => {
     const r = await simulate(
-      script('pon un temporizador de arroz de diez minutos', 'add five minutes to the arroz timer', '¿cuánto le queda al temporizador del arroz?', { atMs: 905_000 }, { text: 'stop', atMs: 906_000 }),
+      script(
+        'pon un temporizador de arroz de diez minutos',
+        'add five minutes to the arroz timer',
+        '¿cuánto le queda al temporizador del arroz?',
+        { atMs: 905_000 },
+        { text: 'stop', atMs: 906_000 },
+      ),
       { yaml: yaml('[en, es]'), drainMs: 0 },
     );
     // A request said in the device's second language carries it; one in the first needs none.
@@ -32,7 +38,15 @@ describe('a bilingual kitchen', () => {
   });
 
   it('answers list requests in the language they were said in, the same list either way', async () => {
-    const r = await simulate(script('añade tres limones a la lista de la compra', 'add eggs to the shopping list', '¿qué hay en la lista de la compra?', 'setz Milch auf die Einkaufsliste'), { yaml: yaml('[en, es, de]'), drainMs: 0 });
+    const r = await simulate(
+      script(
+        'añade tres limones a la lista de la compra',
+        'add eggs to the shopping list',
+        '¿qué hay en la lista de la compra?',
+        'setz Milch auf die Einkaufsliste',
+      ),
+      { yaml: yaml('[en, es, de]'), drainMs: 0 },
+    );
     expect(r.spoken()).toEqual([
       'He añadido tres limones a la lista de compra.',
       'Added eggs to the shopping list.',
@@ -42,7 +56,16 @@ describe('a bilingual kitchen', () => {
   });
 
   it('a Spanish timer is cancelled in English and asked about in Spanish: each answer in the language of its request', async () => {
-    const r = await simulate(script('pon un temporizador de arroz de diez minutos', 'set a pasta timer for 5 minutes', 'cancela el temporizador', 'cancel the arroz timer', 'cancela el temporizador de pasta'), { yaml: yaml('[en, es]'), drainMs: 0 });
+    const r = await simulate(
+      script(
+        'pon un temporizador de arroz de diez minutos',
+        'set a pasta timer for 5 minutes',
+        'cancela el temporizador',
+        'cancel the arroz timer',
+        'cancela el temporizador de pasta',
+      ),
+      { yaml: yaml('[en, es]'), drainMs: 0 },
+    );
     expect(r.spoken()).toEqual([
       'Temporizador de arroz puesto para 10 minutos.',
       'Pasta timer set for 5 minutes.',
@@ -52,8 +75,11 @@ describe('a bilingual kitchen', () => {
     ]);
   });
 
-  it('a Spanish kitchen hears hark\'s own words in Spanish, and its timers\' too', async () => {
-    const r = await simulate(script('sigue', 'pon un temporizador', 'pon un temporizador de diez minutos', 'cancela el temporizador'), { yaml: yaml('[es]'), drainMs: 0 });
+  it("a Spanish kitchen hears hark's own words in Spanish, and its timers' too", async () => {
+    const r = await simulate(script('sigue', 'pon un temporizador', 'pon un temporizador de diez minutos', 'cancela el temporizador'), {
+      yaml: yaml('[es]'),
+      drainMs: 0,
+    });
     expect(r.spoken()).toEqual([
       'No hay nada que continuar.',
       '¿Para cuánto tiempo? Por ejemplo: pon un temporizador de diez minutos.',
@@ -64,7 +90,13 @@ describe('a bilingual kitchen', () => {
 
   it('one list holds what is added in each language; a Spanish or German request names the same list', async () => {
     const r = await simulate(
-      script('add eggs to the shopping list', 'añade tres limones a la lista de la compra', 'setz Milch auf die Einkaufsliste', 'put flour on the stores list', 'pon dos kilos de cebollas en la lista del almacén'),
+      script(
+        'add eggs to the shopping list',
+        'añade tres limones a la lista de la compra',
+        'setz Milch auf die Einkaufsliste',
+        'put flour on the stores list',
+        'pon dos kilos de cebollas en la lista del almacén',
+      ),
       { yaml: yaml('[en, es, de]'), drainMs: 0 },
     );
     expect(r.of('list').map((l) => [l.list, l.item])).toEqual([

@@ -9,12 +9,20 @@ import { script, simulate } from '../conversation/sim.js';
  */
 describe('a message for someone else is kept, not answered, in the language it is said in', () => {
   it.each([
-    ['es', 'oye computadora pon un temporizador de arroz de diez minutos', 'oye computadora dile al chef que el temporizador de arroz está listo', 'dile al chef que el temporizador de arroz está listo'],
+    [
+      'es',
+      'oye computadora pon un temporizador de arroz de diez minutos',
+      'oye computadora dile al chef que el temporizador de arroz está listo',
+      'dile al chef que el temporizador de arroz está listo',
+    ],
     ['de', 'computer stell einen Reis Timer auf zehn Minuten', 'computer sag dem Koch der Reis Timer ist fertig', 'sag dem Koch der Reis Timer ist fertig'],
     ['en', 'computer set a rice timer for ten minutes', 'computer tell the chef the rice timer is done', 'tell the chef the rice timer is done'],
   ])('%s: "%s", then "%s"', async (lang, set, message, kept) => {
     const yaml = `language:\n  languages: [${lang}]\n`;
-    const r = await simulate(script({ text: set, language: lang, atMs: 1000 }, { text: message, language: lang, atMs: 10_000 }, { atMs: 30_000 }), { yaml, drainMs: 0 });
+    const r = await simulate(script({ text: set, language: lang, atMs: 1000 }, { text: message, language: lang, atMs: 10_000 }, { atMs: 30_000 }), {
+      yaml,
+      drainMs: 0,
+    });
     expect(r.of('submit')).toEqual([expect.objectContaining({ frame: 'query', text: kept })]);
     // Nothing said about the timer the message names: only the timer's own reply and the note that it was kept.
     expect(r.of('speak').filter((e) => Number(e.atMs) >= 10_000)).toHaveLength(1);

@@ -69,14 +69,19 @@ describe('a reply that asks for a case', () => {
     const f = files();
     f.set('replies.yaml', f.get('replies.yaml')!.replace("list.added: '{items:acc}", "list.added: '{items:akk}"));
     expect(() => readPack(f, 'packs/de', 'de')).toThrow(PackError);
-    expect(() => readPack(f, 'packs/de', 'de')).toThrow('packs/de/replies.yaml: list.added: unknown case "akk" in {items:akk} (numbers.yaml say.cases: acc, dat)');
+    expect(() => readPack(f, 'packs/de', 'de')).toThrow(
+      'packs/de/replies.yaml: list.added: unknown case "akk" in {items:akk} (numbers.yaml say.cases: acc, dat)',
+    );
   });
 });
 
 describe('through hark simulate', () => {
   it('a German cook hears the accusative when hark says what it added, the nominative when it reads the list', async () => {
     const yaml = 'router:\n  mode: always-listen\nlanguage:\n  languages: [de]\n';
-    const r = await simulate(script('füge einen kasten milch zur einkaufsliste hinzu', 'setze hundertundeine zwiebel auf die einkaufsliste', 'was steht auf der einkaufsliste'), { yaml, drainMs: 0 });
+    const r = await simulate(
+      script('füge einen kasten milch zur einkaufsliste hinzu', 'setze hundertundeine zwiebel auf die einkaufsliste', 'was steht auf der einkaufsliste'),
+      { yaml, drainMs: 0 },
+    );
     expect(r.spoken()).toEqual([
       'Einen Kasten Milch auf die Einkaufs-Liste gesetzt.',
       'Einhundertundeine Zwiebel auf die Einkaufs-Liste gesetzt.',

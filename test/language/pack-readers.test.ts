@@ -32,11 +32,59 @@ function lines(): string[] {
     .flatMap((f) => readFileSync(join(dir.pathname, f), 'utf8').split('\n'))
     .map((l) => l.replace(/^\[[^\]]*\]/, '').split('=>')[0]!)
     .filter((l) => l.trim() && !l.startsWith('#') && !l.startsWith('@'));
-  const amounts = ['a', 'an', 'one', 'two', '2', 'ten', 'twenty five', 'one hundred and twenty', '1.5', '1/2', 'half', 'a half', 'a quarter', 'three quarters', 'a couple', 'a couple of', 'another', 'an extra', 'five more', 'a couple more'];
+  const amounts = [
+    'a',
+    'an',
+    'one',
+    'two',
+    '2',
+    'ten',
+    'twenty five',
+    'one hundred and twenty',
+    '1.5',
+    '1/2',
+    'half',
+    'a half',
+    'a quarter',
+    'three quarters',
+    'a couple',
+    'a couple of',
+    'another',
+    'an extra',
+    'five more',
+    'a couple more',
+  ];
   const units = ['minute', 'minutes', 'hour', 'hours', 'second', 'secs', 'hr', 'm'];
-  const tails = ['', 'and a half', 'and half', 'and 1/2', 'and a quarter', 'and three quarters', 'and 30 seconds', '15 minutes', 'more', 'longer', 'no five minutes', 'of an hour', 'an hour'];
+  const tails = [
+    '',
+    'and a half',
+    'and half',
+    'and 1/2',
+    'and a quarter',
+    'and three quarters',
+    'and 30 seconds',
+    '15 minutes',
+    'more',
+    'longer',
+    'no five minutes',
+    'of an hour',
+    'an hour',
+  ];
   for (const a of amounts) for (const u of units) for (const t of tails) out.push(`${a} ${u} ${t}`, `${a} of a ${u} ${t}`, `${a} an ${u} ${t}`);
-  out.push('1:30', '1:30 minutes', '1:02:03', 'half an hour', 'half hour', 'a half hour', '1/2 an hour', 'quarter hour', 'a quarter of an hour', 'three quarters of an hour', 'an hour and a half', 'one hour, 15 minutes, and 30 seconds');
+  out.push(
+    '1:30',
+    '1:30 minutes',
+    '1:02:03',
+    'half an hour',
+    'half hour',
+    'a half hour',
+    '1/2 an hour',
+    'quarter hour',
+    'a quarter of an hour',
+    'three quarters of an hour',
+    'an hour and a half',
+    'one hour, 15 minutes, and 30 seconds',
+  );
   return [...out, ...loadCases().map((c) => c.sentence)];
 }
 
@@ -64,7 +112,18 @@ describe('English from packs/en reads what the English readers written in code r
       }
     }
     expect(found).toBeGreaterThan(2000);
-    const said: [number, string][] = [[0, '0 seconds'], [1, '1 second'], [59, '59 seconds'], [60, '1 minute'], [61, '1 minute and 1 second'], [90, '1 minute and 30 seconds'], [3600, '1 hour'], [3661, '1 hour, 1 minute and 1 second'], [5400, '1 hour and 30 minutes'], [86_399, '23 hours, 59 minutes and 59 seconds']];
+    const said: [number, string][] = [
+      [0, '0 seconds'],
+      [1, '1 second'],
+      [59, '59 seconds'],
+      [60, '1 minute'],
+      [61, '1 minute and 1 second'],
+      [90, '1 minute and 30 seconds'],
+      [3600, '1 hour'],
+      [3661, '1 hour, 1 minute and 1 second'],
+      [5400, '1 hour and 30 minutes'],
+      [86_399, '23 hours, 59 minutes and 59 seconds'],
+    ];
     for (const [s, text] of said) expect(d.say(s)).toBe(text);
     expect(d.measure(300)).toBe('5 minute');
   });
@@ -116,8 +175,26 @@ describe('Spanish and German numbers and durations, from their packs alone', () 
     }
     const es = languageOf(packs.es);
     const de = languageOf(packs.de);
-    expect([3, 21, 35, 100, 101, 242, 1000, 2005].map((v) => numberWords(v, es))).toEqual(['tres', 'veintiuno', 'treinta y cinco', 'cien', 'ciento uno', 'doscientos cuarenta y dos', 'mil', 'dos mil cinco']);
-    expect([3, 21, 35, 100, 101, 242, 1000, 2005].map((v) => numberWords(v, de))).toEqual(['drei', 'einundzwanzig', 'fünfunddreißig', 'einhundert', 'einhunderteins', 'zweihundertzweiundvierzig', 'eintausend', 'zweitausendfünf']);
+    expect([3, 21, 35, 100, 101, 242, 1000, 2005].map((v) => numberWords(v, es))).toEqual([
+      'tres',
+      'veintiuno',
+      'treinta y cinco',
+      'cien',
+      'ciento uno',
+      'doscientos cuarenta y dos',
+      'mil',
+      'dos mil cinco',
+    ]);
+    expect([3, 21, 35, 100, 101, 242, 1000, 2005].map((v) => numberWords(v, de))).toEqual([
+      'drei',
+      'einundzwanzig',
+      'fünfunddreißig',
+      'einhundert',
+      'einhunderteins',
+      'zweihundertzweiundvierzig',
+      'eintausend',
+      'zweitausendfünf',
+    ]);
   });
 
   it('durations in each language', () => {
@@ -172,7 +249,16 @@ describe('a pack made ready to read with', () => {
     expect(en.list('words', 'corrections').at(['i', 'mean', 'five'], 0)).toBe(2);
     expect(en.splitCompounds(['pizzatimer'])).toEqual(['pizzatimer']);
     const de = languageOf(packs.de);
-    expect(de.splitCompounds(['stell', 'den', 'nudeltimer', 'auf', 'die', 'einkaufsliste'])).toEqual(['stell', 'den', 'nudel', 'timer', 'auf', 'die', 'einkaufs', 'liste']);
+    expect(de.splitCompounds(['stell', 'den', 'nudeltimer', 'auf', 'die', 'einkaufsliste'])).toEqual([
+      'stell',
+      'den',
+      'nudel',
+      'timer',
+      'auf',
+      'die',
+      'einkaufs',
+      'liste',
+    ]);
     // A word that only ends like one is left alone when the stem would be too short.
     expect(de.splitCompounds(['timer', 'liste'])).toEqual(['timer', 'liste']);
     expect(de.reply('timer.set', { name: 'nudel', duration: de.durations.say(480) })).toBe('Nudel-Timer auf 8 Minuten gestellt.');

@@ -66,7 +66,9 @@ describe('a broken pack is refused at start, with the file and the path', () => 
   });
 
   it('a template that is broken, and one that names a rule the pack lacks', () => {
-    const got = problems(broken('sentences.yaml', (t) => t.replace("- '<pause> {timer}'", "- '<pause> ({timer}'").replace("- '<resume> {timer}'", "- '<unpause> {timer}'")));
+    const got = problems(
+      broken('sentences.yaml', (t) => t.replace("- '<pause> {timer}'", "- '<pause> ({timer}'").replace("- '<resume> {timer}'", "- '<unpause> {timer}'")),
+    );
     expect(got).toEqual([
       expect.stringMatching(/^packs\/en\/sentences\.yaml: timer\.pause\.0: "\(" at column 9 is never closed with "\)" in "<pause> \(\{timer\}"$/),
       expect.stringMatching(/^packs\/en\/sentences\.yaml: timer\.resume\.0: unknown rule <unpause> \(rules: .*\) in "<unpause> \{timer\}"$/),
@@ -130,7 +132,7 @@ describe('a broken pack is refused at start, with the file and the path', () => 
 });
 
 describe('a pack that grows from another', () => {
-  it('writes a few intents, its numbers and some replies; the rest is its fallback\'s, and it is refused without one', () => {
+  it("writes a few intents, its numbers and some replies; the rest is its fallback's, and it is refused without one", () => {
     const dir = mkdtempSync(join(tmpdir(), 'hark-packs-'));
     mkdirSync(join(dir, 'it'));
     const en = join(PACKS_DIR, 'en');
@@ -139,7 +141,7 @@ describe('a pack that grows from another', () => {
     const files: Record<string, string> = {
       'pack.yaml': 'language: it\nname: Italiano\nvoice: it\nfallback: en\n',
       'sentences.yaml': "timer.cancel: ['<cancel> {timer}']\n",
-      'rules.yaml': "lead: [ok, allora]\ntail: [grazie, per favore]\ncancel: [cancella, annulla, ferma]\n",
+      'rules.yaml': 'lead: [ok, allora]\ntail: [grazie, per favore]\ncancel: [cancella, annulla, ferma]\n',
       'replies.yaml': "timer.cancelled: 'Ho annullato il {timer}.'\ntimer.named: 'timer {name}'\n",
     };
     for (const [f, t] of Object.entries(files)) writeFileSync(join(dir, 'it', f), t);

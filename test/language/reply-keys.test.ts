@@ -30,7 +30,8 @@ describe('the replies hark says', () => {
   const used = keysUsed();
 
   it('finds the replies of timers, lists and the frames in the code', () => {
-    for (const k of ['timer.set', 'timer.which', 'timer.choice', 'list.not_caught', 'confirm.cancelled', 'continue.nothing', 'mode.always']) expect(used.has(k), k).toBe(true);
+    for (const k of ['timer.set', 'timer.which', 'timer.choice', 'list.not_caught', 'confirm.cancelled', 'continue.nothing', 'mode.always'])
+      expect(used.has(k), k).toBe(true);
   });
 
   it('are all in the catalog', () => {

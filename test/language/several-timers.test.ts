@@ -10,7 +10,11 @@ const yaml = 'router:\n  mode: always-listen\nlanguage:\n  languages: [en, es, d
 describe('two timers in one breath', () => {
   it('in Spanish and in German, each set and answered in its language', async () => {
     const r = await simulate(
-      script('pon un temporizador de pasta de diez minutos y otro de cinco minutos', 'pon un temporizador de diez minutos y otro temporizador de salsa de cinco minutos', 'stell einen Nudeltimer auf zehn Minuten und noch einen Soßentimer auf fünf Minuten'),
+      script(
+        'pon un temporizador de pasta de diez minutos y otro de cinco minutos',
+        'pon un temporizador de diez minutos y otro temporizador de salsa de cinco minutos',
+        'stell einen Nudeltimer auf zehn Minuten und noch einen Soßentimer auf fünf Minuten',
+      ),
       { yaml, drainMs: 0 },
     );
     expect(r.actions().map((a) => a.args)).toEqual([

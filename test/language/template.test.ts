@@ -4,21 +4,30 @@ import type { SlotReader } from '../../src/language/match.js';
 import { expand, parseTemplate, TemplateError } from '../../src/language/template.js';
 
 /** A small grammar of its own, so the engine is tested apart from the kitchen's sentences. */
-const colour: SlotReader<null> = (words, at) => (['red', 'green', 'dark blue'].includes(words[at]!) ? [{ end: at + 1, value: words[at], weight: 0.9 }] : words[at] === 'dark' && words[at + 1] === 'blue' ? [{ end: at + 2, value: 'dark blue', weight: 1.8 }] : []);
-const anything: SlotReader<null> = (words, at) => words.slice(at).map((_, k) => ({ end: at + k + 1, value: words.slice(at, at + k + 1).join(' '), weight: 0.1 * (k + 1) }));
+const colour: SlotReader<null> = (words, at) =>
+  ['red', 'green', 'dark blue'].includes(words[at]!)
+    ? [{ end: at + 1, value: words[at], weight: 0.9 }]
+    : words[at] === 'dark' && words[at + 1] === 'blue'
+      ? [{ end: at + 2, value: 'dark blue', weight: 1.8 }]
+      : [];
+const anything: SlotReader<null> = (words, at) =>
+  words.slice(at).map((_, k) => ({ end: at + k + 1, value: words.slice(at, at + k + 1).join(' '), weight: 0.1 * (k + 1) }));
 const readers = new Map<string, SlotReader<null>>([
   ['colour', colour],
   ['text', anything],
 ]);
 
 function grammar(sentences: { intent: string; templates: string[] }[], extras = {}) {
-  return new Grammar<null>({ rules: { lead: '(ok|please|could you)', tail: '(please|thanks)', paint: '(paint|colour|make)' }, sentences, readers, lead: 'lead', tail: 'tail' }, extras);
+  return new Grammar<null>(
+    { rules: { lead: '(ok|please|could you)', tail: '(please|thanks)', paint: '(paint|colour|make)' }, sentences, readers, lead: 'lead', tail: 'tail' },
+    extras,
+  );
 }
 const words = (s: string) => s.split(' ');
 
 describe('templates', () => {
   it('match words, alternatives, optional words, slots and rules, around lead-ins and tails', () => {
-    const g = grammar([{ intent: 'paint', templates: ["<paint> [the] (wall|door) {colour} [please]"] }]);
+    const g = grammar([{ intent: 'paint', templates: ['<paint> [the] (wall|door) {colour} [please]'] }]);
     for (const said of ['paint the wall red', 'make door dark blue', 'ok could you colour the wall green thanks']) {
       expect(g.read(words(said), null)[0]?.intent, said).toBe('paint');
     }
@@ -62,7 +71,10 @@ describe('templates', () => {
   });
 
   it('extras from the config: a new template for an intent, a new word for a rule, each refused with its path when wrong', () => {
-    const g = grammar([{ intent: 'paint', templates: ['<paint> the wall {colour}'] }], { templates: { paint: ['slap some {colour} on the wall'] }, rules: { paint: ['daub'] } });
+    const g = grammar([{ intent: 'paint', templates: ['<paint> the wall {colour}'] }], {
+      templates: { paint: ['slap some {colour} on the wall'] },
+      rules: { paint: ['daub'] },
+    });
     expect(g.read(words('slap some red on the wall'), null)[0]?.intent).toBe('paint');
     expect(g.read(words('daub the wall green'), null)[0]?.intent).toBe('paint');
     const bad = (extras: object) => {
@@ -73,7 +85,10 @@ describe('templates', () => {
       }
       return null;
     };
-    expect(bad({ templates: { paint: ['ok', 'slap {size} on'] } })).toEqual({ path: ['templates', 'paint', 1], message: 'unknown slot {size} (slots: colour, text) in "slap {size} on"' });
+    expect(bad({ templates: { paint: ['ok', 'slap {size} on'] } })).toEqual({
+      path: ['templates', 'paint', 1],
+      message: 'unknown slot {size} (slots: colour, text) in "slap {size} on"',
+    });
     expect(bad({ templates: { wash: ['wash it'] } })).toEqual({ path: ['templates', 'wash'], message: 'unknown intent "wash" (intents: paint)' });
     expect(bad({ rules: { brush: ['x'] } })).toEqual({ path: ['rules', 'brush'], message: expect.stringContaining('unknown rule <brush>') });
   });

@@ -55,7 +55,17 @@ function side(mode: 'wake-word' | 'always-listen' = 'always-listen') {
 let n = 0;
 function record(fate: Fate, closedAt: number): SegmentRecord {
   const index = n++;
-  const segment: Segment = { index, pcm: new Int16Array(16_000), prerollSamples: 4000, startSample: 0, vadStartSample: 4000, endSample: 16_000, closeReason: 'hangover', maxProb: 0.95, openedBy: 'vad' };
+  const segment: Segment = {
+    index,
+    pcm: new Int16Array(16_000),
+    prerollSamples: 4000,
+    startSample: 0,
+    vadStartSample: 4000,
+    endSample: 16_000,
+    closeReason: 'hangover',
+    maxProb: 0.95,
+    openedBy: 'vad',
+  };
   return { segment, transcript: null, fate, actions: [], closedAt, closedWallAt: Date.now(), speechEndAt: closedAt - 600, firstActionAt: null, written: false };
 }
 

@@ -42,7 +42,17 @@ function rig(engine: SttEngine, o: { busy?: () => boolean; checked?: boolean } =
   closers.push(() => (conv.dispose(), voice.speech.close()));
   const judge = new OpeningJudge({ stt, config: config.stt, log, phrases, ringing: () => false, language: () => conv.core.language });
   const earlyCloses: number[] = [];
-  const open = new OpenSegments({ conv, stt, speech: voice.speech, bus, config, openingChecked: () => o.checked ?? true, judge, sttBusy: o.busy ?? (() => false), closeEarly: () => void earlyCloses.push(clock.now()) });
+  const open = new OpenSegments({
+    conv,
+    stt,
+    speech: voice.speech,
+    bus,
+    config,
+    openingChecked: () => o.checked ?? true,
+    judge,
+    sttBusy: o.busy ?? (() => false),
+    closeEarly: () => void earlyCloses.push(clock.now()),
+  });
   const events: { type: string; payload: Record<string, unknown> }[] = [];
   bus.onAny((type, payload) => events.push({ type, payload: payload as Record<string, unknown> }));
   const of = (type: string) => events.filter((e) => e.type === type).map((e) => e.payload);

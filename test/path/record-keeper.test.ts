@@ -48,10 +48,33 @@ function keeper() {
   const segment = async (): Promise<SegmentRecord> => {
     const index = n++;
     const pcm = new Int16Array(16_000).fill(index + 1);
-    const seg: Segment = { index, pcm, prerollSamples: 4000, startSample: index * 32_000, vadStartSample: index * 32_000 + 4000, endSample: index * 32_000 + 16_000, closeReason: 'hangover', maxProb: 0.95, openedBy: 'vad' };
+    const seg: Segment = {
+      index,
+      pcm,
+      prerollSamples: 4000,
+      startSample: index * 32_000,
+      vadStartSample: index * 32_000 + 4000,
+      endSample: index * 32_000 + 16_000,
+      closeReason: 'hangover',
+      maxProb: 0.95,
+      openedBy: 'vad',
+    };
     const transcript: SegmentTranscript = await stt.transcriber.transcribe({ index, pcm, maxProb: 0.95 });
-    const fate: Fate = transcript.hearing.kind === 'heard' ? { kind: 'dispatched', utterance: transcript.hearing.utterance } : { kind: 'dropped', reason: transcript.hearing.reason };
-    return { segment: seg, transcript, fate, actions: [], closedAt: clock.now(), closedWallAt: Date.now(), speechEndAt: clock.now() - 600, firstActionAt: null, written: false };
+    const fate: Fate =
+      transcript.hearing.kind === 'heard'
+        ? { kind: 'dispatched', utterance: transcript.hearing.utterance }
+        : { kind: 'dropped', reason: transcript.hearing.reason };
+    return {
+      segment: seg,
+      transcript,
+      fate,
+      actions: [],
+      closedAt: clock.now(),
+      closedWallAt: Date.now(),
+      speechEndAt: clock.now() - 600,
+      firstActionAt: null,
+      written: false,
+    };
   };
   const rows = (sql: string): unknown[] => {
     const db = new Database(path, { readonly: true });
@@ -76,13 +99,30 @@ describe('the record keeper', () => {
     });
     k.records.write(rec);
     const u = rec.fate.kind === 'dispatched' ? rec.fate.utterance : null;
-    expect(k.rows('SELECT source, sample_count, preroll_samples, close_reason, trailing_silence_ms FROM segments')).toEqual([{ source: 'mic', sample_count: 16_000, preroll_samples: 4000, close_reason: 'hangover', trailing_silence_ms: 600 }]);
+    expect(k.rows('SELECT source, sample_count, preroll_samples, close_reason, trailing_silence_ms FROM segments')).toEqual([
+      { source: 'mic', sample_count: 16_000, preroll_samples: 4000, close_reason: 'hangover', trailing_silence_ms: 600 },
+    ]);
     expect(k.rows('SELECT length(pcm) AS bytes FROM segment_audio')).toEqual([{ bytes: 32_000 }]);
-    expect(k.rows('SELECT engine, raw_text, dropped_reason FROM transcripts')).toEqual([{ engine: 'whisper', raw_text: 'set a timer for five minutes', dropped_reason: null }]);
+    expect(k.rows('SELECT engine, raw_text, dropped_reason FROM transcripts')).toEqual([
+      { engine: 'whisper', raw_text: 'set a timer for five minutes', dropped_reason: null },
+    ]);
     expect(k.rows('SELECT id, text FROM utterances')).toEqual([{ id: u!.id, text: 'set a timer for five minutes' }]);
-    expect(k.rows('SELECT name, args_json, outcome, utterance_id, latency_ms FROM actions')).toEqual([{ name: 'timer.set', args_json: '{"seconds":300}', outcome: 'ok', utterance_id: u!.id, latency_ms: 40 }]);
+    expect(k.rows('SELECT name, args_json, outcome, utterance_id, latency_ms FROM actions')).toEqual([
+      { name: 'timer.set', args_json: '{"seconds":300}', outcome: 'ok', utterance_id: u!.id, latency_ms: 40 },
+    ]);
     // Told once, with its first action 40 ms after the close.
-    expect(k.handled).toEqual([{ segment: 0, fate: 'dispatched', reason: null, utterance: { id: u!.id, text: 'set a timer for five minutes', engine: 'whisper' }, actions: ['timer.set'], sttMs: rec.transcript!.sttMs, latencyMs: 40, actionMs: 40 }]);
+    expect(k.handled).toEqual([
+      {
+        segment: 0,
+        fate: 'dispatched',
+        reason: null,
+        utterance: { id: u!.id, text: 'set a timer for five minutes', engine: 'whisper' },
+        actions: ['timer.set'],
+        sttMs: rec.transcript!.sttMs,
+        latencyMs: 40,
+        actionMs: 40,
+      },
+    ]);
   });
 
   it('an action fired while no segment is handled (a timer that rang) gets a row of its own', () => {
@@ -136,7 +176,9 @@ describe('the record keeper', () => {
     late.fate = { kind: 'untranscribed', reason: 'not transcribed: hark was stopping (replay it with hark replay)' };
     k.records.write(late);
     expect(k.rows('SELECT name, outcome, error FROM actions')).toEqual([{ name: 'webhook.post', outcome: 'error', error: 'connection refused' }]);
-    expect(k.rows('SELECT s.id, t.engine, t.dropped_reason FROM segments s JOIN transcripts t ON t.segment_id = s.id ORDER BY s.id, t.id').at(-1)).toMatchObject({ engine: 'none', dropped_reason: 'not transcribed: hark was stopping (replay it with hark replay)' });
+    expect(
+      k.rows('SELECT s.id, t.engine, t.dropped_reason FROM segments s JOIN transcripts t ON t.segment_id = s.id ORDER BY s.id, t.id').at(-1),
+    ).toMatchObject({ engine: 'none', dropped_reason: 'not transcribed: hark was stopping (replay it with hark replay)' });
     expect(k.handled.at(-1)).toMatchObject({ segment: 1, fate: 'untranscribed', utterance: null, actions: [] });
     expect(k.log.lines.some((l) => l.includes('segment stored untranscribed') && l.includes('"level":"warn"'))).toBe(true);
   });

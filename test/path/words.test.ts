@@ -43,7 +43,17 @@ function stage(script: Script, o: { whole?: boolean; costMs?: number } = {}) {
 /** A closed segment: pre-roll, `speechSec` of speech, then a 600 ms hangover's silence. */
 function segment(speechSec: number, o: { ptt?: boolean; index?: number } = {}): Segment {
   const n = PREROLL + Math.round((speechSec + 0.6) * RATE);
-  return { index: o.index ?? 3, pcm: new Int16Array(n), prerollSamples: PREROLL, startSample: 0, vadStartSample: PREROLL, endSample: n, closeReason: o.ptt ? 'ptt-release' : 'hangover', maxProb: 0.95, openedBy: o.ptt ? 'ptt' : 'vad' };
+  return {
+    index: o.index ?? 3,
+    pcm: new Int16Array(n),
+    prerollSamples: PREROLL,
+    startSample: 0,
+    vadStartSample: PREROLL,
+    endSample: n,
+    closeReason: o.ptt ? 'ptt-release' : 'hangover',
+    maxProb: 0.95,
+    openedBy: o.ptt ? 'ptt' : 'vad',
+  };
 }
 
 const heardText = (w: Awaited<ReturnType<WordsStage['hear']>>) => (w.transcript?.hearing.kind === 'heard' ? w.transcript.hearing.utterance.text : null);
@@ -80,7 +90,20 @@ describe('the words stage', () => {
   it('the verdict of the check made while it was still open is used: no second look at the opening', async () => {
     const s = stage(['the whole of it']);
     const verdict: OpeningVerdict = { kind: 'wake', sttMs: 120 };
-    const seg: OpenSegment = { startSample: 0, key: '@0', live: null, speaking: false, held: false, spans: 0, candidate: null, pauses: 0, bargeIds: new Set(), prerollSamples: PREROLL, lastPause: null, opening: { pcm: new Int16Array(0), maxProb: 0.95, verdict: Promise.resolve(verdict), result: verdict } };
+    const seg: OpenSegment = {
+      startSample: 0,
+      key: '@0',
+      live: null,
+      speaking: false,
+      held: false,
+      spans: 0,
+      candidate: null,
+      pauses: 0,
+      bargeIds: new Set(),
+      prerollSamples: PREROLL,
+      lastPause: null,
+      opening: { pcm: new Int16Array(0), maxProb: 0.95, verdict: Promise.resolve(verdict), result: verdict },
+    };
     const w = await s.words.hear({ segment: segment(6), seg, waitedMs: 0, late: false });
     expect(heardText(w)).toBe('the whole of it');
     expect(s.engine.heard).toEqual([segment(6).pcm.length]);

@@ -54,9 +54,13 @@ describe('the work line', () => {
   it('a failing job is logged with its fields and the next job still runs', async () => {
     const { work, log } = line();
     const seen: string[] = [];
-    const failed = work.enqueue(async () => {
-      throw new Error('the engine fell over');
-    }, 'segment handling failed', { segment: 7 });
+    const failed = work.enqueue(
+      async () => {
+        throw new Error('the engine fell over');
+      },
+      'segment handling failed',
+      { segment: 7 },
+    );
     const next = work.enqueue(async () => void seen.push('next'), 'failed');
     await Promise.all([failed, next]);
     expect(seen).toEqual(['next']);
@@ -83,7 +87,12 @@ describe('the work line', () => {
     const busy = gate();
     void work.enqueue(async () => void (await busy.opened), 'failed');
     const taken: { waitedMs: number; late: boolean }[] = [];
-    const done = work.enqueue(async (t) => void taken.push({ waitedMs: t.waitedMs, late: t.late }), 'failed', {}, { lane: 'normal', bytes: 32_000, audioSec: 1, evict: () => {} });
+    const done = work.enqueue(
+      async (t) => void taken.push({ waitedMs: t.waitedMs, late: t.late }),
+      'failed',
+      {},
+      { lane: 'normal', bytes: 32_000, audioSec: 1, evict: () => {} },
+    );
     await tick();
     clock.advanceBy(5000);
     // The page's header: the line is behind.
@@ -99,7 +108,13 @@ describe('the work line', () => {
     const seen: string[] = [];
     const busy = gate();
     void work.enqueue(async () => void (await busy.opened), 'failed');
-    const seg = (name: string) => work.enqueue(async () => void seen.push(`ran ${name}`), 'failed', {}, { lane: 'normal', bytes: 32_000, audioSec: 1, evict: () => void seen.push(`stored ${name}`) });
+    const seg = (name: string) =>
+      work.enqueue(
+        async () => void seen.push(`ran ${name}`),
+        'failed',
+        {},
+        { lane: 'normal', bytes: 32_000, audioSec: 1, evict: () => void seen.push(`stored ${name}`) },
+      );
     const a = seg('a');
     void seg('b');
     void seg('c');
@@ -116,7 +131,19 @@ describe('the work line', () => {
     const seen: string[] = [];
     const busy = gate();
     void work.enqueue(async () => void (await busy.opened), 'failed');
-    void work.enqueue(async () => void seen.push('a'), 'failed', { segment: 1 }, { lane: 'normal', bytes: 32_000, audioSec: 1, evict: () => { throw new Error('disk full'); } });
+    void work.enqueue(
+      async () => void seen.push('a'),
+      'failed',
+      { segment: 1 },
+      {
+        lane: 'normal',
+        bytes: 32_000,
+        audioSec: 1,
+        evict: () => {
+          throw new Error('disk full');
+        },
+      },
+    );
     void work.enqueue(async () => void seen.push('b'), 'failed', { segment: 2 }, { lane: 'normal', bytes: 32_000, audioSec: 1, evict: () => {} });
     busy.open();
     await work.idle();

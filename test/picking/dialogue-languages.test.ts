@@ -28,7 +28,15 @@ function rig(languages: string[]) {
   const ledger = new SqliteLedger(db, 'dock');
   const lines: { text: string; language: string }[] = [];
   const [first, ...others] = wordsOf(languages);
-  const d = new PickDialogue({ words: first!, others, ledger, clock: new VirtualClock(0), operators: [], rate: { start: 170, min: 150, max: 190, step: 20 }, out: { say: (text, _rate, language) => lines.push({ text, language }), event: () => {} } });
+  const d = new PickDialogue({
+    words: first!,
+    others,
+    ledger,
+    clock: new VirtualClock(0),
+    operators: [],
+    rate: { start: 170, min: 150, max: 190, step: 20 },
+    out: { say: (text, _rate, language) => lines.push({ text, language }), event: () => {} },
+  });
   ledger.add(A);
   d.start();
   const hear = (text: string, language?: string) => {

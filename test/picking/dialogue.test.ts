@@ -47,7 +47,10 @@ describe('sign-on and one pick after another', () => {
 
   it('asks for a PIN when the operator has one, and refuses a wrong one or an unknown operator', async () => {
     const config = "picking:\n  enabled: true\n  operators:\n    - {id: '12', pin: '4321'}\n    - {id: '7'}\n";
-    const run = await simulate(scratch('pin'), ['sign on', 'nine', 'one two', 'one one one one', 'one two', 'four three two one'], { assignments: [A1], config });
+    const run = await simulate(scratch('pin'), ['sign on', 'nine', 'one two', 'one one one one', 'one two', 'four three two one'], {
+      assignments: [A1],
+      config,
+    });
     expect(replies(run.lines)).toEqual([
       ['Operator number?'],
       ['Operator 9 is not known. Operator number?'],
@@ -107,7 +110,9 @@ describe('quantities and short picks', () => {
 
 describe('commands at any step', () => {
   it('"skip slot" sends the pick to the end of the assignment, where it comes back', async () => {
-    const run = await simulate(scratch('skip'), [...SIGN_ON, 'skip slot', 'alpha one two', 'one', 'zero eight', 'two', 'four seven', 'three'], { assignments: [A1] });
+    const run = await simulate(scratch('skip'), [...SIGN_ON, 'skip slot', 'alpha one two', 'one', 'zero eight', 'two', 'four seven', 'three'], {
+      assignments: [A1],
+    });
     const r = replies(run.lines);
     expect(r[2]).toEqual(['Slot skipped. Aisle 5, slot 3.']);
     expect(r[6]).toEqual(['Aisle 4, slot 12.']);
@@ -144,7 +149,9 @@ describe('commands at any step', () => {
   });
 
   it('"how much more", "description" and "repeat last pick" answer without moving on', async () => {
-    const run = await simulate(scratch('ask'), [...SIGN_ON, 'how much more', 'description', '47', 'three', 'repeat last pick', 'description', 'a12'], { assignments: [A1] });
+    const run = await simulate(scratch('ask'), [...SIGN_ON, 'how much more', 'description', '47', 'three', 'repeat last pick', 'description', 'a12'], {
+      assignments: [A1],
+    });
     expect(replies(run.lines).slice(2)).toEqual([
       ['3 picks and 6 units left.'],
       ['Tomato soup, twelve tins.'],
@@ -158,7 +165,14 @@ describe('commands at any step', () => {
 
   it('"undo" takes back the last pick before it is sent, and the picker does it again', async () => {
     const run = await simulate(scratch('undo'), [...SIGN_ON, '47', 'three', 'undo', '47', 'two', 'yes', 'undo', 'undo'], { assignments: [A1] });
-    expect(replies(run.lines).slice(4)).toEqual([['Undone. Aisle 4, slot 12.'], ['Pick 3 cases.'], ['Short by 1, correct?'], ['Aisle 5, slot 3.'], ['Undone. Aisle 4, slot 12.'], ['Nothing to undo.']]);
+    expect(replies(run.lines).slice(4)).toEqual([
+      ['Undone. Aisle 4, slot 12.'],
+      ['Pick 3 cases.'],
+      ['Short by 1, correct?'],
+      ['Aisle 5, slot 3.'],
+      ['Undone. Aisle 4, slot 12.'],
+      ['Nothing to undo.'],
+    ]);
     expect(events(run.lines, 'undone')).toHaveLength(2);
   });
 
@@ -168,7 +182,10 @@ describe('commands at any step', () => {
     expect(r[4]).toEqual(['Signed off. The assignment is kept.']);
     // Signed off, the check digits are nobody's words: ignored, with why.
     expect(r[5]).toEqual([]);
-    expect(run.lines.find((l) => l.type === 'ignored' && l.text === 'forty seven')).toMatchObject({ frame: 'picking', reason: expect.stringContaining('picking') });
+    expect(run.lines.find((l) => l.type === 'ignored' && l.text === 'forty seven')).toMatchObject({
+      frame: 'picking',
+      reason: expect.stringContaining('picking'),
+    });
     expect(r[7]).toEqual(['Operator 1 2 signed on. Resuming the assignment. Aisle 5, slot 3.']);
   });
 
@@ -190,7 +207,11 @@ describe('talk that is not for hark', () => {
     const r = replies(run.lines);
     expect(r.slice(2)).toEqual([[], [], ['Pick 3 cases.'], [], ['Aisle 5, slot 3.']]);
     const ignored = run.lines.filter((l) => l.type === 'ignored');
-    expect(ignored.map((l) => l.text)).toEqual(['are you on lunch at twelve', 'attention please, would the driver of the blue van come to reception', 'can you pass me that']);
+    expect(ignored.map((l) => l.text)).toEqual([
+      'are you on lunch at twelve',
+      'attention please, would the driver of the blue van come to reception',
+      'can you pass me that',
+    ]);
     expect(ignored.every((l) => l.frame === 'picking')).toBe(true);
     expect(events(run.lines, 'wrong-check')).toEqual([]);
   });

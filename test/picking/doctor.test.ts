@@ -39,7 +39,11 @@ describe('hark doctor: voice picking', () => {
 
   it('fails at picking.wms.queueMax results waiting; none is dropped', async () => {
     const r = await pickingCheck.run(ctx(withPicks(12, 0), { enabled: true, wms: { url: 'http://wms.example/results', queueMax: 10 } }));
-    expect(r).toMatchObject({ status: 'fail', detail: expect.stringContaining('12 results waiting (picking.wms.queueMax 10)'), fix: expect.stringContaining('none is dropped') });
+    expect(r).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining('12 results waiting (picking.wms.queueMax 10)'),
+      fix: expect.stringContaining('none is dropped'),
+    });
   });
 
   it('results kept with no warehouse system configured: says so', async () => {

@@ -45,7 +45,20 @@ interface RunResult {
 
 /** One device run with a picker who answers each prompt; killed after line `kill[0]` if given. */
 function run(dir: string, files: string[], kill: [number, number] | null): Promise<RunResult> {
-  const args = [HARK_BIN, 'simulate', '-c', join(dir, 'hark.yaml'), '--out-dir', join(dir, 'out'), '--drain-ms', '0', '--live-wms', '--wms-drain-ms', '5000', ...files.flatMap((f) => ['--assignment', f])];
+  const args = [
+    HARK_BIN,
+    'simulate',
+    '-c',
+    join(dir, 'hark.yaml'),
+    '--out-dir',
+    join(dir, 'out'),
+    '--drain-ms',
+    '0',
+    '--live-wms',
+    '--wms-drain-ms',
+    '5000',
+    ...files.flatMap((f) => ['--assignment', f]),
+  ];
   const child: ChildProcess = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines: Line[] = [];
   let written = 0;

@@ -21,13 +21,35 @@ beforeAll(async () => {
 afterAll(() => wms.close());
 
 function run(dir: string, languages: string, said: string[], file: string): Promise<Line[]> {
-  writeFileSync(join(dir, 'hark.yaml'), `language:\n  languages: ${languages}\npicking:\n  enabled: true\n  wms:\n    url: ${wms.url}\n    holdMs: 0\n    retryFirstMs: 50\n`);
+  writeFileSync(
+    join(dir, 'hark.yaml'),
+    `language:\n  languages: ${languages}\npicking:\n  enabled: true\n  wms:\n    url: ${wms.url}\n    holdMs: 0\n    retryFirstMs: 50\n`,
+  );
   const input = said.map((text, i) => JSON.stringify({ text, atMs: (i + 1) * 6000 })).join('\n') + '\n';
-  const args = [HARK_BIN, 'simulate', '-c', join(dir, 'hark.yaml'), '--out-dir', join(dir, 'out'), '--drain-ms', '0', '--live-wms', '--wms-drain-ms', '5000', '--assignment', file];
+  const args = [
+    HARK_BIN,
+    'simulate',
+    '-c',
+    join(dir, 'hark.yaml'),
+    '--out-dir',
+    join(dir, 'out'),
+    '--drain-ms',
+    '0',
+    '--live-wms',
+    '--wms-drain-ms',
+    '5000',
+    '--assignment',
+    file,
+  ];
   return new Promise((resolve, reject) => {
     const child = execFile(process.execPath, args, { timeout: 30_000, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
       if (err && typeof err.code !== 'number') return reject(new Error(`${err.message}\n${stderr}`));
-      resolve(stdout.trim().split('\n').map((l) => JSON.parse(l) as Line));
+      resolve(
+        stdout
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as Line),
+      );
     });
     child.stdin!.end(input);
   });
@@ -59,7 +81,21 @@ const scenarios = [
     lang: 'de',
     languages: '[de]',
     unit: { unit: 'Kiste', unitPlural: 'Kisten' },
-    said: ['anmelden', 'eins zwei', 'vier acht', 'siebenundvierzig', 'noch mal', 'Fehlmenge', 'eins', 'ja', 'Platz überspringen', 'einunddreißig', 'eins', 'acht vier', 'drei'],
+    said: [
+      'anmelden',
+      'eins zwei',
+      'vier acht',
+      'siebenundvierzig',
+      'noch mal',
+      'Fehlmenge',
+      'eins',
+      'ja',
+      'Platz überspringen',
+      'einunddreißig',
+      'eins',
+      'acht vier',
+      'drei',
+    ],
     heard: [
       ['Mitarbeiternummer?'],
       ['Mitarbeiter 1 2 angemeldet. Neuer Auftrag, 3 Entnahmen. Gang 1, Platz 11.'],
@@ -91,7 +127,9 @@ describe('picking in the language of the device', () => {
       expect(events(lines, 'skipped')).toHaveLength(1);
       // Spoken with the device's first language's voice: no line carries another language.
       expect(lines.filter((l) => l.type === 'speak' && l.lang !== undefined)).toEqual([]);
-      const kept = wms.kept.filter((d) => d.body.assignment === id).map((d) => ({ id: d.id, quantity: d.body.quantity, picked: d.body.picked, short: d.body.short }));
+      const kept = wms.kept
+        .filter((d) => d.body.assignment === id)
+        .map((d) => ({ id: d.id, quantity: d.body.quantity, picked: d.body.picked, short: d.body.short }));
       expect(kept).toEqual([
         { id: `${id}/P1`, quantity: 2, picked: 1, short: true },
         { id: `${id}/P3`, quantity: 1, picked: 1, short: false },

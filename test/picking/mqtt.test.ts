@@ -69,8 +69,15 @@ afterAll(async () => {
 describe('assignments and results over MQTT', () => {
   it('refuses a malformed assignment naming the field, takes a good one, and delivers every result through a lost connection to the broker', async () => {
     const dir = scratch('mqtt-run');
-    writeFileSync(join(dir, 'hark.yaml'), `mqtt:\n  url: mqtt://127.0.0.1:${relay.port}\n  device: ${DEVICE}\n  reconnectInitialMs: 100\npicking:\n  enabled: true\n  wms:\n    mqtt: true\n    holdMs: 0\n    retryFirstMs: 50\n    retryMaxMs: 300\n    timeoutMs: 1000\n`);
-    const child: ChildProcess = spawn(process.execPath, [HARK_BIN, 'simulate', '-c', join(dir, 'hark.yaml'), '--out-dir', join(dir, 'out'), '--drain-ms', '0', '--live-wms', '--wms-drain-ms', '10000'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    writeFileSync(
+      join(dir, 'hark.yaml'),
+      `mqtt:\n  url: mqtt://127.0.0.1:${relay.port}\n  device: ${DEVICE}\n  reconnectInitialMs: 100\npicking:\n  enabled: true\n  wms:\n    mqtt: true\n    holdMs: 0\n    retryFirstMs: 50\n    retryMaxMs: 300\n    timeoutMs: 1000\n`,
+    );
+    const child: ChildProcess = spawn(
+      process.execPath,
+      [HARK_BIN, 'simulate', '-c', join(dir, 'hark.yaml'), '--out-dir', join(dir, 'out'), '--drain-ms', '0', '--live-wms', '--wms-drain-ms', '10000'],
+      { stdio: ['pipe', 'pipe', 'inherit'] },
+    );
     const guard = setTimeout(() => child.kill('SIGKILL'), 40_000);
     const lines: Line[] = [];
     // The picker waits while the broker is being stopped or started (so the fault lands where it should).
@@ -109,7 +116,11 @@ describe('assignments and results over MQTT', () => {
 
     expect(wms.json(`${T}/refused`)).toEqual([{ version: 1, type: 'refused', id: 'BAD', problems: ['picks.0.checkDigits: must be 1 to 8 letters or digits'] }]);
     expect(wms.json(`${T}/accepted`)).toEqual([{ version: 1, type: 'accepted', id: 'M3', duplicate: false }]);
-    await wms.waitFor(() => new Set(wms.json(`${T}/result`).map((r) => r.id)).size === 3, 20_000, `three results (outbox at exit: ${JSON.stringify(lines.find((l) => l.type === 'picking-outbox'))})`);
+    await wms.waitFor(
+      () => new Set(wms.json(`${T}/result`).map((r) => r.id)).size === 3,
+      20_000,
+      `three results (outbox at exit: ${JSON.stringify(lines.find((l) => l.type === 'picking-outbox'))})`,
+    );
     const results = wms.json(`${T}/result`);
     const firstOfEach = results.filter((r, i) => results.findIndex((x) => x.id === r.id) === i);
     expect(firstOfEach.map((r) => [r.id, r.seq, r.picked])).toEqual([1, 2, 3].map((i) => [`M3/P${i}`, i, pickOf(i).quantity]));

@@ -20,13 +20,34 @@ beforeAll(async () => {
 afterAll(() => wms.close());
 
 function run(dir: string, said: string[], files: string[], drainMs: number): Promise<Line[]> {
-  writeFileSync(join(dir, 'hark.yaml'), `picking:\n  enabled: true\n  wms:\n    url: ${wms.url}\n    holdMs: 0\n    retryFirstMs: 50\n    retryMaxMs: 200\n    timeoutMs: 500\n    queueMax: 10\n`);
+  writeFileSync(
+    join(dir, 'hark.yaml'),
+    `picking:\n  enabled: true\n  wms:\n    url: ${wms.url}\n    holdMs: 0\n    retryFirstMs: 50\n    retryMaxMs: 200\n    timeoutMs: 500\n    queueMax: 10\n`,
+  );
   const input = said.map((text, i) => JSON.stringify({ text, atMs: (i + 1) * 6000 })).join('\n') + '\n';
-  const args = [HARK_BIN, 'simulate', '-c', join(dir, 'hark.yaml'), '--out-dir', join(dir, 'out'), '--drain-ms', '0', '--live-wms', '--wms-drain-ms', String(drainMs), ...files.flatMap((f) => ['--assignment', f])];
+  const args = [
+    HARK_BIN,
+    'simulate',
+    '-c',
+    join(dir, 'hark.yaml'),
+    '--out-dir',
+    join(dir, 'out'),
+    '--drain-ms',
+    '0',
+    '--live-wms',
+    '--wms-drain-ms',
+    String(drainMs),
+    ...files.flatMap((f) => ['--assignment', f]),
+  ];
   return new Promise((resolve, reject) => {
     const child = execFile(process.execPath, args, { timeout: 30_000, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
       if (err && typeof err.code !== 'number') return reject(new Error(`${err.message}\n${stderr}`));
-      resolve(stdout.trim().split('\n').map((l) => JSON.parse(l) as Line));
+      resolve(
+        stdout
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as Line),
+      );
     });
     child.stdin!.end(input);
   });

@@ -104,7 +104,16 @@ describe('the pick outbox, delivered to the warehouse system over HTTP', () => {
   it('"undo" within the hold takes a result back before it is sent: the warehouse never sees it', async () => {
     const r = await rig(2);
     // As picking.wms.holdMs would: the sender leaves a result alone until it is older than the hold.
-    const held = new OutboxSender({ outbox: r.outbox, channel: httpChannel({ url: r.wms.url, timeoutMs: 2000 }), clock: new SystemClock(), wallNow: Date.now, log, holdMs: 400, retryFirstMs: 10, retryMaxMs: 80 });
+    const held = new OutboxSender({
+      outbox: r.outbox,
+      channel: httpChannel({ url: r.wms.url, timeoutMs: 2000 }),
+      clock: new SystemClock(),
+      wallNow: Date.now,
+      log,
+      holdMs: 400,
+      retryFirstMs: 10,
+      retryMaxMs: 80,
+    });
     r.sender.stop();
     opened.push({ close: () => held.stop() });
     const a = r.ledger.current('12')!;

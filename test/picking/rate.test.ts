@@ -35,7 +35,10 @@ afterAll(() => {
 
 /** One "device": a fresh command side and voice on the ledger file in `dir` (a second one is a restart). */
 function device() {
-  const config = parseConfigText('speech:\n  device: "null"\n  cacheEntries: 0\npicking:\n  enabled: true\n  rate: {start: 170, min: 130, max: 250, step: 40}\n', 'hark.yaml');
+  const config = parseConfigText(
+    'speech:\n  device: "null"\n  cacheEntries: 0\npicking:\n  enabled: true\n  rate: {start: 170, min: 130, max: 250, step: 40}\n',
+    'hark.yaml',
+  );
   const bus = new Bus();
   const clock = new SystemClock();
   const log = createLogger({ level: 'error' });

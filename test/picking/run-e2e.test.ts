@@ -19,7 +19,11 @@ import { WmsDouble } from './wms-double.js';
  */
 const N = 10;
 const DIGIT = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
-const spell = (s: string) => s.split('').map((d) => DIGIT[Number(d)]).join(' ');
+const spell = (s: string) =>
+  s
+    .split('')
+    .map((d) => DIGIT[Number(d)])
+    .join(' ');
 
 describe('hark run: a 10-pick assignment spoken by a picker', () => {
   const root = outputDir('e2e-picking');
@@ -45,18 +49,28 @@ describe('hark run: a 10-pick assignment spoken by a picker', () => {
     const wav = join(root, 'picker.wav');
     await writeWavFile(wav, s.pcm);
     const config = join(root, 'hark.yaml');
-    writeFileSync(config, `speech:\n  device: "null"\nintent:\n  enabled: false\npicking:\n  enabled: true\n  wms:\n    url: ${wms.url}\n    holdMs: 0\n    retryFirstMs: 100\n`);
-    hark = new HarkProcess(['--db', join(root, 'hark.db'), '--port', '0', '--stt-mode', 'cloud-only', '--deepgram-url', deepgram.url, '--input', wav, '--exit-at-end'], {
-      ...process.env,
-      DEEPGRAM_API_KEY: 'e2e-key',
-      HARK_CONFIG: config,
-    });
+    writeFileSync(
+      config,
+      `speech:\n  device: "null"\nintent:\n  enabled: false\npicking:\n  enabled: true\n  wms:\n    url: ${wms.url}\n    holdMs: 0\n    retryFirstMs: 100\n`,
+    );
+    hark = new HarkProcess(
+      ['--db', join(root, 'hark.db'), '--port', '0', '--stt-mode', 'cloud-only', '--deepgram-url', deepgram.url, '--input', wav, '--exit-at-end'],
+      {
+        ...process.env,
+        DEEPGRAM_API_KEY: 'e2e-key',
+        HARK_CONFIG: config,
+      },
+    );
     const ready = await hark.waitFor((e) => e.type === 'daemon.ready', 30_000, 'hark to start');
     expect(ready).toBeDefined();
     const listening = await hark.waitFor((e) => e.type === 'debug.listening', 5_000, 'the debug server');
     const base = String(listening.url);
     const post = async (body: unknown) => {
-      const res = await fetch(`${base}api/picking/assignments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch(`${base}api/picking/assignments`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       return { status: res.status, body: (await res.json()) as Record<string, unknown> };
     };
     const bad = assignment('BAD', 2) as { picks: { quantity: number }[] };
@@ -77,7 +91,10 @@ describe('hark run: a 10-pick assignment spoken by a picker', () => {
         await new Promise((r) => setTimeout(r, 1500));
       }
     })();
-    const exit = await Promise.race([hark.exited, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`hark did not finish; stderr:\n${hark.stderr.slice(-20).join('\n')}`)), 150_000))]);
+    const exit = await Promise.race([
+      hark.exited,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`hark did not finish; stderr:\n${hark.stderr.slice(-20).join('\n')}`)), 150_000)),
+    ]);
     expect(exit.code).toBe(0);
   }, 200_000);
 

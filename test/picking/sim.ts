@@ -13,7 +13,17 @@ export function assignment(id: string, n: number, over: (i: number) => Record<st
     id,
     picks: Array.from({ length: n }, (_, k) => {
       const i = k + 1;
-      return { id: `P${i}`, aisle: String(i), slot: String(10 + i), checkDigits: String(10 + ((i * 37) % 90)), description: `Item ${i}`, quantity: (i % 3) + 1, unit: 'case', unitPlural: 'cases', ...over(i) };
+      return {
+        id: `P${i}`,
+        aisle: String(i),
+        slot: String(10 + i),
+        checkDigits: String(10 + ((i * 37) % 90)),
+        description: `Item ${i}`,
+        quantity: (i % 3) + 1,
+        unit: 'case',
+        unitPlural: 'cases',
+        ...over(i),
+      };
     }),
   };
 }
@@ -37,7 +47,11 @@ export function scratch(name: string): string {
  * `hark simulate` with picking on, as a technician runs it: a config file, assignment files, one
  * utterance a line. Lines are spaced 6 s apart so hark's modelled voice has finished each prompt.
  */
-export function simulate(dir: string, said: readonly (string | Record<string, unknown>)[], o: { assignments?: Record<string, unknown>[]; config?: string; raw?: string[] } = {}): Promise<Run> {
+export function simulate(
+  dir: string,
+  said: readonly (string | Record<string, unknown>)[],
+  o: { assignments?: Record<string, unknown>[]; config?: string; raw?: string[] } = {},
+): Promise<Run> {
   writeFileSync(join(dir, 'hark.yaml'), o.config ?? 'picking:\n  enabled: true\n');
   const files = (o.assignments ?? []).map((a, i) => {
     const f = join(dir, `assignment-${Date.now()}-${i}.json`);
@@ -54,11 +68,26 @@ export function simulate(dir: string, said: readonly (string | Record<string, un
     at += 6000;
     return JSON.stringify(typeof s === 'string' ? { text: s, atMs: at } : { ...s, atMs: at });
   });
-  const args = [HARK_BIN, 'simulate', '-c', join(dir, 'hark.yaml'), '--out-dir', join(dir, 'out'), '--drain-ms', '0', ...files.flatMap((f) => ['--assignment', f])];
+  const args = [
+    HARK_BIN,
+    'simulate',
+    '-c',
+    join(dir, 'hark.yaml'),
+    '--out-dir',
+    join(dir, 'out'),
+    '--drain-ms',
+    '0',
+    ...files.flatMap((f) => ['--assignment', f]),
+  ];
   return new Promise((resolve, reject) => {
     const child = execFile(process.execPath, args, { timeout: 30_000, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
       if (err && err.code === undefined) return reject(err);
-      const lines = stdout.trim() ? stdout.trim().split('\n').map((l) => JSON.parse(l) as Line) : [];
+      const lines = stdout.trim()
+        ? stdout
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l) as Line)
+        : [];
       resolve({ lines, stderr, code: typeof err?.code === 'number' ? err.code : 0, dir });
     });
     child.stdin!.end(input.join('\n') + '\n');

@@ -48,7 +48,8 @@ describe('picking words in the language packs', () => {
       [de, 'Fehlmenge', 'short'],
       [de, 'Wie viel noch?', 'howMuchMore'],
       [de, 'nein', 'no'],
-    ] as const) expect(read(said(text), w!).command, text).toBe(command);
+    ] as const)
+      expect(read(said(text), w!).command, text).toBe(command);
   });
 
   it("numbers are read with the pack's numbers.yaml, letters stay ICAO", () => {
@@ -68,17 +69,34 @@ describe('picking words in the language packs', () => {
   });
 
   it('a prompt with a slot hark does not fill stops the pack, naming file and path', () => {
-    const p = problems(withPicking('es', (t) => t.replace('Recoja {quantity}.', 'Recoja {cantidad}.')), 'es');
+    const p = problems(
+      withPicking('es', (t) => t.replace('Recoja {quantity}.', 'Recoja {cantidad}.')),
+      'es',
+    );
     expect(p).toEqual(['packs/es/picking.yaml: say.pick: unknown slot {cantidad} (this sentence has: {quantity})']);
   });
 
   it('a missing prompt, an empty command or an unknown key is refused with its path', () => {
-    const p = problems(withPicking('en', (t) => t.replace(/\n  wrong: .*\n/, '\n').replace('undo: [ undo ]', 'undo: []').replace('\nplural:', '\nextra: 1\nplural:')));
-    expect(p).toEqual(['packs/en/picking.yaml: say.wrong: is missing: every pack says it', 'packs/en/picking.yaml: hear.undo: needs at least one phrase', 'packs/en/picking.yaml: Unrecognized key: "extra"']);
+    const p = problems(
+      withPicking('en', (t) =>
+        t
+          .replace(/\n  wrong: .*\n/, '\n')
+          .replace('undo: [ undo ]', 'undo: []')
+          .replace('\nplural:', '\nextra: 1\nplural:'),
+      ),
+    );
+    expect(p).toEqual([
+      'packs/en/picking.yaml: say.wrong: is missing: every pack says it',
+      'packs/en/picking.yaml: hear.undo: needs at least one phrase',
+      'packs/en/picking.yaml: Unrecognized key: "extra"',
+    ]);
   });
 
   it('one phrase for two commands is refused (which one was meant could not be told)', () => {
-    const p = problems(withPicking('de', (t) => t.replace('undo: [rückgängig,', 'undo: [überspringen, rückgängig,')), 'de');
+    const p = problems(
+      withPicking('de', (t) => t.replace('undo: [rückgängig,', 'undo: [überspringen, rückgängig,')),
+      'de',
+    );
     expect(p).toEqual(['packs/de/picking.yaml: hear.undo.0: "überspringen" is also a phrase of skipSlot']);
   });
 

@@ -4,7 +4,8 @@ import { formatAction, formatSummary, judge, summarise, whyNoAction } from '../.
 import { emptyNewOutcome, type ActionOutcome, type Heard, type NewOutcome, type SegmentReplay } from '../../src/replay/outcome.js';
 import { parseSince } from '../../src/replay/since.js';
 
-const heard = (text: string | null): Heard => (text === null ? { texts: [], dropped: 'blank audio', engine: 'whisper' } : { texts: [text], dropped: null, engine: 'whisper' });
+const heard = (text: string | null): Heard =>
+  text === null ? { texts: [], dropped: 'blank audio', engine: 'whisper' } : { texts: [text], dropped: null, engine: 'whisper' };
 
 function replay(old: { text: string | null; actions?: ActionOutcome[] }, neu: Partial<NewOutcome> & { text: string | null }): SegmentReplay {
   const { text, ...rest } = neu;
@@ -28,9 +29,23 @@ describe('judging a replayed segment', () => {
     ['other words', replay({ text: 'Set a timer for ten minutes.' }, { text: 'Set a timer for two minutes.' }), ['text']],
     ['words heard where nothing was', replay({ text: null }, { text: 'hello' }), ['text']],
     ['other args', replay({ text: 'x', actions: [timer(600)] }, { text: 'x', actions: [timer(300)] }), ['actions']],
-    ['the same args in another key order', replay({ text: 'x', actions: [{ name: 'a', args: { p: 1, q: 2 }, outcome: 'ok' }] }, { text: 'x', actions: [{ name: 'a', args: { q: 2, p: 1 }, outcome: 'ok' }] }), []],
+    [
+      'the same args in another key order',
+      replay(
+        { text: 'x', actions: [{ name: 'a', args: { p: 1, q: 2 }, outcome: 'ok' }] },
+        { text: 'x', actions: [{ name: 'a', args: { q: 2, p: 1 }, outcome: 'ok' }] },
+      ),
+      [],
+    ],
     ['fired then, dropped by a cooldown now', replay({ text: 'x', actions: [timer(60)] }, { text: 'x', actions: [timer(60, 'cooldown')] }), ['actions']],
-    ['a failed action: only the outcome counts, not the error text', replay({ text: 'x', actions: [{ name: 'a', args: null, outcome: 'error', error: 'one' }] }, { text: 'x', actions: [{ name: 'a', args: null, outcome: 'error', error: 'two' }] }), []],
+    [
+      'a failed action: only the outcome counts, not the error text',
+      replay(
+        { text: 'x', actions: [{ name: 'a', args: null, outcome: 'error', error: 'one' }] },
+        { text: 'x', actions: [{ name: 'a', args: null, outcome: 'error', error: 'two' }] },
+      ),
+      [],
+    ],
     ['the VAD splits it', replay({ text: 'x' }, { text: 'x', vad: { result: 'split', pieces: 2 } }), ['vad']],
     ['the VAD keeps it', replay({ text: 'x' }, { text: 'x', vad: { result: 'kept', pieces: 1 } }), []],
   ] as const)('%s', (_name, r, differences) => {
@@ -60,8 +75,12 @@ describe('saying it', () => {
     const base = emptyNewOutcome(heard('soup'));
     expect(whyNoAction({ ...base, vad: { result: 'dropped', pieces: 0 } })).toBe('the VAD drops the segment');
     expect(whyNoAction(emptyNewOutcome(heard(null)))).toBe('nothing heard: blank audio');
-    expect(whyNoAction({ ...base, submissions: [{ frame: 'query', target: 'file', text: 'soup' }], ignored: [{ frame: 'base', text: 'x', reason: 'r' }] })).toBe('submitted to file: "soup"');
-    expect(whyNoAction({ ...base, ignored: [{ frame: 'base', text: 'soup', reason: 'wake-word mode and no wake phrase' }] })).toBe('ignored: wake-word mode and no wake phrase');
+    expect(
+      whyNoAction({ ...base, submissions: [{ frame: 'query', target: 'file', text: 'soup' }], ignored: [{ frame: 'base', text: 'x', reason: 'r' }] }),
+    ).toBe('submitted to file: "soup"');
+    expect(whyNoAction({ ...base, ignored: [{ frame: 'base', text: 'soup', reason: 'wake-word mode and no wake phrase' }] })).toBe(
+      'ignored: wake-word mode and no wake phrase',
+    );
     expect(whyNoAction({ ...base, stacks: [['base', 'query']] })).toBe('base > query frame open');
     expect(whyNoAction(base)).toBeNull();
   });
@@ -74,7 +93,15 @@ describe('saying it', () => {
       judge({ ...replay({ text: null }, { text: null }), new: null, skipped: 'nothing was heard' }),
     ];
     const s = summarise(vs);
-    expect(s).toEqual({ replayed: 3, differ: 2, same: 1, skipped: 1, skippedBy: { 'nothing was heard': 1 }, fromText: 0, differences: { vad: 0, text: 2, actions: 1 } });
+    expect(s).toEqual({
+      replayed: 3,
+      differ: 2,
+      same: 1,
+      skipped: 1,
+      skippedBy: { 'nothing was heard': 1 },
+      fromText: 0,
+      differences: { vad: 0, text: 2, actions: 1 },
+    });
     expect(formatSummary(s, 'full')).toBe('3 segments replayed: 2 differ [text 2, actions 1], 1 same; 1 skipped (1 nothing was heard)');
     expect(formatSummary(summarise([vs[2]!]), 'text-only')).toBe('1 segment replayed (text only): 0 differ, 1 same');
   });

@@ -79,7 +79,18 @@ export async function writeLog(path: string, spoken: readonly Spoken[]): Promise
       const rec = store.recordSegment({
         segment: { ...seg, ...(sp.cancelled ? { openedBy: 'ptt', closeReason: 'ptt-release' } : {}), startedAt: sp.at, source: 'mic' },
         transcripts,
-        ...(sp.heard && !sp.cancelled ? { utterance: { id: uttId, text: sp.heard, rawText: ` ${sp.heard}`, engine: 'whisper', sttMs: STT_MS, ...(sp.language ? { language: sp.language } : {}) } } : {}),
+        ...(sp.heard && !sp.cancelled
+          ? {
+              utterance: {
+                id: uttId,
+                text: sp.heard,
+                rawText: ` ${sp.heard}`,
+                engine: 'whisper',
+                sttMs: STT_MS,
+                ...(sp.language ? { language: sp.language } : {}),
+              },
+            }
+          : {}),
         ...(sp.intents ? { intents: sp.intents } : {}),
         actions: (sp.actions ?? []).map((a) => ({ latencyMs: 2, ...a, utteranceId: sp.heard ? uttId : null })),
       });

@@ -45,7 +45,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const cloud = (extra: Record<string, unknown> = {}) => writeConfig(dir, `cloud-${Math.random().toString(36).slice(2)}.yaml`, { stt: { mode: 'cloud-only', deepgram: { url: deepgram.url } }, ...extra });
+const cloud = (extra: Record<string, unknown> = {}) =>
+  writeConfig(dir, `cloud-${Math.random().toString(36).slice(2)}.yaml`, { stt: { mode: 'cloud-only', deepgram: { url: deepgram.url } }, ...extra });
 const KEY = { DEEPGRAM_API_KEY: 'test-key' };
 
 describe('hark replay (full: audio, VAD, speech-to-text, router)', () => {
@@ -62,7 +63,9 @@ describe('hark replay (full: audio, VAD, speech-to-text, router)', () => {
           'actions: timer\\.set\\{seconds=600\\}, timer\\.done\\{seconds=600\\} \\(later\\) → timer\\.set\\{seconds=300\\}, timer\\.done\\{seconds=300\\} \\(later\\)$',
       ),
     );
-    expect(lines[2]).toMatch(new RegExp(`^#${ids[2]} (?:\\d{4}-\\d{2}-\\d{2} )?\\S+ same  text: "Stop\\."  actions: stop  \\[no audio stored: replayed from its stored text\\]$`));
+    expect(lines[2]).toMatch(
+      new RegExp(`^#${ids[2]} (?:\\d{4}-\\d{2}-\\d{2} )?\\S+ same  text: "Stop\\."  actions: stop  \\[no audio stored: replayed from its stored text\\]$`),
+    );
     expect(lines[3]).toBe('3 segments replayed: 1 differ [text 1, actions 1], 2 same; 1 from stored text (no audio stored)');
     // What reached speech-to-text is the stored audio, byte for byte, and nothing for the audio-less one.
     expect(deepgram.connections.reduce((n, c) => n + c.audioBytes, 0) - before).toBe(audioBytes);
@@ -72,7 +75,10 @@ describe('hark replay (full: audio, VAD, speech-to-text, router)', () => {
     deepgram.script = [{ text: 'Set a timer for ten minutes.' }];
     const r = await hark(['replay', '--db', db, '--config', cloud({ vad: { minSegmentMs: 1500 } }), '--json'], KEY);
     expect(r.code).toBe(0);
-    const [computer, timer, stop, summary] = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+    const [computer, timer, stop, summary] = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, any>);
     expect(computer).toEqual(expect.objectContaining({ status: 'differs', differences: ['vad', 'text'] }));
     expect(computer!.new.vad).toEqual({ result: 'dropped', pieces: 0, reason: expect.stringMatching(/^\d+ ms of speech, under vad\.minSegmentMs 1500$/) });
     expect(timer).toEqual(expect.objectContaining({ status: 'differs', differences: ['actions'] }));
@@ -84,8 +90,12 @@ describe('hark replay (full: audio, VAD, speech-to-text, router)', () => {
 
     deepgram.script = [{ text: 'Set a timer for ten minutes.' }];
     const human = await hark(['replay', '--db', db, '--config', cloud({ vad: { minSegmentMs: 1500 } })], KEY);
-    expect(human.stdout).toMatch(/ differs  vad: dropped \(\d+ ms of speech, under vad\.minSegmentMs 1500\)  text: "Computer\." → \(nothing: no segment\)  actions: \(none\)\n/);
-    expect(human.stdout).toMatch(/ differs  text: "Set a timer for ten minutes\."  actions: timer\.set\{seconds=600\}, timer\.done\{seconds=600\} \(later\) → \(none: ignored: wake-word mode and no wake phrase\)\n/);
+    expect(human.stdout).toMatch(
+      / differs  vad: dropped \(\d+ ms of speech, under vad\.minSegmentMs 1500\)  text: "Computer\." → \(nothing: no segment\)  actions: \(none\)\n/,
+    );
+    expect(human.stdout).toMatch(
+      / differs  text: "Set a timer for ten minutes\."  actions: timer\.set\{seconds=600\}, timer\.done\{seconds=600\} \(later\) → \(none: ignored: wake-word mode and no wake phrase\)\n/,
+    );
   });
 
   it('Whisper from --model: the weightless test model hears nothing where the log had words (--no-vad, --since a time)', async () => {
@@ -93,10 +103,18 @@ describe('hark replay (full: audio, VAD, speech-to-text, router)', () => {
     const local = writeConfig(dir, 'local.yaml', { stt: { mode: 'local-only', whisper: { audioCtxPad: 0, deadlineBaseMs: 120_000 } } });
     const before = sha256(db);
     // From the timer segment on: one Whisper run keeps this test short.
-    const r = await hark(['replay', '--db', db, '--config', local, '--model', requireFile(TINY_MODEL), '--no-vad', '--since', new Date(T + 2_500).toISOString()], {}, 120_000);
+    const r = await hark(
+      ['replay', '--db', db, '--config', local, '--model', requireFile(TINY_MODEL), '--no-vad', '--since', new Date(T + 2_500).toISOString()],
+      {},
+      120_000,
+    );
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n');
-    expect(lines[0]).toMatch(new RegExp(`^#${ids[1]} (?:\\d{4}-\\d{2}-\\d{2} )?\\S+ differs  text: "Set a timer for ten minutes\\." → \\(nothing: blank: no text\\)  actions: timer\\.set\\{seconds=600\\}, timer\\.done\\{seconds=600\\} \\(later\\) → \\(none: nothing heard: blank: no text\\)$`));
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^#${ids[1]} (?:\\d{4}-\\d{2}-\\d{2} )?\\S+ differs  text: "Set a timer for ten minutes\\." → \\(nothing: blank: no text\\)  actions: timer\\.set\\{seconds=600\\}, timer\\.done\\{seconds=600\\} \\(later\\) → \\(none: nothing heard: blank: no text\\)$`,
+      ),
+    );
     expect(lines[1]).toBe('2 segments replayed: 1 differ [text 1, actions 1], 1 same; 1 from stored text (no audio stored)');
     expect(sha256(db)).toBe(before);
     expect(sideFiles(db)).toEqual([]);
@@ -106,7 +124,15 @@ describe('hark replay (full: audio, VAD, speech-to-text, router)', () => {
     const noKey = await hark(['replay', '--db', db, '--config', cloud()]);
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toContain('needs a Deepgram API key: set DEEPGRAM_API_KEY');
-    const noModel = await hark(['replay', '--db', db, '--config', writeConfig(dir, 'local2.yaml', { stt: { mode: 'local-only' } }), '--model', join(dir, 'nope.bin')]);
+    const noModel = await hark([
+      'replay',
+      '--db',
+      db,
+      '--config',
+      writeConfig(dir, 'local2.yaml', { stt: { mode: 'local-only' } }),
+      '--model',
+      join(dir, 'nope.bin'),
+    ]);
     expect(noModel.code).not.toBe(0);
     expect(noModel.stderr).toContain(join(dir, 'nope.bin'));
     const mixed = await hark(['replay', '--db', db, '--text-only', '--model', join(dir, 'nope.bin')]);

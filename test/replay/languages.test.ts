@@ -37,7 +37,10 @@ describe('hark replay --config with other languages', () => {
   it('hands each stored utterance\'s language back to the router: a stored es "pausa arroz" replays as Spanish', async () => {
     // English taught "pausa <timer>" as a cancel: the same words pause in Spanish and cancel in English,
     // so only the stored language decides (unnamed, the tie goes to the first language, English).
-    const taught = writeConfig(dir, 'taught.yaml', { router: { mode: 'always-listen' }, language: { languages: ['en', 'es'], templates: { 'timer.cancel': ['pausa {timer}'] } } });
+    const taught = writeConfig(dir, 'taught.yaml', {
+      router: { mode: 'always-listen' },
+      language: { languages: ['en', 'es'], templates: { 'timer.cancel': ['pausa {timer}'] } },
+    });
     const spoken = (language?: string): Spoken[] => [
       { at, phrase: 'pon un temporizador de arroz de diez minutos', heard: 'Pon un temporizador de arroz de diez minutos.', ...(language ? { language } : {}) },
       { at: at + 6000, phrase: 'pausa arroz', heard: 'Pausa arroz.', ...(language ? { language } : {}) },
@@ -46,7 +49,10 @@ describe('hark replay --config with other languages', () => {
       const r = await hark(['replay', '--db', log, '--text-only', '--config', taught, '--json']);
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
-      const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; new?: { actions: { name: string; args: { lang?: string } }[] } });
+      const rows = r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { type: string; new?: { actions: { name: string; args: { lang?: string } }[] } });
       return rows.filter((x) => x.type === 'segment').flatMap((x) => x.new!.actions.map((a) => `${a.name}${a.args?.lang ? `/${a.args.lang}` : ''}`));
     };
     const es = join(dir, 'es.db');

@@ -60,7 +60,17 @@ function device(raw: Record<string, unknown>, said: string[]) {
     const startSample = next;
     next += 32_000;
     path.opened({ startSample, pcm: new Int16Array(8000) });
-    const seg: Segment = { index: index++, pcm: new Int16Array(16_000), prerollSamples: 8000, startSample, vadStartSample: startSample + 8000, endSample: startSample + 16_000, closeReason, maxProb: 0.95, openedBy: 'vad' };
+    const seg: Segment = {
+      index: index++,
+      pcm: new Int16Array(16_000),
+      prerollSamples: 8000,
+      startSample,
+      vadStartSample: startSample + 8000,
+      endSample: startSample + 16_000,
+      closeReason,
+      maxProb: 0.95,
+      openedBy: 'vad',
+    };
     return { closedAt: clock.now(), done: path.closed(seg) };
   };
   const wait = async (ms: number) => {
@@ -83,7 +93,15 @@ async function replay(dbPath: string, config: ReturnType<typeof validateConfig>)
   const results: SegmentReplay[] = [];
   try {
     const range = source.range(null);
-    await runReplay({ config, segments: range.segments, horizonMs: range.horizonMs, hear: textHearing(), scratchDir: tmp('hark-speech-end-scratch-'), log: memoryLogger(), onResult: (r) => results.push(r) });
+    await runReplay({
+      config,
+      segments: range.segments,
+      horizonMs: range.horizonMs,
+      hear: textHearing(),
+      scratchDir: tmp('hark-speech-end-scratch-'),
+      log: memoryLogger(),
+      onResult: (r) => results.push(r),
+    });
   } finally {
     source.close();
   }

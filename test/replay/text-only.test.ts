@@ -59,7 +59,11 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 type Rec = Record<string, any>;
-const jsonLines = (stdout: string): Rec[] => stdout.trim().split('\n').map((l) => JSON.parse(l) as Rec);
+const jsonLines = (stdout: string): Rec[] =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Rec);
 
 describe('hark replay --text-only', () => {
   it('shows a vocabulary change on exactly the segments it touches', async () => {
@@ -68,7 +72,11 @@ describe('hark replay --text-only', () => {
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(new RegExp(`^#${ids[2]} \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d differs  text: "Eighty six the salmon\\."  actions: \\(none\\) → eighty-six\\{item=the salmon\\}$`));
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^#${ids[2]} \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d differs  text: "Eighty six the salmon\\."  actions: \\(none\\) → eighty-six\\{item=the salmon\\}$`,
+      ),
+    );
     expect(lines[1]).toMatch(new RegExp(`^#${ids[6]} .* differs  text: "Eighty six the chicken\\."  actions: \\(none\\) → eighty-six\\{item=the chicken\\}$`));
     expect(lines[2]).toBe('6 segments replayed (text only): 2 differ [actions 2], 4 same; 2 skipped (1 push-to-talk cancelled, 1 nothing was heard)');
   });
@@ -132,13 +140,26 @@ describe('hark replay --text-only', () => {
       },
     });
     // Stored without audio (disk-full mode): text-only does not care.
-    expect(stop).toEqual(expect.objectContaining({ id: ids[7], status: 'same', old: expect.objectContaining({ actions: [{ name: 'stop', args: {}, outcome: 'ok' }] }) }));
-    expect(summary).toEqual({ type: 'summary', replayed: 2, differ: 1, same: 1, skipped: 0, skippedBy: {}, fromText: 2, differences: { vad: 0, text: 0, actions: 1 } });
+    expect(stop).toEqual(
+      expect.objectContaining({ id: ids[7], status: 'same', old: expect.objectContaining({ actions: [{ name: 'stop', args: {}, outcome: 'ok' }] }) }),
+    );
+    expect(summary).toEqual({
+      type: 'summary',
+      replayed: 2,
+      differ: 1,
+      same: 1,
+      skipped: 0,
+      skippedBy: {},
+      fromText: 2,
+      differences: { vad: 0, text: 0, actions: 1 },
+    });
   });
 
   it('explains a lost action from what only the new run knows (ignored, and why)', async () => {
     // The reverse change: "stop" no longer a base command, so the stored stop is not fired.
-    const noStop = writeConfig(dir, 'no-stop.yaml', { router: { frames: { base: { rules: DEFAULT_FRAMES.base.rules.filter((r) => !JSON.stringify(r).includes('"stop"')) } } } });
+    const noStop = writeConfig(dir, 'no-stop.yaml', {
+      router: { frames: { base: { rules: DEFAULT_FRAMES.base.rules.filter((r) => !JSON.stringify(r).includes('"stop"')) } } },
+    });
     const r = await hark(['replay', '--db', db, '--text-only', '--config', noStop, '--since', '1h']);
     expect(r.stdout.trim().split('\n')[0]).toMatch(/ differs  text: "Stop\."  actions: stop → \(none: ignored: wake-word mode and no wake phrase\)$/);
   });
@@ -198,13 +219,18 @@ describe('hark replay: no side effects', () => {
         router: { frames: { base: { rules: [eightySix, ...DEFAULT_FRAMES.base.rules] } } },
         actions: {
           dataDir: join(dir, 'data'),
-          targets: { file: { type: 'file', path: submissions }, kitchen: { type: 'webhook', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook` } },
+          targets: {
+            file: { type: 'file', path: submissions },
+            kitchen: { type: 'webhook', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook` },
+          },
           forward: { 'eighty-six': ['kitchen'] },
         },
       });
       const r = await hark(['replay', '--db', small, '--text-only', '--config', cfg, '--json']);
       expect(r.code).toBe(0);
-      expect(r.stderr).toBe('hark replay: note: 1 segment(s) have intent-pass rows (model proposals); without --ollama replay does not run the intent pass, so what it committed shows as missing\n');
+      expect(r.stderr).toBe(
+        'hark replay: note: 1 segment(s) have intent-pass rows (model proposals); without --ollama replay does not run the intent pass, so what it committed shows as missing\n',
+      );
       const [, soup, salmon] = jsonLines(r.stdout);
       // The query frame's silence timer ran out between segments and submitted, as on the appliance.
       expect(soup!.new.submissions).toEqual([{ frame: 'query', target: 'file', text: 'What is the soup of the day?' }]);
@@ -250,7 +276,10 @@ describe('hark replay: bad input', () => {
   });
 
   it('an invalid config exits 2 naming every problem; a bad --since exits 2 saying what it takes', async () => {
-    const bad = writeConfig(dir, 'bad.yaml', { vad: { threshold: 3 }, router: { frames: { base: { rules: [{ pattern: '^eighty six (?<item>.+$', do: ['submit'] }] } } } });
+    const bad = writeConfig(dir, 'bad.yaml', {
+      vad: { threshold: 3 },
+      router: { frames: { base: { rules: [{ pattern: '^eighty six (?<item>.+$', do: ['submit'] }] } } },
+    });
     const r = await hark(['replay', '--db', db, '--text-only', '--config', bad]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('vad.threshold');

@@ -34,11 +34,11 @@ const fullScaleRun = (x: Int16Array) => {
 };
 const sineEarcon = (volume: number) => Int16Array.from({ length: 16000 }, (_, i) => Math.round(volume * 32767 * Math.sin((2 * Math.PI * 1568 * i) / 16000)));
 
-describe('the ring at the technician\'s maximum (+14 dB over the voice)', () => {
+describe("the ring at the technician's maximum (+14 dB over the voice)", () => {
   const config = validateConfig({}, 'test');
   const earcon = synthEarcon('timer', config.speech.earconVolume);
 
-  it('its beeps reach aplay under full scale, not one sample clipped, and at least 5.5 dB over the beeps at the voice\'s level', () => {
+  it("its beeps reach aplay under full scale, not one sample clipped, and at least 5.5 dB over the beeps at the voice's level", () => {
     const top = withGain(earcon, config.speech.alarmMaxDb);
     expect(fullScaleRun(top)).toBe(0);
     expect(peak(top)).toBeLessThanOrEqual(RING_CEILING);

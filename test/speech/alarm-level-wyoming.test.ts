@@ -40,7 +40,10 @@ describe('a ring spoken by a Wyoming voice, as handed to aplay', () => {
     piper = await PiperPeer.start();
     const aplay = recordingAplay('alarm-level-wyoming');
     process.env.PATH = `${join(aplay.bin, '..')}:${oldPath}`;
-    const config = validateConfig({ speech: { device: 'null', alarmDb: 6, alarmStepDb: 2, alarmMaxDb: 14, wyoming: { server: piper.url } }, echo: { mode: 'off' } }, 'test');
+    const config = validateConfig(
+      { speech: { device: 'null', alarmDb: 6, alarmStepDb: 2, alarmMaxDb: 14, wyoming: { server: piper.url } }, echo: { mode: 'off' } },
+      'test',
+    );
     speech = createSpeech(config, { bus: new Bus(), clock: new SystemClock() });
     const played = async (n: number) => until(`${n} clips`, () => (aplay.clips().length >= n && !speech!.queue.busy ? aplay.clips() : undefined), 15_000);
     speech.queue.say('Pasta timer done.');

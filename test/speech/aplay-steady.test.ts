@@ -33,7 +33,7 @@ function onsets(at: (i: number) => number, from: number, to: number): number[] {
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe('playback with the echo canceller in force (the room\'s fake aplay)', () => {
+describe("playback with the echo canceller in force (the room's fake aplay)", () => {
   let room: Room;
   beforeAll(async () => {
     const dir = outputDir('aplay-steady');

@@ -30,7 +30,12 @@ describe('plan: a streamed clip is never padded', () => {
     ['a stream not started but complete (all its audio came): starts', [clip(500, { complete: true })], 14_000 - 11_280, 1],
     ['a started stream with less than the lead: only its audio, no silence after it', [clip(900, { complete: false, started: true })], 900, 1],
     ['a started stream with nothing left, far enough ahead: nothing written', [clip(0, { complete: false, started: true })], 0, 0],
-    ['a started stream and a whole clip: no further than the stream', [clip(900, { complete: false, started: true }), clip(100_000, { complete: true })], 900, 2],
+    [
+      'a started stream and a whole clip: no further than the stream',
+      [clip(900, { complete: false, started: true }), clip(100_000, { complete: true })],
+      900,
+      2,
+    ],
   ] as [string, Clip[], number, number][])('%s', (_what, clips, n, sounding) => {
     const p = plan(clips, at);
     expect(p.n).toBe(n);

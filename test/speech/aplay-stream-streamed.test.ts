@@ -23,7 +23,7 @@ async function answer(chunks: number, pace: Pace) {
   for (let i = 1; i <= chunks; i++) {
     pb.push(new Int16Array(CHUNK).fill(VOICE));
     if (pace === 'burst') continue;
-    await run((CHUNK / 16 / pace.speed) + (i % pace.gapEvery === 0 ? pace.gapMs : 0));
+    await run(CHUNK / 16 / pace.speed + (i % pace.gapEvery === 0 ? pace.gapMs : 0));
   }
   pb.end();
   await run(1500);

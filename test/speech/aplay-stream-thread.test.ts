@@ -33,7 +33,18 @@ function runChild(mode: 'thread' | 'main', bin: string): Promise<ChildReport> {
 
 describe('aplay fed from a worker thread', () => {
   it("the worker stamps times on the main thread's clock (within the round trip of asking)", async () => {
-    const t = new AplayStreamThread({ device: 'null', sampleRate: 16000, leadMs: 120, tickMs: 20, idleCloseMs: 1000, stallMs: 3000, backoffMs: 250, backoffMaxMs: 5000, bin: 'aplay', reference: null });
+    const t = new AplayStreamThread({
+      device: 'null',
+      sampleRate: 16000,
+      leadMs: 120,
+      tickMs: 20,
+      idleCloseMs: 1000,
+      stallMs: 3000,
+      backoffMs: 250,
+      backoffMaxMs: 5000,
+      bin: 'aplay',
+      reference: null,
+    });
     let tightest = Infinity;
     for (let k = 0; k < 20; k++) {
       const before = performance.now();

@@ -3,7 +3,7 @@ import { FakeAplay, setup } from './aplay-stream-fake.js';
 
 const clip = (n: number, v: number) => new Int16Array(n).fill(v);
 
-describe('AplayStream: one aplay for all of hark\'s sound', () => {
+describe("AplayStream: one aplay for all of hark's sound", () => {
   it('feeds in step with the clock, never more than the lead ahead, silence between clips, one process', async () => {
     const { clock, player, run } = setup();
     const a = player.play(clip(3200, 100));
@@ -64,7 +64,7 @@ describe('AplayStream: one aplay for all of hark\'s sound', () => {
     expect(taps.reduce((n, t) => n + t.pcm.length, 0)).toBe(16000);
   });
 
-  it('stop() drops the clip\'s unplayed samples: nothing of it is written after, no kill, and it was at most the lead ahead', async () => {
+  it("stop() drops the clip's unplayed samples: nothing of it is written after, no kill, and it was at most the lead ahead", async () => {
     const { clock, player, taps, run } = setup();
     const pb = player.play(clip(16000, 300));
     await run(300);
@@ -141,12 +141,15 @@ describe('AplayStream: one aplay for all of hark\'s sound', () => {
     expect(FakeAplay.made).toHaveLength(2);
   });
 
-  it('aplay dying fails the clips playing with the device and aplay\'s words; the next sound restarts it after a backoff that grows', async () => {
+  it("aplay dying fails the clips playing with the device and aplay's words; the next sound restarts it after a backoff that grows", async () => {
     const { clock, player, run } = setup();
     const pb = player.play(clip(32000, 5));
     await run(100);
     FakeAplay.made[0]!.exit(1, null, 'aplay: pcm_write:2127: write error: No such device\n');
-    expect(await pb.done).toMatchObject({ outcome: 'error', error: 'aplay could not play on "plughw:CARD=Device,DEV=0": aplay: pcm_write:2127: write error: No such device' });
+    expect(await pb.done).toMatchObject({
+      outcome: 'error',
+      error: 'aplay could not play on "plughw:CARD=Device,DEV=0": aplay: pcm_write:2127: write error: No such device',
+    });
     const t = clock.now();
     const next = player.play(clip(1600, 6));
     await run(200);

@@ -50,7 +50,7 @@ describe('speaking through espeak-ng and aplay', () => {
     expect(events.at(-1)).toMatchObject({ type: 'speak.error', p: { error: 'no earcon named "fanfare"' } });
   });
 
-  it('a reply in another language is spoken with that language\'s voice: the pack\'s, or speech.voices\' for it', async () => {
+  it("a reply in another language is spoken with that language's voice: the pack's, or speech.voices' for it", async () => {
     const { speech, events } = realSpeech('  voices: {de: xx-nowhere}\n');
     const text = 'Temporizador de arroz puesto para diez minutos.';
     expect(await speech.queue.say(text, { lang: 'es' }).done).toBe('ended');
@@ -94,6 +94,8 @@ describe('speech config', () => {
     expect(() => parseConfigText('echo:\n  mode: mute\n', 'hark.yaml')).toThrow(/echo\.mode: must be one of: cancel, raise, gate, off/);
     // The echo canceller's and gate's keys moved to the echo: section: the old ones name the new.
     expect(() => parseConfigText('speech:\n  echoMode: gate\n', 'hark.yaml')).toThrow(/speech\.echoMode: has moved: write echo\.mode/);
-    expect(() => parseConfigText('speech:\n  echoThreshold: 0.8\n  denoise: true\n', 'hark.yaml')).toThrow(/speech\.denoise: has moved: write echo\.denoise\n  speech\.echoThreshold: has moved: write echo\.raiseThreshold/);
+    expect(() => parseConfigText('speech:\n  echoThreshold: 0.8\n  denoise: true\n', 'hark.yaml')).toThrow(
+      /speech\.denoise: has moved: write echo\.denoise\n  speech\.echoThreshold: has moved: write echo\.raiseThreshold/,
+    );
   });
 });

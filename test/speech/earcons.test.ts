@@ -33,7 +33,7 @@ describe('earcons', () => {
     expect(Math.max(...lengths)).toBe(ms(bank.get('timer')!));
   });
 
-  it('takes the router\'s names and says no to unknown ones', () => {
+  it("takes the router's names and says no to unknown ones", () => {
     expect(bank.get('sent')).toBe(bank.get('confirmed'));
     expect(resolveEarcon('timer-done')).toBe('timer');
     expect(bank.get('fanfare')).toBeNull();

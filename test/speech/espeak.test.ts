@@ -65,7 +65,9 @@ describe('espeak-ng text to speech', () => {
     expect(await t.render('Added.')).not.toBe(confirm);
     // an answer over a quarter of the budget is said, and not kept
     const before = t.cachedBytes;
-    const long = await t.render('Here is the prep list: two kilos of onions, three litres of stock, a bunch of parsley, four lemons and six hundred grams of butter.');
+    const long = await t.render(
+      'Here is the prep list: two kilos of onions, three litres of stock, a bunch of parsley, four lemons and six hundred grams of butter.',
+    );
     expect(long.byteLength).toBeGreaterThan(0.125 * 1024 * 1024);
     expect(t.cachedBytes).toBe(before);
   });
@@ -93,7 +95,8 @@ describe('installed voices for the voice picker', () => {
     expect(voices.find((v) => v.id === 'en-us' && v.file === 'gmw/en-US')).toMatchObject({ name: 'English (America)', gender: 'M' });
     // every listed voice can actually speak
     const sample = voices.filter((v) => v.id.startsWith('en'));
-    for (const v of sample.slice(0, 3)) expect(rms(await new EspeakTts({ voice: v.id, speed: 200, volume: 100, cacheEntries: 0 }).render('ok'))).toBeGreaterThan(0.01);
+    for (const v of sample.slice(0, 3))
+      expect(rms(await new EspeakTts({ voice: v.id, speed: 200, volume: 100, cacheEntries: 0 }).render('ok'))).toBeGreaterThan(0.01);
   });
 
   it('drops variants and MBROLA voices whose database is missing', () => {
@@ -108,8 +111,11 @@ describe('installed voices for the voice picker', () => {
     expect(parseVoiceList(text, (f) => f === 'mb/mb-us1').map((v) => v.file)).toEqual(['gmw/en-US', 'mb/mb-us1', 'gmw/en-GB-scotland']);
   });
 
-  it('narrows the picker\'s voices to the installed ones', () => {
-    const specs = [{ id: 'en-us', say: ['american'] }, { id: 'en-au', say: ['australian'] }];
+  it("narrows the picker's voices to the installed ones", () => {
+    const specs = [
+      { id: 'en-us', say: ['american'] },
+      { id: 'en-au', say: ['australian'] },
+    ];
     expect(onlyInstalled(specs, ['en-US', 'en-gb'])).toEqual([{ id: 'en-us', say: ['american'] }]);
   });
 });

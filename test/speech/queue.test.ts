@@ -13,7 +13,8 @@ function rig(output?: (clock: VirtualClock) => SpeechOutput) {
   const events: string[] = [];
   bus.onAny((type, p) => {
     const e = p as { text?: string; reason?: string; playedMs?: number; dropped?: number; offsetMs?: number };
-    const extra = type === 'speak.stopped' ? ` ${e.reason} played=${e.playedMs} dropped=${e.dropped}` : type === 'speak.start' && e.offsetMs ? ` from=${e.offsetMs}` : '';
+    const extra =
+      type === 'speak.stopped' ? ` ${e.reason} played=${e.playedMs} dropped=${e.dropped}` : type === 'speak.start' && e.offsetMs ? ` from=${e.offsetMs}` : '';
     events.push(`${clock.now()} ${type.replace('speak.', '')} ${e.text}${extra}`);
   });
   return { clock, bus, queue, sim, events };

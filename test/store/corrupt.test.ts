@@ -86,7 +86,7 @@ describe('a corrupt database at start', () => {
     expect(aside.sort()).toEqual(['hark.db.corrupt-1970-01-01T00-00-00.000Z', 'hark.db.corrupt-1970-01-01T00-00-00.000Z-2']);
   });
 
-  it('is refused, untouched, when recovery is off (hark viewer on a technician\'s copy)', async () => {
+  it("is refused, untouched, when recovery is off (hark viewer on a technician's copy)", async () => {
     const path = await filledDb();
     overwrite(path, 0, Buffer.from('garbage garbage garbage garbage'));
     const before = readFileSync(path);

@@ -108,8 +108,14 @@ describe('the raw microphone track', () => {
       expect(s.getSegment(id)!.echo).toBeNull();
       expect(s.getAudio(id)!.pcm.length).toBe(w.segment.pcm.length);
     }
-    const warnings = logger.lines.map((l) => JSON.parse(l) as { level: string; problem?: string }).filter((l) => l.level === 'warn').map((l) => String(l.problem));
-    expect(warnings).toEqual([expect.stringMatching(/raw: has \d+ samples, the segment has \d+/), expect.stringMatching(/playback\[0\]: ends at \d+, past the segment/)]);
+    const warnings = logger.lines
+      .map((l) => JSON.parse(l) as { level: string; problem?: string })
+      .filter((l) => l.level === 'warn')
+      .map((l) => String(l.problem));
+    expect(warnings).toEqual([
+      expect.stringMatching(/raw: has \d+ samples, the segment has \d+/),
+      expect.stringMatching(/playback\[0\]: ends at \d+, past the segment/),
+    ]);
   });
 
   it('reads a damaged or hand-edited track as a clear problem, never an exception', async () => {
@@ -154,12 +160,21 @@ describe('migration 3 (echo tracks) on a file made by the old schema', () => {
     old.pragma('auto_vacuum = INCREMENTAL');
     old.pragma('journal_mode = WAL');
     old.pragma('foreign_keys = ON');
-    expect(migrate(old, path, MIGRATIONS.filter((m) => m.version <= 2))).toBe(2);
+    expect(
+      migrate(
+        old,
+        path,
+        MIGRATIONS.filter((m) => m.version <= 2),
+      ),
+    ).toBe(2);
     const pcm = (await jfkPcm()).slice(0, 16000);
-    const insert = old.prepare(`INSERT INTO segments (created_at, started_at, source, sample_rate, sample_count, preroll_samples, rms, peak, audio_state, audio_bytes)
+    const insert =
+      old.prepare(`INSERT INTO segments (created_at, started_at, source, sample_rate, sample_count, preroll_samples, rms, peak, audio_state, audio_bytes)
       VALUES (?, ?, 'mic', 16000, ?, 8000, 0.1, 0.5, ?, ?)`);
     for (let i = 0; i < 3; i++) {
-      const id = Number(insert.run(1_700_000_000_000 + i, 1_700_000_000_000 + i, pcm.length, i === 2 ? 'off' : 'stored', i === 2 ? 0 : pcm.byteLength).lastInsertRowid);
+      const id = Number(
+        insert.run(1_700_000_000_000 + i, 1_700_000_000_000 + i, pcm.length, i === 2 ? 'off' : 'stored', i === 2 ? 0 : pcm.byteLength).lastInsertRowid,
+      );
       if (i !== 2) old.prepare('INSERT INTO segment_audio (segment_id, pcm) VALUES (?, ?)').run(id, bytes(pcm));
       old.prepare("INSERT INTO transcripts (segment_id, created_at, engine, raw_text, text) VALUES (?, 1, 'whisper', ' hello', 'hello')").run(id);
     }

@@ -22,7 +22,12 @@ export const JFK_PHRASES = [
 ] as const;
 
 /** A segment exactly as the pre-roll splice makes it: history before the trigger, then live audio. */
-export function cutSegment(pcm: Int16Array, vadSec: number, endSec: number, prerollMax = PREROLL): { pcm: Int16Array; prerollSamples: number; startSample: number; vadStartSample: number; endSample: number } {
+export function cutSegment(
+  pcm: Int16Array,
+  vadSec: number,
+  endSec: number,
+  prerollMax = PREROLL,
+): { pcm: Int16Array; prerollSamples: number; startSample: number; vadStartSample: number; endSample: number } {
   const vadStartSample = Math.round(vadSec * RATE);
   const endSample = Math.min(pcm.length, Math.round(endSec * RATE));
   const startSample = Math.max(0, vadStartSample - prerollMax);
@@ -82,6 +87,7 @@ export async function overPlaybackWrite(startedAt = Date.UTC(2025, 0, 6, 9, 0, 0
     { start: 33600, end: 38400 },
   ];
   const raw = cleaned.slice();
-  for (const p of playback) for (let i = p.start; i < p.end; i++) raw[i] = Math.max(-32768, Math.min(32767, cleaned[i]! + Math.round(12000 * Math.sin(i / 7) * Math.sin(i / 900))));
+  for (const p of playback)
+    for (let i = p.start; i < p.end; i++) raw[i] = Math.max(-32768, Math.min(32767, cleaned[i]! + Math.round(12000 * Math.sin(i / 7) * Math.sin(i / 900))));
   return { ...w!, segment: { ...w!.segment, echo: { raw, playback } } };
 }

@@ -15,12 +15,36 @@ describe('planRetention (pure)', () => {
   const cases: { name: string; total: number; rows: RetentionCandidate[]; ids: number[]; more: boolean; byAge: number; bySize: number }[] = [
     { name: 'nothing old, under budget: keep all', total: 300, rows: [row(1, 6), row(2, 1), row(3, 0)], ids: [], more: false, byAge: 0, bySize: 0 },
     { name: 'older than 7 days: delete', total: 300, rows: [row(1, 8), row(2, 7.5), row(3, 1)], ids: [1, 2], more: false, byAge: 2, bySize: 0 },
-    { name: 'over the audio budget: delete oldest until it fits', total: 1250, rows: [row(1, 1), row(2, 1), row(3, 1), row(4, 0)], ids: [1, 2, 3], more: true, byAge: 0, bySize: 3 },
+    {
+      name: 'over the audio budget: delete oldest until it fits',
+      total: 1250,
+      rows: [row(1, 1), row(2, 1), row(3, 1), row(4, 0)],
+      ids: [1, 2, 3],
+      more: true,
+      byAge: 0,
+      bySize: 3,
+    },
     { name: 'exactly at budget: keep', total: 1000, rows: [row(1, 1)], ids: [], more: false, byAge: 0, bySize: 0 },
     { name: 'a full batch says more', total: 100, rows: [row(1, 30), row(2, 20), row(3, 10), row(4, 9)], ids: [1, 2, 3], more: true, byAge: 3, bySize: 0 },
     // One row stamped young (or in the future) must not shield the old rows after it
-    { name: 'age is by time: old rows after a young one go too', total: 300, rows: [row(1, 8), row(2, -1e4), row(3, 9)], ids: [1, 3], more: false, byAge: 2, bySize: 0 },
-    { name: 'segments without audio do not count toward size', total: 1100, rows: [row(1, 1, 0), row(2, 1, 200)], ids: [1, 2], more: false, byAge: 0, bySize: 2 },
+    {
+      name: 'age is by time: old rows after a young one go too',
+      total: 300,
+      rows: [row(1, 8), row(2, -1e4), row(3, 9)],
+      ids: [1, 3],
+      more: false,
+      byAge: 2,
+      bySize: 0,
+    },
+    {
+      name: 'segments without audio do not count toward size',
+      total: 1100,
+      rows: [row(1, 1, 0), row(2, 1, 200)],
+      ids: [1, 2],
+      more: false,
+      byAge: 0,
+      bySize: 2,
+    },
   ];
   it.each(cases)('$name', ({ total, rows, ids, more, byAge, bySize }) => {
     const plan = planRetention({ nowMs: NOW, policy, totalAudioBytes: total, oldest: rows });
@@ -49,7 +73,11 @@ describe('retention on a real file', () => {
     });
     stores.push(s);
     const pcm = (await jfkPcm()).slice(0, 48_000); // 3 s
-    const add = (ageDays: number) => s.recordSegment({ segment: { pcm, prerollSamples: 8000, startedAt: NOW - ageDays * DAY }, transcripts: [{ engine: 'whisper', rawText: 'x', text: 'x' }] })!.id;
+    const add = (ageDays: number) =>
+      s.recordSegment({
+        segment: { pcm, prerollSamples: 8000, startedAt: NOW - ageDays * DAY },
+        transcripts: [{ engine: 'whisper', rawText: 'x', text: 'x' }],
+      })!.id;
     return { s, clock, runs, add, pcm, wall };
   }
 
@@ -71,14 +99,22 @@ describe('retention on a real file', () => {
 
   it('ages rows out by their time, not behind a row stamped in the future', async () => {
     const { s, clock, add } = await setup({ batchSize: 10 });
-    const future = s.recordSegment({ segment: { pcm: new Int16Array(160), prerollSamples: 0, startedAt: NOW + 3650 * DAY }, transcripts: [{ engine: 'x', rawText: 'x', text: 'x' }] })!.id;
+    const future = s.recordSegment({
+      segment: { pcm: new Int16Array(160), prerollSamples: 0, startedAt: NOW + 3650 * DAY },
+      transcripts: [{ engine: 'x', rawText: 'x', text: 'x' }],
+    })!.id;
     const old = Array.from({ length: 12 }, () => add(30));
     const recent = add(1);
     s.start();
     clock.advanceBy(100);
     clock.advanceBy(100);
     clock.advanceBy(100);
-    expect(s.listSegments({ limit: 50 }).segments.map((x) => x.id).sort((a, b) => a - b)).toEqual([future, recent]);
+    expect(
+      s
+        .listSegments({ limit: 50 })
+        .segments.map((x) => x.id)
+        .sort((a, b) => a - b),
+    ).toEqual([future, recent]);
     for (const id of old) expect(s.getSegment(id)).toBeUndefined();
   });
 

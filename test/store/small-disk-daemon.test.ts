@@ -49,7 +49,14 @@ describe.skipIf(!canMount)('a daemon store on a 2 MB tmpfs keeps every text row'
 
   const segment = (i: number): SegmentWrite => {
     const w = writes[i % 4]!;
-    return { ...w, segment: { ...w.segment, index: i }, utterance: { ...w.utterance!, id: `utt-${i}` }, transcripts: [{ ...w.transcripts![0]!, text: `t${i}` }], intents: [], actions: [{ name: 'note', outcome: 'ok' }] };
+    return {
+      ...w,
+      segment: { ...w.segment, index: i },
+      utterance: { ...w.utterance!, id: `utt-${i}` },
+      transcripts: [{ ...w.transcripts![0]!, text: `t${i}` }],
+      intents: [],
+      actions: [{ name: 'note', outcome: 'ok' }],
+    };
   };
 
   /** Write n segments (about 60 KB of audio each: 200 are 12 MB, six times the disk), close, and read back what is kept. */

@@ -46,7 +46,12 @@ describe('a store on a small disk', () => {
   /** 64 segments of the four JFK phrases, each its own utterance and action. */
   const segment = (i: number): SegmentWrite => {
     const w = writes[i % 4]!;
-    return { ...w, segment: { ...w.segment, index: i }, utterance: { ...w.utterance!, id: `utt-${i}` }, transcripts: [{ ...w.transcripts![0]!, text: `${w.transcripts![0]!.text} #${i}` }] };
+    return {
+      ...w,
+      segment: { ...w.segment, index: i },
+      utterance: { ...w.utterance!, id: `utt-${i}` },
+      transcripts: [{ ...w.transcripts![0]!, text: `${w.transcripts![0]!.text} #${i}` }],
+    };
   };
 
   it('keeps every text row of 64 segments, giving up the oldest audio first, and says so', () => {

@@ -34,7 +34,11 @@ describe('segment log', () => {
     writes.forEach((w, i) => {
       const back = s2.getAudio(ids[i]!)!;
       expect(back.sampleRate).toBe(16000);
-      expect(Buffer.from(back.pcm.buffer, back.pcm.byteOffset, back.pcm.byteLength).equals(Buffer.from(w.segment.pcm.buffer, w.segment.pcm.byteOffset, w.segment.pcm.byteLength))).toBe(true);
+      expect(
+        Buffer.from(back.pcm.buffer, back.pcm.byteOffset, back.pcm.byteLength).equals(
+          Buffer.from(w.segment.pcm.buffer, w.segment.pcm.byteOffset, w.segment.pcm.byteLength),
+        ),
+      ).toBe(true);
     });
     expect(Array.from(s2.getAudio(extremeId)!.pcm)).toEqual(Array.from(extremes));
     const view = s2.getSegment(ids[1]!)!;
@@ -86,7 +90,14 @@ describe('segment log', () => {
     s.addIntent({ utteranceId: 'utt-0', kind: 'commit', intent: 'note' });
     s.addAction({ segmentId: id, name: 'webhook', outcome: 'error', error: 'HTTP 502', latencyMs: 120 });
     s.addListItem({ utteranceId: 'utt-0', list: 'shelf-4', item: 'M6 bolts', quantity: 12, unit: 'box' });
-    s.addTranscript({ segmentId: id, engine: 'deepgram', rawText: 'and so my fellow americans', text: 'and so my fellow americans', fallbackReason: 'whisper timeout', sttMs: 900 });
+    s.addTranscript({
+      segmentId: id,
+      engine: 'deepgram',
+      rawText: 'and so my fellow americans',
+      text: 'and so my fellow americans',
+      fallbackReason: 'whisper timeout',
+      sttMs: 900,
+    });
     const v = s.getSegment(id)!;
     expect(v.intents.map((i) => i.kind)).toEqual(['proposal', 'commit']);
     expect(v.actions[1]).toMatchObject({ name: 'webhook', outcome: 'error', error: 'HTTP 502' });

@@ -32,8 +32,14 @@ describe('the trailing silence of a stored segment', () => {
     rmSync(path, { force: true });
     const db = new Database(path);
     try {
-      migrate(db, 'v9', MIGRATIONS.filter((m) => m.version <= 9));
-      db.prepare("INSERT INTO segments (created_at, started_at, source, sample_rate, sample_count, preroll_samples, close_reason, rms, peak, audio_state) VALUES (1, 1, 'mic', 16000, 16000, 0, 'hangover', 0, 0, 'off')").run();
+      migrate(
+        db,
+        'v9',
+        MIGRATIONS.filter((m) => m.version <= 9),
+      );
+      db.prepare(
+        "INSERT INTO segments (created_at, started_at, source, sample_rate, sample_count, preroll_samples, close_reason, rms, peak, audio_state) VALUES (1, 1, 'mic', 16000, 16000, 0, 'hangover', 0, 0, 'off')",
+      ).run();
       expect(new SegmentReader(db).list({ limit: 10 }).segments[0]!.trailingSilenceMs).toBeNull();
       expect(migrate(db, 'v9', MIGRATIONS)).toBeGreaterThanOrEqual(10);
       expect(new SegmentReader(db).list({ limit: 10 }).segments[0]!.trailingSilenceMs).toBeNull();

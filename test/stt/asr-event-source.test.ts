@@ -10,7 +10,18 @@ const results = (over: Record<string, unknown> = {}) => ({
   duration: 0.75,
   is_final: false,
   speech_final: false,
-  channel: { alternatives: [{ transcript: 'turn on', confidence: 0.91, words: [{ word: 'turn', start: 1.5, end: 1.7, confidence: 0.9, punctuated_word: 'Turn' }, { word: 'on', start: 1.7, end: 1.9, confidence: 0.5 }] }] },
+  channel: {
+    alternatives: [
+      {
+        transcript: 'turn on',
+        confidence: 0.91,
+        words: [
+          { word: 'turn', start: 1.5, end: 1.7, confidence: 0.9, punctuated_word: 'Turn' },
+          { word: 'on', start: 1.7, end: 1.9, confidence: 0.5 },
+        ],
+      },
+    ],
+  },
   metadata: { request_id: 'r' },
   ...over,
 });
@@ -43,9 +54,18 @@ describe('AsrEventSource (Deepgram message normalisation)', () => {
   });
 
   it.each([
-    [{ type: 'UtteranceEnd', channel: [0, 1], last_word_end: 2.1 }, { kind: 'utterance-end', lastWordEnd: 2.1, receivedAt: 7 }],
-    [{ type: 'SpeechStarted', channel: [0], timestamp: 0.4 }, { kind: 'speech-started', timestamp: 0.4, receivedAt: 7 }],
-    [{ type: 'Metadata', request_id: 'abc', sha256: 'x', created: 'now', duration: 1, channels: 1 }, { kind: 'metadata', requestId: 'abc', receivedAt: 7 }],
+    [
+      { type: 'UtteranceEnd', channel: [0, 1], last_word_end: 2.1 },
+      { kind: 'utterance-end', lastWordEnd: 2.1, receivedAt: 7 },
+    ],
+    [
+      { type: 'SpeechStarted', channel: [0], timestamp: 0.4 },
+      { kind: 'speech-started', timestamp: 0.4, receivedAt: 7 },
+    ],
+    [
+      { type: 'Metadata', request_id: 'abc', sha256: 'x', created: 'now', duration: 1, channels: 1 },
+      { kind: 'metadata', requestId: 'abc', receivedAt: 7 },
+    ],
   ])('maps %j', (msg, event) => {
     expect(normalizeDeepgram(msg, 7)).toEqual({ event });
   });
@@ -73,7 +93,11 @@ describe('AsrEventSource (Deepgram message normalisation)', () => {
   it('logs and skips bad messages and keeps passing good ones on', () => {
     const log = memoryLogger();
     const got: AsrEvent[] = [];
-    const src = new AsrEventSource(() => 5, log, (e) => got.push(e));
+    const src = new AsrEventSource(
+      () => 5,
+      log,
+      (e) => got.push(e),
+    );
     src.handle('garbage{');
     src.handle(results());
     src.handle({ type: 'Nope' });

@@ -64,7 +64,18 @@ describe('Deepgram live adapter against the protocol double', () => {
     expect(t.words?.map((w) => w.punctuated)).toEqual(['Turn', 'on', 'the', 'lights.']);
     const c = dg.last!;
     expect(c.authorization).toBe('Token test-key');
-    expect(c.query).toMatchObject({ model: 'nova-3', language: 'en', encoding: 'linear16', sample_rate: '16000', channels: '1', interim_results: 'true', utterance_end_ms: '1000', vad_events: 'true', endpointing: '300', smart_format: 'true' });
+    expect(c.query).toMatchObject({
+      model: 'nova-3',
+      language: 'en',
+      encoding: 'linear16',
+      sample_rate: '16000',
+      channels: '1',
+      interim_results: 'true',
+      utterance_end_ms: '1000',
+      vad_events: 'true',
+      endpointing: '300',
+      smart_format: 'true',
+    });
     expect(c.audioBytes).toBe(32_000);
     expect(c.finalizes).toBe(1);
     expect(events.map((e) => e.kind)).toContain('partial');
@@ -142,7 +153,9 @@ describe('Deepgram live adapter against the protocol double', () => {
 
   it('the server closing the socket mid-segment fails that segment with `closed`', async () => {
     dg.misbehave.closeOnAudio = { code: 1011, reason: 'internal error' };
-    const err = await make().transcribe({ id: 1, pcm: second() }).catch((x: unknown) => x);
+    const err = await make()
+      .transcribe({ id: 1, pcm: second() })
+      .catch((x: unknown) => x);
     expect((err as EngineFailure).kind).toBe('closed');
     expect((err as EngineFailure).message).toMatch(/1011/);
   });
@@ -150,7 +163,9 @@ describe('Deepgram live adapter against the protocol double', () => {
   it('no answer to Finalize within finalizeTimeoutMs is `no-final`', async () => {
     dg.misbehave.stall = true;
     const started = Date.now();
-    const err = await make({ finalizeTimeoutMs: 400 }).transcribe({ id: 1, pcm: second() }).catch((x: unknown) => x);
+    const err = await make({ finalizeTimeoutMs: 400 })
+      .transcribe({ id: 1, pcm: second() })
+      .catch((x: unknown) => x);
     expect((err as EngineFailure).kind).toBe('no-final');
     expect(Date.now() - started).toBeLessThan(2000);
   });

@@ -29,7 +29,7 @@ async function build(languages: string[], cadence: Cadence = 'simple') {
 }
 const speech = () => new Int16Array(16_000).fill(300);
 
-describe('Deepgram and the device\'s languages', () => {
+describe("Deepgram and the device's languages", () => {
   it('one language is asked for by its code, and the transcript names none of its own', async () => {
     dg.script = [{ text: 'pon un temporizador', language: 'es' }];
     const s = await build(['es']);
@@ -39,8 +39,11 @@ describe('Deepgram and the device\'s languages', () => {
     expect(r.hearing.kind === 'heard' ? r.hearing.utterance.language : 'dropped').toBeUndefined();
   });
 
-  it.each(['simple', 'live'] as const)('several: language=multi, and the language Deepgram names is the utterance\'s (%s cadence)', async (cadence) => {
-    dg.script = [{ text: 'pon un temporizador de diez minutos', language: 'es' }, { text: 'stop the rice timer', language: 'en' }];
+  it.each(['simple', 'live'] as const)("several: language=multi, and the language Deepgram names is the utterance's (%s cadence)", async (cadence) => {
+    dg.script = [
+      { text: 'pon un temporizador de diez minutos', language: 'es' },
+      { text: 'stop the rice timer', language: 'en' },
+    ];
     const s = await build(['en', 'es'], cadence);
     const es = await s.transcriber.transcribe({ index: 1, pcm: speech(), maxProb: 0.9 });
     const en = await s.transcriber.transcribe({ index: 2, pcm: speech(), maxProb: 0.9 });

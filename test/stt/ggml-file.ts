@@ -2,7 +2,19 @@ import { writeFileSync } from 'node:fs';
 import { expectedTensors, type ModelHparams } from '../../src/stt/whisper/model-file.js';
 
 /** A small but complete whisper.cpp ggml model: every tensor the loader expects, shaped as it expects. */
-export const TINY_HP: ModelHparams = { nVocab: 51864, nAudioCtx: 8, nAudioState: 4, nAudioHead: 1, nAudioLayer: 1, nTextCtx: 8, nTextState: 4, nTextHead: 1, nTextLayer: 1, nMels: 80, ftype: 1 };
+export const TINY_HP: ModelHparams = {
+  nVocab: 51864,
+  nAudioCtx: 8,
+  nAudioState: 4,
+  nAudioHead: 1,
+  nAudioLayer: 1,
+  nTextCtx: 8,
+  nTextState: 4,
+  nTextHead: 1,
+  nTextLayer: 1,
+  nMels: 80,
+  ftype: 1,
+};
 
 const i32 = (...v: number[]) => {
   const b = Buffer.alloc(4 * v.length);
@@ -26,7 +38,10 @@ export interface GgmlOptions {
 export function ggmlModel(o: GgmlOptions = {}): Buffer {
   const hp = o.hp ?? TINY_HP;
   const parts: Buffer[] = [];
-  parts.push(i32(0x67676d6c), i32(hp.nVocab, hp.nAudioCtx, hp.nAudioState, hp.nAudioHead, hp.nAudioLayer, hp.nTextCtx, hp.nTextState, hp.nTextHead, hp.nTextLayer, hp.nMels, hp.ftype));
+  parts.push(
+    i32(0x67676d6c),
+    i32(hp.nVocab, hp.nAudioCtx, hp.nAudioState, hp.nAudioHead, hp.nAudioLayer, hp.nTextCtx, hp.nTextState, hp.nTextHead, hp.nTextLayer, hp.nMels, hp.ftype),
+  );
   parts.push(i32(hp.nMels, 201), Buffer.alloc(hp.nMels * 201 * 4));
   const vocab = ['!', '"', 'hello', ' world'];
   parts.push(i32(vocab.length));

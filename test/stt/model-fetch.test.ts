@@ -129,7 +129,9 @@ describe('hark model fetch (against a local HTTP server)', () => {
     const wrong = 'ab'.repeat(32);
     const err = await fetchModel({ name: 'test', dir, baseUrl: server.url, sha256: wrong }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(HarkError);
-    expect((err as Error).message).toBe(`checksum mismatch for ggml-test.bin: expected sha256 ${wrong}, got ${sha(model)}; the partial file was deleted (${server.url}/ggml-test.bin)`);
+    expect((err as Error).message).toBe(
+      `checksum mismatch for ggml-test.bin: expected sha256 ${wrong}, got ${sha(model)}; the partial file was deleted (${server.url}/ggml-test.bin)`,
+    );
     expect(existsSync(join(dir, 'ggml-test.bin.part'))).toBe(false);
     expect(existsSync(join(dir, 'ggml-test.bin'))).toBe(false);
   });
@@ -177,7 +179,10 @@ describe('hark model fetch (against a local HTTP server)', () => {
     const { stdout, stderr } = await run('bash', ['scripts/fetch-model.sh', 'test', '--dir', dir, '--sha256', sha(model)], { env, timeout: 30_000 });
     expect(stdout).toMatch(new RegExp(`${dir}/ggml-test.bin: downloaded, 0.6 MB, sha256 ${sha(model)} verified`));
     expect(stderr).toMatch(/ggml-test\.bin: 100% 0\.6 MB of 0\.6 MB/);
-    const bad = await run(process.execPath, [HARK_BIN, 'model', 'fetch', 'test', '--dir', dir, '--sha256', 'cd'.repeat(32), '--force'], { env, timeout: 30_000 }).catch((e: unknown) => e as { code: number; stderr: string });
+    const bad = await run(process.execPath, [HARK_BIN, 'model', 'fetch', 'test', '--dir', dir, '--sha256', 'cd'.repeat(32), '--force'], {
+      env,
+      timeout: 30_000,
+    }).catch((e: unknown) => e as { code: number; stderr: string });
     expect((bad as { code: number }).code).toBe(1);
     expect((bad as { stderr: string }).stderr).toMatch(/^hark: checksum mismatch for ggml-test\.bin.*the partial file was deleted/m);
   });

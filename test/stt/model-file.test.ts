@@ -44,12 +44,32 @@ describe('whisper model file check (before whisper.cpp sees it)', () => {
     ['GGUF', () => file('ggml-gguf.bin', Buffer.concat([Buffer.from('GGUF'), Buffer.alloc(100)])), /it is a GGUF file/],
     ['cut in the header', () => file('ggml-cut1.bin', readFileSync(TINY_MODEL).subarray(0, 30)), /truncated \(the file ends inside the header/],
     ['cut in the vocabulary', () => file('ggml-cut2.bin', readFileSync(TINY_MODEL).subarray(0, 200_000)), /truncated \(the file ends inside the vocabulary/],
-    ['cut inside a tensor', () => file('ggml-cut3.bin', ggmlModel().subarray(0, ggmlModel().length - 100)), /truncated \(the file ends inside tensor "decoder\.blocks\.0\.cross_attn\.out\.weight"/],
+    [
+      'cut inside a tensor',
+      () => file('ggml-cut3.bin', ggmlModel().subarray(0, ggmlModel().length - 100)),
+      /truncated \(the file ends inside tensor "decoder\.blocks\.0\.cross_attn\.out\.weight"/,
+    ],
     ['missing a tensor', () => writeGgml(join(dir, 'ggml-omit.bin'), { omit: ['decoder.ln.bias'] }), /incomplete \(49 of 50 tensors/],
-    ['a tensor of the wrong shape', () => writeGgml(join(dir, 'ggml-shape.bin'), { reshape: { 'encoder.conv1.bias': [1, 5] } }), /"encoder\.conv1\.bias" shaped \[1, 5\], but its header says \[1, 4, 1\]/],
-    ['an unknown tensor', () => writeGgml(join(dir, 'ggml-extra.bin'), { extra: [{ name: 'encoder.adapter.weight', dims: [4] }] }), /a tensor whisper\.cpp does not know \("encoder\.adapter\.weight"\)/],
-    ['mismatched audio/text width (a whisper.cpp assert)', () => writeGgml(join(dir, 'ggml-width.bin'), { hp: { ...TINY_HP, nTextState: 8 }, tensors: false }), /audio state 4 ≠ text state 8/],
-    ['an unknown weight format', () => writeGgml(join(dir, 'ggml-ftype.bin'), { hp: { ...TINY_HP, ftype: 5 }, tensors: false }), /weight format hark does not load \(ftype 5\)/],
+    [
+      'a tensor of the wrong shape',
+      () => writeGgml(join(dir, 'ggml-shape.bin'), { reshape: { 'encoder.conv1.bias': [1, 5] } }),
+      /"encoder\.conv1\.bias" shaped \[1, 5\], but its header says \[1, 4, 1\]/,
+    ],
+    [
+      'an unknown tensor',
+      () => writeGgml(join(dir, 'ggml-extra.bin'), { extra: [{ name: 'encoder.adapter.weight', dims: [4] }] }),
+      /a tensor whisper\.cpp does not know \("encoder\.adapter\.weight"\)/,
+    ],
+    [
+      'mismatched audio/text width (a whisper.cpp assert)',
+      () => writeGgml(join(dir, 'ggml-width.bin'), { hp: { ...TINY_HP, nTextState: 8 }, tensors: false }),
+      /audio state 4 ≠ text state 8/,
+    ],
+    [
+      'an unknown weight format',
+      () => writeGgml(join(dir, 'ggml-ftype.bin'), { hp: { ...TINY_HP, ftype: 5 }, tensors: false }),
+      /weight format hark does not load \(ftype 5\)/,
+    ],
   ])('refuses a file that is %s, naming it and the fetch command', (_what, make, message) => {
     const path = make();
     const msg = refusal(path);

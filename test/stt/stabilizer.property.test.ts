@@ -49,7 +49,15 @@ const isPrefix = (a: readonly string[], b: readonly string[]): boolean => a.leng
 function drive(
   s: Stabilizer,
   steps: readonly Step[],
-  check: (c: { kind: 'partial' | 'final'; before: StableWord[]; after: StableWord[]; committed: StableWord[]; span: StableWord[][]; revisionsBefore: number; revisionsAfter: number }) => void,
+  check: (c: {
+    kind: 'partial' | 'final';
+    before: StableWord[];
+    after: StableWord[];
+    committed: StableWord[];
+    span: StableWord[][];
+    revisionsBefore: number;
+    revisionsAfter: number;
+  }) => void,
 ): void {
   let committed: StableWord[] = [];
   let span: StableWord[][] = [];
@@ -68,7 +76,10 @@ function drive(
     if (st.kind === 'again') {
       const prev = span[span.length - 1] ?? [];
       // The same hypothesis again, maybe with fresh confidences, maybe extended.
-      words = [...prev.map((x, i) => (st.relabel ? { ...x, confidence: st.words[i % Math.max(1, st.words.length)]?.conf ?? x.confidence } : x)), ...toWords(st.words)];
+      words = [
+        ...prev.map((x, i) => (st.relabel ? { ...x, confidence: st.words[i % Math.max(1, st.words.length)]?.conf ?? x.confidence } : x)),
+        ...toWords(st.words),
+      ];
     } else words = toWords(st.words);
     s.partial(words);
     span = [...span, words.filter((x) => normalizeText(x.text))];
@@ -160,4 +171,3 @@ describe('stabilizer properties', () => {
     );
   });
 });
-

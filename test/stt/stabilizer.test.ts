@@ -2,11 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { Stabilizer, textWords, type StableWord } from '../../src/stt/stabilizer.js';
 
 const opts = { windowSize: 3, minConfidence: 0.6, requireRepetition: true };
-const w = (text: string, confidence = 0.9): StableWord[] => text.split(' ').filter(Boolean).map((t) => ({ text: t, confidence }));
+const w = (text: string, confidence = 0.9): StableWord[] =>
+  text
+    .split(' ')
+    .filter(Boolean)
+    .map((t) => ({ text: t, confidence }));
 const low = (text: string) => w(text, 0.3);
 
 describe('stabilizer: settling interim hypotheses (LCP of the last 3, confidence 0.6, repetition)', () => {
-  it("the worked example: the LCP of the last 3 hypotheses", () => {
+  it('the worked example: the LCP of the last 3 hypotheses', () => {
     const s = new Stabilizer(opts);
     s.partial(w('What is a'));
     s.partial(w('What is a lock'));

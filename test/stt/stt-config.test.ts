@@ -5,12 +5,21 @@ import { memoryLogger } from '../../src/core/log.js';
 import { createStt } from '../../src/stt/create.js';
 
 describe('stt config section', () => {
-  it('an empty file gives the issue\'s defaults', () => {
+  it("an empty file gives the issue's defaults", () => {
     const { stt } = validateConfig({}, 'test');
     expect(stt).toMatchObject({
       mode: 'local-first',
       whisper: { model: 'base.en-q5_1', scaleAudioCtx: true, vocabularyPrompt: true },
-      deepgram: { model: 'nova-3', interimResults: true, smartFormat: true, vadEvents: true, keepAliveMs: 4000, idleCloseMs: 30_000, connectTimeoutMs: 1500, finalizeTimeoutMs: 1500 },
+      deepgram: {
+        model: 'nova-3',
+        interimResults: true,
+        smartFormat: true,
+        vadEvents: true,
+        keepAliveMs: 4000,
+        idleCloseMs: 30_000,
+        connectTimeoutMs: 1500,
+        finalizeTimeoutMs: 1500,
+      },
       breaker: { failures: 3, openMs: 30_000 },
       stabilizer: { windowSize: 3, minConfidence: 0.6, requireRepetition: true },
       engines: [],
@@ -27,7 +36,9 @@ describe('stt config section', () => {
 
   it('an unknown engine in stt.engines stops hark at start, naming the known ones', async () => {
     const { stt } = validateConfig({ stt: { engines: ['sherpa', 'whisper'] } }, 'test');
-    await expect(createStt({ config: stt, secrets: {}, bus: new Bus(), logger: memoryLogger() })).rejects.toThrow('stt.engines: unknown engine "sherpa" (known: whisper, deepgram, wyoming)');
+    await expect(createStt({ config: stt, secrets: {}, bus: new Bus(), logger: memoryLogger() })).rejects.toThrow(
+      'stt.engines: unknown engine "sherpa" (known: whisper, deepgram, wyoming)',
+    );
   });
 
   it('says what is wrong, by path', () => {

@@ -26,9 +26,14 @@ interface Run {
 
 function hark(args: string[], env: Record<string, string | undefined> = {}, timeout = 90_000): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [HARK_BIN, ...args], { env: { ...process.env, DEEPGRAM_API_KEY: undefined, HARK_CONFIG: undefined, ...env }, timeout }, (err, stdout, stderr) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [HARK_BIN, ...args],
+      { env: { ...process.env, DEEPGRAM_API_KEY: undefined, HARK_CONFIG: undefined, ...env }, timeout },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -57,7 +62,10 @@ describe('hark transcribe', () => {
 
   it('local-first: Whisper hears nothing on clear speech, so each segment goes to Deepgram; --json says so', async () => {
     dg.script = [{ text: 'Turn on the lights.' }, { text: 'Stop the timer.' }];
-    const r = await hark(['transcribe', twoPhrases, '--json', '--stt-mode', 'local-first', '--model', TINY_MODEL, '--deepgram-url', dg.url, '--config', config], { DEEPGRAM_API_KEY: 'cli-key' });
+    const r = await hark(
+      ['transcribe', twoPhrases, '--json', '--stt-mode', 'local-first', '--model', TINY_MODEL, '--deepgram-url', dg.url, '--config', config],
+      { DEEPGRAM_API_KEY: 'cli-key' },
+    );
     expect(r.code, r.stderr).toBe(0);
     const recs = json(r.stdout);
     expect(recs).toHaveLength(2);
@@ -69,30 +77,43 @@ describe('hark transcribe', () => {
       expect(x.fallbackReason).toMatch(/^whisper blank on clear speech \(blank: no text; VAD peak [01]\.\d\d\)$/);
       expect(x).toHaveProperty('rawText', x.text);
       expect(typeof x.sttMs).toBe('number');
-      expect(x.attempts).toMatchObject([{ engine: 'whisper', outcome: 'ok' }, { engine: 'deepgram', outcome: 'ok' }]);
+      expect(x.attempts).toMatchObject([
+        { engine: 'whisper', outcome: 'ok' },
+        { engine: 'deepgram', outcome: 'ok' },
+      ]);
     }
     expect(dg.last!.query).toMatchObject({ model: 'nova-3', encoding: 'linear16', sample_rate: '16000' });
   }, 120_000);
 
   it('cloud-only needs no model; with the key rejected each segment is dropped saying why', async () => {
     dg.script = [{ text: 'Turn on the lights.' }, { text: 'Stop the timer.' }];
-    const ok = await hark(['transcribe', twoPhrases, '--stt-mode', 'cloud-only', '--model', '/nonexistent/model.bin', '--deepgram-url', dg.url, '--config', config], { DEEPGRAM_API_KEY: 'cli-key' });
+    const ok = await hark(
+      ['transcribe', twoPhrases, '--stt-mode', 'cloud-only', '--model', '/nonexistent/model.bin', '--deepgram-url', dg.url, '--config', config],
+      { DEEPGRAM_API_KEY: 'cli-key' },
+    );
     expect(ok.code, ok.stderr).toBe(0);
     expect(lines(ok.stdout)).toEqual([
       expect.stringMatching(/^#000 .* deepgram  \d+ ms  "Turn on the lights\."$/),
       expect.stringMatching(/^#001 .* deepgram  \d+ ms  "Stop the timer\."$/),
       expect.stringMatching(/^2 segment\(s\), \d+\.\d\ds of audio, stt cloud-only$/),
     ]);
-    const bad = await hark(['transcribe', twoPhrases, '--json', '--stt-mode', 'cloud-only', '--deepgram-url', dg.url, '--config', config], { DEEPGRAM_API_KEY: 'wrong-key' });
+    const bad = await hark(['transcribe', twoPhrases, '--json', '--stt-mode', 'cloud-only', '--deepgram-url', dg.url, '--config', config], {
+      DEEPGRAM_API_KEY: 'wrong-key',
+    });
     expect(bad.code).toBe(0);
     const recs = json(bad.stdout);
-    expect(recs.map((x) => x.dropReason)).toEqual([expect.stringMatching(/^deepgram auth: Deepgram rejected the API key .*401/), expect.stringMatching(/^deepgram unavailable: circuit open after deepgram auth/)]);
+    expect(recs.map((x) => x.dropReason)).toEqual([
+      expect.stringMatching(/^deepgram auth: Deepgram rejected the API key .*401/),
+      expect.stringMatching(/^deepgram unavailable: circuit open after deepgram auth/),
+    ]);
   }, 120_000);
 
   it('a missing model is a clear error naming the path and the fetch command (exit 2)', async () => {
     const r = await hark(['transcribe', oneClip, '--stt-mode', 'local-only', '--model', join(dir, 'ggml-base.en-q5_1.bin')]);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toBe(`hark: whisper model ${join(dir, 'ggml-base.en-q5_1.bin')} does not exist; get a good copy with \`hark model fetch base.en-q5_1\` (or set stt.whisper.model / --model)`);
+    expect(r.stderr.trim()).toBe(
+      `hark: whisper model ${join(dir, 'ggml-base.en-q5_1.bin')} does not exist; get a good copy with \`hark model fetch base.en-q5_1\` (or set stt.whisper.model / --model)`,
+    );
     expect(r.stdout).toBe('');
   });
 

@@ -30,10 +30,16 @@ class LocalDouble extends ScriptedEngine {
   work: { clock: VirtualClock; ms: number } | null = null;
   unavailableFor(samples: number, waitedMs: number): string | null {
     this.asked.push([samples, waitedMs]);
-    return this.abandoned > 0 ? `busy with ${this.abandoned === 1 ? 'an inference' : `${this.abandoned} inferences`} past the deadline (it cannot be stopped)` : this.forecast;
+    return this.abandoned > 0
+      ? `busy with ${this.abandoned === 1 ? 'an inference' : `${this.abandoned} inferences`} past the deadline (it cannot be stopped)`
+      : this.forecast;
   }
   constructor(answer: Answer, text = 'computer set a timer') {
-    super({ script: [answer === 'deadline' ? { fail: 'deadline', message: 'no result within 4300 ms' } : { raw: answer === 'blank' ? '[BLANK_AUDIO]' : text, ms: 30 }] });
+    super({
+      script: [
+        answer === 'deadline' ? { fail: 'deadline', message: 'no result within 4300 ms' } : { raw: answer === 'blank' ? '[BLANK_AUDIO]' : text, ms: 30 },
+      ],
+    });
   }
   override transcribe(audio: SegmentAudio): Promise<Transcript> {
     if (this.work) this.work.clock.advanceTo(this.work.clock.now() + this.work.ms);
@@ -42,7 +48,11 @@ class LocalDouble extends ScriptedEngine {
 }
 
 /** The cloud: hears the whole command in 200 ms, or cannot be reached. */
-const cloudDouble = (fail = false) => new ScriptedEngine({ id: 'deepgram', script: [fail ? { fail: 'connect', message: 'no socket within 1500 ms' } : { raw: 'Computer, set a timer for five minutes.', ms: 200 }] });
+const cloudDouble = (fail = false) =>
+  new ScriptedEngine({
+    id: 'deepgram',
+    script: [fail ? { fail: 'connect', message: 'no socket within 1500 ms' } : { raw: 'Computer, set a timer for five minutes.', ms: 200 }],
+  });
 type CloudDouble = ScriptedEngine;
 
 function service(mode: SttMode, whisper: LocalDouble, deepgram: CloudDouble | null) {
@@ -72,7 +82,7 @@ const WHOLE = 6 * 16_000;
 const OPENING = 2.3 * 16_000;
 const seg = (index: number, samples = WHOLE) => ({ index, pcm: new Int16Array(samples), maxProb: 0.95 });
 
-describe('the opening check is the local engine\'s alone', () => {
+describe("the opening check is the local engine's alone", () => {
   it('local words: judged on them; the cloud is not asked', async () => {
     const whisper = new LocalDouble('words');
     const deepgram = cloudDouble();
@@ -93,7 +103,10 @@ describe('the opening check is the local engine\'s alone', () => {
     const t = await svc.transcribe(seg(1), null, undefined, check.handOver!);
     expect(whisper.heard).toEqual([OPENING]);
     expect(deepgram.heard).toEqual([WHOLE]);
-    expect(t.hearing).toMatchObject({ kind: 'heard', utterance: { engine: 'deepgram', fallbackReason: expect.stringMatching(/^whisper non-speech on clear speech .*, on its opening$/) } });
+    expect(t.hearing).toMatchObject({
+      kind: 'heard',
+      utterance: { engine: 'deepgram', fallbackReason: expect.stringMatching(/^whisper non-speech on clear speech .*, on its opening$/) },
+    });
     // The records: Whisper's opening, then the cloud's whole; one transcript event for the segment.
     expect(t.attempts.map((a) => [a.engine, a.outcome])).toEqual([
       ['whisper', 'ok'],
@@ -133,7 +146,10 @@ describe('the opening check is the local engine\'s alone', () => {
     const deepgram = cloudDouble();
     const { svc } = service('local-first', whisper, deepgram);
     const check = await svc.opening({ ...seg(1, OPENING), maxTokens: 12 });
-    expect(check).toMatchObject({ kind: 'whole', handOver: { after: 'whisper', reason: 'whisper unavailable: busy with an inference past the deadline (it cannot be stopped)', askLast: true } });
+    expect(check).toMatchObject({
+      kind: 'whole',
+      handOver: { after: 'whisper', reason: 'whisper unavailable: busy with an inference past the deadline (it cannot be stopped)', askLast: true },
+    });
     expect(whisper.heard).toEqual([]);
     if (check.kind !== 'whole') return;
     await svc.transcribe(seg(1), null, undefined, check.handOver!);
@@ -148,7 +164,7 @@ describe('the opening check is the local engine\'s alone', () => {
 describe('a local engine that would answer past the deadline (its forecast)', () => {
   const LATE = 'it would answer past its deadline (waited 900 ms, 800 ms of work ahead, ~4700 ms for this segment; 5100 ms allowed)';
 
-  it('the wait since the segment closed reaches the engine: the caller\'s queue and its turn here', async () => {
+  it("the wait since the segment closed reaches the engine: the caller's queue and its turn here", async () => {
     const whisper = new LocalDouble('words');
     const { svc } = service('local-first', whisper, cloudDouble());
     await svc.transcribe({ ...seg(1), waitedMs: 2500 });
@@ -247,7 +263,7 @@ describe('a local engine busy with inferences past their deadline', () => {
     expect(t.attempts[0]!.error).toMatch(/busy with 2 inferences past the deadline/);
   });
 
-  it('no fallback (local-only, or the cloud\'s circuit open): it waits for the local engine as before', async () => {
+  it("no fallback (local-only, or the cloud's circuit open): it waits for the local engine as before", async () => {
     const alone = new LocalDouble('words');
     alone.abandoned = 1;
     const { svc } = service('local-only', alone, null);

@@ -21,14 +21,33 @@ function setup(mode: SttMode, whisper: SttEngine) {
   const seen: { name: HarkEventName; payload: unknown; at: number }[] = [];
   bus.onAny((name, payload) => seen.push({ name, payload, at: Date.now() }));
   cloud = new DeepgramEngine({
-    apiKey: 'test-key', url: dg.url, model: 'nova-3', language: 'en', interimResults: true, utteranceEndMs: 1000, vadEvents: true, endpointingMs: 300, smartFormat: true,
-    connectTimeoutMs: 1500, finalizeTimeoutMs: 1500, keepAliveMs: 4000, idleCloseMs: 30_000, reconnectInitialMs: 50, reconnectMaxMs: 100, logger: memoryLogger(),
+    apiKey: 'test-key',
+    url: dg.url,
+    model: 'nova-3',
+    language: 'en',
+    interimResults: true,
+    utteranceEndMs: 1000,
+    vadEvents: true,
+    endpointingMs: 300,
+    smartFormat: true,
+    connectTimeoutMs: 1500,
+    finalizeTimeoutMs: 1500,
+    keepAliveMs: 4000,
+    idleCloseMs: 30_000,
+    reconnectInitialMs: 50,
+    reconnectMaxMs: 100,
+    logger: memoryLogger(),
   });
   const byId: Record<string, SttEngine> = { whisper, deepgram: cloud };
   const svc = new Transcriber({
-    engines: engineOrder(mode).map((id) => ({ id, engine: byId[id]! })), clearSpeechProb: 0.8, breaker: { failures: 3, openMs: 30_000 }, filter: { phrases: DEFAULT_HALLUCINATIONS },
+    engines: engineOrder(mode).map((id) => ({ id, engine: byId[id]! })),
+    clearSpeechProb: 0.8,
+    breaker: { failures: 3, openMs: 30_000 },
+    filter: { phrases: DEFAULT_HALLUCINATIONS },
     stabilizer: { windowSize: 3, minConfidence: 0.6, requireRepetition: true },
-    clock: new SystemClock(), logger: memoryLogger(), bus,
+    clock: new SystemClock(),
+    logger: memoryLogger(),
+    bus,
   });
   const of = <T>(name: HarkEventName) => seen.filter((e) => e.name === name).map((e) => e.payload as T);
   return { svc, bus, seen, of };
@@ -76,7 +95,9 @@ describe('cloud-first: streaming while the segment is open', () => {
     const { svc, of } = setup('cloud-first', whisper);
     const r = await svc.transcribe({ index: 0, pcm: new Int16Array(16_000), maxProb: 0.9 });
     expect(r.hearing).toMatchObject({ kind: 'heard', utterance: { engine: 'whisper' } });
-    expect(of<Utterance>('utterance.final')).toMatchObject([{ text: 'turn off the fan', engine: 'whisper', fallbackReason: expect.stringMatching(/^deepgram closed: .*1011/) }]);
+    expect(of<Utterance>('utterance.final')).toMatchObject([
+      { text: 'turn off the fan', engine: 'whisper', fallbackReason: expect.stringMatching(/^deepgram closed: .*1011/) },
+    ]);
     expect(of('stt.fallback')).toHaveLength(1);
   });
 
@@ -119,7 +140,13 @@ describe('local-first: the cloud as the fallback', () => {
     const { svc, of } = setup('local-first', ScriptedEngine.hearing('[BLANK_AUDIO]'));
     const r = await svc.transcribe({ index: 2, pcm: new Int16Array(24_000), maxProb: 0.93 });
     expect(r.attempts.map((a) => a.engine)).toEqual(['whisper', 'deepgram']);
-    expect(of<Utterance>('utterance.final')).toMatchObject([{ text: 'Lights off.', engine: 'deepgram', fallbackReason: expect.stringMatching(/whisper non-speech on clear speech \(non-speech: \[BLANK_AUDIO\]; VAD peak 0\.93\)/) }]);
+    expect(of<Utterance>('utterance.final')).toMatchObject([
+      {
+        text: 'Lights off.',
+        engine: 'deepgram',
+        fallbackReason: expect.stringMatching(/whisper non-speech on clear speech \(non-speech: \[BLANK_AUDIO\]; VAD peak 0\.93\)/),
+      },
+    ]);
     expect(dg.last!.audioBytes).toBe(48_000);
   });
 

@@ -18,7 +18,16 @@ describe('sttMs is each segment’s own speech-to-text time', () => {
   it('six segments handed over at once: each reports ~500 ms, not its wait behind the others', async () => {
     const clock = new VirtualClock(0);
     const engine = new ScriptedEngine({ clock, serial: true, costMs: 500, script: (audio) => `segment ${audio.id}` });
-    const t = new Transcriber({ engines: [{ id: 'whisper', engine }], clearSpeechProb: 0.8, breaker: { failures: 3, openMs: 30_000 }, filter: { phrases: [] }, stabilizer: { windowSize: 3, minConfidence: 0.6, requireRepetition: true }, clock, logger: memoryLogger(), bus: new Bus() });
+    const t = new Transcriber({
+      engines: [{ id: 'whisper', engine }],
+      clearSpeechProb: 0.8,
+      breaker: { failures: 3, openMs: 30_000 },
+      filter: { phrases: [] },
+      stabilizer: { windowSize: 3, minConfidence: 0.6, requireRepetition: true },
+      clock,
+      logger: memoryLogger(),
+      bus: new Bus(),
+    });
     const results: SegmentTranscript[] = [];
     const all = Array.from({ length: 6 }, (_, i) => t.transcribe({ index: i, pcm: new Int16Array(32_000), maxProb: 0.5 }).then((r) => results.push(r)));
     for (let ms = 0; ms < 4000; ms += 50) {

@@ -19,7 +19,14 @@ function answerOf(engine: 'whisper' | 'deepgram', b: Behaviour | 'part-way', sai
   switch (b) {
     case 'ok':
       return engine === 'deepgram'
-        ? { raw: said, ms: 40, events: [{ kind: 'partial', text: 'turn on', words: [], confidence: 0.9, start: 0, duration: 0.5, speechFinal: false, fromFinalize: false, receivedAt: 0 }, final(said, 0, 1, true)] }
+        ? {
+            raw: said,
+            ms: 40,
+            events: [
+              { kind: 'partial', text: 'turn on', words: [], confidence: 0.9, start: 0, duration: 0.5, speechFinal: false, fromFinalize: false, receivedAt: 0 },
+              final(said, 0, 1, true),
+            ],
+          }
         : { raw: said, ms: 40 };
     case 'blank':
       return { raw: engine === 'whisper' ? '[BLANK_AUDIO]' : '', ms: 40 };
@@ -38,9 +45,11 @@ function answerOf(engine: 'whisper' | 'deepgram', b: Behaviour | 'part-way', sai
 const final = (text: string, start: number, end: number, fromFinalize: boolean): AsrEvent => asrResult('final', text, start, end, fromFinalize);
 
 /** Whisper behaving as told, call by call (the last repeats). */
-const fakeWhisper = (behaviour: Behaviour[], o: { held?: boolean } = {}) => new ScriptedEngine({ ...o, script: behaviour.map((b) => answerOf('whisper', b, 'turn on the lights')) });
+const fakeWhisper = (behaviour: Behaviour[], o: { held?: boolean } = {}) =>
+  new ScriptedEngine({ ...o, script: behaviour.map((b) => answerOf('whisper', b, 'turn on the lights')) });
 /** A cloud engine that streams: its behaviour decides what finish() does; 'part-way' sends a final first. */
-const fakeDeepgram = (behaviour: (Behaviour | 'part-way')[]) => new StreamingEngine({ script: behaviour.map((b) => answerOf('deepgram', b, 'Turn on the lights.')) });
+const fakeDeepgram = (behaviour: (Behaviour | 'part-way')[]) =>
+  new StreamingEngine({ script: behaviour.map((b) => answerOf('deepgram', b, 'Turn on the lights.')) });
 
 function service(mode: SttMode, whisper: ScriptedEngine | null, deepgram: StreamingEngine | null, clock = new VirtualClock()) {
   const bus = new Bus();
@@ -87,11 +96,43 @@ const MATRIX: Row[] = [
   { mode: 'local-first', whisper: 'ok', deepgram: 'ok', engine: 'whisper', text: 'turn on the lights', calls: [1, 0] },
   { mode: 'local-first', whisper: 'error', deepgram: 'ok', engine: 'deepgram', text: 'Turn on the lights.', fallback: /^whisper error: boom$/, calls: [1, 1] },
   { mode: 'local-first', whisper: 'deadline', deepgram: 'ok', engine: 'deepgram', text: 'Turn on the lights.', fallback: /whisper deadline/, calls: [1, 1] },
-  { mode: 'local-first', whisper: 'blank', deepgram: 'ok', engine: 'deepgram', text: 'Turn on the lights.', fallback: /whisper non-speech on clear speech.*\[BLANK_AUDIO\].*VAD peak 0\.95/, calls: [1, 1] },
-  { mode: 'local-first', whisper: 'thanks', deepgram: 'ok', engine: 'deepgram', text: 'Turn on the lights.', fallback: /whisper hallucination on clear speech/, calls: [1, 1] },
+  {
+    mode: 'local-first',
+    whisper: 'blank',
+    deepgram: 'ok',
+    engine: 'deepgram',
+    text: 'Turn on the lights.',
+    fallback: /whisper non-speech on clear speech.*\[BLANK_AUDIO\].*VAD peak 0\.95/,
+    calls: [1, 1],
+  },
+  {
+    mode: 'local-first',
+    whisper: 'thanks',
+    deepgram: 'ok',
+    engine: 'deepgram',
+    text: 'Turn on the lights.',
+    fallback: /whisper hallucination on clear speech/,
+    calls: [1, 1],
+  },
   { mode: 'local-first', whisper: 'blank', deepgram: 'ok', peak: 0.55, engine: 'whisper', text: '', drop: /non-speech: \[BLANK_AUDIO\]/, calls: [1, 0] },
-  { mode: 'local-first', whisper: 'error', deepgram: 'connect', engine: 'deepgram', text: '', drop: /whisper error: boom; deepgram connect: connect happened/, calls: [1, 1] },
-  { mode: 'local-first', whisper: 'error', deepgram: null, engine: 'whisper', text: '', drop: /whisper error: boom; no deepgram: DEEPGRAM_API_KEY is not set/, calls: [1, 0] },
+  {
+    mode: 'local-first',
+    whisper: 'error',
+    deepgram: 'connect',
+    engine: 'deepgram',
+    text: '',
+    drop: /whisper error: boom; deepgram connect: connect happened/,
+    calls: [1, 1],
+  },
+  {
+    mode: 'local-first',
+    whisper: 'error',
+    deepgram: null,
+    engine: 'whisper',
+    text: '',
+    drop: /whisper error: boom; no deepgram: DEEPGRAM_API_KEY is not set/,
+    calls: [1, 0],
+  },
   { mode: 'local-first', whisper: 'blank', deepgram: null, engine: 'whisper', text: '', drop: /non-speech: \[BLANK_AUDIO\]/, calls: [1, 0] },
   { mode: 'local-first', whisper: 'blank', deepgram: 'blank', engine: 'deepgram', text: '', fallback: /whisper non-speech/, drop: /blank/, calls: [1, 1] },
   { mode: 'cloud-first', whisper: 'ok', deepgram: 'ok', engine: 'deepgram', text: 'Turn on the lights.', calls: [0, 1] },
@@ -105,7 +146,9 @@ const MATRIX: Row[] = [
 ];
 
 describe('fallback policy: every mode and failure', () => {
-  it.each(MATRIX.map((r) => [`${r.mode}: whisper ${r.whisper ?? 'absent'}, deepgram ${r.deepgram ?? 'absent'}${r.peak ? ` (VAD peak ${r.peak})` : ''}`, r] as const))('%s', async (_name, r) => {
+  it.each(
+    MATRIX.map((r) => [`${r.mode}: whisper ${r.whisper ?? 'absent'}, deepgram ${r.deepgram ?? 'absent'}${r.peak ? ` (VAD peak ${r.peak})` : ''}`, r] as const),
+  )('%s', async (_name, r) => {
     const whisper = r.whisper ? fakeWhisper([r.whisper]) : null;
     const deepgram = r.deepgram ? fakeDeepgram([r.deepgram]) : null;
     const { svc, heard, dropped } = service(r.mode, whisper, deepgram);
@@ -175,7 +218,10 @@ describe('circuit breaker in the transcriber', () => {
     await svc.transcribe(seg(0));
     await svc.transcribe(seg(1));
     expect(deepgram.calls).toHaveLength(1);
-    expect(heard.map((u) => u.fallbackReason)).toEqual([expect.stringMatching(/^deepgram auth/), expect.stringMatching(/^deepgram unavailable: circuit open after deepgram auth/)]);
+    expect(heard.map((u) => u.fallbackReason)).toEqual([
+      expect.stringMatching(/^deepgram auth/),
+      expect.stringMatching(/^deepgram unavailable: circuit open after deepgram auth/),
+    ]);
   });
 });
 

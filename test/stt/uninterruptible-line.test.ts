@@ -78,9 +78,7 @@ describe('calls to an engine that cannot be interrupted', () => {
   it('work that throws is an `error` EngineFailure', async () => {
     const clock = new VirtualClock();
     const line = new UninterruptibleLine('whisper', clock);
-    const err = await line
-      .run(1000, () => Promise.reject(new Error('bad magic')))
-      .catch((e: unknown) => e);
+    const err = await line.run(1000, () => Promise.reject(new Error('bad magic'))).catch((e: unknown) => e);
     expect((err as EngineFailure).reason).toBe('whisper error: bad magic');
   });
 });

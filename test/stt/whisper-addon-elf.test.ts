@@ -68,22 +68,35 @@ describe('addonBuildInfo', () => {
   });
 
   it('an x86 addon built with -march=native -DNDEBUG', () => {
-    const elf = makeElf(EM_X86_64, systemInfoFunctions(EM_X86_64, ['avx', 'avx2', 'fma', 'f16c', 'avx512', 'sse3', 'ssse3']), 'whisper_init_state: kv self size');
+    const elf = makeElf(
+      EM_X86_64,
+      systemInfoFunctions(EM_X86_64, ['avx', 'avx2', 'fma', 'f16c', 'avx512', 'sse3', 'ssse3']),
+      'whisper_init_state: kv self size',
+    );
     const info = addonBuildInfo(elf);
     expect(info.systemInfo).toMatchObject({ AVX: true, AVX2: true, FMA: true, F16C: true, AVX512: true, SSE3: true, NEON: false });
     expect(info.ndebug).toBe(true);
   });
 
   it('arm64 addons built on a Pi 4 and on a Pi 5 (-mcpu=native)', () => {
-    const pi4 = addonBuildInfo(makeElf(EM_AARCH64, [...systemInfoFunctions(EM_AARCH64, ['neon', 'arm_fma']), { name: 'ggml_vec_dot_q8_0_q8_0', code: Q8_DOT_CORTEX_A72 }]));
-    const pi5 = addonBuildInfo(makeElf(EM_AARCH64, [...systemInfoFunctions(EM_AARCH64, ['neon', 'arm_fma', 'fp16_va']), { name: 'ggml_vec_dot_q8_0_q8_0', code: Q8_DOT_CORTEX_A76 }]));
+    const pi4 = addonBuildInfo(
+      makeElf(EM_AARCH64, [...systemInfoFunctions(EM_AARCH64, ['neon', 'arm_fma']), { name: 'ggml_vec_dot_q8_0_q8_0', code: Q8_DOT_CORTEX_A72 }]),
+    );
+    const pi5 = addonBuildInfo(
+      makeElf(EM_AARCH64, [...systemInfoFunctions(EM_AARCH64, ['neon', 'arm_fma', 'fp16_va']), { name: 'ggml_vec_dot_q8_0_q8_0', code: Q8_DOT_CORTEX_A76 }]),
+    );
     expect(pi4.machine).toBe('aarch64');
     expect(pi4.systemInfo).toMatchObject({ NEON: true, ARM_FMA: true, FP16_VA: false, MATMUL_INT8: false, DOTPROD: false, AVX2: false });
     expect(pi5.systemInfo).toMatchObject({ NEON: true, ARM_FMA: true, FP16_VA: true, MATMUL_INT8: false, DOTPROD: true });
   });
 
   it('a function it cannot find or read is null (unknown), not false', () => {
-    const info = addonBuildInfo(makeElf(EM_AARCH64, systemInfoFunctions(EM_AARCH64, ['neon'], ['neon', 'fp16_va']).concat([{ name: 'ggml_cpu_has_avx2', code: Buffer.from('4883ec08e8000000', 'hex') }])));
+    const info = addonBuildInfo(
+      makeElf(
+        EM_AARCH64,
+        systemInfoFunctions(EM_AARCH64, ['neon'], ['neon', 'fp16_va']).concat([{ name: 'ggml_cpu_has_avx2', code: Buffer.from('4883ec08e8000000', 'hex') }]),
+      ),
+    );
     expect(info.systemInfo).toMatchObject({ NEON: true, FP16_VA: false, AVX2: null, AVX: null, DOTPROD: null });
   });
 
@@ -96,7 +109,12 @@ describe('addonBuildInfo', () => {
   });
 
   it('maps virtual addresses to file offsets through the sections', () => {
-    const elf = readElf(makeElf(EM_X86_64, [{ name: 'a', code: X86_RET0 }, { name: 'b', code: X86_RET1 }]));
+    const elf = readElf(
+      makeElf(EM_X86_64, [
+        { name: 'a', code: X86_RET0 },
+        { name: 'b', code: X86_RET1 },
+      ]),
+    );
     const b = elf.symbols.get('b')!;
     expect(b).toEqual({ value: 0x401010, size: X86_RET1.length });
     expect(elf.offsetOf(b.value)).toBe(64 + 16);

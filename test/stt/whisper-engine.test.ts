@@ -80,7 +80,7 @@ describe('local Whisper engine (smart-whisper addon, whisper.cpp in-process)', (
     expect(maxGap).toBeLessThan(Math.max(150, took / 4));
   }, 60_000);
 
-  it('a clip under whisper.cpp\'s 1 s minimum is padded and transcribed, not refused', async () => {
+  it("a clip under whisper.cpp's 1 s minimum is padded and transcribed, not refused", async () => {
     const p = engine.plan(4000);
     expect(p.padSamples).toBeGreaterThan(0);
     const r = await engine.transcribe({ id: 'short', pcm: speech.subarray(0, 4000) });
@@ -94,7 +94,7 @@ describe('local Whisper engine (smart-whisper addon, whisper.cpp in-process)', (
     expect(engine.stats.calls).toBe(calls);
   });
 
-  it('fails with `deadline` when inference outlasts the segment\'s deadline, and stays usable', async () => {
+  it("fails with `deadline` when inference outlasts the segment's deadline, and stays usable", async () => {
     const quick = await WhisperEngine.load(opts({ deadlineBaseMs: 50 }));
     try {
       const started = performance.now();
@@ -153,7 +153,9 @@ describe('a missing or broken model is a clear error at start, never a crash', (
     const path = join(dir, 'ggml-base.en-q5_1.bin');
     const err = await WhisperEngine.load(opts({ modelPath: path })).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(HarkError);
-    expect((err as Error).message).toBe(`whisper model ${path} does not exist; get a good copy with \`hark model fetch base.en-q5_1\` (or set stt.whisper.model / --model)`);
+    expect((err as Error).message).toBe(
+      `whisper model ${path} does not exist; get a good copy with \`hark model fetch base.en-q5_1\` (or set stt.whisper.model / --model)`,
+    );
   });
 
   it('truncated: refused before whisper.cpp (which would segfault on it)', async () => {

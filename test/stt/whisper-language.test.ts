@@ -25,7 +25,7 @@ describe("Whisper and the device's languages", () => {
     expect(allowedLanguages('', ['en', 'es'])).toEqual(['en', 'es']);
   });
 
-  it('a transcript carries the language it was decoded in; one outside the device\'s is said, never relabelled', () => {
+  it("a transcript carries the language it was decoded in; one outside the device's is said, never relabelled", () => {
     expect(heardLanguage('auto', detected('es'), ['en', 'es'])).toEqual({ language: 'es' });
     expect(heardLanguage('auto', detected('fr'), ['en', 'es'])).toEqual({ outside: 'fr' });
     expect(heardLanguage('auto', undefined, ['en', 'es'])).toEqual({});
@@ -38,20 +38,31 @@ describe("Whisper and the device's languages", () => {
     expect(unknownLanguage('auto', ['es', 'de'], known)).toBeNull();
     expect(unknownLanguage('es', ['es'], known)).toBeNull();
     expect(unknownLanguage('', [], known)).toBeNull();
-    expect(unknownLanguage('auto', ['es', 'tlh'], known)).toMatch(/^language\.languages: 'tlh' is not a language Whisper knows.*\(its codes: en, zh, de, es\)$/);
+    expect(unknownLanguage('auto', ['es', 'tlh'], known)).toMatch(
+      /^language\.languages: 'tlh' is not a language Whisper knows.*\(its codes: en, zh, de, es\)$/,
+    );
     expect(unknownLanguage('klingon', ['es'], known)).toMatch(/^stt\.whisper\.language: 'klingon' is not a language Whisper knows/);
   });
 
   it('an English-only model with another language configured is refused at start, the fix named', async () => {
     const { stt } = validateConfig({ stt: { mode: 'local-only' } }, 'test');
-    await expect(createStt({ config: stt, secrets: {}, bus: new Bus(), logger: memoryLogger(), modelPath: requireFile(TINY_MODEL), languages: ['en', 'es'] })).rejects.toThrow(
+    await expect(
+      createStt({ config: stt, secrets: {}, bus: new Bus(), logger: memoryLogger(), modelPath: requireFile(TINY_MODEL), languages: ['en', 'es'] }),
+    ).rejects.toThrow(
       /^stt\.whisper\.model: for-tests-ggml-tiny\.en\.bin is an English-only model, and language\.languages has es: use a multilingual model .* or language\.languages: \[en\]$/,
     );
   });
 
   it('the multilingual model runs with auto through the real addon (the test model has no weights: no words, so no language)', async () => {
     const { stt } = validateConfig({ stt: { mode: 'local-only' } }, 'test');
-    const stack = await createStt({ config: stt, secrets: {}, bus: new Bus(), logger: memoryLogger(), modelPath: requireFile(MULTI_MODEL), languages: ['en', 'es'] });
+    const stack = await createStt({
+      config: stt,
+      secrets: {},
+      bus: new Bus(),
+      logger: memoryLogger(),
+      modelPath: requireFile(MULTI_MODEL),
+      languages: ['en', 'es'],
+    });
     try {
       const r = await stack.transcriber.transcribe({ index: 1, pcm: new Int16Array(16_000).fill(200), maxProb: 0.9 });
       expect(r.attempts[0]).toMatchObject({ engine: 'whisper' });
@@ -109,10 +120,27 @@ describe('restricted detection through the real addon and engine', () => {
   const binding = loadBinding(true);
   let model: NativeModel;
   const pcm = new Float32Array(16_000 * 1.2).map((_, i) => 0.1 * Math.sin(i / 7));
-  const params = { format: 'detail' as const, n_threads: 2, strategy: 0, best_of: 1, no_timestamps: true, single_segment: true, audio_ctx: 80, max_tokens: 16, temperature: 0, temperature_inc: 0 };
+  const params = {
+    format: 'detail' as const,
+    n_threads: 2,
+    strategy: 0,
+    best_of: 1,
+    no_timestamps: true,
+    single_segment: true,
+    audio_ctx: 80,
+    max_tokens: 16,
+    temperature: 0,
+    temperature_inc: 0,
+  };
   const call = (extra: Record<string, unknown>) =>
     new Promise<{ langs: string[]; detected?: DetectedLanguage }>((resolve, reject) => {
-      binding.transcribe(model.handle!, pcm, { ...params, ...extra }, (results, detected) => (Array.isArray(results) ? resolve({ langs: results.map((r) => r.lang), detected }) : reject(results)), () => {});
+      binding.transcribe(
+        model.handle!,
+        pcm,
+        { ...params, ...extra },
+        (results, detected) => (Array.isArray(results) ? resolve({ langs: results.map((r) => r.lang), detected }) : reject(results)),
+        () => {},
+      );
     });
 
   beforeAll(async () => {
@@ -138,7 +166,15 @@ describe('restricted detection through the real addon and engine', () => {
   });
 
   it('an unknown code in languages is a TypeError at the call, before any inference', () => {
-    expect(() => binding.transcribe(model.handle!, pcm, { ...params, language: 'auto', languages: ['es', 'xx'] }, () => {}, () => {})).toThrow(/languages\[1\] is 'xx'/);
+    expect(() =>
+      binding.transcribe(
+        model.handle!,
+        pcm,
+        { ...params, language: 'auto', languages: ['es', 'xx'] },
+        () => {},
+        () => {},
+      ),
+    ).toThrow(/languages\[1\] is 'xx'/);
   });
 
   const opts = (over: Partial<WhisperEngineOptions>): WhisperEngineOptions => ({
@@ -156,7 +192,8 @@ describe('restricted detection through the real addon and engine', () => {
     logger: memoryLogger(),
     ...over,
   });
-  const languageLines = (lines: string[]) => lines.map((l) => JSON.parse(l) as { msg: string; chosen?: string; from?: string[] }).filter((l) => l.msg === 'whisper language');
+  const languageLines = (lines: string[]) =>
+    lines.map((l) => JSON.parse(l) as { msg: string; chosen?: string; from?: string[] }).filter((l) => l.msg === 'whisper language');
 
   it("the engine gives the device's languages to detection and logs what it chose", { timeout: 120_000 }, async () => {
     const logger = memoryLogger();

@@ -9,12 +9,12 @@ describe('whisper call plan', () => {
     expect(planCall(16_000 * 12, o).audioCtx).toBe(600 + 128);
   });
 
-  it('never asks for more than the model\'s 1500 positions, and 0 (full 30 s) when switched off', () => {
+  it("never asks for more than the model's 1500 positions, and 0 (full 30 s) when switched off", () => {
     expect(planCall(16_000 * 40, o).audioCtx).toBe(1500);
     expect(planCall(32_000, { ...o, scaleAudioCtx: false }).audioCtx).toBe(0);
   });
 
-  it('pads a clip shorter than whisper.cpp\'s 1 s minimum instead of losing it', () => {
+  it("pads a clip shorter than whisper.cpp's 1 s minimum instead of losing it", () => {
     const p = planCall(8000, o);
     expect(p.padSamples).toBe(MIN_SAMPLES - 8000);
     expect(MIN_SAMPLES).toBeGreaterThan(16_000);
@@ -26,7 +26,7 @@ describe('whisper call plan', () => {
     expect(planCall(32_000, { ...o, maxTokensPerSecond: 0 }).maxTokens).toBe(0);
   });
 
-  it('builds the initial prompt from fixed text and the router\'s distinct words, common ones left out, bounded', () => {
+  it("builds the initial prompt from fixed text and the router's distinct words, common ones left out, bounded", () => {
     expect(buildPrompt('Kitchen commands.', ['lights on', 'Lights On', 'timer', ' ', 'stop', 'say that again'])).toBe('Kitchen commands. lights, timer, stop.');
     expect(buildPrompt('', [])).toBe('');
     const many = Array.from({ length: 400 }, (_, i) => `word${i}`);

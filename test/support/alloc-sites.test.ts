@@ -39,7 +39,10 @@ describe('the allocation-site profiler', () => {
     const dumps = probe.read(run.pid!);
     expect(dumps.length).toBeGreaterThan(0);
     const last = dumps[dumps.length - 1]!;
-    const names = symbolize(last.sites.map((x) => x.frames[0] ?? ''), last.maps);
+    const names = symbolize(
+      last.sites.map((x) => x.frames[0] ?? ''),
+      last.maps,
+    );
     const from = (fn: string) => (frame: string) => (names.get(frame) ?? '').endsWith(`:${fn}`);
     // siteSeries's split, with "keep" standing where ArrayBuffer backing stores stand in a soak.
     const kept = siteSeries([last], from('keep'), 0).series[0]!;

@@ -47,7 +47,7 @@ export function siteSeries(dumps: SiteDump[], isBackingStore: (frame: string) =>
   const series = dumps.map((d) => {
     let backing = 0;
     let other = 0;
-    for (const s of d.sites) (isBackingStore(s.frames[0] ?? '') ? (backing += s.bytes) : (other += s.bytes));
+    for (const s of d.sites) isBackingStore(s.frames[0] ?? '') ? (backing += s.bytes) : (other += s.bytes);
     return { t: d.t, arrayBufferMb: mbOf(backing * SAMPLE), otherMb: mbOf(other * SAMPLE) };
   });
   const first = bySite[from] ?? new Map<string, number>();
@@ -115,7 +115,11 @@ export function symbolize(frames: string[], maps: SiteDump['maps']): Map<string,
     let out: string[] = [];
     try {
       // at - 1: a return address points after the call; the call's own line is the one wanted.
-      out = execFileSync('addr2line', ['-f', '-C', '-e', path, ...list.map((l) => `0x${(l.at - 1).toString(16)}`)], { encoding: 'utf8', maxBuffer: 64 << 20, timeout: 300_000 }).split('\n');
+      out = execFileSync('addr2line', ['-f', '-C', '-e', path, ...list.map((l) => `0x${(l.at - 1).toString(16)}`)], {
+        encoding: 'utf8',
+        maxBuffer: 64 << 20,
+        timeout: 300_000,
+      }).split('\n');
     } catch {
       /* no addr2line or no symbols: the file's name is all there is */
     }

@@ -17,7 +17,17 @@ interface Got {
 
 const TEXT = 'computer set a timer for twelve minutes';
 const BYTES_PER_100MS = 3200;
-const QUERY = { model: 'nova-3', encoding: 'linear16', sample_rate: '16000', channels: '1', interim_results: 'true', vad_events: 'true', utterance_end_ms: '1000', smart_format: 'true', endpointing: '300' };
+const QUERY = {
+  model: 'nova-3',
+  encoding: 'linear16',
+  sample_rate: '16000',
+  channels: '1',
+  interim_results: 'true',
+  vad_events: 'true',
+  utterance_end_ms: '1000',
+  smart_format: 'true',
+  endpointing: '300',
+};
 
 let dg: DeepgramDouble;
 const clients: WebSocket[] = [];
@@ -178,7 +188,16 @@ describe('Deepgram double: live cadence', () => {
 
   it('per-word timing from the script, and words the audio never reached squeezed into the audio that came', async () => {
     dg.cadence = 'live';
-    dg.script = [{ text: 'Lights on.', timing: [[0.1, 0.4], [0.5, 0.8]] }, { text: TEXT }];
+    dg.script = [
+      {
+        text: 'Lights on.',
+        timing: [
+          [0.1, 0.4],
+          [0.5, 0.8],
+        ],
+      },
+      { text: TEXT },
+    ];
     const c = await connect({ ...QUERY, utterance_end_ms: 'false' });
     await c.stream(1, 2);
     c.finalize();
@@ -217,7 +236,8 @@ describe('Deepgram double: live cadence', () => {
 
     const res = c.got.filter((g) => g.msg.type === 'Results');
     // In order: spans and finality never go backwards.
-    for (let i = 1; i < res.length; i++) expect(res[i]!.msg.start + res[i]!.msg.duration).toBeGreaterThanOrEqual(res[i - 1]!.msg.start + res[i - 1]!.msg.duration);
+    for (let i = 1; i < res.length; i++)
+      expect(res[i]!.msg.start + res[i]!.msg.duration).toBeGreaterThanOrEqual(res[i - 1]!.msg.start + res[i - 1]!.msg.duration);
     // A wall gap of ~600 ms between two arriving Results ...
     const gaps = res.slice(1).map((g, i) => ({ wall: g.at - res[i]!.at, a: res[i]!.msg, b: g.msg }));
     const big = gaps.find((g) => g.wall >= 450);
@@ -236,7 +256,15 @@ describe('Deepgram double: live cadence', () => {
   it('UtteranceEnd after a final once the audio (not the wall clock) holds utterance_end_ms with no word', async () => {
     dg.cadence = 'live';
     dg.chunkFinalAfterSec = 1;
-    dg.script = [{ text: 'Lights on.', timing: [[0.1, 0.4], [0.5, 0.7]] }];
+    dg.script = [
+      {
+        text: 'Lights on.',
+        timing: [
+          [0.1, 0.4],
+          [0.5, 0.7],
+        ],
+      },
+    ];
     const c = await connect();
     // Streamed much faster than real time: the gap is in the audio only.
     await c.stream(2, 1);
@@ -257,7 +285,16 @@ describe('Deepgram double: live cadence', () => {
   it('with honourEndpointing, a pause of `endpointing` ms in the audio gives speech_final mid-utterance', async () => {
     dg.cadence = 'live';
     dg.honourEndpointing = true;
-    dg.script = [{ text: 'Computer. Lights on.', timing: [[0.1, 0.5], [1.0, 1.2], [1.3, 1.5]] }];
+    dg.script = [
+      {
+        text: 'Computer. Lights on.',
+        timing: [
+          [0.1, 0.5],
+          [1.0, 1.2],
+          [1.3, 1.5],
+        ],
+      },
+    ];
     const c = await connect();
     await c.stream(1.6, 1);
     c.finalize();
@@ -308,7 +345,14 @@ describe('Deepgram double: dropAfterFirstFinal', () => {
     await again.stream(1.5, 1);
     again.finalize();
     await until(() => again.results().some((m) => m.from_finalize), 2000);
-    expect(again.results().filter((m) => m.is_final).map(transcript).filter(Boolean).join(' ')).toBe('stop');
+    expect(
+      again
+        .results()
+        .filter((m) => m.is_final)
+        .map(transcript)
+        .filter(Boolean)
+        .join(' '),
+    ).toBe('stop');
     expect(again.closed()).toBeNull();
     expect(dg.midSegmentDrops).toBe(1);
   });

@@ -225,7 +225,9 @@ export class DeepgramDouble {
     const url = new URL(req.url ?? '/', 'http://x');
     const refuse = (status: number, text: string, body: object) => {
       const json = JSON.stringify(body);
-      socket.end(`HTTP/1.1 ${status} ${text}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(json)}\r\nconnection: close\r\n\r\n${json}`);
+      socket.end(
+        `HTTP/1.1 ${status} ${text}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(json)}\r\nconnection: close\r\n\r\n${json}`,
+      );
     };
     if (url.pathname !== '/v1/listen') return refuse(404, 'Not Found', { err_msg: `no such endpoint ${url.pathname}` });
     const auth = req.headers.authorization;
@@ -248,7 +250,20 @@ export class DeepgramDouble {
   }
 
   private session(ws: WebSocket, query: Record<string, string>, authorization: string | undefined): void {
-    const rec: ConnectionRecord = { id: this.connections.length + 1, query, authorization, audioBytes: 0, keepAlives: 0, finalizes: 0, closeStreams: 0, badControl: [], closed: null, openedAt: Date.now(), keepAliveAt: [], sent: [] };
+    const rec: ConnectionRecord = {
+      id: this.connections.length + 1,
+      query,
+      authorization,
+      audioBytes: 0,
+      keepAlives: 0,
+      finalizes: 0,
+      closeStreams: 0,
+      badControl: [],
+      closed: null,
+      openedAt: Date.now(),
+      keepAliveAt: [],
+      sent: [],
+    };
     this.connections.push(rec);
     this.sockets.add(ws);
     const requestId = randomUUID();
@@ -347,7 +362,16 @@ export class DeepgramDouble {
         is_final: isFinal,
         speech_final: isFinal,
         from_finalize: fromFinalize,
-        channel: { alternatives: [{ transcript: ws2.map((w) => w.punctuated_word).join(' '), confidence: ws2.length ? (current()?.confidence ?? 0.95) : 0, words: ws2.map((w) => ({ ...w, ...wordLang(current()?.language) })), ...named(current()?.language, ws2.length) }] },
+        channel: {
+          alternatives: [
+            {
+              transcript: ws2.map((w) => w.punctuated_word).join(' '),
+              confidence: ws2.length ? (current()?.confidence ?? 0.95) : 0,
+              words: ws2.map((w) => ({ ...w, ...wordLang(current()?.language) })),
+              ...named(current()?.language, ws2.length),
+            },
+          ],
+        },
         metadata: { request_id: requestId, model_info: { name: query.model, version: 'double', arch: 'double' }, model_uuid: 'double' },
       };
     };
@@ -395,7 +419,14 @@ export class DeepgramDouble {
             {
               transcript: ws2.map((w) => (punctuated ? w.punctuated : w.word)).join(' '),
               confidence: round(conf),
-              words: ws2.map((w) => ({ word: w.word, start: round(w.start), end: round(w.end), confidence: w.confidence, ...(punctuated ? { punctuated_word: w.punctuated } : {}), ...wordLang(w.language) })),
+              words: ws2.map((w) => ({
+                word: w.word,
+                start: round(w.start),
+                end: round(w.end),
+                confidence: w.confidence,
+                ...(punctuated ? { punctuated_word: w.punctuated } : {}),
+                ...wordLang(w.language),
+              })),
               ...named(ws2[0]?.language, ws2.length),
             },
           ],
@@ -573,7 +604,18 @@ export class DeepgramDouble {
           rec.closeStreams++;
           // After any replies still held back: Metadata, then close 1000.
           if (ws.readyState !== ws.OPEN) return serverClose(1000, '');
-          send({ type: 'Metadata', transaction_key: 'deprecated', request_id: requestId, sha256: '0'.repeat(64), created: new Date().toISOString(), duration: round(sec(rec.audioBytes)), channels: 1 }, () => serverClose(1000, ''));
+          send(
+            {
+              type: 'Metadata',
+              transaction_key: 'deprecated',
+              request_id: requestId,
+              sha256: '0'.repeat(64),
+              created: new Date().toISOString(),
+              duration: round(sec(rec.audioBytes)),
+              channels: 1,
+            },
+            () => serverClose(1000, ''),
+          );
           return;
         default:
           rec.badControl.push(JSON.stringify(msg).slice(0, 80));
@@ -592,7 +634,6 @@ export class DeepgramDouble {
 function bare(w: string): string {
   return w.toLowerCase().replace(/[^\p{L}\p{N}']/gu, '');
 }
-
 
 function round(x: number): number {
   return Math.round(x * 1000) / 1000;

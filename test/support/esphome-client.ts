@@ -85,12 +85,26 @@ export function eventMsg(eventType: number, data: Record<string, string> = {}): 
 }
 
 /** Connect as Home Assistant; resolves once hello (and auth, for old API versions) is done. */
-export async function connectClient(port: number, o: { encryptionKey?: string; expectedServerName?: string; timeoutMs?: number } = {}): Promise<EsphomeConnection> {
-  const conn = new lib.Connection({ host: '127.0.0.1', port, reconnect: false, clientInfo: 'Home Assistant (test)', pingInterval: 60_000, ...(o.encryptionKey ? { encryptionKey: o.encryptionKey } : {}), ...(o.expectedServerName ? { expectedServerName: o.expectedServerName } : {}) });
+export async function connectClient(
+  port: number,
+  o: { encryptionKey?: string; expectedServerName?: string; timeoutMs?: number } = {},
+): Promise<EsphomeConnection> {
+  const conn = new lib.Connection({
+    host: '127.0.0.1',
+    port,
+    reconnect: false,
+    clientInfo: 'Home Assistant (test)',
+    pingInterval: 60_000,
+    ...(o.encryptionKey ? { encryptionKey: o.encryptionKey } : {}),
+    ...(o.expectedServerName ? { expectedServerName: o.expectedServerName } : {}),
+  });
   const errors: Error[] = [];
   conn.on('error', (e: Error) => errors.push(e));
   await new Promise<void>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`no connection within ${o.timeoutMs ?? 5000} ms: ${errors.map((e) => e.message).join('; ')}`)), o.timeoutMs ?? 5000);
+    const t = setTimeout(
+      () => reject(new Error(`no connection within ${o.timeoutMs ?? 5000} ms: ${errors.map((e) => e.message).join('; ')}`)),
+      o.timeoutMs ?? 5000,
+    );
     conn.once('authorized', () => (clearTimeout(t), resolve()));
     conn.once('disconnected', () => (clearTimeout(t), reject(new Error(`disconnected: ${errors.map((e) => e.message).join('; ')}`))));
     conn.connect();

@@ -119,7 +119,10 @@ export class HaSatellitePeer {
 
   /** Connect as Home Assistant's ESPHome integration and subscribe the satellite entity. */
   static async connect(port: number, o: PeerOptions & { encryptionKey?: string; expectedServerName?: string }): Promise<HaSatellitePeer> {
-    const conn = await connectClient(port, { ...(o.encryptionKey ? { encryptionKey: o.encryptionKey } : {}), ...(o.expectedServerName ? { expectedServerName: o.expectedServerName } : {}) });
+    const conn = await connectClient(port, {
+      ...(o.encryptionKey ? { encryptionKey: o.encryptionKey } : {}),
+      ...(o.expectedServerName ? { expectedServerName: o.expectedServerName } : {}),
+    });
     return new HaSatellitePeer(conn, o);
   }
 
@@ -130,7 +133,11 @@ export class HaSatellitePeer {
       const w = { pred, resolve: () => (clearTimeout(t), resolve()) };
       const t = setTimeout(() => {
         this.waiters = this.waiters.filter((x) => x !== w);
-        reject(new Error(`Home Assistant: timed out after ${ms} ms waiting for ${what} (entity ${this.state}; runs ${JSON.stringify(this.runs.map((r) => ({ endedBy: r.endedBy, events: r.events })))})`));
+        reject(
+          new Error(
+            `Home Assistant: timed out after ${ms} ms waiting for ${what} (entity ${this.state}; runs ${JSON.stringify(this.runs.map((r) => ({ endedBy: r.endedBy, events: r.events })))})`,
+          ),
+        );
       }, ms);
       this.waiters.push(w);
     });
@@ -146,7 +153,12 @@ export class HaSatellitePeer {
     this.setState('responding');
     try {
       const r = await this.conn.sendMessageAwaitResponse(
-        msg('VoiceAssistantAnnounceRequest', { mediaId, text: o.text ?? '', preannounceMediaId: o.preannounceMediaId ?? '', startConversation: Boolean(o.startConversation) }),
+        msg('VoiceAssistantAnnounceRequest', {
+          mediaId,
+          text: o.text ?? '',
+          preannounceMediaId: o.preannounceMediaId ?? '',
+          startConversation: Boolean(o.startConversation),
+        }),
         'VoiceAssistantAnnounceFinished',
         ANNOUNCEMENT_TIMEOUT_MS / 1000,
       );
@@ -205,7 +217,17 @@ export class HaSatellitePeer {
     previous?.cancel();
     const a = m.audioSettings ?? {};
     const audioSettings = { noiseSuppressionLevel: a.noiseSuppressionLevel ?? 0, autoGain: a.autoGain ?? 0, volumeMultiplier: a.volumeMultiplier ?? 0 };
-    const run: PeerRun = { wakeWordPhrase: m.wakeWordPhrase || null, audioSettings, conversationId: m.conversationId || `01HA${++conversationSeq}`, audio: [], endedBy: null, cancelled: false, transcript: null, events: [], done: Promise.resolve() };
+    const run: PeerRun = {
+      wakeWordPhrase: m.wakeWordPhrase || null,
+      audioSettings,
+      conversationId: m.conversationId || `01HA${++conversationSeq}`,
+      audio: [],
+      endedBy: null,
+      cancelled: false,
+      transcript: null,
+      events: [],
+      done: Promise.resolve(),
+    };
     let cancelled!: () => void;
     const cancel = new Promise<'cancelled'>((r) => (cancelled = () => r('cancelled')));
     const me = { run, cancel: () => ((run.cancelled = true), cancelled()) };

@@ -44,7 +44,18 @@ export async function satelliteRig(key: Buffer | null = null, clock: Clock = new
     media: async (url) => decodeToPcm(await fetchMedia(url, { maxBytes: 1 << 20, timeoutMs: 3000 })),
   };
   const config = haSatelliteSection.parse({ enabled: true, port: 0, host: '127.0.0.1', mdns: false });
-  const satellite = new Satellite({ config, name: 'hark-test', friendlyName: 'hark test', mac: '0242ac110002', version: '0.1.0', wakePhrases: ['computer', 'hey computer', 'ok computer'], bus, clock, log, hooks } as ConstructorParameters<typeof Satellite>[0]);
+  const satellite = new Satellite({
+    config,
+    name: 'hark-test',
+    friendlyName: 'hark test',
+    mac: '0242ac110002',
+    version: '0.1.0',
+    wakePhrases: ['computer', 'hey computer', 'ok computer'],
+    bus,
+    clock,
+    log,
+    hooks,
+  } as ConstructorParameters<typeof Satellite>[0]);
   const server = new ApiServer({ host: '127.0.0.1', port: 0, key, serverInfo: 'hark test', satellite, log });
   const port = await server.listen();
   r.setMuted = (m) => {

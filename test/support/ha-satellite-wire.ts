@@ -28,7 +28,13 @@ export type ClientVerdict =
   /** The socket closed with nothing Home Assistant can read: "can't connect". */
   | { kind: 'closed'; message: string };
 
-function withSocket<T>(port: number, ms: number, onOpen: (s: Socket) => void, onData: (all: Buffer, s: Socket) => T | null, onClose: (all: Buffer) => T): Promise<T> {
+function withSocket<T>(
+  port: number,
+  ms: number,
+  onOpen: (s: Socket) => void,
+  onData: (all: Buffer, s: Socket) => T | null,
+  onClose: (all: Buffer) => T,
+): Promise<T> {
   return new Promise((resolve, reject) => {
     const s = connect(port, '127.0.0.1', () => onOpen(s));
     let all = Buffer.alloc(0);

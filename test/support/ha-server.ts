@@ -98,7 +98,8 @@ export class HaDouble extends HttpDouble<HaRecordedRequest> {
     if (extra) return json(res, 400, { message: `Message format incorrect: extra keys not allowed @ data['${extra}']` });
     if (typeof b.text !== 'string') return json(res, 400, { message: "Message format incorrect: required key not provided @ data['text']" });
     for (const k of ['language', 'agent_id', 'conversation_id']) {
-      if (b[k] !== undefined && b[k] !== null && typeof b[k] !== 'string') return json(res, 400, { message: `Message format incorrect: expected str for dictionary value @ data['${k}']` });
+      if (b[k] !== undefined && b[k] !== null && typeof b[k] !== 'string')
+        return json(res, 400, { message: `Message format incorrect: expected str for dictionary value @ data['${k}']` });
     }
     if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
     const fault = this.faults.take();

@@ -26,7 +26,9 @@ export interface Command {
 }
 
 export function buildRecording(dir: string, minutes: number): { wav: string; commands: Command[]; pcm: Int16Array } {
-  const readings = readdirSync(LIBRIVOX).filter((f) => f.endsWith('.wav')).map((f) => toRaw(join(LIBRIVOX, f)));
+  const readings = readdirSync(LIBRIVOX)
+    .filter((f) => f.endsWith('.wav'))
+    .map((f) => toRaw(join(LIBRIVOX, f)));
   const total = minutes * 60 * RATE;
   const pcm = new Int16Array(total);
   const commands: Command[] = [];
@@ -76,4 +78,3 @@ export function contains(hay: Int16Array, needle: Int16Array): boolean {
   }
   return false;
 }
-

@@ -16,6 +16,17 @@ if (file) {
   const every = Number(process.env.HARK_PROBE_MS || 5000);
   setInterval(() => {
     const m = process.memoryUsage();
-    appendFileSync(file, JSON.stringify({ t: Date.now(), thread: threadId, rss: m.rss, heapTotal: m.heapTotal, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers }) + '\n');
+    appendFileSync(
+      file,
+      JSON.stringify({
+        t: Date.now(),
+        thread: threadId,
+        rss: m.rss,
+        heapTotal: m.heapTotal,
+        heapUsed: m.heapUsed,
+        external: m.external,
+        arrayBuffers: m.arrayBuffers,
+      }) + '\n',
+    );
   }, every).unref();
 }

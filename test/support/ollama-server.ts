@@ -108,7 +108,14 @@ export class OllamaDouble extends HttpDouble<RecordedRequest> {
     if (!this.models.includes(model)) return json(res, 404, { error: `model "${model}" not found, try pulling it first` });
     const chat = path === '/api/chat';
     const empty = chat ? !Array.isArray(body?.messages) || (body!.messages as unknown[]).length === 0 : !lastUser;
-    if (empty) return json(res, 200, { model, created_at: now(), ...(chat ? { message: { role: 'assistant', content: '' } } : { response: '' }), done_reason: 'load', done: true });
+    if (empty)
+      return json(res, 200, {
+        model,
+        created_at: now(),
+        ...(chat ? { message: { role: 'assistant', content: '' } } : { response: '' }),
+        done_reason: 'load',
+        done: true,
+      });
 
     if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
     const reply = this.replyFor(lastUser);
@@ -123,7 +130,11 @@ export class OllamaDouble extends HttpDouble<RecordedRequest> {
           return; // headers never come; the socket stays open until the client gives up
         case 'cut':
           res.writeHead(200, { 'content-type': body?.stream === false ? 'application/json; charset=utf-8' : 'application/x-ndjson' });
-          res.write(body?.stream === false ? `{"model":"${model}","created_at":"${now()}","message":{"role":"assistant","content":"{\\"verb\\": \\"add_` : `${JSON.stringify(chunk(model, chat, '{"verb": "add_'))}\n`);
+          res.write(
+            body?.stream === false
+              ? `{"model":"${model}","created_at":"${now()}","message":{"role":"assistant","content":"{\\"verb\\": \\"add_`
+              : `${JSON.stringify(chunk(model, chat, '{"verb": "add_'))}\n`,
+          );
           setTimeout(() => res.socket?.destroy(), 20);
           return;
         case 'non-json':

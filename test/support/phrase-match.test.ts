@@ -4,7 +4,15 @@ import { scene } from './speech.js';
 
 describe('phraseMatcher (the Deepgram double hearing by content)', () => {
   it('finds each phrase in a segment cut around it with pre-roll and hangover, and nothing in silence', async () => {
-    const texts = ['computer, set a timer for ten minutes', 'computer, we need three cases of milk for the order list', 'go', 'yes', 'start dictation', 'zero zero zero', 'end dictation'];
+    const texts = [
+      'computer, set a timer for ten minutes',
+      'computer, we need three cases of milk for the order list',
+      'go',
+      'yes',
+      'start dictation',
+      'zero zero zero',
+      'end dictation',
+    ];
     const s = await scene([1200, texts[0]!, 1800, texts[1]!, 1800, texts[2]!, 2500, texts[3]!, 2000, texts[4]!, 1800, texts[5]!, 1800, texts[6]!, 1500]);
     const hear = phraseMatcher(s);
     for (const p of s.phrases) {

@@ -92,11 +92,14 @@ export class Room {
     this.server = createServer((s) => this.accept(s));
     await new Promise<void>((r) => this.server!.listen(0, '127.0.0.1', r));
     this.port = (this.server.address() as AddressInfo).port;
-    writeScript(join(this.dir, 'arecord'), `#!/bin/bash
+    writeScript(
+      join(this.dir, 'arecord'),
+      `#!/bin/bash
 exec 3<>/dev/tcp/127.0.0.1/${this.port} || exit 1
 printf 'arecord\\n' >&3
 exec cat <&3
-`);
+`,
+    );
     const startups = this.opts.aplayStartupMs ?? [];
     // The n-th aplay (counted in a file, so separate processes take the list in turn) sleeps the n-th
     // start-up (hark sees it ready once its cat reads the script's stdin: aplay-stream-ready.ts).
@@ -108,7 +111,9 @@ d=(${startups.map((m) => (m / 1000).toFixed(3)).join(' ')})
 sleep \${d[$((n % ${startups.length}))]}
 `
       : '';
-    writeScript(join(this.dir, 'aplay'), `#!/bin/bash
+    writeScript(
+      join(this.dir, 'aplay'),
+      `#!/bin/bash
 ${startup}exec 3<>/dev/tcp/127.0.0.1/${this.port} || exit 1
 printf 'aplay %s\\n' $$ >&3
 cat >&3
@@ -118,7 +123,8 @@ exec 4<>/dev/tcp/127.0.0.1/${this.port} || exit 0
 printf 'wait %s\\n' $$ >&4
 read -r _ <&4
 exit 0
-`);
+`,
+    );
     this.t0 = performance.now();
     this.timer = setInterval(() => this.tick(), 20);
     return this;

@@ -188,14 +188,21 @@ export class RoomPaths {
  * person (`dry`, by mic sample, already at the level wanted at the microphone), the noise.
  * The parts are returned for measuring.
  */
-export function micSignal(spec: RoomSpec, played: ArrayLike<number>, dry?: Float32Array, n?: number): { mic: Int16Array; echo: Float32Array; person: Float32Array; noise: Float32Array } {
+export function micSignal(
+  spec: RoomSpec,
+  played: ArrayLike<number>,
+  dry?: Float32Array,
+  n?: number,
+): { mic: Int16Array; echo: Float32Array; person: Float32Array; noise: Float32Array } {
   const paths = new RoomPaths(spec, 16384);
   const delay = Math.round(spec.latencyMs * 16);
   const len = n ?? played.length + delay + Math.round(spec.rt60Ms * 16) + Math.max(0, Math.round((spec.cardRestart?.shiftMs ?? 0) * 16));
   const card = new Float32Array(len);
   for (let i = 0; i < len; i++) card[i] = paths.cardSample(played, i, delay);
   const echo = paths.echo(card);
-  const person = dry ? paths.person(dry.length >= len ? dry.subarray(0, len) : Float32Array.from({ length: len }, (_, i) => dry[i] ?? 0)) : new Float32Array(len);
+  const person = dry
+    ? paths.person(dry.length >= len ? dry.subarray(0, len) : Float32Array.from({ length: len }, (_, i) => dry[i] ?? 0))
+    : new Float32Array(len);
   const noise = new Float32Array(len);
   const mic = new Int16Array(len);
   for (let i = 0; i < len; i++) {

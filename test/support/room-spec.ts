@@ -147,7 +147,8 @@ export function roomsByName(list: string): RoomSpec[] {
       const base = m[1]!;
       const k = /^kitchen-rt(\d+)-lat(\d+)$/.exec(base);
       const spec = PRESETS[base] ?? (k ? kitchen(Number(k[1]), Number(k[2])) : null);
-      if (!spec) throw new Error(`unknown room "${name}": one of ${Object.keys(PRESETS).join(', ')}, or kitchen-rt<ms>-lat<ms>[-restart<ms>at<s>][-drift<ppm>]`);
+      if (!spec)
+        throw new Error(`unknown room "${name}": one of ${Object.keys(PRESETS).join(', ')}, or kitchen-rt<ms>-lat<ms>[-restart<ms>at<s>][-drift<ppm>]`);
       const ppm = m[4] === undefined ? undefined : Number(m[4]);
       if (ppm !== undefined && Math.abs(ppm) > 1000) throw new Error(`room "${name}": a speaker clock ${ppm} ppm off is no crystal (at most ±1000)`);
       return {

@@ -12,7 +12,12 @@ import { join } from 'node:path';
  *    8× a bash loop would start 64 `dd`s a second on a machine that is already loaded.
  *  - aplay swallows what it is given: AplayStream paces its writes to the clock itself.
  */
-const ARECORD = (raw: string, origin: string, speed: number, log: string) => `import { appendFileSync, existsSync, openSync, readSync, writeFileSync, readFileSync, fstatSync } from 'node:fs';
+const ARECORD = (
+  raw: string,
+  origin: string,
+  speed: number,
+  log: string,
+) => `import { appendFileSync, existsSync, openSync, readSync, writeFileSync, readFileSync, fstatSync } from 'node:fs';
 const PERIOD = 4000;
 const periodMs = 125 / ${speed};
 if (!existsSync(${JSON.stringify(origin)})) writeFileSync(${JSON.stringify(origin)}, String(Date.now()));
@@ -67,7 +72,10 @@ export function soakDevices(dir: string, pcm: Int16Array, speed: number, node = 
   script(join(dir, 'arecord'), `#!/bin/sh\nexec ${JSON.stringify(node)} ${JSON.stringify(join(dir, 'arecord.mjs'))} "$@"\n`);
   script(join(dir, 'aplay'), '#!/bin/sh\nexec cat > /dev/null\n');
   const starts = () => {
-    const lines = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => l.split(' '));
+    const lines = readFileSync(log, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.split(' '));
     return lines
       .filter((l) => l[0] === 'start')
       .map(([, pid, at, first]) => {

@@ -49,7 +49,10 @@ export function buildPreload(dir: string, name: string, without: string): string
  * test/support/mallinfo-probe.c built for this run (else null and the report goes without malloc's
  * figures): the library to preload into hark, the environment it reads, and its samples.
  */
-export function mallinfoProbe(dir: string, sampleMs: number): { so: string; env: Record<string, string>; read(pid: number): { t: number; inUse: number; free: number }[] } | null {
+export function mallinfoProbe(
+  dir: string,
+  sampleMs: number,
+): { so: string; env: Record<string, string>; read(pid: number): { t: number; inUse: number; free: number }[] } | null {
   const so = buildPreload(dir, 'mallinfo-probe', 'malloc figures');
   if (!so) return null;
   const file = join(dir, 'mallinfo');

@@ -17,8 +17,21 @@ for (let b = 0; b < BURSTS; b++) for (let i = 0; i < 1600; i++) clip[b * 4800 + 
 const reference = new EchoReference();
 const late = [];
 const onLate = (ms) => late.push(ms);
-const options = { device: 'default', sampleRate: 16000, leadMs: Number(leadMs), tickMs: 20, idleCloseMs: 60000, stallMs: 3000, backoffMs: 250, backoffMaxMs: 5000, bin };
-const player = mode === 'thread' ? new AplayPlayer({ device: 'default', bin, leadMs: Number(leadMs), reference: reference, onLate }) : new AplayStream({ ...options, clock: new SystemClock(), reference: reference, onLate });
+const options = {
+  device: 'default',
+  sampleRate: 16000,
+  leadMs: Number(leadMs),
+  tickMs: 20,
+  idleCloseMs: 60000,
+  stallMs: 3000,
+  backoffMs: 250,
+  backoffMaxMs: 5000,
+  bin,
+};
+const player =
+  mode === 'thread'
+    ? new AplayPlayer({ device: 'default', bin, leadMs: Number(leadMs), reference: reference, onLate })
+    : new AplayStream({ ...options, clock: new SystemClock(), reference: reference, onLate });
 
 const t0 = performance.now();
 const pb = player.play(clip);

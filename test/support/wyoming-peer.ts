@@ -48,7 +48,12 @@ export function pyJson(v: unknown): string {
  * empty — data always goes as separate bytes after the line, never inline — and `payload_length` when
  * there is a payload; then `await writer.drain()` (here: the socket's 'drain' when its buffer is full).
  */
-export async function writePeerEvent(socket: Socket, type: string, data: Record<string, unknown> | null = null, payload: Uint8Array | null = null): Promise<void> {
+export async function writePeerEvent(
+  socket: Socket,
+  type: string,
+  data: Record<string, unknown> | null = null,
+  payload: Uint8Array | null = null,
+): Promise<void> {
   if (socket.destroyed || socket.writableEnded) return;
   const header: Record<string, unknown> = { type, version: PEER_VERSION };
   const dataBytes = data && Object.keys(data).length > 0 ? Buffer.from(pyJson(data), 'utf8') : null;

@@ -72,7 +72,16 @@ export class PiperPeer extends WyomingPeer {
 
   private constructor(o: PiperOptions) {
     super();
-    this.o = { voices: ['en_US-lessac-medium', 'en_GB-alan-low'], rate: 22050, samplesPerChunk: 1024, pace: 'burst', synthMs: 0, relayChunkBytes: 0, width: 2, ...o };
+    this.o = {
+      voices: ['en_US-lessac-medium', 'en_GB-alan-low'],
+      rate: 22050,
+      samplesPerChunk: 1024,
+      pace: 'burst',
+      synthMs: 0,
+      relayChunkBytes: 0,
+      width: 2,
+      ...o,
+    };
   }
 
   static start(o: PiperOptions = {}): Promise<PiperPeer> {
@@ -96,7 +105,15 @@ export class PiperPeer extends WyomingPeer {
           installed: true,
           version: '2.1.0',
           supports_synthesize_streaming: true,
-          voices: this.o.voices.map((name) => ({ name, description: name, attribution, installed: true, version: null, languages: [name.slice(0, 5)], speakers: null })),
+          voices: this.o.voices.map((name) => ({
+            name,
+            description: name,
+            attribution,
+            installed: true,
+            version: null,
+            languages: [name.slice(0, 5)],
+            speakers: null,
+          })),
         },
       ],
     };
@@ -110,7 +127,14 @@ export class PiperPeer extends WyomingPeer {
     // synthesize-start/-chunk/-stop: hark does not stream text; everything else is ignored (returns True).
     if (e.type !== 'synthesize') return true;
     const voice = (e.data.voice as { name?: unknown } | undefined)?.name;
-    const req: PiperRequest = { conn, text: String(e.data.text ?? ''), voice: typeof voice === 'string' ? voice : null, chunks: 0, completed: false, firstChunkAt: null };
+    const req: PiperRequest = {
+      conn,
+      text: String(e.data.text ?? ''),
+      voice: typeof voice === 'string' ? voice : null,
+      chunks: 0,
+      completed: false,
+      firstChunkAt: null,
+    };
     this.requests.push(req);
     const fault = this.faults.shift();
     // A voice it does not have: handler.py's ensure_voice_exists → find_voice raises

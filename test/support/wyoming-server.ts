@@ -81,7 +81,17 @@ export class WyomingDouble {
     private readonly server: Server,
     opts: WyomingDoubleOptions,
   ) {
-    this.opts = { streaming: false, dataForm: 'inline', ttsRate: 22050, ttsChunkSamples: 1024, ttsChunkGapMs: 0, chunkEveryAudioChunks: 0, voices: ['en_US-lessac-medium', 'en_GB-alan-low'], models: ['tiny-int8'], ...opts };
+    this.opts = {
+      streaming: false,
+      dataForm: 'inline',
+      ttsRate: 22050,
+      ttsChunkSamples: 1024,
+      ttsChunkGapMs: 0,
+      chunkEveryAudioChunks: 0,
+      voices: ['en_US-lessac-medium', 'en_GB-alan-low'],
+      models: ['tiny-int8'],
+      ...opts,
+    };
   }
 
   static async start(opts: WyomingDoubleOptions = {}, port = 0): Promise<WyomingDouble> {
@@ -138,7 +148,15 @@ export class WyomingDouble {
           attribution,
           installed: true,
           version: '1.5.0',
-          voices: this.opts.voices.map((name) => ({ name, description: name, attribution, installed: true, version: '1', languages: [name.slice(0, 5)], speakers: null })),
+          voices: this.opts.voices.map((name) => ({
+            name,
+            description: name,
+            attribution,
+            installed: true,
+            version: '1',
+            languages: [name.slice(0, 5)],
+            speakers: null,
+          })),
         },
         { name: 'piper-extra', attribution, installed: false, voices: [{ name: 'not-installed', installed: false, languages: ['en'] }] },
       ],
@@ -189,7 +207,14 @@ export class WyomingDouble {
         }
         if (e.type === 'synthesize') {
           const voice = (e.data.voice as { name?: string } | undefined)?.name;
-          ex = { kind: 'tts', events: [rec], audio: Buffer.alloc(0), text: String(e.data.text ?? ''), ...(voice ? { voice } : {}), fault: this.takeFault('tts') };
+          ex = {
+            kind: 'tts',
+            events: [rec],
+            audio: Buffer.alloc(0),
+            text: String(e.data.text ?? ''),
+            ...(voice ? { voice } : {}),
+            fault: this.takeFault('tts'),
+          };
           this.exchanges.push(ex);
           void this.speak(socket, ex);
           continue;
@@ -279,7 +304,12 @@ export class WyomingDouble {
         return;
       }
       const part = pcm.subarray(i, Math.min(pcm.length, i + ttsChunkSamples));
-      this.send(socket, 'audio-chunk', { rate, width: 2, channels: 1, timestamp: Math.round((i * 1000) / rate) }, new Uint8Array(part.buffer, part.byteOffset, part.byteLength));
+      this.send(
+        socket,
+        'audio-chunk',
+        { rate, width: 2, channels: 1, timestamp: Math.round((i * 1000) / rate) },
+        new Uint8Array(part.buffer, part.byteOffset, part.byteLength),
+      );
       if (chunks === 0) ex.firstChunkAt = performance.timeOrigin + performance.now();
       chunks++;
       ex.sentChunks = chunks;

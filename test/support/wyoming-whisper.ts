@@ -91,7 +91,16 @@ export class WhisperPeer extends WyomingPeer {
   private request(conn: PeerConnection): WhisperRequest {
     let r = this.requests.find((x) => x.conn === conn);
     if (!r) {
-      r = { conn, language: null, audio: Buffer.alloc(0), chunks: 0, fault: this.faults.shift() ?? { kind: 'none' }, audioStopAt: null, transcriptAt: null, text: null };
+      r = {
+        conn,
+        language: null,
+        audio: Buffer.alloc(0),
+        chunks: 0,
+        fault: this.faults.shift() ?? { kind: 'none' },
+        audioStopAt: null,
+        transcriptAt: null,
+        text: null,
+      };
       this.requests.push(r);
     }
     return r;

@@ -77,17 +77,31 @@ describe('addressed to hark, or between cooks', () => {
   });
 
   it('content frames are dictation and inventory', () => {
-    expect(['base', 'query', 'dictation', 'inventory', 'voice'].map((t) => takesEveryWord({ frames, stack: ['base', t] }))).toEqual([false, false, true, true, false]);
+    expect(['base', 'query', 'dictation', 'inventory', 'voice'].map((t) => takesEveryWord({ frames, stack: ['base', t] }))).toEqual([
+      false,
+      false,
+      true,
+      true,
+      false,
+    ]);
   });
 });
 
 describe('the interruption filter with an addressee', () => {
-  const filter = () => new InterruptionFilter({ settings: { enabled: true, ignoreList: DEFAULT_IGNORE_LIST, caseSensitive: false, bufferMs: 500 }, clock: new VirtualClock(0), isSpeaking: () => true });
+  const filter = () =>
+    new InterruptionFilter({
+      settings: { enabled: true, ignoreList: DEFAULT_IGNORE_LIST, caseSensitive: false, bufferMs: 500 },
+      clock: new VirtualClock(0),
+      isSpeaking: () => true,
+    });
 
   it('talk not addressed to hark is filtered on its final, and waits on a partial (it may still end in "stop")', () => {
     const f = filter();
     expect(f.transcript({ id: 'a', text: 'behind', final: false, addressed: false }, true).action).toBe('pending');
-    expect(f.transcript({ id: 'a', text: 'behind you', final: true, addressed: false }, true)).toMatchObject({ action: 'filter', reason: expect.stringContaining('not addressed to hark') });
+    expect(f.transcript({ id: 'a', text: 'behind you', final: true, addressed: false }, true)).toMatchObject({
+      action: 'filter',
+      reason: expect.stringContaining('not addressed to hark'),
+    });
   });
 
   it('a backchannel keeps its own reason; while hark is quiet nothing is filtered', () => {

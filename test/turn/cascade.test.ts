@@ -28,17 +28,19 @@ function rig(opts: { hold?: ('model' | 'render' | 'play')[] } = {}) {
   const held: Record<string, ReturnType<typeof deferred<string>>[]> = { model: [], render: [], play: [] };
   const signals: AbortSignal[] = [];
   let stops = 0;
-  const step = (name: 'model' | 'render' | 'play', value: (x: string) => string) => async (x: string, ...rest: unknown[]) => {
-    const signal = rest[rest.length - 1] as AbortSignal;
-    signals.push(signal);
-    calls.push(`${clock.now()} ${name} ${x}`);
-    if (opts.hold?.includes(name)) {
-      const d = deferred<string>();
-      held[name]!.push(d);
-      return d.promise;
-    }
-    return value(x);
-  };
+  const step =
+    (name: 'model' | 'render' | 'play', value: (x: string) => string) =>
+    async (x: string, ...rest: unknown[]) => {
+      const signal = rest[rest.length - 1] as AbortSignal;
+      signals.push(signal);
+      calls.push(`${clock.now()} ${name} ${x}`);
+      if (opts.hold?.includes(name)) {
+        const d = deferred<string>();
+        held[name]!.push(d);
+        return d.promise;
+      }
+      return value(x);
+    };
   const cascade = new ResponseCascade<string, string, string>({
     clock,
     steps: {
@@ -78,7 +80,12 @@ describe('response cascade timings', () => {
     r.held.play[0]!.resolve('done');
     await flush();
     expect(r.cascade.busy).toBe(false);
-    expect(r.events.map((e) => `${e.type}${'stage' in e && e.type === 'stage' ? `:${e.stage}` : ''}@${e.atMs}`)).toEqual(['stage:thinking@500', 'stage:rendering@1500', 'stage:playing@2000', 'done@2000']);
+    expect(r.events.map((e) => `${e.type}${'stage' in e && e.type === 'stage' ? `:${e.stage}` : ''}@${e.atMs}`)).toEqual([
+      'stage:thinking@500',
+      'stage:rendering@1500',
+      'stage:playing@2000',
+      'done@2000',
+    ]);
   });
 
   it('a late step makes the next one wait for it, never skip it', async () => {
@@ -112,7 +119,9 @@ describe('response cascade timings', () => {
     const c = parseConfigText('cascade:\n  modelMs: 300\n  renderMs: 900\n', 'hark.yaml');
     expect(c.cascade).toEqual({ modelMs: 300, renderMs: 900, playMs: 2000 });
     expect(() => parseConfigText('cascade:\n  renderMs: 2500\n', 'hark.yaml')).toThrow(/cascade\.playMs: must not be below cascade\.renderMs/);
-    expect(() => new ResponseCascade({ clock: new VirtualClock(), timings: { modelMs: 600, renderMs: 500, playMs: 2000 }, steps: {} as never })).toThrow(/modelMs <= renderMs <= playMs/);
+    expect(() => new ResponseCascade({ clock: new VirtualClock(), timings: { modelMs: 600, renderMs: 500, playMs: 2000 }, steps: {} as never })).toThrow(
+      /modelMs <= renderMs <= playMs/,
+    );
   });
 });
 

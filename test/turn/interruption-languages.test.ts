@@ -38,7 +38,10 @@ describe('the interruption filter in the language heard', () => {
       const first = mode === 'wake-word' ? `computer ${setRice}` : setRice;
       const r = await simulate(script(first, '[es] vale', '[es] para'), { yaml: device(mode), drainMs: 0 });
       expect(r.stderr).toBe('');
-      expect(decisions(r), mode).toEqual([['vale', 'filter'], ['para', 'allow']]);
+      expect(decisions(r), mode).toEqual([
+        ['vale', 'filter'],
+        ['para', 'allow'],
+      ]);
       const stopped = r.of('speak.stopped');
       expect(stopped, mode).toHaveLength(1);
       expect(stopped[0]!.text).toBe('Temporizador de arroz puesto para 10 minutos.');
@@ -51,6 +54,9 @@ describe('the interruption filter in the language heard', () => {
   it('a Spanish-only device reads words over hark with Spanish backchannels, not the default English list', async () => {
     const r = await simulate(script(setRice, 'vale', 'yeah'), { yaml: 'router:\n  mode: always-listen\nlanguage:\n  languages: [es]\n', drainMs: 0 });
     expect(r.stderr).toBe('');
-    expect(decisions(r)).toEqual([['vale', 'filter'], ['yeah', 'allow']]);
+    expect(decisions(r)).toEqual([
+      ['vale', 'filter'],
+      ['yeah', 'allow'],
+    ]);
   });
 });

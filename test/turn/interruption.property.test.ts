@@ -23,15 +23,20 @@ const punct = fc.constantFrom('', '', '.', ',', '!', '?', '...');
 const backchannel = fc.array(fc.tuple(entry, punct), { minLength: 1, maxLength: 4 }).map((parts) => parts.map(([e, p]) => e + p).join(' '));
 /** A word that no ignore-list entry contains. */
 const foreign = fc.stringMatching(/^[a-z]{2,9}$/).filter((w) => !KNOWN.has(w));
-const randomCase = (s: string) => fc.array(fc.boolean(), { minLength: s.length, maxLength: s.length }).map((up) => [...s].map((c, i) => (up[i] ? c.toUpperCase() : c.toLowerCase())).join(''));
+const randomCase = (s: string) =>
+  fc.array(fc.boolean(), { minLength: s.length, maxLength: s.length }).map((up) => [...s].map((c, i) => (up[i] ? c.toUpperCase() : c.toLowerCase())).join(''));
 
 describe('interruption filter: its properties', () => {
   it('1. ignore-list matching is case-insensitive', () => {
     fc.assert(
-      fc.property(backchannel.chain((b) => fc.tuple(fc.constant(b), randomCase(b))), fc.boolean(), ([text, cased], speaking) => {
-        const f = filter();
-        expect(f.decide(cased, speaking).action).toBe(f.decide(text.toLowerCase(), speaking).action);
-      }),
+      fc.property(
+        backchannel.chain((b) => fc.tuple(fc.constant(b), randomCase(b))),
+        fc.boolean(),
+        ([text, cased], speaking) => {
+          const f = filter();
+          expect(f.decide(cased, speaking).action).toBe(f.decide(text.toLowerCase(), speaking).action);
+        },
+      ),
       RUNS,
     );
   });
@@ -123,7 +128,7 @@ describe('interruption filter: its properties', () => {
     bus.onAny((name) => events.push(name));
     const barge = createBargeIn({ settings: SETTINGS, clock, bus, targets: { isSpeaking: () => queue.isSpeaking, stopSpeaking: (r) => queue.stop(r) } });
     const item = queue.say(said);
-    const positions: (ReturnType<SpeechQueue['position']>)[] = [];
+    const positions: ReturnType<SpeechQueue['position']>[] = [];
     const times = [...interjections].sort((a, b) => a.atMs - b.atMs);
     let n = 0;
     for (const t of times) {
@@ -138,34 +143,45 @@ describe('interruption filter: its properties', () => {
     return { output, item, events, positions };
   }
 
-  it('7. a filtered interruption leaves hark\'s speech complete and unchanged', async () => {
+  it("7. a filtered interruption leaves hark's speech complete and unchanged", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.string({ minLength: 5, maxLength: 80 }), fc.array(fc.record({ at: fc.double({ min: 0, max: 0.99, noNaN: true }), text: backchannel, partial: fc.boolean() }), { maxLength: 6 }), async (said, xs) => {
-        const duration = said.length * 70;
-        const run = speakWith(said, xs.map((x) => ({ atMs: Math.floor(x.at * duration), text: x.text, partial: x.partial })));
-        expect(await run.item.done).toBe('ended');
-        expect(run.output.log).toEqual([{ id: 1, text: said, startMs: 0, endMs: duration, outcome: 'ended' }]);
-        expect(run.events).not.toContain('speak.stopped');
-        expect(run.events.filter((e) => e === 'interruption.filtered')).toHaveLength(xs.length);
-      }),
+      fc.asyncProperty(
+        fc.string({ minLength: 5, maxLength: 80 }),
+        fc.array(fc.record({ at: fc.double({ min: 0, max: 0.99, noNaN: true }), text: backchannel, partial: fc.boolean() }), { maxLength: 6 }),
+        async (said, xs) => {
+          const duration = said.length * 70;
+          const run = speakWith(
+            said,
+            xs.map((x) => ({ atMs: Math.floor(x.at * duration), text: x.text, partial: x.partial })),
+          );
+          expect(await run.item.done).toBe('ended');
+          expect(run.output.log).toEqual([{ id: 1, text: said, startMs: 0, endMs: duration, outcome: 'ended' }]);
+          expect(run.events).not.toContain('speak.stopped');
+          expect(run.events.filter((e) => e === 'interruption.filtered')).toHaveLength(xs.length);
+        },
+      ),
       RUNS,
     );
   });
 
-  it('8. filtering does not move hark\'s place in what it is saying', () => {
+  it("8. filtering does not move hark's place in what it is saying", () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 5, maxLength: 80 }), fc.array(fc.record({ at: fc.double({ min: 0, max: 0.99, noNaN: true }), text: backchannel }), { minLength: 1, maxLength: 6 }), (said, xs) => {
-        const duration = said.length * 70;
-        const times = xs.map((x) => ({ atMs: Math.floor(x.at * duration), text: x.text, partial: false }));
-        const run = speakWith(said, times);
-        const sorted = [...times].sort((a, b) => a.atMs - b.atMs);
-        sorted.forEach((t, i) => {
-          const expected = { id: 1, text: said, atMs: t.atMs };
-          // the same place before and after the decision: the utterance position is the clock's, untouched
-          expect(run.positions[2 * i]).toEqual(expected);
-          expect(run.positions[2 * i + 1]).toEqual(expected);
-        });
-      }),
+      fc.property(
+        fc.string({ minLength: 5, maxLength: 80 }),
+        fc.array(fc.record({ at: fc.double({ min: 0, max: 0.99, noNaN: true }), text: backchannel }), { minLength: 1, maxLength: 6 }),
+        (said, xs) => {
+          const duration = said.length * 70;
+          const times = xs.map((x) => ({ atMs: Math.floor(x.at * duration), text: x.text, partial: false }));
+          const run = speakWith(said, times);
+          const sorted = [...times].sort((a, b) => a.atMs - b.atMs);
+          sorted.forEach((t, i) => {
+            const expected = { id: 1, text: said, atMs: t.atMs };
+            // the same place before and after the decision: the utterance position is the clock's, untouched
+            expect(run.positions[2 * i]).toEqual(expected);
+            expect(run.positions[2 * i + 1]).toEqual(expected);
+          });
+        },
+      ),
       RUNS,
     );
   });

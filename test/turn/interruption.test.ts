@@ -7,7 +7,8 @@ import { InterruptionFilter, validateInterruptionSettings } from '../../src/turn
 import { createBargeIn } from '../../src/turn/wiring.js';
 
 const SETTINGS = { enabled: true, ignoreList: DEFAULT_IGNORE_LIST, caseSensitive: false, bufferMs: 500 };
-const make = (over: Partial<typeof SETTINGS> = {}) => new InterruptionFilter({ settings: { ...SETTINGS, ...over }, clock: new VirtualClock(), isSpeaking: () => true });
+const make = (over: Partial<typeof SETTINGS> = {}) =>
+  new InterruptionFilter({ settings: { ...SETTINGS, ...over }, clock: new VirtualClock(), isSpeaking: () => true });
 
 describe('interruption filter decisions while hark speaks', () => {
   it.each([
@@ -41,8 +42,33 @@ describe('interruption filter decisions while hark speaks', () => {
 
   it('the seed default list is there exactly, multi-word entries included', () => {
     expect(DEFAULT_IGNORE_LIST).toEqual([
-      'yeah', 'yep', 'yes', 'yup', 'ok', 'okay', 'hmm', 'mhm', 'mm', 'mmm', 'uh-huh', 'uh huh', 'ah', 'aha', 'oh', 'ooh',
-      'um', 'uh', 'er', 'erm', 'right', 'sure', 'alright', 'got it', 'go on', 'continue', 'i see',
+      'yeah',
+      'yep',
+      'yes',
+      'yup',
+      'ok',
+      'okay',
+      'hmm',
+      'mhm',
+      'mm',
+      'mmm',
+      'uh-huh',
+      'uh huh',
+      'ah',
+      'aha',
+      'oh',
+      'ooh',
+      'um',
+      'uh',
+      'er',
+      'erm',
+      'right',
+      'sure',
+      'alright',
+      'got it',
+      'go on',
+      'continue',
+      'i see',
     ]);
     const m = new IgnoreMatcher(DEFAULT_IGNORE_LIST);
     for (const e of ['uh huh', 'got it', 'go on', 'i see', 'erm', 'alright']) expect(m.has(e)).toBe(true);
@@ -86,7 +112,12 @@ describe('interruption filter decisions while hark speaks', () => {
     bus.onAny((type, p) => events.push({ type, ...(p as object) }));
     const stopped: string[] = [];
     const cascade: string[] = [];
-    const f = createBargeIn({ settings: SETTINGS, clock, bus, targets: { isSpeaking: () => true, stopSpeaking: (r) => stopped.push(r), interruptCascade: (r) => cascade.push(r) } });
+    const f = createBargeIn({
+      settings: SETTINGS,
+      clock,
+      bus,
+      targets: { isSpeaking: () => true, stopSpeaking: (r) => stopped.push(r), interruptCascade: (r) => cascade.push(r) },
+    });
     f.transcript({ id: 'u', text: 'yeah', final: false }, true);
     clock.advanceBy(499);
     expect(stopped).toEqual([]);
@@ -95,7 +126,14 @@ describe('interruption filter decisions while hark speaks', () => {
     expect(cascade).toEqual(['barge-in']);
     expect(events).toEqual([
       { type: 'interruption.pending', text: 'yeah', reason: 'only backchannel so far ("yeah"): waiting for the final transcript', utteranceId: 'u' },
-      { type: 'interruption.allowed', text: 'yeah', reason: 'no final transcript within 500 ms: the person gets the floor', utteranceId: 'u', final: false, confidence: 0 },
+      {
+        type: 'interruption.allowed',
+        text: 'yeah',
+        reason: 'no final transcript within 500 ms: the person gets the floor',
+        utteranceId: 'u',
+        final: false,
+        confidence: 0,
+      },
     ]);
   });
 
@@ -148,7 +186,10 @@ describe('interruption config validation', () => {
     try {
       parseConfigText(yaml, 'hark.yaml');
     } catch (err) {
-      return (err as Error).message.split('\n').slice(1).map((l) => l.trim());
+      return (err as Error).message
+        .split('\n')
+        .slice(1)
+        .map((l) => l.trim());
     }
     return [];
   };
@@ -159,7 +200,9 @@ describe('interruption config validation', () => {
   });
 
   it('rejects an empty ignore list while enabled, a buffer outside 0-2 s, and blank entries', () => {
-    expect(problems('interruption:\n  ignoreList: []\n')).toEqual(['interruption.ignoreList: must not be empty while interruption.enabled is true (set enabled: false to let every word interrupt)']);
+    expect(problems('interruption:\n  ignoreList: []\n')).toEqual([
+      'interruption.ignoreList: must not be empty while interruption.enabled is true (set enabled: false to let every word interrupt)',
+    ]);
     expect(problems('interruption:\n  enabled: false\n  ignoreList: []\n')).toEqual([]);
     expect(problems('interruption:\n  bufferMs: 2500\n')).toEqual(['interruption.bufferMs: must be a whole number between 0 and 2000']);
     expect(problems('interruption:\n  ignoreList: ["yeah", "  "]\n')).toEqual(['interruption.ignoreList.1: must not be empty']);

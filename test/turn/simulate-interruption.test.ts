@@ -6,7 +6,12 @@ function simulate(input: string): Promise<Record<string, unknown>[]> {
   return new Promise((resolve, reject) => {
     const child = execFile(process.execPath, [HARK_BIN, 'simulate'], { timeout: 20_000 }, (err, stdout) => {
       if (err && !stdout) return reject(err);
-      resolve(stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>));
+      resolve(
+        stdout
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as Record<string, unknown>),
+      );
     });
     child.stdin!.end(input);
   });
@@ -15,7 +20,9 @@ function simulate(input: string): Promise<Record<string, unknown>[]> {
 describe('hark simulate: talking over hark', () => {
   it('filters a backchannel while hark speaks, lets command words stop it, and times playback at 70 ms per character', async () => {
     // "computer, read back" in an empty query speaks; inventory's read-back speaks the items
-    const lines = await simulate(['computer start inventory', 'two cases of milk', 'three boxes of eggs', 'read back', 'yeah', 'uh huh', 'wait stop'].join('\n') + '\n');
+    const lines = await simulate(
+      ['computer start inventory', 'two cases of milk', 'three boxes of eggs', 'read back', 'yeah', 'uh huh', 'wait stop'].join('\n') + '\n',
+    );
     const decisions = lines.filter((l) => l.type === 'interruption').map((l) => [l.text, l.decision]);
     expect(decisions).toContainEqual(['yeah', 'filter']);
     expect(decisions).toContainEqual(['uh huh', 'filter']);

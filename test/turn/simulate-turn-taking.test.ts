@@ -12,7 +12,12 @@ function simulate(input: string, args: string[] = []): Promise<Line[]> {
   return new Promise((resolve, reject) => {
     const child = execFile(process.execPath, [HARK_BIN, 'simulate', '--drain-ms', '0', ...args], { timeout: 20_000 }, (err, stdout) => {
       if (err && !stdout) return reject(err);
-      resolve(stdout.trim().split('\n').map((l) => JSON.parse(l) as Line));
+      resolve(
+        stdout
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as Line),
+      );
     });
     child.stdin!.end(input);
   });
@@ -45,7 +50,9 @@ describe('talk not addressed to hark', () => {
   it('wake-word mode: "behind you" between two cooks does not cut hark off; it is logged as not addressed to hark', async () => {
     const lines = await simulate([at(answer, 1000), at('behind you', 1500)].join('\n') + '\n');
     expect(lines.filter((l) => l.type === 'speak.stopped')).toEqual([]);
-    expect(lines.filter((l) => l.type === 'interruption')).toMatchObject([{ decision: 'filter', text: 'behind you', reason: expect.stringContaining('not addressed to hark') }]);
+    expect(lines.filter((l) => l.type === 'interruption')).toMatchObject([
+      { decision: 'filter', text: 'behind you', reason: expect.stringContaining('not addressed to hark') },
+    ]);
     // Not routed: nothing ignored, nothing appended.
     expect(lines.filter((l) => l.type === 'ignored')).toEqual([]);
   });
@@ -70,14 +77,18 @@ describe('talk not addressed to hark', () => {
 
 describe('content frames take every word', () => {
   it('"okay" said while the dictation prompt plays is dictated, and the prompt goes on', async () => {
-    const lines = await simulate(['start dictation', at('okay', 1500), at('the walk-in is at four degrees', 6000), at('end dictation', 7000)].join('\n') + '\n');
+    const lines = await simulate(
+      ['start dictation', at('okay', 1500), at('the walk-in is at four degrees', 6000), at('end dictation', 7000)].join('\n') + '\n',
+    );
     expect(lines.filter((l) => l.type === 'submit')).toMatchObject([{ frame: 'dictation', text: 'okay the walk-in is at four degrees' }]);
     // A backchannel does not cut the prompt off.
     expect(lines.filter((l) => l.type === 'speak.stopped')).toEqual([]);
   });
 
   it('"yeah" said over the inventory read-back is an item, and hark reads on', async () => {
-    const lines = await simulate(['start inventory', at('two cases of milk', 4000), at('read back', 5000), at('yeah', 5500), at('save', 9000)].join('\n') + '\n');
+    const lines = await simulate(
+      ['start inventory', at('two cases of milk', 4000), at('read back', 5000), at('yeah', 5500), at('save', 9000)].join('\n') + '\n',
+    );
     expect(lines.filter((l) => l.type === 'speak.stopped')).toEqual([]);
     const submit = lines.find((l) => l.type === 'submit') as { items?: unknown[] } | undefined;
     expect(JSON.stringify(submit?.items)).toContain('yeah');

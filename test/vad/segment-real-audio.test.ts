@@ -85,8 +85,12 @@ describe('no segments where nobody speaks', () => {
 describe('real recorded speech', () => {
   const files = [
     JFK_WAV,
-    ...readdirSync(join(POCKETSPHINX_DATA, 'librivox')).filter((f) => f.endsWith('.wav')).map((f) => join(POCKETSPHINX_DATA, 'librivox', f)),
-    ...readdirSync(join(POCKETSPHINX_DATA, 'cards')).filter((f) => f.endsWith('.wav')).map((f) => join(POCKETSPHINX_DATA, 'cards', f)),
+    ...readdirSync(join(POCKETSPHINX_DATA, 'librivox'))
+      .filter((f) => f.endsWith('.wav'))
+      .map((f) => join(POCKETSPHINX_DATA, 'librivox', f)),
+    ...readdirSync(join(POCKETSPHINX_DATA, 'cards'))
+      .filter((f) => f.endsWith('.wav'))
+      .map((f) => join(POCKETSPHINX_DATA, 'cards', f)),
   ];
 
   it.each(files)('%s: loud audio lies inside segments, splice byte-exact', async (file) => {
@@ -134,7 +138,10 @@ describe.each(['silero', 'webrtc'] as const)('real speech split by maxSegmentMs 
         continued++;
         expect(g.startSample).toBe(prev.endSample);
         expect(g.prerollSamples).toBe(0);
-        const joined = Buffer.concat([Buffer.from(prev.pcm.buffer, prev.pcm.byteOffset, prev.pcm.byteLength), Buffer.from(g.pcm.buffer, g.pcm.byteOffset, g.pcm.byteLength)]);
+        const joined = Buffer.concat([
+          Buffer.from(prev.pcm.buffer, prev.pcm.byteOffset, prev.pcm.byteLength),
+          Buffer.from(g.pcm.buffer, g.pcm.byteOffset, g.pcm.byteLength),
+        ]);
         const want = input.subarray(prev.startSample, g.endSample);
         expect(joined.equals(Buffer.from(want.buffer, want.byteOffset, want.byteLength))).toBe(true);
       }
@@ -150,7 +157,10 @@ describe('hark segment (the CLI)', () => {
     const dir = outputDir('cli-segment-jfk');
     rmSync(dir, { recursive: true, force: true });
     const { stdout } = await run(process.execPath, [HARK_BIN, 'segment', JFK_WAV, '--json', '--out-dir', dir]);
-    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.length).toBeGreaterThan(0);
     const input = (await readWavFile(JFK_WAV)).pcm;
     for (const [i, line] of lines.entries()) {

@@ -6,7 +6,16 @@ import { Segmenter, type SegmenterEvent, type SegmenterOptions } from '../../src
  * hangover (a shorter one while the top frame waits for yes/no). Pure: time is the frame count.
  */
 const F = 512; // 32 ms
-const OPTS: SegmenterOptions = { threshold: 0.5, releaseThreshold: 0.35, prerollMs: 320, minSpeechMs: 96, hangoverMs: 600, maxSegmentMs: 12_000, minSegmentMs: 250, pauseMs: 200 };
+const OPTS: SegmenterOptions = {
+  threshold: 0.5,
+  releaseThreshold: 0.35,
+  prerollMs: 320,
+  minSpeechMs: 96,
+  hangoverMs: 600,
+  maxSegmentMs: 12_000,
+  minSegmentMs: 250,
+  pauseMs: 200,
+};
 const rep = (p: number, n: number): number[] => Array(n).fill(p);
 
 function run(script: (number | 'down' | 'up' | { hangover: number })[], opts: Partial<SegmenterOptions> = {}) {
@@ -32,7 +41,12 @@ describe('pause and resume inside an open segment', () => {
     // 20 speech frames, then silence: pause after 7 silent frames (224 ms ≥ 200), close after 19 (608 ms ≥ 600).
     ['a person who stopped', [...rep(0.9, 20), ...rep(0, 25)], {}, ['open@3', 'pause@27', 'segment@39']],
     // they go on after the pause: resume, and a later pause again
-    ['a person who goes on', [...rep(0.9, 20), ...rep(0, 10), ...rep(0.9, 10), ...rep(0, 25)], {}, ['open@3', 'pause@27', 'resume@31', 'pause@47', 'segment@59']],
+    [
+      'a person who goes on',
+      [...rep(0.9, 20), ...rep(0, 10), ...rep(0.9, 10), ...rep(0, 25)],
+      {},
+      ['open@3', 'pause@27', 'resume@31', 'pause@47', 'segment@59'],
+    ],
     // a breath shorter than pauseMs: nothing speculative
     ['a short breath', [...rep(0.9, 20), ...rep(0, 5), ...rep(0.9, 10), ...rep(0, 25)], {}, ['open@3', 'pause@42', 'segment@54']],
     // off
@@ -108,7 +122,11 @@ describe('a long open segment (its opening is checked while it is said)', () => 
     // A breath inside counts, as the close counts it: told on the first speech frame past the length.
     ['a breath inside', [...rep(0, 10), ...rep(0.9, 15), ...rep(0, 5), ...rep(0.9, 10), ...rep(0, 25)], ['open@13', 'long@31', 'segment@59']],
     // Told once per segment; the next segment is told again.
-    ['two long segments', [...rep(0.9, 30), ...rep(0, 25), ...rep(0.9, 30), ...rep(0, 25)], ['open@3', 'long@21', 'segment@49', 'open@58', 'long@76', 'segment@104']],
+    [
+      'two long segments',
+      [...rep(0.9, 30), ...rep(0, 25), ...rep(0.9, 30), ...rep(0, 25)],
+      ['open@3', 'long@21', 'segment@49', 'open@58', 'long@76', 'segment@104'],
+    ],
   ] as const)('%s', (_name, script, expected) => {
     expect(run([...script], LONG)).toEqual(expected);
   });

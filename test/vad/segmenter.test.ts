@@ -526,9 +526,21 @@ describe('SegmentPipeline streams each segment exactly once', () => {
   }
 
   const cases: { name: string; script: Step[]; closes: string[] }[] = [
-    { name: 'unbroken speech split twice', script: [...rep(0.1, 30), ...rep(0.9, 2 * SPLIT + 100), ...rep(0.1, 25)], closes: ['max-duration', 'max-duration', 'hangover'] },
-    { name: 'push-to-talk held past maxSegmentMs', script: [...rep(0.1, 40), 'down', ...rep(0.1, SPLIT + 60), 'up', ...rep(0.1, 20)], closes: ['max-duration', 'ptt-release'] },
-    { name: 'split on a dip, speech goes on', script: [...rep(0.1, 30), ...rep(0.9, SPLIT - 1), 0.2, ...rep(0.9, 100), ...rep(0.1, 25)], closes: ['max-duration', 'hangover'] },
+    {
+      name: 'unbroken speech split twice',
+      script: [...rep(0.1, 30), ...rep(0.9, 2 * SPLIT + 100), ...rep(0.1, 25)],
+      closes: ['max-duration', 'max-duration', 'hangover'],
+    },
+    {
+      name: 'push-to-talk held past maxSegmentMs',
+      script: [...rep(0.1, 40), 'down', ...rep(0.1, SPLIT + 60), 'up', ...rep(0.1, 20)],
+      closes: ['max-duration', 'ptt-release'],
+    },
+    {
+      name: 'split on a dip, speech goes on',
+      script: [...rep(0.1, 30), ...rep(0.9, SPLIT - 1), 0.2, ...rep(0.9, 100), ...rep(0.1, 25)],
+      closes: ['max-duration', 'hangover'],
+    },
     { name: 'one short utterance', script: [...rep(0.1, 30), ...rep(0.9, 20), ...rep(0.1, 25)], closes: ['hangover'] },
   ];
 
@@ -541,7 +553,10 @@ describe('SegmentPipeline streams each segment exactly once', () => {
       segments.forEach((s, i) => {
         const got = streamed[i]!;
         expect(got.length, `segment ${i}: samples streamed`).toBe(s.pcm.length);
-        expect(Buffer.from(got.buffer).equals(Buffer.from(s.pcm.buffer, s.pcm.byteOffset, s.pcm.byteLength)), `segment ${i}: streamed audio is the segment`).toBe(true);
+        expect(
+          Buffer.from(got.buffer).equals(Buffer.from(s.pcm.buffer, s.pcm.byteOffset, s.pcm.byteLength)),
+          `segment ${i}: streamed audio is the segment`,
+        ).toBe(true);
       });
     });
   }

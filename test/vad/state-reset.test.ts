@@ -28,7 +28,16 @@ function scripted(score: (frame: number) => number) {
   return { vad, resetAt, resets: () => resetAt.length };
 }
 
-const SEGMENTER = { threshold: 0.5, releaseThreshold: 0.35, prerollMs: 500, minSpeechMs: 96, hangoverMs: 600, maxSegmentMs: 12_000, minSegmentMs: 120, stateResetMs: 2000 };
+const SEGMENTER = {
+  threshold: 0.5,
+  releaseThreshold: 0.35,
+  prerollMs: 500,
+  minSpeechMs: 96,
+  hangoverMs: 600,
+  maxSegmentMs: 12_000,
+  minSegmentMs: 120,
+  stateResetMs: 2000,
+};
 const FRAMES_2S = 63; // 2000 ms in 32 ms frames (62.5), rounded: the state is reset before every 63rd frame
 const frames = (n: number) => new Int16Array(n * 512);
 

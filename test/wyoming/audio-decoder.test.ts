@@ -20,10 +20,14 @@ function decode(bytes: Buffer, cuts: number[], format = { rate: 22050, width: 2,
 describe('WyomingAudioDecoder', () => {
   it('chunks cut anywhere, even inside a sample, decode as the whole', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: -32768, max: 32767 }), { minLength: 1, maxLength: 2000 }), fc.array(fc.integer({ min: 1, max: 999 }), { minLength: 1, maxLength: 12 }), (samples, cuts) => {
-        const bytes = Buffer.from(Int16Array.from(samples).buffer);
-        expect([...decode(bytes, cuts)]).toEqual([...decode(bytes, [bytes.length])]);
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: -32768, max: 32767 }), { minLength: 1, maxLength: 2000 }),
+        fc.array(fc.integer({ min: 1, max: 999 }), { minLength: 1, maxLength: 12 }),
+        (samples, cuts) => {
+          const bytes = Buffer.from(Int16Array.from(samples).buffer);
+          expect([...decode(bytes, cuts)]).toEqual([...decode(bytes, [bytes.length])]);
+        },
+      ),
       { numRuns: 60 },
     );
   });

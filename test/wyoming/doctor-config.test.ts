@@ -9,7 +9,12 @@ import { wyomingCheck } from '../../src/doctor/wyoming.js';
 import { WyomingDouble } from '../support/wyoming-server.js';
 
 function ctx(raw: unknown): DoctorContext {
-  return { loaded: { config: validateConfig(raw, 'test'), source: 'test', secrets: {} as never }, configError: null, env: {}, exec: async () => ({ code: 0, stdout: '', stderr: '' }) };
+  return {
+    loaded: { config: validateConfig(raw, 'test'), source: 'test', secrets: {} as never },
+    configError: null,
+    env: {},
+    exec: async () => ({ code: 0, stdout: '', stderr: '' }),
+  };
 }
 
 let server: WyomingDouble | null = null;
@@ -48,7 +53,12 @@ describe('config: stt.wyoming and speech.wyoming', () => {
   });
 
   it('tcp://host:port and [ipv6]:port are taken', () => {
-    expect(validateConfig({ stt: { engines: ['wyoming', 'whisper'], wyoming: { server: 'tcp://speech.lan:10300' } }, speech: { wyoming: { server: 'tcp://[fd00::5]:10200' } } }, 'test').speech.wyoming.server).toBe('tcp://[fd00::5]:10200');
+    expect(
+      validateConfig(
+        { stt: { engines: ['wyoming', 'whisper'], wyoming: { server: 'tcp://speech.lan:10300' } }, speech: { wyoming: { server: 'tcp://[fd00::5]:10200' } } },
+        'test',
+      ).speech.wyoming.server,
+    ).toBe('tcp://[fd00::5]:10200');
   });
 });
 
@@ -63,7 +73,9 @@ describe('hark doctor: the Wyoming check', () => {
 
   it('both servers up: their models and voices', async () => {
     server = await WyomingDouble.start({ models: ['small-int8'], voices: ['en_US-lessac-medium', 'en_GB-alan-low'], streaming: true });
-    const r = await wyomingCheck.run(ctx({ stt: { engines: ['wyoming', 'whisper'], wyoming: { server: server.url } }, speech: { wyoming: { server: server.url, voice: 'en_GB-alan-low' } } }));
+    const r = await wyomingCheck.run(
+      ctx({ stt: { engines: ['wyoming', 'whisper'], wyoming: { server: server.url } }, speech: { wyoming: { server: server.url, voice: 'en_GB-alan-low' } } }),
+    );
     expect(r.status).toBe('ok');
     expect(r.detail).toMatch(/speech-to-text tcp:\/\/127\.0\.0\.1:\d+: speech-to-text faster-whisper \(models: small-int8; streams transcripts\)/);
     expect(r.detail).toMatch(/voices: en_US-lessac-medium, en_GB-alan-low/);
@@ -72,7 +84,12 @@ describe('hark doctor: the Wyoming check', () => {
 
   it('a voice or model the server does not have: a warning naming what it has', async () => {
     server = await WyomingDouble.start();
-    const r = await wyomingCheck.run(ctx({ stt: { engines: ['wyoming'], wyoming: { server: server.url, model: 'large-v3' } }, speech: { wyoming: { server: server.url, voice: 'nl_NL-mls-medium' } } }));
+    const r = await wyomingCheck.run(
+      ctx({
+        stt: { engines: ['wyoming'], wyoming: { server: server.url, model: 'large-v3' } },
+        speech: { wyoming: { server: server.url, voice: 'nl_NL-mls-medium' } },
+      }),
+    );
     expect(r.status).toBe('warn');
     expect(r.detail).toMatch(/has no model "large-v3" \(has: tiny-int8\)/);
     expect(r.detail).toMatch(/has no voice "nl_NL-mls-medium" \(has: en_US-lessac-medium, en_GB-alan-low\)/);
@@ -83,7 +100,9 @@ describe('hark doctor: the Wyoming check', () => {
     const url = server.url;
     await server.close();
     server = null;
-    const withFallback = await wyomingCheck.run(ctx({ stt: { engines: ['wyoming', 'whisper'], wyoming: { server: url } }, speech: { wyoming: { server: url } } }));
+    const withFallback = await wyomingCheck.run(
+      ctx({ stt: { engines: ['wyoming', 'whisper'], wyoming: { server: url } }, speech: { wyoming: { server: url } } }),
+    );
     expect(withFallback.status).toBe('warn');
     expect(withFallback.detail).toMatch(/connection refused.*whisper takes the segments.*espeak-ng speaks instead/);
     const alone = await wyomingCheck.run(ctx({ stt: { engines: ['wyoming'], wyoming: { server: url } } }));

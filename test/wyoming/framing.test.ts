@@ -33,9 +33,21 @@ describe('Wyoming framing: what parses', () => {
         { type: 'audio-stop', data: {}, payload: null },
       ],
     },
-    { name: 'a payload holding newlines', bytes: Buffer.concat([line({ type: 'audio-chunk', payload_length: 3 }), Buffer.from('\n\n\n')]), want: [{ type: 'audio-chunk', data: {}, payload: [10, 10, 10] }] },
-    { name: 'zero lengths and null data', bytes: line({ type: 'audio-stop', data: null, data_length: 0, payload_length: 0 }), want: [{ type: 'audio-stop', data: {}, payload: null }] },
-    { name: 'unknown header fields (version) ignored', bytes: line({ type: 'ping', version: '1.5.2', extra: 1 }), want: [{ type: 'ping', data: {}, payload: null }] },
+    {
+      name: 'a payload holding newlines',
+      bytes: Buffer.concat([line({ type: 'audio-chunk', payload_length: 3 }), Buffer.from('\n\n\n')]),
+      want: [{ type: 'audio-chunk', data: {}, payload: [10, 10, 10] }],
+    },
+    {
+      name: 'zero lengths and null data',
+      bytes: line({ type: 'audio-stop', data: null, data_length: 0, payload_length: 0 }),
+      want: [{ type: 'audio-stop', data: {}, payload: null }],
+    },
+    {
+      name: 'unknown header fields (version) ignored',
+      bytes: line({ type: 'ping', version: '1.5.2', extra: 1 }),
+      want: [{ type: 'ping', data: {}, payload: null }],
+    },
   ];
   it.each(cases)('$name', ({ bytes, want }) => {
     expect(simple(parseAll(bytes))).toEqual(want);
@@ -59,13 +71,22 @@ describe('Wyoming framing: what is refused, with a reason and bounded memory', (
     { name: 'no type', bytes: line({ data: {} }), error: /without an event type/ },
     { name: 'an unknown event type', bytes: line({ type: 'made-up-event' }), error: /unknown event type "made-up-event"/ },
     { name: 'data that is not an object', bytes: line({ type: 'info', data: [1] }), error: /data that is not an object/ },
-    { name: 'oversized payload_length', bytes: line({ type: 'audio-chunk', payload_length: 2 ** 32 }), error: /announces payload_length 4294967296, over the 4194304-byte limit/ },
+    {
+      name: 'oversized payload_length',
+      bytes: line({ type: 'audio-chunk', payload_length: 2 ** 32 }),
+      error: /announces payload_length 4294967296, over the 4194304-byte limit/,
+    },
     { name: 'oversized data_length', bytes: line({ type: 'info', data_length: 10_000_000 }), error: /announces data_length 10000000, over the/ },
     { name: 'negative length', bytes: line({ type: 'audio-chunk', payload_length: -1 }), error: /payload_length -1, not a byte count/ },
     { name: 'fractional length', bytes: line({ type: 'audio-chunk', payload_length: 1.5 }), error: /not a byte count/ },
     { name: 'string length', bytes: line({ type: 'audio-chunk', payload_length: '12' }), error: /payload_length "12", not a byte count/ },
     { name: 'separate data not JSON', bytes: Buffer.concat([line({ type: 'info', data_length: 3 }), Buffer.from('abc')]), error: /data of "info" is not JSON/ },
-    { name: 'a header line without end', bytes: Buffer.alloc(2000, 0x61), limits: { maxHeaderBytes: 1024 }, error: /header line longer than 1024 bytes without an end/ },
+    {
+      name: 'a header line without end',
+      bytes: Buffer.alloc(2000, 0x61),
+      limits: { maxHeaderBytes: 1024 },
+      error: /header line longer than 1024 bytes without an end/,
+    },
   ];
   it.each(cases)('$name', ({ bytes, limits, error }) => {
     const p = new WyomingParser(limits);
@@ -112,22 +133,32 @@ describe('Wyoming framing: properties', () => {
 
   it('any split of the byte stream parses to the same events, in both data forms', () => {
     fc.assert(
-      fc.property(fc.array(event, { minLength: 1, maxLength: 6 }), fc.array(fc.integer({ min: 1, max: 64 }), { minLength: 1, maxLength: 50 }), (events, cuts) => {
-        const bytes = Buffer.concat(events.map((e) => encodeEvent(e.type, e.data, e.payload, { separateData: e.separate })));
-        const whole = simple(new WyomingParser().feed(bytes));
-        const p = new WyomingParser();
-        const pieces: WyomingEvent[] = [];
-        let at = 0;
-        let i = 0;
-        while (at < bytes.length) {
-          const n = cuts[i++ % cuts.length]!;
-          pieces.push(...p.feed(bytes.subarray(at, at + n)));
-          at += n;
-        }
-        expect(simple(pieces)).toEqual(whole);
-        expect(whole).toEqual(events.map((e) => ({ type: e.type, data: JSON.parse(JSON.stringify(e.data)) as Record<string, unknown>, payload: e.payload ? [...e.payload] : null })));
-        expect(p.atBoundary).toBe(true);
-      }),
+      fc.property(
+        fc.array(event, { minLength: 1, maxLength: 6 }),
+        fc.array(fc.integer({ min: 1, max: 64 }), { minLength: 1, maxLength: 50 }),
+        (events, cuts) => {
+          const bytes = Buffer.concat(events.map((e) => encodeEvent(e.type, e.data, e.payload, { separateData: e.separate })));
+          const whole = simple(new WyomingParser().feed(bytes));
+          const p = new WyomingParser();
+          const pieces: WyomingEvent[] = [];
+          let at = 0;
+          let i = 0;
+          while (at < bytes.length) {
+            const n = cuts[i++ % cuts.length]!;
+            pieces.push(...p.feed(bytes.subarray(at, at + n)));
+            at += n;
+          }
+          expect(simple(pieces)).toEqual(whole);
+          expect(whole).toEqual(
+            events.map((e) => ({
+              type: e.type,
+              data: JSON.parse(JSON.stringify(e.data)) as Record<string, unknown>,
+              payload: e.payload ? [...e.payload] : null,
+            })),
+          );
+          expect(p.atBoundary).toBe(true);
+        },
+      ),
       { numRuns: 300 },
     );
   });

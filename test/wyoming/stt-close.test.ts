@@ -49,13 +49,42 @@ async function rig(breakerFailures: number) {
   const config = validateConfig({ router: { mode: 'always-listen' }, speech: { device: 'null' }, actions: { dataDir } }, 'test');
   const url = parseServerUrl(peer.url);
   if ('error' in url) throw new Error(url.error);
-  const engine = new WyomingSttEngine({ server: url.server, language: 'en', model: '', connectTimeoutMs: 1000, deadlineBaseMs: 2000, deadlinePerSecondMs: 0, chunkSamples: 1024, logger: log, clock });
+  const engine = new WyomingSttEngine({
+    server: url.server,
+    language: 'en',
+    model: '',
+    connectTimeoutMs: 1000,
+    deadlineBaseMs: 2000,
+    deadlinePerSecondMs: 0,
+    chunkSamples: 1024,
+    logger: log,
+    clock,
+  });
   const engines: EngineSlot[] = [
     { id: 'wyoming', engine },
     { id: 'whisper', engine: ScriptedEngine.hearing('from whisper') },
   ];
-  const transcriber = new Transcriber({ engines, clearSpeechProb: 0.8, breaker: { failures: breakerFailures, openMs: 30_000 }, filter: config.stt.filter, stabilizer: config.stt.stabilizer, clock, logger: log, bus });
-  const path = new SegmentPath({ config, bus, clock, log, stt: { transcriber, engines, describe: 'test', setVocabulary: () => {}, close: async () => {} }, speech: null, conversation: new Conversation({ config, bus, clock, log, store: null, speech: null }), store: () => null, source: 'mic' });
+  const transcriber = new Transcriber({
+    engines,
+    clearSpeechProb: 0.8,
+    breaker: { failures: breakerFailures, openMs: 30_000 },
+    filter: config.stt.filter,
+    stabilizer: config.stt.stabilizer,
+    clock,
+    logger: log,
+    bus,
+  });
+  const path = new SegmentPath({
+    config,
+    bus,
+    clock,
+    log,
+    stt: { transcriber, engines, describe: 'test', setVocabulary: () => {}, close: async () => {} },
+    speech: null,
+    conversation: new Conversation({ config, bus, clock, log, store: null, speech: null }),
+    store: () => null,
+    source: 'mic',
+  });
   cleanup.push(() => path.dispose());
   const results: SegmentTranscript[] = [];
   bus.on('stt.segment', (r) => results.push(r));
@@ -64,7 +93,17 @@ async function rig(breakerFailures: number) {
   const say = async (startSample: number) => {
     path.opened({ startSample, pcm: new Int16Array(8000).fill(3) });
     for (let i = 0; i < 31; i++) path.audio(new Int16Array(512).fill(5));
-    const seg: Segment = { index: index++, pcm: new Int16Array(8000 + 31 * 512).fill(4), prerollSamples: 8000, startSample, vadStartSample: startSample + 8000, endSample: startSample + 8000 + 31 * 512, closeReason: 'hangover', maxProb: 0.95, openedBy: 'vad' };
+    const seg: Segment = {
+      index: index++,
+      pcm: new Int16Array(8000 + 31 * 512).fill(4),
+      prerollSamples: 8000,
+      startSample,
+      vadStartSample: startSample + 8000,
+      endSample: startSample + 8000 + 31 * 512,
+      closeReason: 'hangover',
+      maxProb: 0.95,
+      openedBy: 'vad',
+    };
     return path.closed(seg);
   };
   return { peer, clock, say, results };

@@ -70,7 +70,12 @@ function samples(buf: Buffer): Int16Array {
 describe('wyoming engine: the exchange', () => {
   it('info at start: the models and whether it streams', async () => {
     await setup({ models: ['tiny-int8', 'small-int8'], streaming: true });
-    expect(engine.serverInfo).toMatchObject({ asrPrograms: ['faster-whisper'], models: [{ name: 'tiny-int8' }, { name: 'small-int8' }], streamsTranscripts: true, voices: [{ name: 'en_US-lessac-medium' }, { name: 'en_GB-alan-low' }] });
+    expect(engine.serverInfo).toMatchObject({
+      asrPrograms: ['faster-whisper'],
+      models: [{ name: 'tiny-int8' }, { name: 'small-int8' }],
+      streamsTranscripts: true,
+      voices: [{ name: 'en_US-lessac-medium' }, { name: 'en_GB-alan-low' }],
+    });
   });
 
   it('a whole segment: transcribe, audio-start at 16 kHz, every sample in order, audio-stop → the transcript, one connection', async () => {
@@ -150,7 +155,12 @@ describe('wyoming engine: faults hand the whole segment to the next engine, nami
     { name: 'closed mid-stream', fault: { kind: 'close-mid-stream', afterChunks: 2 }, kind: 'closed', error: /closed the connection/ },
     { name: 'a garbage header', fault: { kind: 'garbage-header' }, kind: 'error', error: /header line is not JSON: "HTTP\/1.1 400/ },
     { name: 'an oversized payload_length', fault: { kind: 'oversized-length' }, kind: 'error', error: /payload_length 4294967296, over the/ },
-    { name: 'a header without end', fault: { kind: 'no-end-header', bytes: 200_000 }, kind: 'error', error: /header line longer than 65536 bytes without an end/ },
+    {
+      name: 'a header without end',
+      fault: { kind: 'no-end-header', bytes: 200_000 },
+      kind: 'error',
+      error: /header line longer than 65536 bytes without an end/,
+    },
     { name: 'an error event', fault: { kind: 'error-event', text: 'model not loaded' }, kind: 'error', error: /error: model not loaded \(test-fault\)/ },
     { name: 'an unknown event type', fault: { kind: 'unknown-event' }, kind: 'error', error: /unknown event type "made-up-event"/ },
   ];
@@ -182,7 +192,12 @@ describe('wyoming engine: faults hand the whole segment to the next engine, nami
     const { svc, of } = await setup({ streaming: true });
     server.faults = [{ kind: 'unknown-event' }];
     const r: SegmentTranscript = await svc.transcribe({ index: 9, pcm: ramp(2000), maxProb: 0.95 });
-    expect(r.attempts[0]).toMatchObject({ engine: 'wyoming', outcome: 'failed', rawText: 'heard', droppedReason: expect.stringMatching(/^failed part-way, not used: wyoming error/) });
+    expect(r.attempts[0]).toMatchObject({
+      engine: 'wyoming',
+      outcome: 'failed',
+      rawText: 'heard',
+      droppedReason: expect.stringMatching(/^failed part-way, not used: wyoming error/),
+    });
     expect(of<Utterance>('utterance.final').map((u) => [u.text, u.engine])).toEqual([['from whisper', 'whisper']]);
   });
 
@@ -204,7 +219,9 @@ describe('wyoming engine from the config (createStt)', () => {
     const { createStt } = await import('../../src/stt/create.js');
     const { validateConfig } = await import('../../src/config/load.js');
     const { stt } = validateConfig({ stt: { engines: ['wyoming', 'whisper'] } }, 'test');
-    await expect(createStt({ config: stt, secrets: {}, bus: new Bus(), logger: memoryLogger() })).rejects.toThrow('stt.engines: wyoming, whisper needs a Wyoming server: set stt.wyoming.server (tcp://host:port)');
+    await expect(createStt({ config: stt, secrets: {}, bus: new Bus(), logger: memoryLogger() })).rejects.toThrow(
+      'stt.engines: wyoming, whisper needs a Wyoming server: set stt.wyoming.server (tcp://host:port)',
+    );
   });
 
   it('with a server: built from stt.wyoming, its info asked at start', async () => {
@@ -223,7 +240,7 @@ describe('wyoming engine from the config (createStt)', () => {
     }
   });
 
-  it('the device\'s one language is sent; with several none is, and the language the server names is the utterance\'s', async () => {
+  it("the device's one language is sent; with several none is, and the language the server names is the utterance's", async () => {
     server = await WyomingDouble.start({ models: ['small-int8'] });
     server.detects = 'es';
     const { createStt } = await import('../../src/stt/create.js');

@@ -36,7 +36,13 @@ const espeak = new EspeakTts({ voice: 'en-us', speed: 160, volume: 100 });
 function voiceFor(p: PiperPeer, o: { firstChunkTimeoutMs?: number; chunkGapTimeoutMs?: number } = {}): WyomingVoice {
   const u = parseServerUrl(p.url);
   if ('error' in u) throw new Error(u.error);
-  return new WyomingVoice({ server: u.server, voice: 'en_US-lessac-medium', connectTimeoutMs: 500, firstChunkTimeoutMs: o.firstChunkTimeoutMs ?? 800, chunkGapTimeoutMs: o.chunkGapTimeoutMs ?? 800 });
+  return new WyomingVoice({
+    server: u.server,
+    voice: 'en_US-lessac-medium',
+    connectTimeoutMs: 500,
+    firstChunkTimeoutMs: o.firstChunkTimeoutMs ?? 800,
+    chunkGapTimeoutMs: o.chunkGapTimeoutMs ?? 800,
+  });
 }
 
 /** The voice's audio as hark plays it: resampled to 16 kHz, rounded and clipped. */

@@ -28,22 +28,26 @@ describe('StreamResampler: chunk by chunk is the whole-signal resample, sample f
     [8000, 16000],
   ])('%d → %d Hz, any chunking', (from, to) => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: -32768, max: 32767 }), { minLength: 0, maxLength: 3000 }), fc.array(fc.integer({ min: 1, max: 700 }), { minLength: 1, maxLength: 20 }), (samples, cuts) => {
-        const input = Int16Array.from(samples);
-        const whole = toInt(resample(Float32Array.from(input), from, to));
-        const r = new StreamResampler(from, to);
-        const parts: number[] = [];
-        let at = 0;
-        let i = 0;
-        while (at < input.length) {
-          const n = cuts[i++ % cuts.length]!;
-          parts.push(...r.push(input.subarray(at, at + n)));
-          at += n;
-        }
-        parts.push(...r.end());
-        expect(parts.length).toBe(whole.length);
-        expect(parts).toEqual([...whole]);
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: -32768, max: 32767 }), { minLength: 0, maxLength: 3000 }),
+        fc.array(fc.integer({ min: 1, max: 700 }), { minLength: 1, maxLength: 20 }),
+        (samples, cuts) => {
+          const input = Int16Array.from(samples);
+          const whole = toInt(resample(Float32Array.from(input), from, to));
+          const r = new StreamResampler(from, to);
+          const parts: number[] = [];
+          let at = 0;
+          let i = 0;
+          while (at < input.length) {
+            const n = cuts[i++ % cuts.length]!;
+            parts.push(...r.push(input.subarray(at, at + n)));
+            at += n;
+          }
+          parts.push(...r.end());
+          expect(parts.length).toBe(whole.length);
+          expect(parts).toEqual([...whole]);
+        },
+      ),
       { numRuns: 40 },
     );
   });
@@ -152,7 +156,11 @@ describe('WyomingOutput: the Wyoming voice through aplay, espeak-ng behind it', 
     queue.stop('barge-in');
     expect(await spoken.done).toBe('stopped');
     await new Promise((r) => setTimeout(r, 300));
-    const full = resample(Float32Array.from(toneFor('a long answer that the cook talks over before it is done, and more words after that', 22050)), 22050, 16000).length;
+    const full = resample(
+      Float32Array.from(toneFor('a long answer that the cook talks over before it is done, and more words after that', 22050)),
+      22050,
+      16000,
+    ).length;
     expect(rec.got().length / 2).toBeLessThan(full / 2);
     expect(names()).toEqual(['speak.start', 'speak.stopped']);
     const ex = server!.tts()[0]!;

@@ -70,9 +70,7 @@ export class ActionRouter {
   private readonly lastWins: ReadonlySet<string>;
   private readonly inFlight = new Set<Promise<void>>();
 
-  constructor(
-    private readonly opts: { clock: Clock; emit: EffectSink; log: Logger; policy?: ActionPolicy },
-  ) {
+  constructor(private readonly opts: { clock: Clock; emit: EffectSink; log: Logger; policy?: ActionPolicy }) {
     this.lastWins = new Set(this.policy.lastWins);
   }
 

@@ -62,7 +62,13 @@ export function registerBuiltInHandlers(
   }
   actions.on('timer.done', (a) => {
     const code = str(a.args.lang);
-    emit({ type: 'speak', text: ringText(str(a.args.label), Number(a.args.lateSeconds ?? 0) * 1000, language(code)), earcon: 'timer', ring: 0, ...(code ? { lang: code } : {}) });
+    emit({
+      type: 'speak',
+      text: ringText(str(a.args.label), Number(a.args.lateSeconds ?? 0) * 1000, language(code)),
+      earcon: 'timer',
+      ring: 0,
+      ...(code ? { lang: code } : {}),
+    });
   });
   registerListHandlers(actions, deps.lists, emit, language);
 }

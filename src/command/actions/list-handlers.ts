@@ -26,7 +26,12 @@ export function sayItem(i: { item: string; quantity?: number | null; unit?: stri
 
 /** Items said as one slot, in whichever case the reply asks for. */
 function sayItems(items: readonly { item: string; quantity?: number | null; unit?: string | null }[], lang: Language) {
-  return inCase((c) => sayAll(items.map((i) => sayItem(i, lang, c)), lang));
+  return inCase((c) =>
+    sayAll(
+      items.map((i) => sayItem(i, lang, c)),
+      lang,
+    ),
+  );
 }
 
 /** "a, b and c". */
@@ -45,8 +50,13 @@ export function itemsOf(a: ActionRequest): ItemAmount[] {
   const one = (v: Record<string, unknown>, where: string): ItemAmount => {
     if (typeof v.item !== 'string' || !v.item.trim()) throw new Error(`${a.name} needs ${where}item, got ${JSON.stringify(v.item)}`);
     const q = v.quantity;
-    if (q !== undefined && q !== null && (typeof q !== 'number' || !Number.isFinite(q) || q <= 0)) throw new Error(`${a.name}: ${where}quantity must be a positive number, got ${JSON.stringify(q)}`);
-    return { item: v.item.trim(), ...(typeof q === 'number' ? { quantity: q } : {}), ...(typeof v.unit === 'string' && v.unit.trim() ? { unit: v.unit.trim() } : {}) };
+    if (q !== undefined && q !== null && (typeof q !== 'number' || !Number.isFinite(q) || q <= 0))
+      throw new Error(`${a.name}: ${where}quantity must be a positive number, got ${JSON.stringify(q)}`);
+    return {
+      item: v.item.trim(),
+      ...(typeof q === 'number' ? { quantity: q } : {}),
+      ...(typeof v.unit === 'string' && v.unit.trim() ? { unit: v.unit.trim() } : {}),
+    };
   };
   if (Array.isArray(a.args.items)) {
     if (!a.args.items.length) throw new Error(`${a.name}: items is empty`);
@@ -93,7 +103,10 @@ export function registerListHandlers(actions: ActionRouter, lists: ListBook, emi
       if (left !== null) lists.record({ list, item: line.item, quantity: left, unit: line.unit, op: 'set', ...link(a) });
       else lists.record({ list, item: line.item, op: 'remove', ...link(a) });
       emit({ type: 'list', op: 'remove', list, item: line.item });
-      if (left !== null) fewer.push(l.reply('list.took', { item: sayItems([{ ...i, unit: i.unit ?? line.unit }], l), list: listName(list, l), left: spokenNumbers(String(left), l) }));
+      if (left !== null)
+        fewer.push(
+          l.reply('list.took', { item: sayItems([{ ...i, unit: i.unit ?? line.unit }], l), list: listName(list, l), left: spokenNumbers(String(left), l) }),
+        );
       else done.push(line.item);
     }
     const parts: string[] = [];
@@ -107,7 +120,11 @@ export function registerListHandlers(actions: ActionRouter, lists: ListBook, emi
     const list = need(a, 'list');
     const lines = lists.lines(list);
     const l = langOf(a);
-    say(a, lines.length ? l.reply('list.read', { list: listName(list, l), items: sayItems(lines, l) }) : l.reply('list.empty', { list: listName(list, l) }), true);
+    say(
+      a,
+      lines.length ? l.reply('list.read', { list: listName(list, l), items: sayItems(lines, l) }) : l.reply('list.empty', { list: listName(list, l) }),
+      true,
+    );
   });
 
   // Items for a list hark does not have ("añadir manzanas a Mercadona"): nothing is kept; hark
@@ -132,5 +149,12 @@ export function registerListHandlers(actions: ActionRouter, lists: ListBook, emi
 /** " I didn't catch shallots two kilos." for the parts of a list that were not items; "" when all were. */
 function notCaught(a: ActionRequest, l: Language): string {
   const u = Array.isArray(a.args.unread) ? a.args.unread.filter((x): x is string => typeof x === 'string' && x.trim() !== '') : [];
-  return u.length ? ` ${l.reply('list.not_caught', { items: sayAll(u.map((x) => spokenNumbers(x.trim(), l)), l) })}` : '';
+  return u.length
+    ? ` ${l.reply('list.not_caught', {
+        items: sayAll(
+          u.map((x) => spokenNumbers(x.trim(), l)),
+          l,
+        ),
+      })}`
+    : '';
 }

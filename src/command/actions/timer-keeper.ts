@@ -27,7 +27,18 @@ export class StoreTimerKeeper implements TimerKeeper {
 
   save(t: KitchenTimer): void {
     const dueAt = t.state === 'paused' ? null : Math.round(this.wallNow() + (t.dueAtMs - this.clock.now()));
-    this.guard('save', () => this.table.save({ id: t.id, label: t.label ?? null, seconds: t.seconds, state: t.state, dueAt, remainingMs: t.remainingMs ?? null, command: t.command ?? null, lang: t.lang ?? null }));
+    this.guard('save', () =>
+      this.table.save({
+        id: t.id,
+        label: t.label ?? null,
+        seconds: t.seconds,
+        state: t.state,
+        dueAt,
+        remainingMs: t.remainingMs ?? null,
+        command: t.command ?? null,
+        lang: t.lang ?? null,
+      }),
+    );
   }
 
   remove(id: number): void {

@@ -12,7 +12,9 @@ export function statusReply(timers: readonly KitchenTimer[], lang: Language, lef
   if (timers.length === 1) {
     const t = timers[0]!;
     const args = { timer: timerName(t, lang), left: left(t) };
-    return t.command ? lang.reply('timer.until', { left: left(t), command: t.command }) : lang.reply(t.state === 'paused' ? 'timer.paused_left' : t.state === 'ringing' ? 'timer.ringing' : 'timer.left', args);
+    return t.command
+      ? lang.reply('timer.until', { left: left(t), command: t.command })
+      : lang.reply(t.state === 'paused' ? 'timer.paused_left' : t.state === 'ringing' ? 'timer.ringing' : 'timer.left', args);
   }
   const item = (t: KitchenTimer) => {
     const args = { timer: capitalise(t.command ?? timerName(t, lang)), left: left(t) };
@@ -25,5 +27,11 @@ export function statusReply(timers: readonly KitchenTimer[], lang: Language, lef
 /** "Paused the rice timer with 5 minutes left and …", or the same resumed. */
 export function pausedOrResumedReply(op: 'paused' | 'resumed', timers: readonly KitchenTimer[], lang: Language, leftMs: LeftMs): string {
   const left = (t: KitchenTimer) => lang.durations.say(Math.ceil(leftMs(t) / 1000));
-  return lang.reply(`timer.${op}`, { timers: joinAll(timers.map((t) => lang.phrase(`timer.${op}_item`, { timer: timerName(t, lang), left: left(t) })), 'and', lang) });
+  return lang.reply(`timer.${op}`, {
+    timers: joinAll(
+      timers.map((t) => lang.phrase(`timer.${op}_item`, { timer: timerName(t, lang), left: left(t) })),
+      'and',
+      lang,
+    ),
+  });
 }

@@ -42,7 +42,6 @@ export interface TimerEvents {
   onGiveUp?: (t: KitchenTimer) => void;
 }
 
-
 /** `rung`: rings of it gone unanswered since it came due (each is louder: the speaker's AlarmLevel). */
 export type Live = KitchenTimer & { handle?: TimerHandle; ringingSince?: number; rung?: number };
 export type TimerOp = 'cancel' | 'status' | 'pause' | 'resume' | 'add' | 'remove';
@@ -57,6 +56,20 @@ export function plain(t: Live): KitchenTimer {
 }
 
 /** A timer's fields as its `timer` effects carry them. */
-export function eventOf(t: KitchenTimer): { id: number; label?: string; seconds: number; dueAtMs: number; command?: string; from?: { device: string; id: number } } {
-  return { id: t.id, seconds: t.seconds, dueAtMs: t.dueAtMs, ...(t.label ? { label: t.label } : {}), ...(t.command ? { command: t.command } : {}), ...(t.from ? { from: t.from } : {}) };
+export function eventOf(t: KitchenTimer): {
+  id: number;
+  label?: string;
+  seconds: number;
+  dueAtMs: number;
+  command?: string;
+  from?: { device: string; id: number };
+} {
+  return {
+    id: t.id,
+    seconds: t.seconds,
+    dueAtMs: t.dueAtMs,
+    ...(t.label ? { label: t.label } : {}),
+    ...(t.command ? { command: t.command } : {}),
+    ...(t.from ? { from: t.from } : {}),
+  };
 }

@@ -5,7 +5,18 @@ import { ringText, timerName } from '../../language/say.js';
 import type { TimerPick } from '../../language/timer-language.js';
 import { pickTimers } from '../../language/timer-pick.js';
 import type { EffectSink } from '../../core/effects.js';
-import { ANSWER_MS, DEFAULT_TIMER_SETTINGS, eventOf, plain, type KitchenTimer, type Live, type TimerEvents, type TimerKeeper, type TimerOp, type TimerSettings } from './timer-types.js';
+import {
+  ANSWER_MS,
+  DEFAULT_TIMER_SETTINGS,
+  eventOf,
+  plain,
+  type KitchenTimer,
+  type Live,
+  type TimerEvents,
+  type TimerKeeper,
+  type TimerOp,
+  type TimerSettings,
+} from './timer-types.js';
 import { pausedOrResumedReply, statusReply } from './timer-replies.js';
 
 export type { KitchenTimer, TimerEvents, TimerKeeper, TimerSettings } from './timer-types.js';
@@ -32,7 +43,16 @@ export class KitchenTimers {
    * `language`: the device's language of a code, the first one for none (what a reply without a
    * request's language, a ring, is said in); English without it.
    */
-  constructor(private readonly opts: { clock: Clock; emit: EffectSink; settings?: TimerSettings; keeper?: TimerKeeper; deviceArea?: string; language?: (code?: string) => Language } & TimerEvents) {
+  constructor(
+    private readonly opts: {
+      clock: Clock;
+      emit: EffectSink;
+      settings?: TimerSettings;
+      keeper?: TimerKeeper;
+      deviceArea?: string;
+      language?: (code?: string) => Language;
+    } & TimerEvents,
+  ) {
     this.settings = opts.settings ?? DEFAULT_TIMER_SETTINGS;
   }
 
@@ -58,12 +78,30 @@ export class KitchenTimers {
    * What the debug page and /healthz show: each timer with its state and whole seconds left; a ringing
    * one, how long it has rung, and `from`, the device that owns it when it rings here for its area.
    */
-  view(): { id: number; label: string | null; seconds: number; state: KitchenTimer['state']; leftSeconds: number; command: string | null; ringingSeconds: number | null; from: string | null }[] {
+  view(): {
+    id: number;
+    label: string | null;
+    seconds: number;
+    state: KitchenTimer['state'];
+    leftSeconds: number;
+    command: string | null;
+    ringingSeconds: number | null;
+    from: string | null;
+  }[] {
     const now = this.opts.clock.now();
     return this.list().map((t) => {
       const since = this.timers.get(t.id)?.ringingSince;
       const ringingSeconds = t.state === 'ringing' && since !== undefined ? Math.floor((now - since) / 1000) : null;
-      return { id: t.id, label: t.label ?? null, seconds: t.seconds, state: t.state, leftSeconds: Math.max(0, Math.ceil(this.leftMs(t) / 1000)), command: t.command ?? null, ringingSeconds, from: t.from?.device ?? null };
+      return {
+        id: t.id,
+        label: t.label ?? null,
+        seconds: t.seconds,
+        state: t.state,
+        leftSeconds: Math.max(0, Math.ceil(this.leftMs(t) / 1000)),
+        command: t.command ?? null,
+        ringingSeconds,
+        from: t.from?.device ?? null,
+      };
     });
   }
 
@@ -84,7 +122,15 @@ export class KitchenTimers {
       }
     }
     const id = this.nextId++;
-    const t: Live = { id, seconds, dueAtMs: this.opts.clock.now() + seconds * 1000, state: 'running', ...(label ? { label } : {}), ...(command ? { command } : {}), ...(code ? { lang: code } : {}) };
+    const t: Live = {
+      id,
+      seconds,
+      dueAtMs: this.opts.clock.now() + seconds * 1000,
+      state: 'running',
+      ...(label ? { label } : {}),
+      ...(command ? { command } : {}),
+      ...(code ? { lang: code } : {}),
+    };
     this.timers.set(id, t);
     this.arm(t);
     this.opts.keeper?.save(plain(t));
@@ -161,7 +207,10 @@ export class KitchenTimers {
       case 'cancel': {
         for (const t of chosen) this.finish(t, 'cancelled');
         const running = [...this.timers.values()].filter((t) => t.state !== 'ringing').length;
-        const what = chosen.length > 1 ? lang.reply('timer.cancelled_many', { count: chosen.length }) : lang.reply('timer.cancelled', { timer: timerName(chosen[0]!, lang) });
+        const what =
+          chosen.length > 1
+            ? lang.reply('timer.cancelled_many', { count: chosen.length })
+            : lang.reply('timer.cancelled', { timer: timerName(chosen[0]!, lang) });
         say(running ? `${what} ${lang.reply('timer.still_running', { count: running })}` : what);
         return;
       }

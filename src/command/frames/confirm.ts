@@ -17,7 +17,13 @@ export class ConfirmFrame extends Frame {
   private settled = false;
   private askedAgain = false;
 
-  constructor(name: string, spec: FrameSpec, rules: readonly CompiledRule[], host: FrameHost, private readonly request: ConfirmRequest) {
+  constructor(
+    name: string,
+    spec: FrameSpec,
+    rules: readonly CompiledRule[],
+    host: FrameHost,
+    private readonly request: ConfirmRequest,
+  ) {
     super(name, spec, rules, host);
   }
 

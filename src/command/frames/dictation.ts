@@ -30,7 +30,14 @@ export class DictationFrame extends Frame {
         return;
       case 'submit':
         if (!this.parts.length) return this.say('dictation.nothing');
-        this.host.emit({ type: 'submit', frame: this.name, target: this.spec.target ?? 'file', text: this.parts.join(' '), utteranceIds: this.ids, ...this.host.languageTag(this.lang) });
+        this.host.emit({
+          type: 'submit',
+          frame: this.name,
+          target: this.spec.target ?? 'file',
+          text: this.parts.join(' '),
+          utteranceIds: this.ids,
+          ...this.host.languageTag(this.lang),
+        });
         this.host.emit({ type: 'earcon', name: 'sent' });
         this.parts = [];
         this.ids = [];

@@ -32,7 +32,9 @@ export class InventoryFrame extends Frame {
         return removed === undefined ? this.say('inventory.nothing_to_undo') : this.say('inventory.removed', { item: removed });
       }
       case 'read-back':
-        return this.items.length ? this.say('inventory.items', { count: this.items.length, items: this.items.join(', ') }, { answer: true }) : this.say('inventory.none', {}, { answer: true });
+        return this.items.length
+          ? this.say('inventory.items', { count: this.items.length, items: this.items.join(', ') }, { answer: true })
+          : this.say('inventory.none', {}, { answer: true });
       case 'save': {
         if (!this.items.length) return this.say('inventory.nothing_to_save');
         const n = this.items.length;

@@ -10,7 +10,10 @@ export class VoiceFrame extends IdleFrame {
   }
 
   override enter(): void {
-    const names = this.host.voices().slice(0, 6).map((v) => v.say[0] ?? v.id);
+    const names = this.host
+      .voices()
+      .slice(0, 6)
+      .map((v) => v.say[0] ?? v.id);
     this.say('voice.which', { voices: names.join(', ') });
     super.enter();
   }

@@ -114,9 +114,23 @@ export class HaConversation implements CorePlugin, ConversationSink {
     }
     const ms = Math.round(performance.now() - started);
     this.session.replied(reply.conversationId, reply.continueConversation);
-    this.opts.log.info('Home Assistant answered', { text, responseType: reply.responseType, ...(reply.errorCode ? { code: reply.errorCode } : {}), speech: reply.speech, conversationId: reply.conversationId, continueConversation: reply.continueConversation, ms });
+    this.opts.log.info('Home Assistant answered', {
+      text,
+      responseType: reply.responseType,
+      ...(reply.errorCode ? { code: reply.errorCode } : {}),
+      speech: reply.speech,
+      conversationId: reply.conversationId,
+      continueConversation: reply.continueConversation,
+      ms,
+    });
     if (reply.speech) this.emit({ type: 'speak', text: reply.speech, ...(d.lang ? { lang: d.lang } : {}) });
-    this.record(d, { name: HA_ACTION, args: { request, reply, ms }, outcome: reply.responseType === 'error' ? 'declined' : 'ok', ...(reply.errorCode ? { error: reply.errorCode } : {}), latencyMs: ms });
+    this.record(d, {
+      name: HA_ACTION,
+      args: { request, reply, ms },
+      outcome: reply.responseType === 'error' ? 'declined' : 'ok',
+      ...(reply.errorCode ? { error: reply.errorCode } : {}),
+      latencyMs: ms,
+    });
     // The answer to Home Assistant's question must not need the wake word.
     const listening = reply.continueConversation && d.frame !== undefined && this.requireHost().router.open(d.frame);
     return `${reply.responseType}${reply.errorCode ? ` (${reply.errorCode})` : ''}: ${JSON.stringify(reply.speech)} in ${ms} ms${listening ? '; listening for the answer' : ''}`;

@@ -5,7 +5,10 @@ import { readReply, type ConversationReply, type ConversationRequest } from './r
 export type FailureKind = 'no-token' | 'unreachable' | 'timeout' | 'unauthorized' | 'http' | 'garbled';
 
 export class HaCallError extends Error {
-  constructor(readonly kind: FailureKind, message: string) {
+  constructor(
+    readonly kind: FailureKind,
+    message: string,
+  ) {
     super(message);
     this.name = 'HaCallError';
   }
@@ -51,7 +54,11 @@ export class HaClient {
     } catch {
       message = undefined;
     }
-    if (typeof message !== 'string') throw new HaCallError('garbled', `${this.opts.url}/api/ answered ${JSON.stringify(body.slice(0, 80))}, not {"message": "API running."}: is this Home Assistant?`);
+    if (typeof message !== 'string')
+      throw new HaCallError(
+        'garbled',
+        `${this.opts.url}/api/ answered ${JSON.stringify(body.slice(0, 80))}, not {"message": "API running."}: is this Home Assistant?`,
+      );
     return message;
   }
 
@@ -68,7 +75,11 @@ export class HaClient {
       });
       // The body is read under the same deadline: a server that sends headers and stalls is a timeout too.
       const text = await res.text();
-      if (res.status === 401 || res.status === 403) throw new HaCallError('unauthorized', `${where} answered HTTP ${res.status}: Home Assistant refused the token in HARK_HA_TOKEN (make a new long-lived access token in your Home Assistant profile)`);
+      if (res.status === 401 || res.status === 403)
+        throw new HaCallError(
+          'unauthorized',
+          `${where} answered HTTP ${res.status}: Home Assistant refused the token in HARK_HA_TOKEN (make a new long-lived access token in your Home Assistant profile)`,
+        );
       if (!res.ok) throw new HaCallError('http', `${where} answered HTTP ${res.status}${text ? `: ${text.slice(0, 120)}` : ''}`);
       return text;
     } catch (err) {

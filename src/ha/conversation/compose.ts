@@ -27,7 +27,15 @@ export interface HaConversationSections {
   router: RouterConfig;
 }
 
-export function createHaConversation(opts: { config: HaConversationSections; secrets: Secrets; clock: Clock; log: Logger; store?: HaActionStore; url?: string; router?: RouterConfig }): HaConversationRuntime | null {
+export function createHaConversation(opts: {
+  config: HaConversationSections;
+  secrets: Secrets;
+  clock: Clock;
+  log: Logger;
+  store?: HaActionStore;
+  url?: string;
+  router?: RouterConfig;
+}): HaConversationRuntime | null {
   const c = { ...opts.config.ha.conversation, ...(opts.url ? { url: opts.url.replace(/\/+$/, '') } : {}) };
   if (!c.url) return null;
   const log = opts.log.child({ component: 'home-assistant' });

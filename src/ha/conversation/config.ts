@@ -38,7 +38,9 @@ export const haConversationSection = section({
    */
   inAlwaysListen: flag(false),
   /** Frames whose submissions go to Home Assistant (after the intent pass, when it runs). */
-  frames: z.array(z.string({ error: 'must be a frame name' }).regex(/^[a-z][a-z0-9-]*$/, 'must be a frame name'), { error: 'must be a list of frame names' }).default(['query']),
+  frames: z
+    .array(z.string({ error: 'must be a frame name' }).regex(/^[a-z][a-z0-9-]*$/, 'must be a frame name'), { error: 'must be a list of frame names' })
+    .default(['query']),
   /** Say the notice out loud when Home Assistant fails (the log line is always written). */
   speakFailures: flag(true),
   /** Said when Home Assistant cannot be reached, times out or fails (HTTP 5xx). */
@@ -62,10 +64,24 @@ export function checkHaConversationConfig(
   const c = cfg.ha.conversation;
   c.frames.forEach((name, i) => {
     const frame = cfg.router.frames[name];
-    if (!frame) ctx.addIssue({ code: 'custom', path: ['ha', 'conversation', 'frames', i], message: `unknown frame "${name}" (router.frames has: ${Object.keys(cfg.router.frames).join(', ')})` });
-    else if (!SUBMITTING_KINDS.includes(frame.kind)) ctx.addIssue({ code: 'custom', path: ['ha', 'conversation', 'frames', i], message: `a ${frame.kind} frame submits no text; only ${SUBMITTING_KINDS.join(' and ')} frames can` });
+    if (!frame)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ha', 'conversation', 'frames', i],
+        message: `unknown frame "${name}" (router.frames has: ${Object.keys(cfg.router.frames).join(', ')})`,
+      });
+    else if (!SUBMITTING_KINDS.includes(frame.kind))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ha', 'conversation', 'frames', i],
+        message: `a ${frame.kind} frame submits no text; only ${SUBMITTING_KINDS.join(' and ')} frames can`,
+      });
   });
   if (HA_TARGET in cfg.actions.targets) {
-    ctx.addIssue({ code: 'custom', path: ['actions', 'targets', HA_TARGET], message: `the target name "${HA_TARGET}" is Home Assistant's conversation agent's; name this target something else` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['actions', 'targets', HA_TARGET],
+      message: `the target name "${HA_TARGET}" is Home Assistant's conversation agent's; name this target something else`,
+    });
   }
 }

@@ -53,7 +53,14 @@ const KEEP_SEGMENTS = 4;
  * (segment.handled); decide() says whether it goes to Home Assistant; if so, the query frame's note
  * is dropped (router.abort) and the segment's audio goes out. A timer said to hark never waits on the network.
  */
-export function satelliteComponent(o: { config: SatelliteSections; secrets: Secrets; bus: Bus; clock: Clock; log: Logger; hooks: SatelliteDaemonHooks }): Component & { watcher: SegmentWatcher; arbiter: (next?: Arbiter) => Arbiter | undefined } {
+export function satelliteComponent(o: {
+  config: SatelliteSections;
+  secrets: Secrets;
+  bus: Bus;
+  clock: Clock;
+  log: Logger;
+  hooks: SatelliteDaemonHooks;
+}): Component & { watcher: SegmentWatcher; arbiter: (next?: Arbiter) => Arbiter | undefined } {
   const cfg = o.config.ha.satellite;
   let server: ApiServer | null = null;
   let satellite: Satellite | null = null;
@@ -160,7 +167,19 @@ export function satelliteComponent(o: { config: SatelliteSections; secrets: Secr
       const name = nodeName(cfg.name);
       const mac = macAddress(name);
       const friendlyName = cfg.friendlyName || name;
-      satellite = new Satellite({ config: cfg, name, friendlyName, mac, version: pkg.version, ...(o.config.device.area ? { area: o.config.device.area } : {}), wakePhrases: wakePhrasesAsSaid, bus: o.bus, clock: o.clock, log: o.log, hooks });
+      satellite = new Satellite({
+        config: cfg,
+        name,
+        friendlyName,
+        mac,
+        version: pkg.version,
+        ...(o.config.device.area ? { area: o.config.device.area } : {}),
+        wakePhrases: wakePhrasesAsSaid,
+        bus: o.bus,
+        clock: o.clock,
+        log: o.log,
+        hooks,
+      });
       server = new ApiServer({ host: cfg.host, port: cfg.port, key, serverInfo: `hark ${pkg.version}`, satellite, log: o.log, clock: o.clock });
       const port = await server.listen();
       o.log.info('ha satellite: ESPHome native API listening', { host: cfg.host, port, name, encrypted: key !== null });
@@ -179,7 +198,13 @@ export function satelliteComponent(o: { config: SatelliteSections; secrets: Secr
       );
       if (cfg.mdns) {
         try {
-          unadvertise = advertise({ name, port, txt: esphomeTxt({ mac, version: '2025.10.0', friendlyName, encryption: server.encryption, projectVersion: pkg.version }), log: o.log, ...(cfg.mdnsInterface ? { iface: cfg.mdnsInterface } : {}) });
+          unadvertise = advertise({
+            name,
+            port,
+            txt: esphomeTxt({ mac, version: '2025.10.0', friendlyName, encryption: server.encryption, projectVersion: pkg.version }),
+            log: o.log,
+            ...(cfg.mdnsInterface ? { iface: cfg.mdnsInterface } : {}),
+          });
         } catch (err) {
           o.log.warn('ha satellite: cannot advertise over mDNS; add the device by host and port', { error: errorMessage(err) });
         }

@@ -3,7 +3,17 @@ import type { Clock } from '../../core/clock.js';
 import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
 import type { Slot } from './admission.js';
-import { encodeNoiseFrame, encodePlain, FrameError, handshakeRejection, joinNoisePayload, NoiseDecoder, PlainDecoder, splitNoisePayload, type PlainFrame } from './framing.js';
+import {
+  encodeNoiseFrame,
+  encodePlain,
+  FrameError,
+  handshakeRejection,
+  joinNoisePayload,
+  NoiseDecoder,
+  PlainDecoder,
+  splitNoisePayload,
+  type PlainFrame,
+} from './framing.js';
 import { Liveness } from './liveness.js';
 import { NoiseResponder } from './noise.js';
 import type { ApiProto, Msg } from './proto.js';
@@ -164,7 +174,8 @@ export class ApiConnection implements Slot {
   private reject(err: FrameError): void {
     this.socket.write(handshakeRejection(err.reject!));
     const plaintext = err.reject === 'Bad indicator byte' && err.message.startsWith('a plaintext client');
-    if (plaintext) this.close("a plaintext client on an encrypted device: told it requires encryption (Home Assistant asks for this device's encryption key)", 'warn');
+    if (plaintext)
+      this.close("a plaintext client on an encrypted device: told it requires encryption (Home Assistant asks for this device's encryption key)", 'warn');
     else this.close(`handshake refused (${err.reject}): ${err.message}`, 'warn');
   }
 
@@ -196,7 +207,11 @@ export class ApiConnection implements Slot {
       // done); Home Assistant is newer than any device and may send what hark's api.proto lacks.
       if (!this.o.unknownTypes.has(f.type)) {
         this.o.unknownTypes.add(f.type);
-        this.o.log.info('ha satellite: ignoring a message type hark does not know (logged once per type)', { type: f.type, bytes: f.payload.length, client: this.clientInfo || this.remote });
+        this.o.log.info('ha satellite: ignoring a message type hark does not know (logged once per type)', {
+          type: f.type,
+          bytes: f.payload.length,
+          client: this.clientInfo || this.remote,
+        });
       }
       return;
     }
@@ -215,7 +230,12 @@ export class ApiConnection implements Slot {
         this.live.setup();
         this.clientInfo = String(msg.clientInfo ?? '');
         this.o.log.info('ha satellite: client connected', { connection: this.id, remote: this.remote, client: this.clientInfo, encrypted: this.encrypted });
-        this.send('HelloResponse', { apiVersionMajor: API_VERSION.major, apiVersionMinor: API_VERSION.minor, serverInfo: this.o.serverInfo, name: this.o.device.name });
+        this.send('HelloResponse', {
+          apiVersionMajor: API_VERSION.major,
+          apiVersionMinor: API_VERSION.minor,
+          serverInfo: this.o.serverInfo,
+          name: this.o.device.name,
+        });
         return;
       case 'AuthenticationRequest':
         // Password auth is gone from ESPHome; older clients still send this, and are let in.

@@ -32,7 +32,9 @@ export function decide(turn: LocalTurn, frameKinds: Readonly<Record<string, stri
   const kind = (frame: string) => frameKinds[frame];
   const wake = matched.some((m) => kind(m.frame) === 'base' && (m.kind === 'prefix' || m.kind === 'catch-all'));
   const queryCatchAll = matched.some((m) => kind(m.frame) === 'query' && m.kind === 'catch-all');
-  const other = matched.filter((m) => !(kind(m.frame) === 'base' && (m.kind === 'prefix' || m.kind === 'catch-all')) && !(kind(m.frame) === 'query' && m.kind === 'catch-all'));
+  const other = matched.filter(
+    (m) => !(kind(m.frame) === 'base' && (m.kind === 'prefix' || m.kind === 'catch-all')) && !(kind(m.frame) === 'query' && m.kind === 'catch-all'),
+  );
   if (other.length > 0) return { to: 'local', why: `hark's ${other[0]!.frame} frame took it (${other[0]!.kind})` };
   if (queryCatchAll && (wake || turn.openedBy === 'ptt' || turn.followUp)) return { to: 'ha', why: 'addressed to hark and no rule of hark took it' };
   const ignored = turn.effects.find((e) => e.type === 'ignored');

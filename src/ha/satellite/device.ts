@@ -32,7 +32,9 @@ export function deviceInfo(d: DeviceFacts): Msg {
 }
 
 /** The one entity hark has: its Mute switch. */
-export const ENTITIES: readonly { name: string; msg: Msg }[] = [{ name: 'ListEntitiesSwitchResponse', msg: { objectId: 'mute', key: MUTE_KEY, name: 'Mute', icon: 'mdi:microphone-off' } }];
+export const ENTITIES: readonly { name: string; msg: Msg }[] = [
+  { name: 'ListEntitiesSwitchResponse', msg: { objectId: 'mute', key: MUTE_KEY, name: 'Mute', icon: 'mdi:microphone-off' } },
+];
 
 /** hark's wake phrase lives in its rules; Home Assistant is shown the configured one, and cannot change it. */
 export function configurationResponse(wakeWord: string): Msg {

@@ -136,12 +136,14 @@ export class NoiseDecoder {
    */
   next(): Buffer | null {
     if (this.buf.length === 0) return null;
-    if (this.buf[0] === 0) throw new FrameError('a plaintext client, but this device requires encryption: Home Assistant asks for the encryption key', 'Bad indicator byte');
+    if (this.buf[0] === 0)
+      throw new FrameError('a plaintext client, but this device requires encryption: Home Assistant asks for the encryption key', 'Bad indicator byte');
     if (this.buf[0] !== 1) throw new FrameError(`bad indicator byte 0x${this.buf[0]!.toString(16).padStart(2, '0')} (expected 0x01)`, 'Bad indicator byte');
     if (this.buf.length < 3) return null;
     const len = (this.buf[1]! << 8) | this.buf[2]!;
     // Checked on the header, before the body arrives: a client announcing 65,535 bytes is not waited for.
-    if (len > this.limit) throw new FrameError(`a handshake frame of ${len} bytes (at most ${this.limit} before the handshake is done)`, 'Bad handshake packet len');
+    if (len > this.limit)
+      throw new FrameError(`a handshake frame of ${len} bytes (at most ${this.limit} before the handshake is done)`, 'Bad handshake packet len');
     const end = 3 + len;
     if (this.buf.length < end) return null;
     const frame = this.buf.subarray(3, end);

@@ -4,7 +4,11 @@ import { hostname, networkInterfaces } from 'node:os';
 /** The ESPHome node name: ha.satellite.name, or hark-<host name> made a valid node name. */
 export function nodeName(configured: string, host = hostname()): string {
   if (configured) return configured;
-  const h = host.split('.')[0]!.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '');
+  const h = host
+    .split('.')[0]!
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   return `hark-${h || 'device'}`.slice(0, 63);
 }
 

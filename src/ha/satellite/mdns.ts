@@ -6,7 +6,13 @@ import type { Logger } from '../../core/log.js';
  * shows up under Settings → Devices as "discovered". bonjour-service is pure JavaScript (over
  * multicast-dns), so nothing to build on arm64.
  */
-export function esphomeTxt(o: { mac: string; version: string; friendlyName: string; encryption: string | null; projectVersion: string }): Record<string, string> {
+export function esphomeTxt(o: {
+  mac: string;
+  version: string;
+  friendlyName: string;
+  encryption: string | null;
+  projectVersion: string;
+}): Record<string, string> {
   return {
     friendly_name: o.friendlyName,
     version: o.version,
@@ -22,7 +28,9 @@ export function esphomeTxt(o: { mac: string; version: string; friendlyName: stri
 
 export function advertise(o: { name: string; port: number; txt: Record<string, string>; log: Logger; iface?: string }): () => Promise<void> {
   // multicast-dns takes `interface` (an address) for the one interface to send and listen on.
-  const bonjour = new Bonjour((o.iface ? { interface: o.iface } : {}) as object, (err: Error) => o.log.warn('ha satellite: mDNS error', { error: err.message }));
+  const bonjour = new Bonjour((o.iface ? { interface: o.iface } : {}) as object, (err: Error) =>
+    o.log.warn('ha satellite: mDNS error', { error: err.message }),
+  );
   const service = bonjour.publish({ name: o.name, type: 'esphomelib', protocol: 'tcp', port: o.port, txt: o.txt });
   service.on('error', (err: Error) => o.log.warn('ha satellite: mDNS advertisement failed', { error: err.message }));
   o.log.info('ha satellite: advertised over mDNS', { service: `${o.name}._esphomelib._tcp.local`, port: o.port });

@@ -66,7 +66,8 @@ export function decodeToPcm(bytes: Buffer, o: { timeoutMs?: number; bin?: string
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      if (code !== 0) return reject(new Error(`sox could not decode the ${type}: ${signal ? `killed (${signal})` : err.trim().split('\n').pop() || `exit ${code}`}`));
+      if (code !== 0)
+        return reject(new Error(`sox could not decode the ${type}: ${signal ? `killed (${signal})` : err.trim().split('\n').pop() || `exit ${code}`}`));
       const all = Buffer.concat(out);
       const pcm = new Int16Array(all.length >> 1);
       for (let i = 0; i < pcm.length; i++) pcm[i] = all.readInt16LE(i * 2);

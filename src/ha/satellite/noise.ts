@@ -31,7 +31,11 @@ export class NoiseResponder {
   private recv: CipherState | null = null;
   state: 'hello' | 'handshake' | 'ready' | 'failed' = 'hello';
 
-  constructor(private readonly noise: Noise, private readonly psk: Buffer, private readonly identity: { name: string; mac: string }) {}
+  constructor(
+    private readonly noise: Noise,
+    private readonly psk: Buffer,
+    private readonly identity: { name: string; mac: string },
+  ) {}
 
   /** The client's hello frame: returns the server hello frame to send. */
   hello(frame: Uint8Array): Buffer {

@@ -22,7 +22,13 @@ export async function playUrl(o: { hooks: SatelliteHooks; bus: Bus; log: Logger 
 export function timerEvent(o: { hooks: SatelliteHooks; bus: Bus }, msg: Msg): void {
   const event = TIMER_EVENT[Number(msg.eventType)] ?? 'unknown';
   const name = String(msg.name ?? '') || undefined;
-  o.bus.emit('ha.satellite.timer', { event, id: String(msg.timerId ?? ''), name: name ?? null, totalSeconds: Number(msg.totalSeconds ?? 0), secondsLeft: Number(msg.secondsLeft ?? 0) });
+  o.bus.emit('ha.satellite.timer', {
+    event,
+    id: String(msg.timerId ?? ''),
+    name: name ?? null,
+    totalSeconds: Number(msg.totalSeconds ?? 0),
+    secondsLeft: Number(msg.secondsLeft ?? 0),
+  });
   if (event === 'finished') o.hooks.ring(name);
 }
 

@@ -198,7 +198,14 @@ export class Satellite implements DeviceSide {
     // A continued conversation's run is already open, waiting for this answer: it takes the audio.
     const open = this.run && this.run.audio === null && this.run.conn === sub.conn ? this.run : null;
     this.window.close();
-    this.o.bus.emit('ha.satellite.request', { samples: audio.length, why, conversationId: this.conversationId || null, wakeWordPhrase: open ? null : cut.phrase, cutMs, cutBy: cut.by });
+    this.o.bus.emit('ha.satellite.request', {
+      samples: audio.length,
+      why,
+      conversationId: this.conversationId || null,
+      wakeWordPhrase: open ? null : cut.phrase,
+      cutMs,
+      cutBy: cut.by,
+    });
     if (open) {
       open.audio = audio;
       if (open.accepted) sendRunAudio(open, this.o.bus);

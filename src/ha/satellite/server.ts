@@ -44,9 +44,23 @@ export class ApiServer {
           socket.destroy();
           return;
         }
-        victim.close(`let go to make room for a new client (${max} at most): ${victim.setupDone ? 'the one quiet the longest' : 'the oldest still in its hello'}`, 'warn');
+        victim.close(
+          `let go to make room for a new client (${max} at most): ${victim.setupDone ? 'the one quiet the longest' : 'the oldest still in its hello'}`,
+          'warn',
+        );
       }
-      const conn = new ApiConnection(socket, { proto, device: this.o.satellite, log: this.o.log, clock, noise, key: this.o.key, serverInfo: this.o.serverInfo, maxFrame: MAX_PLAINTEXT_FRAME, unknownTypes, onClose: (c) => this.conns.delete(c) });
+      const conn = new ApiConnection(socket, {
+        proto,
+        device: this.o.satellite,
+        log: this.o.log,
+        clock,
+        noise,
+        key: this.o.key,
+        serverInfo: this.o.serverInfo,
+        maxFrame: MAX_PLAINTEXT_FRAME,
+        unknownTypes,
+        onClose: (c) => this.conns.delete(c),
+      });
       this.conns.add(conn);
       this.o.satellite.added(conn);
     });

@@ -8,7 +8,19 @@ export const FEATURES = { voiceAssistant: 1, speaker: 2, apiAudio: 4, timers: 8,
 export const OUR_FEATURES = FEATURES.voiceAssistant | FEATURES.apiAudio | FEATURES.timers | FEATURES.announce | FEATURES.startConversation;
 
 /** VoiceAssistantEvent numbers from api.proto. */
-export const EVENT = { ERROR: 0, RUN_START: 1, RUN_END: 2, STT_START: 3, STT_END: 4, INTENT_START: 5, INTENT_END: 6, TTS_START: 7, TTS_END: 8, STT_VAD_START: 11, STT_VAD_END: 12 } as const;
+export const EVENT = {
+  ERROR: 0,
+  RUN_START: 1,
+  RUN_END: 2,
+  STT_START: 3,
+  STT_END: 4,
+  INTENT_START: 5,
+  INTENT_END: 6,
+  TTS_START: 7,
+  TTS_END: 8,
+  STT_VAD_START: 11,
+  STT_VAD_END: 12,
+} as const;
 export const EVENT_NAME: Record<number, string> = Object.fromEntries(Object.entries(EVENT).map(([k, v]) => [v, k.toLowerCase().replaceAll('_', '-')]));
 export const TIMER_EVENT = ['started', 'updated', 'cancelled', 'finished'] as const;
 

@@ -80,7 +80,11 @@ function tokenWords(tokens: NonNullable<Heard['tokens']>): TimedWord[] | null {
 
 /** Timed words, normalised as the router normalises ("Computer," → "computer"), one per normalised word. */
 function timedWords(heard: Heard): TimedWord[] | null {
-  const raw = heard.words?.length ? heard.words.map((w) => ({ word: w.word, startMs: w.start * 1000, endMs: w.end * 1000 })) : heard.tokens ? tokenWords(heard.tokens) : null;
+  const raw = heard.words?.length
+    ? heard.words.map((w) => ({ word: w.word, startMs: w.start * 1000, endMs: w.end * 1000 }))
+    : heard.tokens
+      ? tokenWords(heard.tokens)
+      : null;
   if (!raw) return null;
   return raw.flatMap((w) => said(w.word).words.map((word) => ({ word, startMs: w.startMs, endMs: w.endMs })));
 }

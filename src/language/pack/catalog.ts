@@ -7,14 +7,43 @@
 
 /** Intents a pack's sentences.yaml must hold, each with at least one template. */
 export const INTENTS = [
-  'timer.start', 'timer.delay', 'timer.cancel', 'timer.pause', 'timer.resume', 'timer.add', 'timer.remove', 'timer.status', 'timer.list',
-  'list.add', 'list.remove', 'list.read', 'list.clear',
-  'imperative.stop', 'imperative.repeat', 'imperative.continue', 'imperative.start-over',
-  'follow.more', 'follow.length',
+  'timer.start',
+  'timer.delay',
+  'timer.cancel',
+  'timer.pause',
+  'timer.resume',
+  'timer.add',
+  'timer.remove',
+  'timer.status',
+  'timer.list',
+  'list.add',
+  'list.remove',
+  'list.read',
+  'list.clear',
+  'imperative.stop',
+  'imperative.repeat',
+  'imperative.continue',
+  'imperative.start-over',
+  'follow.more',
+  'follow.length',
 ] as const;
 
 /** The slot readers' names: `{duration}`, `{timer}`, ... (src/language/readers.ts reads each). */
-export const SLOTS = ['duration', 'more', 'length', 'number', 'timer', 'timers', 'name', 'reminder', 'items', 'known_item', 'list', 'known_list', 'command'] as const;
+export const SLOTS = [
+  'duration',
+  'more',
+  'length',
+  'number',
+  'timer',
+  'timers',
+  'name',
+  'reminder',
+  'items',
+  'known_item',
+  'list',
+  'known_list',
+  'command',
+] as const;
 
 /** Rules every pack defines: the lead-ins and tails around any request (and <the_list>, where it reads lists). */
 export const REQUIRED_RULES = ['lead', 'tail'] as const;
@@ -84,7 +113,7 @@ export const REPLIES: Readonly<Record<string, readonly string[]>> = {
   // hark's own words
   'kept.noted': [],
   'kept.failed': ['target'],
-  'unclear': ['thing'],
+  unclear: ['thing'],
   'unclear.alarm': [],
   'mode.always': [],
   'mode.wake': [],

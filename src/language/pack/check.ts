@@ -74,7 +74,9 @@ export function checkParts(d: PackData, problems: PackProblem[], partial = false
     });
     sentences.push({ intent, templates });
   }
-  if (!partial) for (const intent of INTENTS) if (!(intent in d.sentences)) problems.push({ file: 'sentences.yaml', path: [intent], message: 'is missing: every pack says how each intent is asked' });
+  if (!partial)
+    for (const intent of INTENTS)
+      if (!(intent in d.sentences)) problems.push({ file: 'sentences.yaml', path: [intent], message: 'is missing: every pack says how each intent is asked' });
 
   const replies = new Map<string, Message>();
   for (const [key, source] of Object.entries(d.replies)) {
@@ -100,12 +102,17 @@ export function checkParts(d: PackData, problems: PackProblem[], partial = false
     const known = Object.keys(d.numbers.say?.cases ?? {});
     const strange = [...m.cases].find(([c]) => !known.includes(c));
     if (strange) {
-      problems.push({ file: 'replies.yaml', path: [key], message: `unknown case "${strange[0]}" in ${strange[1]} (numbers.yaml say.cases: ${known.join(', ') || 'none'})` });
+      problems.push({
+        file: 'replies.yaml',
+        path: [key],
+        message: `unknown case "${strange[0]}" in ${strange[1]} (numbers.yaml say.cases: ${known.join(', ') || 'none'})`,
+      });
       continue;
     }
     replies.set(key, m);
   }
-  for (const key of Object.keys(REPLIES)) if (!(key in d.replies)) problems.push({ file: 'replies.yaml', path: [key], message: 'is missing: hark says this reply in every language' });
+  for (const key of Object.keys(REPLIES))
+    if (!(key in d.replies)) problems.push({ file: 'replies.yaml', path: [key], message: 'is missing: hark says this reply in every language' });
 
   checkNumbers(d, problems);
   return { rules, sentences, replies };
@@ -114,11 +121,13 @@ export function checkParts(d: PackData, problems: PackProblem[], partial = false
 function checkNumbers(d: PackData, problems: PackProblem[]): void {
   const values = d.numbers.values;
   for (const w of Object.keys(d.numbers.connectors)) {
-    if (w in values || w in d.numbers.multipliers) problems.push({ file: 'numbers.yaml', path: ['connectors', w], message: `"${w}" is a number word too: a connector only joins` });
+    if (w in values || w in d.numbers.multipliers)
+      problems.push({ file: 'numbers.yaml', path: ['connectors', w], message: `"${w}" is a number word too: a connector only joins` });
   }
   for (const w of Object.keys(d.numbers.multipliers)) {
     if (w in values) problems.push({ file: 'numbers.yaml', path: ['multipliers', w], message: `"${w}" is in values too: a word is a value or a multiplier` });
   }
   for (const [w, v] of Object.entries(values)) if (v < 0) problems.push({ file: 'numbers.yaml', path: ['values', w], message: 'must not be negative' });
-  for (const [w, v] of Object.entries(d.durations.units)) if (!(v > 0)) problems.push({ file: 'durations.yaml', path: ['units', w], message: 'must be a positive number of seconds' });
+  for (const [w, v] of Object.entries(d.durations.units))
+    if (!(v > 0)) problems.push({ file: 'durations.yaml', path: ['units', w], message: 'must be a positive number of seconds' });
 }

@@ -21,7 +21,6 @@ export interface DurationMatch {
   next: number;
 }
 
-
 export interface DurationReader {
   /** A duration starting at words[i], or null. */
   read(words: readonly string[], i?: number): DurationMatch | null;

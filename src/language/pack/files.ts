@@ -12,7 +12,12 @@ export const PACKS_DIR = fileURLToPath(new URL('../../../packs/', import.meta.ur
 
 /** The languages that have a pack. */
 export function packLanguages(dir = PACKS_DIR): string[] {
-  return existsSync(dir) ? readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort() : [];
+  return existsSync(dir)
+    ? readdirSync(dir, { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => d.name)
+        .sort()
+    : [];
 }
 
 /** Read packs/<language>/ (and the pack it falls back on); a PackError names the file and path of every problem. */

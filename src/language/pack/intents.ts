@@ -56,7 +56,8 @@ function named<N extends string>(names: readonly N[], what: string) {
   return z
     .record(word, place, { error: `must map each ${what} to its templates` })
     .superRefine((r, ctx) => {
-      for (const k of Object.keys(r)) if (!names.includes(k as N)) ctx.addIssue({ code: 'custom', path: [k], message: `unknown ${what} "${k}" (must be one of ${names.join(', ')})` });
+      for (const k of Object.keys(r))
+        if (!names.includes(k as N)) ctx.addIssue({ code: 'custom', path: [k], message: `unknown ${what} "${k}" (must be one of ${names.join(', ')})` });
     })
     .transform((r) => r as Partial<Record<N, z.infer<typeof place>>>);
 }

@@ -64,11 +64,18 @@ export function readPack(files: ReadonlyMap<string, string>, where: string, expe
     }
     parts[name] = r.data;
   }
-  for (const name of files.keys()) if (!(name in PACK_FILES)) problems.push({ file: name as PackFile, path: [], message: `is not a part of a pack (files: ${Object.keys(PACK_FILES).join(', ')})` });
+  for (const name of files.keys())
+    if (!(name in PACK_FILES))
+      problems.push({ file: name as PackFile, path: [], message: `is not a part of a pack (files: ${Object.keys(PACK_FILES).join(', ')})` });
   const base = fallbackOf(parts['pack.yaml'] as PackData['meta'] | undefined, fallback, problems);
   for (const name of missing) {
     if (base && !OWN.includes(name)) parts[name] = base[SECTION[name]];
-    else problems.push({ file: name, path: [], message: `is missing: every pack has this file${OWN.includes(name) ? '' : ' (or names a fallback in pack.yaml)'}` });
+    else
+      problems.push({
+        file: name,
+        path: [],
+        message: `is missing: every pack has this file${OWN.includes(name) ? '' : ' (or names a fallback in pack.yaml)'}`,
+      });
   }
   if (problems.length) throw new PackError(where, problems);
 
@@ -86,7 +93,8 @@ export function readPack(files: ReadonlyMap<string, string>, where: string, expe
     picking: parts['picking.yaml'] as PackData['picking'],
     intents: parts['intents.yaml'] as PackData['intents'],
   };
-  if (expect !== undefined && data.meta.language !== expect) problems.push({ file: 'pack.yaml', path: ['language'], message: `is "${data.meta.language}", but the pack is read as "${expect}"` });
+  if (expect !== undefined && data.meta.language !== expect)
+    problems.push({ file: 'pack.yaml', path: ['language'], message: `is "${data.meta.language}", but the pack is read as "${expect}"` });
   const checked = checkParts(data, problems, base !== undefined);
   if (problems.length) throw new PackError(where, problems);
   return { ...data, where, grammar: { rules: checked.rules, sentences: checked.sentences }, messages: checked.replies };

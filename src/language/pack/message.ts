@@ -16,10 +16,7 @@
  * formatting is pure and cannot fail on a parsed template (a missing argument is an empty text).
  */
 export type Part =
-  | { t: 'text'; s: string }
-  | { t: 'arg'; name: string; case?: string }
-  | { t: 'count' }
-  | { t: 'plural' | 'select'; name: string; forms: Map<string, Part[]> };
+  { t: 'text'; s: string } | { t: 'arg'; name: string; case?: string } | { t: 'count' } | { t: 'plural' | 'select'; name: string; forms: Map<string, Part[]> };
 
 export class MessageError extends Error {
   constructor(message: string) {

@@ -68,20 +68,31 @@ export const PICK_HEAR_KEYS = [
 ] as const;
 export type PickHearKey = (typeof PICK_HEAR_KEYS)[number];
 
-const phrase = z.string({ error: (i) => (i.input === undefined ? 'is missing: every pack says it' : 'must be a word or phrase') }).trim().min(1, 'must not be empty');
+const phrase = z
+  .string({ error: (i) => (i.input === undefined ? 'is missing: every pack says it' : 'must be a word or phrase') })
+  .trim()
+  .min(1, 'must not be empty');
 const template = (slots: readonly string[]) =>
   phrase.superRefine((s, ctx) => {
     for (const m of s.matchAll(/\{([^}]*)\}/g)) {
-      if (!slots.includes(m[1]!)) ctx.addIssue({ code: 'custom', message: `unknown slot {${m[1]}} (this sentence has: ${slots.length ? slots.map((x) => `{${x}}`).join(', ') : 'none'})` });
+      if (!slots.includes(m[1]!))
+        ctx.addIssue({
+          code: 'custom',
+          message: `unknown slot {${m[1]}} (this sentence has: ${slots.length ? slots.map((x) => `{${x}}`).join(', ') : 'none'})`,
+        });
     }
   });
 const pluralForms = z.strictObject({ one: template(['n']), other: template(['n']) });
 
 export const packPicking = z
   .strictObject({
-    say: z.strictObject(Object.fromEntries(Object.entries(PICK_SAY_SLOTS).map(([k, slots]) => [k, template(slots)])) as Record<PickSayKey, ReturnType<typeof template>>),
+    say: z.strictObject(
+      Object.fromEntries(Object.entries(PICK_SAY_SLOTS).map(([k, slots]) => [k, template(slots)])) as Record<PickSayKey, ReturnType<typeof template>>,
+    ),
     plural: z.strictObject({ picks: pluralForms, units: pluralForms }),
-    hear: z.strictObject(Object.fromEntries(PICK_HEAR_KEYS.map((k) => [k, z.array(phrase).min(1, 'needs at least one phrase')])) as Record<PickHearKey, z.ZodArray<typeof phrase>>),
+    hear: z.strictObject(
+      Object.fromEntries(PICK_HEAR_KEYS.map((k) => [k, z.array(phrase).min(1, 'needs at least one phrase')])) as Record<PickHearKey, z.ZodArray<typeof phrase>>,
+    ),
     fillers: z.array(phrase).default([]),
     /** One digit a word ("vier sieben"): read before the number words, so "null acht" is "08", not 8. */
     digits: z.record(phrase, z.string().regex(/^[0-9]$/, 'must be one digit, "0" to "9"')),

@@ -16,7 +16,9 @@ const table = z.record(word, value, { error: 'must map words to numbers' });
 
 export const packMeta = z.strictObject({
   /** The code a config names (language.languages: [en, es]) and an utterance carries. */
-  language: z.string({ error: 'must be a language code such as en or es' }).regex(/^[a-z]{2,3}(-[a-z0-9]+)?$/, 'must be a language code such as en, es or pt-br'),
+  language: z
+    .string({ error: 'must be a language code such as en or es' })
+    .regex(/^[a-z]{2,3}(-[a-z0-9]+)?$/, 'must be a language code such as en, es or pt-br'),
   name: word,
   /** espeak-ng's voice for this language's replies. */
   voice: word,
@@ -34,12 +36,18 @@ export const packMeta = z.strictObject({
 });
 
 /** intent → templates ("timer.cancel": ["<cancel> {timer}", ...]). */
-export const packSentences = z.record(word, z.array(template, { error: 'must be a list of templates' }).min(1, 'must have at least one template'), { error: 'must map intent names to lists of templates' });
+export const packSentences = z.record(word, z.array(template, { error: 'must be a list of templates' }).min(1, 'must have at least one template'), {
+  error: 'must map intent names to lists of templates',
+});
 
 /** rule → its alternatives (a list), or one template ("[<a>] {duration} <timer_word>"). */
-export const packRules = z.record(word, z.union([template, z.array(template).min(1, 'must have at least one alternative')], { error: 'must be a template or a list of alternatives' }), {
-  error: 'must map rule names to templates',
-});
+export const packRules = z.record(
+  word,
+  z.union([template, z.array(template).min(1, 'must have at least one alternative')], { error: 'must be a template or a list of alternatives' }),
+  {
+    error: 'must map rule names to templates',
+  },
+);
 
 /**
  * Number words as data: word → value, multipliers ("hundred" times the number before it),
@@ -54,7 +62,13 @@ export const packNumbers = z.strictObject({
   values: table,
   multipliers: z.record(word, z.strictObject({ value, alone: z.boolean().default(false) }), { error: 'must map words to {value, alone}' }).default({}),
   /** What a joining word joins; a list where one word joins in several places (German "und": "fünfundzwanzig", "hundertundfünf"). */
-  connectors: z.record(word, z.union([join, z.array(join).min(1, 'must name what it joins')], { error: `must be one of ${CONNECTOR_JOINS.join(', ')}, or a list of them` }), { error: 'must map words to what they join' }).default({}),
+  connectors: z
+    .record(
+      word,
+      z.union([join, z.array(join).min(1, 'must name what it joins')], { error: `must be one of ${CONNECTOR_JOINS.join(', ')}, or a list of them` }),
+      { error: 'must map words to what they join' },
+    )
+    .default({}),
   compounds: z.boolean().default(false),
   /** Parts that are a number only inside a compound word ("ein" of "einundzwanzig"; alone it is an article). */
   compound_values: table.default({}),
@@ -140,7 +154,7 @@ export const packLists = z.strictObject({
   names: z.record(word, word, { error: 'must map names said in this language to lists' }).default({}),
   /** The word for a list, and where its name goes: before it ("the stores list") or after it ("la lista de la compra"). */
   list_words: words,
-  list_name: z.array(z.enum(['before', 'after'], { error: 'must be before or after' })).min(1, 'must say where a list\'s name goes'),
+  list_name: z.array(z.enum(['before', 'after'], { error: 'must be before or after' })).min(1, "must say where a list's name goes"),
   /** Articles that are one of a unit: "a case of milk", "una caja de leche". */
   one: words,
   /** Articles an item may start with ("the lemons"). */
@@ -229,9 +243,7 @@ export const packTimers = z.strictObject({
    * its own ("set" + its words, or "set a" + its words + "timer"; "for" after the cut word means
    * the timer word comes first). Without it, one timer a sentence.
    */
-  start_many: z
-    .strictObject({ and: words, verb: word, article: word, timer: word, for: word, drop: words })
-    .optional(),
+  start_many: z.strictObject({ and: words, verb: word, article: word, timer: word, for: word, drop: words }).optional(),
   /** The answer to "Which timer?" that means all of them, and polite words around an answer. */
   answer_all: words,
   answer_polite: words,
@@ -298,7 +310,12 @@ export const packWords = z.strictObject({
  */
 const frameWords = <T extends Record<string, typeof words>>(shape: T) =>
   z.strictObject(shape, {
-    error: (i) => (i.code === 'unrecognized_keys' ? undefined : i.input === undefined ? "is missing: every pack writes each frame's words" : "must map each of the frame's commands to its phrases"),
+    error: (i) =>
+      i.code === 'unrecognized_keys'
+        ? undefined
+        : i.input === undefined
+          ? "is missing: every pack writes each frame's words"
+          : "must map each of the frame's commands to its phrases",
   });
 export const packFrames = z.strictObject({
   base: frameWords({ mode_query: words, always_listen: words, wake_word_mode: words, switch_voice: words, start_inventory: words, stop: words, repeat: words }),
@@ -309,7 +326,9 @@ export const packFrames = z.strictObject({
 });
 
 /** Every spoken reply: key → template (message.ts). */
-export const packReplies = z.record(word, z.string({ error: 'must be a reply, such as "Cancelled the {timer}."' }).min(1, 'must not be empty'), { error: 'must map reply names to replies' });
+export const packReplies = z.record(word, z.string({ error: 'must be a reply, such as "Cancelled the {timer}."' }).min(1, 'must not be empty'), {
+  error: 'must map reply names to replies',
+});
 
 /** The files of a pack and the part each holds. */
 export const PACK_FILES = {

@@ -210,7 +210,11 @@ export class DeepgramEngine implements StreamHost, SttEngine {
       return;
     }
     conn.socket = socket;
-    const source = new AsrEventSource(() => this.clock.now(), this.log, (e) => this.route(conn, e));
+    const source = new AsrEventSource(
+      () => this.clock.now(),
+      this.log,
+      (e) => this.route(conn, e),
+    );
     socket.on('open', () => this.opened(conn));
     socket.on('message', (m: unknown) => {
       const before = source.skipped;
@@ -260,7 +264,10 @@ export class DeepgramEngine implements StreamHost, SttEngine {
       this.lost(conn, f);
       return;
     }
-    const what = code === 1011 ? `Deepgram closed the socket (1011 ${reason || 'NET-0001: no audio or KeepAlive for 10 s'})` : `socket closed (code ${code}${reason ? `: ${reason}` : ''}${err ? `; ${err}` : ''})`;
+    const what =
+      code === 1011
+        ? `Deepgram closed the socket (1011 ${reason || 'NET-0001: no audio or KeepAlive for 10 s'})`
+        : `socket closed (code ${code}${reason ? `: ${reason}` : ''}${err ? `; ${err}` : ''})`;
     this.log.warn('deepgram socket closed', { code, reason, error: err, streams: this.streams.length });
     this.lost(conn, new EngineFailure('deepgram', 'closed', what));
   }

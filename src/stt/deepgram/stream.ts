@@ -97,7 +97,8 @@ export class DeepgramStream implements LiveStream {
     if (this.finished) return;
     const rel = relative(e, this.offsetSec);
     const end = e.kind === 'final' ? e.start + e.duration : 0;
-    if (rel.kind === 'final') this.finals.push({ text: rel.text, words: rel.words, confidence: rel.confidence, end, ...(rel.language ? { language: rel.language } : {}) });
+    if (rel.kind === 'final')
+      this.finals.push({ text: rel.text, words: rel.words, confidence: rel.confidence, end, ...(rel.language ? { language: rel.language } : {}) });
     this.onEvent(rel);
     if (rel.kind !== 'final' || !this.finalizeSent) return;
     if (rel.fromFinalize || end >= this.endSec - COVERAGE_SLACK_S) this.complete();
@@ -127,7 +128,10 @@ export class DeepgramStream implements LiveStream {
   }
 
   private complete(): void {
-    const rawText = this.finals.map((f) => f.text).filter(Boolean).join(' ');
+    const rawText = this.finals
+      .map((f) => f.text)
+      .filter(Boolean)
+      .join(' ');
     const confident = this.finals.filter((f) => f.text);
     const t: Transcript = {
       engine: 'deepgram',
@@ -163,7 +167,11 @@ function relative(e: AsrEvent, offset: number): AsrEvent {
   switch (e.kind) {
     case 'partial':
     case 'final':
-      return { ...e, start: Math.max(0, e.start - offset), words: e.words.map((w) => ({ ...w, start: Math.max(0, w.start - offset), end: Math.max(0, w.end - offset) })) };
+      return {
+        ...e,
+        start: Math.max(0, e.start - offset),
+        words: e.words.map((w) => ({ ...w, start: Math.max(0, w.start - offset), end: Math.max(0, w.end - offset) })),
+      };
     case 'utterance-end':
       return { ...e, lastWordEnd: Math.max(0, e.lastWordEnd - offset) };
     case 'speech-started':

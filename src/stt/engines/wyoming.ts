@@ -25,6 +25,7 @@ export const wyomingFromConfig: EngineFactory = async ({ config, logger, clock, 
     clock,
   });
   const info = await engine.describe();
-  if (info) logger.info('Wyoming speech-to-text server', { server: parsed.server.url, models: info.models.map((m) => m.name), streams: info.streamsTranscripts });
+  if (info)
+    logger.info('Wyoming speech-to-text server', { server: parsed.server.url, models: info.models.map((m) => m.name), streams: info.streamsTranscripts });
   return engine;
 };

@@ -49,7 +49,10 @@ export async function fetchModel(o: FetchModelOptions): Promise<FetchModelResult
   const entry = MODEL_CATALOG[o.name];
   const sha256 = (o.sha256 ?? entry?.sha256)?.toLowerCase();
   if (!sha256) {
-    throw new HarkError(`no pinned checksum for model "${o.name}" (pinned: ${Object.keys(MODEL_CATALOG).join(', ')}); give its sha256 with --sha256 to fetch it anyway`, { exitCode: 2 });
+    throw new HarkError(
+      `no pinned checksum for model "${o.name}" (pinned: ${Object.keys(MODEL_CATALOG).join(', ')}); give its sha256 with --sha256 to fetch it anyway`,
+      { exitCode: 2 },
+    );
   }
   if (!/^[0-9a-f]{64}$/.test(sha256)) throw new HarkError(`--sha256 must be 64 hex digits, got "${o.sha256}"`, { exitCode: 2 });
   const expectedBytes = o.sha256 && o.sha256.toLowerCase() !== entry?.sha256 ? null : (entry?.bytes ?? null);
@@ -79,7 +82,9 @@ export async function fetchModel(o: FetchModelOptions): Promise<FetchModelResult
   const size = statSync(part).size;
   if (expectedBytes !== null && size !== expectedBytes) {
     if (size > expectedBytes) rmSync(part, { force: true });
-    throw new HarkError(`download of ${file} ended at ${size} of ${expectedBytes} bytes; ${size < expectedBytes ? 'run the same command again to resume' : 'the partial file was deleted'}`);
+    throw new HarkError(
+      `download of ${file} ended at ${size} of ${expectedBytes} bytes; ${size < expectedBytes ? 'run the same command again to resume' : 'the partial file was deleted'}`,
+    );
   }
   const got = await sha256File(part);
   if (got !== sha256) {
@@ -111,7 +116,9 @@ async function download(url: string, part: string, have: number, expectedBytes: 
     res = await fetch(url, { headers: have > 0 ? { Range: `bytes=${have}-` } : {}, redirect: 'follow', signal: abort.signal });
   } catch (err) {
     clearTimeout(stall);
-    throw new HarkError(`cannot download ${url}: ${errorMessage((err as Error & { cause?: unknown }).cause ?? err)}${have > 0 ? ' (the partial file is kept; run again to resume)' : ''}`);
+    throw new HarkError(
+      `cannot download ${url}: ${errorMessage((err as Error & { cause?: unknown }).cause ?? err)}${have > 0 ? ' (the partial file is kept; run again to resume)' : ''}`,
+    );
   }
   let offset = have;
   if (res.status === 416 && have > 0) {
@@ -120,7 +127,8 @@ async function download(url: string, part: string, have: number, expectedBytes: 
     await res.body?.cancel();
     return have;
   }
-  if (res.status === 200) offset = 0; // the server ignored Range: start over
+  if (res.status === 200)
+    offset = 0; // the server ignored Range: start over
   else if (res.status !== 206) {
     clearTimeout(stall);
     await res.body?.cancel().catch(() => {});

@@ -133,9 +133,12 @@ function arm64Constant(c: Buffer): number | null {
     if (A64_SKIP.has(w)) continue;
     if (w === A64_RET) return value;
     if (value !== null) return null;
-    if ((w & 0xffe0001f) === 0x52800000) value = (w >>> 5) & 0xffff; // movz w0, #imm16
-    else if (w === 0x2a1f03e0) value = 0; // mov w0, wzr
-    else if (w === 0x320003e0) value = 1; // orr w0, wzr, #1
+    if ((w & 0xffe0001f) === 0x52800000)
+      value = (w >>> 5) & 0xffff; // movz w0, #imm16
+    else if (w === 0x2a1f03e0)
+      value = 0; // mov w0, wzr
+    else if (w === 0x320003e0)
+      value = 1; // orr w0, wzr, #1
     else return null;
   }
   return null;

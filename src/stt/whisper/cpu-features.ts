@@ -66,9 +66,9 @@ export function parseCpuinfo(text: string): CpuInfo {
     // A 64-bit kernel lists asimd; a 32-bit one (armv7 userland) lists neon/vfp instead.
     const arch: CpuArch = flags.includes('asimd') || (field(text, 'CPU architecture') === '8' && !flags.includes('neon')) ? 'arm64' : 'arm';
     const part = field(text, 'CPU part')?.toLowerCase();
-    const core = part ? ARM_PARTS[part] ?? `CPU part ${part}` : null;
+    const core = part ? (ARM_PARTS[part] ?? `CPU part ${part}`) : null;
     const board = field(text, 'Model');
-    const model = board && core ? `${board} (${core})` : board ?? core;
+    const model = board && core ? `${board} (${core})` : (board ?? core);
     return { arch, flags, model };
   }
   return { arch: 'other', flags: [], model: field(text, 'model name') ?? field(text, 'cpu model') };
@@ -108,7 +108,17 @@ export function parseSystemInfo(text: string): Record<string, boolean> {
  * record does not know stays undefined (unknown), never false.
  */
 export function compiledSimd(sys: Record<string, boolean | null | undefined>, arch: CpuArch): SimdSet {
-  const from: Record<SimdFeature, string> = { AVX: 'AVX', AVX2: 'AVX2', FMA: 'FMA', F16C: 'F16C', AVX512: 'AVX512', NEON: 'NEON', DOTPROD: 'DOTPROD', FP16: 'FP16_VA', I8MM: 'MATMUL_INT8' };
+  const from: Record<SimdFeature, string> = {
+    AVX: 'AVX',
+    AVX2: 'AVX2',
+    FMA: 'FMA',
+    F16C: 'F16C',
+    AVX512: 'AVX512',
+    NEON: 'NEON',
+    DOTPROD: 'DOTPROD',
+    FP16: 'FP16_VA',
+    I8MM: 'MATMUL_INT8',
+  };
   const out: SimdSet = {};
   for (const f of SIMD_FEATURES[arch]) {
     const v = sys[from[f]];

@@ -96,7 +96,10 @@ export class WhisperEngine implements SttEngine {
     // An addon built from an older vendored smart-whisper would ignore `languages` and detect among
     // all of Whisper's languages: refused, with the rebuild named, rather than mislabelled transcripts.
     if (typeof binding.languages !== 'function') {
-      throw new HarkError('the whisper addon predates language detection restricted to the device\'s languages (smart-whisper 0.8.1-hark.2): run `npm ci` in hark\'s directory, then `bash scripts/build-whisper.sh`', { exitCode: 2 });
+      throw new HarkError(
+        "the whisper addon predates language detection restricted to the device's languages (smart-whisper 0.8.1-hark.2): run `npm ci` in hark's directory, then `bash scripts/build-whisper.sh`",
+        { exitCode: 2 },
+      );
     }
     const unknown = unknownLanguage(opts.language, opts.languages ?? [], binding.languages());
     if (unknown) throw new HarkError(unknown, { exitCode: 2 });
@@ -192,10 +195,17 @@ export class WhisperEngine implements SttEngine {
     const started = this.clock.now();
     try {
       const { results, detected } = await new Promise<{ results: NativeResult[] | Error; detected?: DetectedLanguage }>((resolve) => {
-        this.binding.transcribe(model.handle!, pcm, params, (results, detected) => resolve({ results, detected }), () => {});
+        this.binding.transcribe(
+          model.handle!,
+          pcm,
+          params,
+          (results, detected) => resolve({ results, detected }),
+          () => {},
+        );
       });
       // The addon reports a failed whisper_full() by passing an Error where the results go.
-      if (!Array.isArray(results)) throw new EngineFailure('whisper', 'error', results instanceof Error ? results.message : `unexpected result ${String(results)}`);
+      if (!Array.isArray(results))
+        throw new EngineFailure('whisper', 'error', results instanceof Error ? results.message : `unexpected result ${String(results)}`);
       const ms = Math.round(this.clock.now() - started);
       this.cost.record(pcm.length, ms);
       return { ...this.withLanguage(toTranscript(results), detected), ms };
@@ -213,7 +223,10 @@ export class WhisperEngine implements SttEngine {
     // The addon chooses among the device's languages, so this is a broken addon, not a speaker.
     if (h.outside && !this.outside.has(h.outside)) {
       this.outside.add(h.outside);
-      this.opts.logger.warn('whisper decoded a language this device does not hear; the transcript carries none', { detected: h.outside, languages: this.opts.languages });
+      this.opts.logger.warn('whisper decoded a language this device does not hear; the transcript carries none', {
+        detected: h.outside,
+        languages: this.opts.languages,
+      });
     }
     return h.language && t.text ? { ...t, language: h.language } : t;
   }
@@ -250,7 +263,10 @@ export class WhisperEngine implements SttEngine {
 }
 
 function toTranscript(results: NativeResult[]): Transcript {
-  const rawText = results.map((r) => r.text).join('').trim();
+  const rawText = results
+    .map((r) => r.text)
+    .join('')
+    .trim();
   const tokens: SttToken[] = [];
   let pSum = 0;
   let pCount = 0;

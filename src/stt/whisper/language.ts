@@ -35,7 +35,8 @@ export function unknownLanguage(sent: string, languages: readonly string[], know
     return `stt.whisper.language: '${sent}' is not a language Whisper knows (its codes: ${known.join(', ')})`;
   }
   for (const code of allowedLanguages(sent, languages)) {
-    if (!knows.has(code)) return `language.languages: '${code}' is not a language Whisper knows, so Whisper cannot be told to listen for it (its codes: ${known.join(', ')})`;
+    if (!knows.has(code))
+      return `language.languages: '${code}' is not a language Whisper knows, so Whisper cannot be told to listen for it (its codes: ${known.join(', ')})`;
   }
   return null;
 }

@@ -30,7 +30,20 @@ const TYPE_SIZE: Record<number, [number, number]> = {
   13: [176, 256], // Q5_K
   14: [210, 256], // Q6_K
 };
-const TYPE_NAME: Record<number, string> = { 0: 'f32', 1: 'f16', 2: 'q4_0', 3: 'q4_1', 6: 'q5_0', 7: 'q5_1', 8: 'q8_0', 10: 'q2_k', 11: 'q3_k', 12: 'q4_k', 13: 'q5_k', 14: 'q6_k' };
+const TYPE_NAME: Record<number, string> = {
+  0: 'f32',
+  1: 'f16',
+  2: 'q4_0',
+  3: 'q4_1',
+  6: 'q5_0',
+  7: 'q5_1',
+  8: 'q8_0',
+  10: 'q2_k',
+  11: 'q3_k',
+  12: 'q4_k',
+  13: 'q5_k',
+  14: 'q6_k',
+};
 
 /** The file's ftype (weights' precision) → the ggml type of its big matrices (ggml_ftype_to_ggml_type). */
 const FTYPE_TO_TYPE: Record<number, number> = { 0: 0, 1: 1, 2: 2, 3: 3, 7: 8, 8: 6, 9: 7, 10: 10, 11: 11, 12: 12, 13: 13, 14: 14 };
@@ -210,8 +223,32 @@ export function checkModelFile(path: string): ModelInfo {
       if (v === null) throw truncated('the header');
       vals.push(v);
     }
-    const [nVocab, nAudioCtx, nAudioState, nAudioHead, nAudioLayer, nTextCtx, nTextState, nTextHead, nTextLayer, nMels, ftypeRaw] = vals as [number, number, number, number, number, number, number, number, number, number, number];
-    const hp: ModelHparams = { nVocab, nAudioCtx, nAudioState, nAudioHead, nAudioLayer, nTextCtx, nTextState, nTextHead, nTextLayer, nMels, ftype: ftypeRaw % 1000 };
+    const [nVocab, nAudioCtx, nAudioState, nAudioHead, nAudioLayer, nTextCtx, nTextState, nTextHead, nTextLayer, nMels, ftypeRaw] = vals as [
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
+    const hp: ModelHparams = {
+      nVocab,
+      nAudioCtx,
+      nAudioState,
+      nAudioHead,
+      nAudioLayer,
+      nTextCtx,
+      nTextState,
+      nTextHead,
+      nTextLayer,
+      nMels,
+      ftype: ftypeRaw % 1000,
+    };
     for (const [k, v] of Object.entries(hp)) {
       if (k !== 'ftype' && (v < 1 || v > 1_000_000)) throw bad(`has an impossible header (${k} = ${v})`);
     }
@@ -242,7 +279,8 @@ export function checkModelFile(path: string): ModelInfo {
       const nameLen = r.i32();
       const ttype = r.i32();
       if (nDims === null || nameLen === null || ttype === null) throw truncated(`the header of tensor ${seen.size + 1}`);
-      if (nDims < 1 || nDims > 4 || nameLen < 1 || nameLen > 256) throw bad(`is corrupt at byte ${r.pos - 12} (tensor ${seen.size + 1}: ${nDims} dims, name of ${nameLen} bytes)`);
+      if (nDims < 1 || nDims > 4 || nameLen < 1 || nameLen > 256)
+        throw bad(`is corrupt at byte ${r.pos - 12} (tensor ${seen.size + 1}: ${nDims} dims, name of ${nameLen} bytes)`);
       let elements = 1;
       const shape = [1, 1, 1, 1];
       for (let d = 0; d < nDims; d++) {

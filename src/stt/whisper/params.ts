@@ -47,7 +47,9 @@ export function planCall(samples: number, o: WhisperCallOptions): WhisperCallPla
 
 /** Words Whisper gets right unaided: listing them in the prompt only costs decoder time. */
 const COMMON = new Set(
-  'a an the and or but to of in on at for with from by as is are was be do did does it its that this these those i me my you your we our he she they them what which who how when where why yes no ok okay hey please now then so up down off out all again over back done go come say said can will would could should not'.split(' '),
+  'a an the and or but to of in on at for with from by as is are was be do did does it its that this these those i me my you your we our he she they them what which who how when where why yes no ok okay hey please now then so up down off out all again over back done go come say said can will would could should not'.split(
+    ' ',
+  ),
 );
 
 /**

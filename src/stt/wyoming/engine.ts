@@ -270,14 +270,30 @@ class WyomingSession implements LiveStream {
 
   private emitChunk(text: string): void {
     try {
-      this.onEvent({ kind: 'final', text: text.trim(), words: [], confidence: 1, start: 0, duration: 0, speechFinal: false, fromFinalize: false, receivedAt: this.o.clock.now() });
+      this.onEvent({
+        kind: 'final',
+        text: text.trim(),
+        words: [],
+        confidence: 1,
+        start: 0,
+        duration: 0,
+        speechFinal: false,
+        fromFinalize: false,
+        receivedAt: this.o.clock.now(),
+      });
     } catch (err) {
       this.o.logger.error('live hearing listener failed', { segment: this.segmentId, error: errorMessage(err) });
     }
   }
 }
 
-const KINDS: Record<WyomingError['kind'], EngineFailureKind> = { connect: 'connect', timeout: 'deadline', closed: 'closed', protocol: 'error', server: 'error' };
+const KINDS: Record<WyomingError['kind'], EngineFailureKind> = {
+  connect: 'connect',
+  timeout: 'deadline',
+  closed: 'closed',
+  protocol: 'error',
+  server: 'error',
+};
 
 function toFailure(err: unknown): EngineFailure {
   if (err instanceof EngineFailure) return err;

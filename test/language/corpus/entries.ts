@@ -20,10 +20,7 @@ import { fileURLToPath } from 'node:url';
 export type Setup = 'standard' | 'one' | 'ring' | 'empty';
 
 export type Expect =
-  | { kind: 'talk' }
-  | { kind: 'unclear' }
-  | { kind: 'ring-stopped' }
-  | { kind: 'actions'; actions: { name: string; args: Record<string, unknown> }[] };
+  { kind: 'talk' } | { kind: 'unclear' } | { kind: 'ring-stopped' } | { kind: 'actions'; actions: { name: string; args: Record<string, unknown> }[] };
 
 export interface Entry {
   text: string;
@@ -81,7 +78,10 @@ export function parseCorpusText(text: string, file: string): Entry[] {
     let before: string[] = [];
     const b = /^\[([^\]]*)\]\s*(.*)$/.exec(line);
     if (b) {
-      before = b[1]!.split(';').map((s) => s.trim()).filter(Boolean);
+      before = b[1]!
+        .split(';')
+        .map((s) => s.trim())
+        .filter(Boolean);
       body = b[2]!;
     }
     const at = body.lastIndexOf('=>');

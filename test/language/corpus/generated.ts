@@ -216,36 +216,44 @@ const GROUPS: Group[] = [
     name: 'pause and resume',
     take: 18,
     lines: () =>
-      RUNNING.flatMap((t) => [
-        [`pause the ${t} timer`, act('timer.pause', { label: t })],
-        [`hold the ${t} timer`, act('timer.pause', { label: t })],
-        [`put the ${t} timer on hold`, act('timer.pause', { label: t })],
-        [`pause the ${t}`, act('timer.pause', { label: t })],
-        [`freeze the ${t} timer`, act('timer.pause', { label: t })],
-        [`stop the ${t} timer for a minute`, act('timer.pause', { label: t })],
-      ] as [string, Expect][]),
+      RUNNING.flatMap(
+        (t) =>
+          [
+            [`pause the ${t} timer`, act('timer.pause', { label: t })],
+            [`hold the ${t} timer`, act('timer.pause', { label: t })],
+            [`put the ${t} timer on hold`, act('timer.pause', { label: t })],
+            [`pause the ${t}`, act('timer.pause', { label: t })],
+            [`freeze the ${t} timer`, act('timer.pause', { label: t })],
+            [`stop the ${t} timer for a minute`, act('timer.pause', { label: t })],
+          ] as [string, Expect][],
+      ),
   },
   {
     name: 'resume',
     take: 10,
     lines: () =>
       RUNNING.flatMap((t) =>
-        [`resume the ${t} timer`, `start the ${t} timer again`, `unpause the ${t}`, `carry on with the ${t} timer`, `restart the ${t} timer`].map((l): [string, Expect] => [`[pause the ${t} timer] ${l}`, act('timer.resume', { label: t })]),
+        [`resume the ${t} timer`, `start the ${t} timer again`, `unpause the ${t}`, `carry on with the ${t} timer`, `restart the ${t} timer`].map(
+          (l): [string, Expect] => [`[pause the ${t} timer] ${l}`, act('timer.resume', { label: t })],
+        ),
       ),
   },
   {
     name: 'add to a list',
     take: 40,
     lines: () =>
-      cross(ITEMS, LISTS).flatMap(([i, [said, list]]) => [
-        [`add ${i[0]} to ${said}`, act('list.add', { list, ...itemArgs(i) })],
-        [`put ${i[0]} on ${said}`, act('list.add', { list, ...itemArgs(i) })],
-        [`stick ${i[0]} on ${said}`, act('list.add', { list, ...itemArgs(i) })],
-        [`can you pop ${i[0]} on ${said} please`, act('list.add', { list, ...itemArgs(i) })],
-        [`we need ${i[0]}, put it on ${said}`, act('list.add', { list, ...itemArgs(i) })],
-        [`${said.replace(/^(the|my|our) /, '')}: ${i[0]}`, act('list.add', { list, ...itemArgs(i) })],
-        [`write ${i[0]} on ${said}`, act('list.add', { list, ...itemArgs(i) })],
-      ] as [string, Expect][]),
+      cross(ITEMS, LISTS).flatMap(
+        ([i, [said, list]]) =>
+          [
+            [`add ${i[0]} to ${said}`, act('list.add', { list, ...itemArgs(i) })],
+            [`put ${i[0]} on ${said}`, act('list.add', { list, ...itemArgs(i) })],
+            [`stick ${i[0]} on ${said}`, act('list.add', { list, ...itemArgs(i) })],
+            [`can you pop ${i[0]} on ${said} please`, act('list.add', { list, ...itemArgs(i) })],
+            [`we need ${i[0]}, put it on ${said}`, act('list.add', { list, ...itemArgs(i) })],
+            [`${said.replace(/^(the|my|our) /, '')}: ${i[0]}`, act('list.add', { list, ...itemArgs(i) })],
+            [`write ${i[0]} on ${said}`, act('list.add', { list, ...itemArgs(i) })],
+          ] as [string, Expect][],
+      ),
   },
   {
     name: 'several items at once',
@@ -270,7 +278,10 @@ const GROUPS: Group[] = [
     name: 'take off a list',
     take: 16,
     lines: () =>
-      cross(ITEMS.filter((i) => !i[0].startsWith('more')), LISTS.slice(0, 4)).flatMap(([i, [said, list]]) => {
+      cross(
+        ITEMS.filter((i) => !i[0].startsWith('more')),
+        LISTS.slice(0, 4),
+      ).flatMap(([i, [said, list]]) => {
         const before = `add ${i[0]} to ${said}`;
         return [
           [`take the ${i[1]} off ${said}`, { list, item: i[1] }, before],
@@ -304,7 +315,12 @@ const GROUPS: Group[] = [
     name: 'clear a list',
     take: 10,
     lines: () =>
-      LISTS.flatMap(([said, list]) => [`clear ${said}`, `wipe ${said}`, `empty ${said}`, `bin ${said}`, `scrap ${said}`, `start ${said} again from scratch`].map((l): [string, Expect] => [l, act('list.clear', { list })])),
+      LISTS.flatMap(([said, list]) =>
+        [`clear ${said}`, `wipe ${said}`, `empty ${said}`, `bin ${said}`, `scrap ${said}`, `start ${said} again from scratch`].map((l): [string, Expect] => [
+          l,
+          act('list.clear', { list }),
+        ]),
+      ),
   },
 ];
 
@@ -318,7 +334,10 @@ function pick<T>(all: readonly T[], take: number): T[] {
     const j = Math.floor(rand() * (i + 1));
     [order[i], order[j]] = [order[j]!, order[i]!];
   }
-  return order.slice(0, take).sort((a, b) => a - b).map((i) => all[i]!);
+  return order
+    .slice(0, take)
+    .sort((a, b) => a - b)
+    .map((i) => all[i]!);
 }
 
 export function generatedEntries(): Entry[] {

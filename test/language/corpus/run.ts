@@ -26,13 +26,25 @@ const LISTS = ['shopping', 'stores', 'prep', 'order'];
 /** The same situations set up in Spanish and German, for their corpora (on a device that hears English too). */
 const SETUPS_IN: Record<'es' | 'de', Record<Setup, string[]>> = {
   es: {
-    standard: ['pon un temporizador de arroz de 10 minutos', 'pon un temporizador de pollo de 20 minutos', 'pon un temporizador de patatas de 6 minutos', 'añade huevos a la lista de la compra', 'añade harina a la lista del almacén'],
+    standard: [
+      'pon un temporizador de arroz de 10 minutos',
+      'pon un temporizador de pollo de 20 minutos',
+      'pon un temporizador de patatas de 6 minutos',
+      'añade huevos a la lista de la compra',
+      'añade harina a la lista del almacén',
+    ],
     one: ['pon un temporizador de arroz de 10 minutos', 'añade huevos a la lista de la compra'],
     ring: ['pon un temporizador de arroz de 10 minutos', 'pon un temporizador de 30 segundos'],
     empty: [],
   },
   de: {
-    standard: ['stell einen Reistimer auf 10 Minuten', 'stell einen Hähnchentimer auf 20 Minuten', 'stell einen Pommestimer auf 6 Minuten', 'setz Eier auf die Einkaufsliste', 'setz Mehl auf die Lagerliste'],
+    standard: [
+      'stell einen Reistimer auf 10 Minuten',
+      'stell einen Hähnchentimer auf 20 Minuten',
+      'stell einen Pommestimer auf 6 Minuten',
+      'setz Eier auf die Einkaufsliste',
+      'setz Mehl auf die Lagerliste',
+    ],
     one: ['stell einen Reistimer auf 10 Minuten', 'setz Eier auf die Einkaufsliste'],
     ring: ['stell einen Reistimer auf 10 Minuten', 'stell einen Timer auf 30 Sekunden'],
     empty: [],
@@ -43,7 +55,13 @@ const SETUPS_IN: Record<'es' | 'de', Record<Setup, string[]>> = {
 const PLAIN = /^(stop|continue|carry on|para|sigue|stopp|weiter)$/;
 
 const SETUPS: Record<Setup, string[]> = {
-  standard: ['set a rice timer for 10 minutes', 'set a brisket timer for 20 minutes', 'set a chips timer for 6 minutes', 'add eggs to the shopping list', 'add flour to the stores list'],
+  standard: [
+    'set a rice timer for 10 minutes',
+    'set a brisket timer for 20 minutes',
+    'set a chips timer for 6 minutes',
+    'add eggs to the shopping list',
+    'add flour to the stores list',
+  ],
   one: ['set a rice timer for 10 minutes', 'add eggs to the shopping list'],
   ring: ['set a rice timer for 10 minutes', 'set a timer for 30 seconds'],
   empty: [],
@@ -109,7 +127,10 @@ export function score(e: Entry, events: readonly Ev[], i: number, mode: Mode): V
       return win.some((x) => x.type === 'timer' && x.event === 'stopped' && x.by === 'voice') ? { ok: true } : fail(`the ring was not stopped (did ${did()})`);
     case 'actions': {
       const want = expect.actions;
-      if (actions.length !== want.length || !want.every((w, k) => actions[k]!.name === w.name && sameArgs(w.args, actions[k]!.args as Record<string, unknown>))) {
+      if (
+        actions.length !== want.length ||
+        !want.every((w, k) => actions[k]!.name === w.name && sameArgs(w.args, actions[k]!.args as Record<string, unknown>))
+      ) {
         const heard = spoken.map((s) => s.text).join(' / ');
         return fail(`did ${did()}${heard ? `; said ${JSON.stringify(heard)}` : ''}`);
       }
@@ -132,6 +153,9 @@ export function runCorpus(entries: readonly Entry[], mode: Mode, lang: CorpusLan
     maxBuffer: 512 * 1024 * 1024,
   });
   if (r.status !== 0) throw new Error(`hark simulate exited ${r.status}: ${r.stderr.slice(-2000)}`);
-  const events = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Ev);
+  const events = r.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Ev);
   return entries.map((e, i) => score(e, events, i, mode));
 }

@@ -9,12 +9,37 @@ export interface DurationMatch {
   next: number;
 }
 const UNITS: Record<string, number> = {
-  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9,
-  ten: 10, eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16,
-  seventeen: 17, eighteen: 18, nineteen: 19,
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
 };
 const TENS: Record<string, number> = {
-  twenty: 20, thirty: 30, forty: 40, fourty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fourty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
 };
 
 export interface NumberMatch {
@@ -70,11 +95,22 @@ function isNumberWord(w: string | undefined): boolean {
   return w !== undefined && (w in UNITS || w in TENS);
 }
 
-
 const UNIT_SECONDS: Record<string, number> = {
-  second: 1, seconds: 1, sec: 1, secs: 1, s: 1,
-  minute: 60, minutes: 60, min: 60, mins: 60, m: 60,
-  hour: 3600, hours: 3600, hr: 3600, hrs: 3600, h: 3600,
+  second: 1,
+  seconds: 1,
+  sec: 1,
+  secs: 1,
+  s: 1,
+  minute: 60,
+  minutes: 60,
+  min: 60,
+  mins: 60,
+  m: 60,
+  hour: 3600,
+  hours: 3600,
+  hr: 3600,
+  hrs: 3600,
+  h: 3600,
 };
 
 function unitAt(words: readonly string[], i: number): number | null {
@@ -118,7 +154,8 @@ function partAt(words: readonly string[], i: number): DurationMatch | null {
     const j = w === 'a' && fractionWord(words[i + 1]) === 0.5 ? i + 1 : i;
     const f = fractionWord(words[j]);
     if (f !== null && !(w === 'quarter' || words[j] === 'quarter')) {
-      const k = words[j + 1] === 'an' || words[j + 1] === 'a' || words[j + 1] === 'of' ? (words[j + 2] === 'an' || words[j + 2] === 'a' ? j + 3 : j + 2) : j + 1;
+      const k =
+        words[j + 1] === 'an' || words[j + 1] === 'a' || words[j + 1] === 'of' ? (words[j + 2] === 'an' || words[j + 2] === 'a' ? j + 3 : j + 2) : j + 1;
       const unit = unitAt(words, k);
       if (unit !== null) return { seconds: unit * f, next: k + 1 };
     }
@@ -195,4 +232,3 @@ export function readDuration(words: readonly string[], i = 0): DurationMatch | n
   }
   return { seconds: Math.round(seconds), next };
 }
-

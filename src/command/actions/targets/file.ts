@@ -12,7 +12,11 @@ export class FileTarget implements Target {
   readonly type = 'file';
   /** Appends one at a time, in order: two deliveries never interleave their lines. */
   private readonly line = new OneAtATime();
-  constructor(readonly name: string, readonly path: string, private readonly now: () => Date = () => new Date()) {}
+  constructor(
+    readonly name: string,
+    readonly path: string,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   describe(): string {
     return `file ${this.path}`;

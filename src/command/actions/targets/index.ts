@@ -45,7 +45,13 @@ export function buildTargets(targets: Record<string, TargetConfig>, opts: BuildT
         out.set(
           name,
           opts.webhook?.(name, cfg) ??
-            new WebhookTarget(name, { url: cfg.url, timeoutMs: cfg.timeoutMs, retries: cfg.retries, backoffMs: cfg.backoffMs, ...(cfg.headers ? { headers: cfg.headers } : {}) }),
+            new WebhookTarget(name, {
+              url: cfg.url,
+              timeoutMs: cfg.timeoutMs,
+              retries: cfg.retries,
+              backoffMs: cfg.backoffMs,
+              ...(cfg.headers ? { headers: cfg.headers } : {}),
+            }),
         );
         break;
       case 'speak':

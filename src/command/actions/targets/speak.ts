@@ -4,7 +4,10 @@ import type { Delivery, Target } from './target.js';
 /** Reads submitted text back aloud (a "what did I just say" target, and handy on the bench). */
 export class SpeakTarget implements Target {
   readonly type = 'speak';
-  constructor(readonly name: string, private readonly emit: EffectSink) {}
+  constructor(
+    readonly name: string,
+    private readonly emit: EffectSink,
+  ) {}
   describe(): string {
     return 'speak';
   }

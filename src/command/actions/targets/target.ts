@@ -28,7 +28,10 @@ export interface Target {
 }
 
 export class DeliveryError extends Error {
-  constructor(message: string, readonly attempts: number) {
+  constructor(
+    message: string,
+    readonly attempts: number,
+  ) {
     super(message);
     this.name = 'DeliveryError';
   }
