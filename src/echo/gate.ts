@@ -25,8 +25,11 @@ export interface GateSettings {
 
 /** The echo gate as the capture path asks it, frame by frame (EchoGate below; vad/pipeline.ts asks). */
 export interface FrameGate {
-  /** The probability the segmenter sees; `personsSegment`: the frame is in a segment opened while hark was silent. */
-  adjust(prob: number, personsSegment?: boolean): number;
+  /**
+   * The probability the segmenter sees; `personsSegment`: the frame is in a segment opened while hark
+   * was silent; `fresh`: the second hearing's score of the frame (TalkOverEar), if it heard it.
+   */
+  adjust(prob: number, personsSegment?: boolean, fresh?: number): number;
   /**
    * The frame is hark's own sound and nothing more (adjust would make any probability 0): the VAD
    * need not hear it.
@@ -35,6 +38,21 @@ export interface FrameGate {
   /** hark's sound may be in the microphone now. */
   readonly active?: boolean;
 }
+
+/**
+ * The second hearing (vad/talk-over-ear.ts: a state never carried more than a few seconds into someone
+ * talking over hark) on a frame the canceller vouches for: at this score or more it lifts the frame by
+ * itself. Over the drift, restart and ring rooms, hark's residual vouched for as a person (at +200 ppm)
+ * held up to 0.67 three frames running, and a cook's "stop" reached 0.84 at the least (docs/echo.md).
+ */
+export const FRESH_TALK_OVER_THRESHOLD = 0.75;
+/**
+ * ...and under this, it withholds echo.talkOverThreshold's lift from the VAD's own score: that lift at
+ * 0.2 is at its edge on hark's residual (the VAD's settled state scored one such burst 0.24), and added
+ * to the second hearing's it opened a segment on hark's list at +200 ppm. 0.6 and 0.7 both held every
+ * room; 0.5 did not (docs/echo.md).
+ */
+export const FRESH_TALK_OVER_AGREES = 0.6;
 
 /** The gate in force: in cancel mode none while the canceller is trusted, else the fallback. */
 export function gateMode(echo: GateSettings, cancelling: boolean): GateMode {
@@ -126,12 +144,17 @@ export class EchoGate implements FrameGate {
    * before hark answered the last): the verdict must not cut it, as it did where the canceller was
    * cold and took the voice for hark's (test/echo/cold-start.test.ts). The gate's threshold still holds.
    */
-  adjust(prob: number, personsSegment = false): number {
+  adjust(prob: number, personsSegment = false, fresh?: number): number {
     if (this.mutes(personsSegment)) return 0;
     // Someone talking over hark, as the trained canceller vouches: heard at echo.talkOverThreshold
-    // (docs/decisions.md#the-talk-over-threshold-is-02).
+    // (docs/decisions.md#the-talk-over-threshold-is-02), or by the second hearing, whose state has
+    // not settled on a whole list of hark's residual, at FRESH_TALK_OVER_THRESHOLD.
     const over = this.echo.talkOverThreshold;
-    if (over !== undefined && over < this.vadThreshold && this.cancelling && this.canceller?.talkOver) return Math.min(1, (prob * this.vadThreshold) / over);
+    if (over !== undefined && over < this.vadThreshold && this.cancelling && this.canceller?.talkOver) {
+      const lifted = fresh === undefined || fresh >= FRESH_TALK_OVER_AGREES ? (prob * this.vadThreshold) / over : prob;
+      const second = fresh !== undefined && fresh >= FRESH_TALK_OVER_THRESHOLD ? (fresh * this.vadThreshold) / FRESH_TALK_OVER_THRESHOLD : 0;
+      return Math.min(1, Math.max(lifted, second));
+    }
     const t = this.threshold;
     if (t === this.vadThreshold) return prob;
     if (t === Infinity) return 0;

@@ -8,6 +8,7 @@ import { errorMessage } from '../core/errors.js';
 import type { Vad } from './vad.js';
 import { Segmenter, type SegmenterEvent, type SegmenterOptions } from './segmenter.js';
 import type { Segment } from './segment.js';
+import { TalkOverEar } from './talk-over-ear.js';
 
 export interface PipelineEvents {
   /**
@@ -62,6 +63,8 @@ export class SegmentPipeline extends EventEmitter<PipelineEvents> {
   /** Frames the VAD has heard since its state was last started afresh, all of them waiting with hark silent. */
   private heardWaiting = 0;
   private readonly resetFrames: number;
+  /** The second hearing while hark plays (talk-over-ear.ts); none without an echo canceller or a VAD that can twin. */
+  private readonly ear: TalkOverEar | undefined;
 
   /**
    * `gate` (the echo gate) scales each frame's probability while hark's own voice may be in the
@@ -77,6 +80,8 @@ export class SegmentPipeline extends EventEmitter<PipelineEvents> {
     this.segmenterOptions = opts.segmenter;
     this.segmenter = new Segmenter(opts.segmenter);
     this.resetFrames = Math.round(msToSamples(opts.segmenter.stateResetMs ?? 0) / FRAME_SAMPLES);
+    // Its state starts afresh on the same schedule as the VAD's own with hark silent (vad.stateResetMs).
+    if (opts.gate && opts.echo && this.resetFrames > 0 && opts.vad.twin) this.ear = new TalkOverEar(opts.vad.twin(), this.resetFrames);
   }
 
   get isOpen(): boolean {
@@ -130,6 +135,7 @@ export class SegmentPipeline extends EventEmitter<PipelineEvents> {
       for (const e of events) if (e.type === 'segment') e.segment.closeReason = 'capture-lost';
       this.dispatch(events);
       this.echo?.restart();
+      this.ear?.quiet();
       if (this.segmenter.position === 0) return;
       this.base += this.segmenter.position;
       this.indexBase = this.delivered;
@@ -165,6 +171,7 @@ export class SegmentPipeline extends EventEmitter<PipelineEvents> {
     const frame = this.echo ? this.echo.process(input, this.position) : input;
     const wasOpen = this.segmenter.isOpen;
     let raw = 0;
+    let fresh: number | undefined;
     try {
       // hark's own sound alone is not given to the VAD. Silero is recurrent: seconds of hark's voice
       // as the residual suppressor leaves it taught its state that this was not speech, and a cook's
@@ -175,6 +182,9 @@ export class SegmentPipeline extends EventEmitter<PipelineEvents> {
         this.freshen();
         raw = await this.vad.process(frame);
       }
+      // hark's frames too: the second hearing is for frames the canceller vouches is someone talking over hark.
+      if (this.ear && this.gate?.active) fresh = await this.ear.hear(frame, this.echo?.talkOver === true);
+      else this.ear?.quiet();
     } catch (err) {
       this.vadErrors++;
       // One line per burst, not per frame: a broken VAD must not flood the journal at 31 lines/s.
@@ -184,7 +194,7 @@ export class SegmentPipeline extends EventEmitter<PipelineEvents> {
     }
     const sample = this.position;
     const used = realSamples === frame.length ? frame : frame.subarray(0, realSamples);
-    const prob = this.gate ? this.gate.adjust(raw, wasOpen && this.personsSegment) : raw;
+    const prob = this.gate ? this.gate.adjust(raw, wasOpen && this.personsSegment, fresh) : raw;
     const events = this.segmenter.push(used, prob, raw);
     if (this.listenerCount('frame') > 0) this.emit('frame', { sample, prob, level: rms(used), harkPlaying: this.gate?.active === true });
     // A frame pushed while a segment was open belongs to that segment, even when it is the frame that

@@ -56,7 +56,12 @@ export class SileroVad implements Vad {
   private inflight: Promise<unknown> | null = null;
   private resetPending = false;
 
-  private constructor(session: ort.InferenceSession, modelPath: string) {
+  private constructor(
+    session: ort.InferenceSession,
+    modelPath: string,
+    /** A twin's session is its original's: only the original releases it. */
+    private readonly ownsSession = true,
+  ) {
     this.session = session;
     this.modelPath = modelPath;
     this.stateIn = new ort.Tensor('float32', new Float32Array(STATE_SIZE), [2, 1, 128]);
@@ -123,6 +128,12 @@ export class SileroVad implements Vad {
     return (this.prob.data as Float32Array)[0]!;
   }
 
+  /** A second stream on the same loaded model, with its own state and window (Vad.twin). */
+  twin(): SileroVad {
+    if (this.session === null) throw new Error('silero VAD: twin() after close()');
+    return new SileroVad(this.session, this.modelPath, false);
+  }
+
   /** Starts a new stream. Called while a frame is being scored, it takes effect once that frame is done. */
   reset(): void {
     if (this.inflight !== null) {
@@ -146,6 +157,6 @@ export class SileroVad implements Vad {
     if (session === null) return;
     // releasing the session under a scheduled run would fail that run; let it finish first
     await this.inflight?.catch(() => undefined);
-    await session.release();
+    if (this.ownsSession) await session.release();
   }
 }

@@ -8,5 +8,10 @@ export interface Vad {
   /** Probability in [0, 1] that the frame holds speech. `frame.length` must be FRAME_SAMPLES. */
   process(frame: Int16Array): Promise<number>;
   reset(): void;
+  /**
+   * A second stream of the same engine (its own state, the model shared): the capture path's second
+   * hearing while hark plays (talk-over-ear.ts). Closing it leaves this one open; absent: none.
+   */
+  twin?(): Vad;
   close(): Promise<void>;
 }
