@@ -25,7 +25,7 @@ export function applySpeechEffect(
     case 'speak':
       // The response cascade: an answer is prepared while the person may still go on, and played 2 s after they
       // stopped; speaking again throws it away. Notices ("Timer set.") are said at once.
-      if (effect.answer && cascade) {
+      if (effect.answer && cascade && speech.tts) {
         cascade.start(
           { kind: 'answer', text: effect.text, ...(effect.lang ? { lang: effect.lang } : {}) },
           endOfSpeechAt === undefined ? {} : { endOfSpeechAt },

@@ -71,26 +71,12 @@ export async function runReplay(o: RunOptions): Promise<void> {
     // Never where the config points (that may be the appliance's real submissions file); webhooks never called.
     sandbox: { dir: o.scratchDir, notCalled: { webhook: 'replay', ha: 'replay' }, ...(o.ollama ? { ollama: o.ollama } : {}) },
   });
-  // An answer (a read-back) is said when the response cascade plays it, as on the device: 2 s after
-  // the words ended, not when the command side had it ready; one thrown away by later words is not said.
-  let answer: { out: NewOutcome; index: number; speechEndAt: number; generation: number } | null = null;
+  // An answer (a read-back) is said when the device's response cascade plays it: `cascade.playMs` after
+  // the words ended, or at once when it was ready later than that (ResponseCascade.start).
   conversation.listen((e: Effect, atMs) => {
     if (!current) return;
-    addEffect(current.out, e, !handling, atMs - current.speechEndAt);
-    // The cascade has just been started with it (listeners hear an effect after it is applied).
-    if (e.type === 'speak' && e.answer && conversation.cascade)
-      answer = { out: current.out, index: current.out.said.length - 1, speechEndAt: current.speechEndAt, generation: conversation.cascade.currentGeneration };
-  });
-  bus.on('cascade.stage', (c) => {
-    if (c.stage !== 'playing' || answer?.generation !== c.generation) return;
-    answer.out.saidAfterMs[answer.index] = Math.round(clock.now() - answer.speechEndAt);
-    answer = null;
-  });
-  bus.on('cascade.cancelled', (c) => {
-    if (answer?.generation !== c.generation) return;
-    answer.out.said.splice(answer.index, 1);
-    answer.out.saidAfterMs.splice(answer.index, 1);
-    answer = null;
+    const after = atMs - current.speechEndAt;
+    addEffect(current.out, e, !handling, e.type === 'speak' && e.answer ? Math.max(after, o.config.cascade.playMs) : after);
   });
   // Settle async work (while the model or the voice is working, virtual time follows real time) and
   // move timer by timer, as simulate does, so what a timer sets off lands before the next.
@@ -141,8 +127,6 @@ export async function runReplay(o: RunOptions): Promise<void> {
       handling = false;
     }
     await drive.advanceTo(Math.max(clock.now(), o.horizonMs));
-    // The last answer the device still said after its last stored row: the cascade's play is due within playMs.
-    if (conversation.cascade?.busy) await drive.advanceTo(clock.now() + o.config.cascade.playMs);
     finish();
   } finally {
     conversation.dispose();

@@ -8,14 +8,12 @@ export function asrResult(kind: 'partial' | 'final', text: string, start: number
   return {
     kind,
     text,
-    words: text
-      .split(' ')
-      .map((w, i, all) => ({
-        word: w,
-        start: start + ((end - start) * i) / all.length,
-        end: start + ((end - start) * (i + 1)) / all.length,
-        confidence: 0.95,
-      })),
+    words: text.split(' ').map((w, i, all) => ({
+      word: w,
+      start: start + ((end - start) * i) / all.length,
+      end: start + ((end - start) * (i + 1)) / all.length,
+      confidence: 0.95,
+    })),
     confidence: 0.95,
     start,
     duration: end - start,
