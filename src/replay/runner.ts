@@ -5,6 +5,7 @@ import { VirtualDrive } from '../core/virtual-drive.js';
 import type { Logger } from '../core/log.js';
 import { Conversation, type ConversationDeps } from '../path/conversation.js';
 import { createSpeech } from '../speech/create.js';
+import { answerPlaysAfterMs } from '../turn/cascade.js';
 import type { EchoConfig } from '../echo/config.js';
 import type { SpeechConfig } from '../speech/config.js';
 import type { SttConfig } from '../stt/config.js';
@@ -71,12 +72,11 @@ export async function runReplay(o: RunOptions): Promise<void> {
     // Never where the config points (that may be the appliance's real submissions file); webhooks never called.
     sandbox: { dir: o.scratchDir, notCalled: { webhook: 'replay', ha: 'replay' }, ...(o.ollama ? { ollama: o.ollama } : {}) },
   });
-  // An answer (a read-back) is said when the device's response cascade plays it: `cascade.playMs` after
-  // the words ended, or at once when it was ready later than that (ResponseCascade.start).
+  // An answer (a read-back) is said when the device's response cascade would play it.
   conversation.listen((e: Effect, atMs) => {
     if (!current) return;
     const after = atMs - current.speechEndAt;
-    addEffect(current.out, e, !handling, e.type === 'speak' && e.answer ? Math.max(after, o.config.cascade.playMs) : after);
+    addEffect(current.out, e, !handling, e.type === 'speak' && e.answer ? answerPlaysAfterMs(o.config.cascade, after) : after);
   });
   // Settle async work (while the model or the voice is working, virtual time follows real time) and
   // move timer by timer, as simulate does, so what a timer sets off lands before the next.

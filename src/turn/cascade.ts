@@ -12,6 +12,15 @@ export interface CascadeTimings {
 
 export const DEFAULT_CASCADE_TIMINGS: CascadeTimings = { modelMs: 500, renderMs: 1500, playMs: 2000 };
 
+/**
+ * When, after the end of speech, the cascade plays an answer that was ready `readyAfterMs` after it:
+ * at `playMs`, or at once when it was ready later. ResponseCascade's timers come to this, and replay,
+ * which has no cascade of its own, times a read-back by it, so the two cannot drift apart.
+ */
+export function answerPlaysAfterMs(timings: CascadeTimings, readyAfterMs: number): number {
+  return Math.max(readyAfterMs, timings.playMs);
+}
+
 /** What the cascade drives. Each step gets an AbortSignal that fires when the person cuts in. */
 export interface CascadeSteps<I, M, A> {
   /** Work out the answer (the router's text, an LLM reply). */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Bus } from '../../src/core/bus.js';
 import { VirtualClock } from '../../src/core/clock.js';
 import { parseConfigText } from '../../src/config/load.js';
-import { ResponseCascade, type CascadeEvent } from '../../src/turn/cascade.js';
+import { answerPlaysAfterMs, DEFAULT_CASCADE_TIMINGS, ResponseCascade, type CascadeEvent } from '../../src/turn/cascade.js';
 import { SpeechQueue } from '../../src/speech/queue.js';
 import { SimulatedOutput } from '../../src/speech/simulated-output.js';
 
@@ -102,6 +102,20 @@ describe('response cascade timings', () => {
     await flush();
     expect(r.calls[2]).toBe('2300 play pcm');
   });
+
+  it.each([0, 1200, 1999, 2000, 2300, 4100])(
+    'an answer ready %i ms after the end of speech plays when answerPlaysAfterMs says (replay times read-backs by it)',
+    async (readyMs) => {
+      const r = rig({ hold: ['render'] });
+      r.cascade.start('q');
+      await r.advance(Math.max(DEFAULT_CASCADE_TIMINGS.renderMs, readyMs));
+      r.held.render[0]!.resolve('pcm');
+      await flush();
+      await r.advance(Math.max(0, DEFAULT_CASCADE_TIMINGS.playMs - r.clock.now()));
+      const played = r.calls.find((c) => c.endsWith(' play pcm'));
+      expect(played).toBe(`${answerPlaysAfterMs(DEFAULT_CASCADE_TIMINGS, Math.max(DEFAULT_CASCADE_TIMINGS.renderMs, readyMs))} play pcm`);
+    },
+  );
 
   it('counts from the end of speech, not from when the transcript arrived', async () => {
     const r = rig();
