@@ -10,6 +10,7 @@ import { register as registerSimulate } from './cli/simulate.js';
 import { register as registerTranscribe } from './cli/transcribe.js';
 import { register as registerModel } from './cli/model.js';
 import { register as registerReplay } from './cli/replay.js';
+import { register as registerClocks } from './cli/clocks.js';
 
 const pkg = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -31,6 +32,7 @@ export function buildProgram(): Command {
   registerTranscribe(program);
   registerModel(program);
   registerReplay(program);
+  registerClocks(program);
   return program;
 }
 

@@ -32,6 +32,8 @@ import type { Notifier } from './sd-notify.js';
 import { heapTrimComponent } from './heap-trim.js';
 import { pickingComponent, type PickingApi } from '../picking/component.js';
 import { nativeHeapTrim } from '../echo/addon.js';
+import type { ClockReading, ClockVerdict } from './clock-measure.js';
+import { measureCardClocks } from './measure-cards.js';
 
 export interface DaemonOptions {
   config: HarkConfig;
@@ -199,6 +201,22 @@ export class Daemon {
   }
   pttUp(cancelled = false): void {
     this.capture?.pttUp(cancelled);
+  }
+
+  /**
+   * `hark clocks`: play the measuring sound through the speaker, as hark plays anything, until its
+   * echo canceller has the speaker's clock against the microphone's settled (and so kept for these
+   * cards, as any run keeps it), or knows they are one clock.
+   */
+  async measureClocks(timeoutMs: number, onProgress?: (r: ClockReading | null, elapsedMs: number) => void): Promise<ClockVerdict> {
+    return measureCardClocks({
+      speech: this.speech,
+      store: this.store,
+      config: this.opts.config,
+      clock: this.clock,
+      timeoutMs,
+      ...(onProgress ? { onProgress } : {}),
+    });
   }
 
   /** Resolves when every segment closed so far has been handled. */
