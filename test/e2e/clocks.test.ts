@@ -1,11 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Room } from '../support/room-devices.js';
 import { drifted, kitchen } from '../support/room-spec.js';
-import { HARK_BIN, outputDir } from '../support/paths.js';
+import { outputDir } from '../support/paths.js';
+import { harkClocks } from '../support/hark-clocks.js';
 
 /**
  * `hark clocks`, the install step that measures the speaker's clock against the microphone's: the
@@ -14,21 +14,6 @@ import { HARK_BIN, outputDir } from '../support/paths.js';
  * from the skew instead of 8-16 s of measuring (test/echo/known-skew.test.ts shows what that start
  * is worth). Each run plays the hiss in real time until the canceller has the skew settled.
  */
-function clocks(room: Room, dir: string, seconds: number): Promise<{ code: number | null; out: string; err: string }> {
-  writeFileSync(join(dir, 'hark.yaml'), 'echo:\n  mode: cancel\nstt:\n  mode: cloud-only\n');
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [HARK_BIN, 'clocks', '--db', join(dir, 'hark.db'), '--seconds', String(seconds)], {
-      env: { ...process.env, PATH: `${room.dir}:${process.env.PATH}`, HARK_CONFIG: join(dir, 'hark.yaml'), DEEPGRAM_API_KEY: 'e2e-key' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('exit', (code) => resolve({ code, out, err }));
-  });
-}
-
 const rooms: Room[] = [];
 afterAll(async () => {
   for (const r of rooms) await r.close();
@@ -43,7 +28,8 @@ describe("hark clocks: the speaker's clock measured at install", () => {
       mkdirSync(dir, { recursive: true });
       const room = await new Room(join(dir, 'bin'), { spec: drifted(kitchen(400, 80), ppm), maxSeconds: 200 }).start();
       rooms.push(room);
-      const r = await clocks(room, dir, 150);
+      writeFileSync(join(dir, 'hark.yaml'), 'echo:\n  mode: cancel\nstt:\n  mode: cloud-only\n');
+      const r = await harkClocks(room, dir, 150);
       writeFileSync(join(dir, 'output.txt'), `${r.out}\n---\n${r.err}`);
       expect(r.code, r.out + r.err).toBe(0);
       const db = new Database(join(dir, 'hark.db'), { readonly: true });

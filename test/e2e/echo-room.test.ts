@@ -8,6 +8,7 @@ import { Room, startHarkInRoom } from '../support/room-devices.js';
 import { rms } from '../support/room-sim.js';
 import { roomsByName, type RoomSpec } from '../support/room-spec.js';
 import { espeakPhrase } from '../support/speech.js';
+import { harkClocks } from '../support/hark-clocks.js';
 import { SHORT_ANSWER } from '../echo/room-program.js';
 import { openedAfterMs, stopAllowedMs } from '../echo/room-matrix.js';
 import { msToSamples } from '../../src/audio/pcm.js';
@@ -71,6 +72,7 @@ async function roomAloneMs(room: Room, at: number): Promise<number | null> {
 // check that a room runs, ~50 s, not the targets' measurement).
 const ROOMS = roomsByName(process.env.HARK_ECHO_ROOMS ?? 'kitchen-rt250-lat80,kitchen-rt400-lat80,kitchen-rt600-lat80');
 const QUICK = !!process.env.HARK_ECHO_QUICK;
+const CLOCKS = !!process.env.HARK_ECHO_CLOCKS;
 
 // Opt-in (`make echo-room`, or HARK_ECHO_E2E=1 after a build; about 140 s a room, over the suite's budget):
 // its counts move with the machine's load, so it runs alone, not in `make test`. In seven runs alone in
@@ -154,12 +156,15 @@ describe.skipIf(!process.env.HARK_ECHO_E2E).each(ROOMS.map((spec) => ({ name: sp
         { exact: ['tell me briefly'], do: { say: SHORT_ANSWER } },
         { exact: ['stop', 'stop talking'], do: { action: 'stop' } },
       ];
-      hark = await startHarkInRoom(
-        room,
-        dir,
-        deepgram.url,
-        `actions:\n  dataDir: ${JSON.stringify(dir)}\n  timers:\n    ringEveryMs: 2000\n    giveUpMs: ${QUICK ? 15000 : 60000}\necho:\n  mode: cancel\n  fallback: ${process.env.ECHO_FALLBACK ?? 'off'}\n${process.env.ECHO_FILTER_MS ? `  filterMs: ${process.env.ECHO_FILTER_MS}\n` : ''}${process.env.ECHO_LEAD_MS ? `speech:\n  playerLeadMs: ${process.env.ECHO_LEAD_MS}\n` : ''}router:\n  frames:\n    base:\n      rules: ${JSON.stringify(rules)}\n`,
-      );
+      const yaml = `actions:\n  dataDir: ${JSON.stringify(dir)}\n  timers:\n    ringEveryMs: 2000\n    giveUpMs: ${QUICK ? 15000 : 60000}\necho:\n  mode: cancel\n  fallback: ${process.env.ECHO_FALLBACK ?? 'off'}\n${process.env.ECHO_FILTER_MS ? `  filterMs: ${process.env.ECHO_FILTER_MS}\n` : ''}${process.env.ECHO_LEAD_MS ? `speech:\n  playerLeadMs: ${process.env.ECHO_LEAD_MS}\n` : ''}router:\n  frames:\n    base:\n      rules: ${JSON.stringify(rules)}\n`;
+      // HARK_ECHO_CLOCKS=1: the install step first (`hark clocks`, the same cards and store), so hark starts from the skew.
+      if (CLOCKS) {
+        writeFileSync(join(dir, 'hark.yaml'), yaml);
+        const measured = await harkClocks(room, dir, 120, ['--stt-mode', 'cloud-only', '--deepgram-url', deepgram.url]);
+        writeFileSync(join(dir, 'clocks.txt'), `${measured.out}\n---\n${measured.err}`);
+        if (measured.code !== 0) throw new Error(`hark clocks failed: ${measured.out}`);
+      }
+      hark = await startHarkInRoom(room, dir, deepgram.url, yaml);
 
       // A timer for 40 s, then the recipe: the answer (~30 s), then the ring (60 s), nobody speaking.
       await command('computer set a timer for forty seconds', 'computer set a timer for 40 seconds');
