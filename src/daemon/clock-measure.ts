@@ -1,4 +1,5 @@
 import type { Clock } from '../core/clock.js';
+import { ONE_CLOCK_PPM } from '../store/echo-skew.js';
 
 /** What the echo canceller knows of the two clocks now (EchoStatus: its clocks, and whether hark's sound reaches the microphone). */
 export interface ClockReading {
@@ -22,8 +23,6 @@ export type ClockVerdict =
  * at the same figure (echo/create.ts), so a `followed` verdict means the store has it.
  */
 export const SETTLED_ERROR_PPM = 1;
-/** Under this the reference is not resampled (echo/drift.ts): the speaker and the microphone keep one time. */
-export const ONE_CLOCK_PPM = 2;
 
 /** The verdict a reading gives, or null while it is still measuring. Pure. */
 export function clockVerdict(r: ClockReading): ClockVerdict | null {

@@ -1,8 +1,7 @@
 import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { KeptSkew } from '../echo/component.js';
-import { cardPair } from '../store/echo-skew.js';
-import { ONE_CLOCK_PPM } from './clock-measure.js';
+import { cardPair, ONE_CLOCK_PPM } from '../store/echo-skew.js';
 import type { Store } from '../store/store.js';
 
 /**

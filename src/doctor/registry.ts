@@ -8,6 +8,7 @@ import { mqttCheck } from './mqtt.js';
 import { haConversationCheck } from './ha-conversation.js';
 import { wyomingCheck } from './wyoming.js';
 import { echoCheck } from './echo.js';
+import { clocksCheck } from './clocks.js';
 import { modelSpeedCheck } from './model-speed.js';
 import { pickingCheck } from './picking.js';
 
@@ -21,6 +22,7 @@ export function allChecks(): Check[] {
     microphoneCheck,
     playbackCheck,
     echoCheck,
+    clocksCheck,
     espeakCheck,
     modelCheck,
     whisperBuildCheck,

@@ -11,6 +11,13 @@ export interface EchoSkewRow {
   measuredAt: number;
 }
 
+/**
+ * Under this skew (ppm) the speaker and the microphone keep one time: the echo canceller's filter
+ * follows that much by itself, so the reference is not resampled (echo/drift.ts), and a pair kept at
+ * it has been measured, with nothing to follow.
+ */
+export const ONE_CLOCK_PPM = 2;
+
 /** The key of a pair of cards: the capture device and the playback device, as configured. */
 export function cardPair(captureDevice: string, speechDevice: string): string {
   return `${captureDevice} -> ${speechDevice}`;
