@@ -48,10 +48,11 @@ pi-check:
 # hark in simulated kitchens with the echo canceller (README, echo notes): the real `hark run`, the
 # room's aplay/arecord on PATH, ~140 s a room. ROOMS picks them (test/support/room-spec.ts; default the
 # three RT60s at 80 ms), e.g. `make echo-room ROOMS=tuned,tiled-kitchen`. Its counts move with the
-# machine's load: run it alone. Not part of `make test` or CI.
+# machine's load: run it alone. Not part of `make test` or CI. CLOCKS=1 runs `hark clocks` in the room
+# first, as an install does, so hark starts from the speaker's clock measured.
 echo-room: deps
 	npm run -s build
-	HARK_ECHO_E2E=1 $(if $(ROOMS),HARK_ECHO_ROOMS=$(ROOMS)) npx vitest run test/e2e/echo-room.test.ts
+	HARK_ECHO_E2E=1 $(if $(ROOMS),HARK_ECHO_ROOMS=$(ROOMS)) $(if $(CLOCKS),HARK_ECHO_CLOCKS=1) npx vitest run test/e2e/echo-room.test.ts
 
 # The loud room through hark's own capture path: the real `hark run` on a fake arecord
 # playing MINUTES of talk SPEED times real time, echo canceller in force; RSS at each STEP minutes,
