@@ -1,0 +1,51 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { simulate as runSimulate } from '../conversation/sim.js';
+import { startOllamaDouble, type OllamaDouble } from '../support/ollama-server.js';
+
+/**
+ * The built-in intents asked in the language the request was said in, through `hark simulate`
+ * with the Ollama double: the model's object is read with that language's pack (its durations,
+ * its timer words), the yes/no question is the pack's (proposals.yaml), and after "sí" / "ja" the
+ * timer is set and answered in that language. English is as it always was.
+ */
+let ollama: OllamaDouble;
+beforeEach(async () => {
+  ollama = await startOllamaDouble();
+  ollama.on('pasta al dente', { verb: 'set_timer', object: 'pasta para 10 minutos' });
+  ollama.on('pasta bissfest', { verb: 'set_timer', object: 'Pasta für 10 Minuten' });
+  ollama.on('pasta to be al dente', { verb: 'set_timer', object: 'pasta for 10 minutes' });
+});
+afterEach(() => ollama.close());
+
+const simulate = (lines: string[], languages: string[]) =>
+  runSimulate(`${lines.join('\n')}\n`, {
+    args: ['--ollama', ollama.url],
+    yaml: `language:\n  languages: [${languages.join(', ')}]\nintent:\n  enabled: true\n`,
+    drainMs: 0,
+    timeoutMs: 20_000,
+  });
+const said = (r: Awaited<ReturnType<typeof simulate>>) => r.of('speak').map((l) => (l.lang ? `[${String(l.lang)}] ${String(l.text)}` : String(l.text)));
+const timerSet = (r: Awaited<ReturnType<typeof simulate>>) =>
+  r.of('action').filter((a) => a.name === 'timer.set').map((a) => (a as unknown as { args: { seconds: number; label?: string } }).args);
+
+describe("the built-in intents in the request's language", () => {
+  it('Spanish: asked in Spanish, set on "sí", answered in Spanish', async () => {
+    const r = await simulate(['oye computadora quiero la pasta al dente', 'envía', 'sí'], ['en', 'es']);
+    expect(r.status).toBe(0);
+    expect(said(r)).toEqual(['[es] ¿Pongo un temporizador de pasta de 10 minutos? Di sí o no.', '[es] Temporizador de pasta puesto para 10 minutos.']);
+    expect(timerSet(r)).toEqual([expect.objectContaining({ seconds: 600, label: 'pasta' })]);
+  }, 60_000);
+
+  it('German: asked in German, set on "ja", answered in German', async () => {
+    const r = await simulate(['hallo computer ich will die pasta bissfest', 'senden', 'ja'], ['en', 'de']);
+    expect(r.status).toBe(0);
+    expect(said(r)).toEqual(['[de] Soll ich einen Pasta-Timer auf 10 Minuten stellen? Sag ja oder nein.', '[de] Pasta-Timer auf 10 Minuten gestellt.']);
+    expect(timerSet(r)).toEqual([expect.objectContaining({ seconds: 600, label: 'pasta' })]);
+  }, 60_000);
+
+  it('English on the same device is as before', async () => {
+    const r = await simulate(['computer i want the pasta to be al dente', 'go', 'yes'], ['en', 'es']);
+    expect(said(r)).toEqual(['Set a pasta timer for 10 minutes? Say yes or no.', 'Pasta timer set for 10 minutes.']);
+    expect(timerSet(r)).toEqual([expect.objectContaining({ seconds: 600, label: 'pasta' })]);
+  }, 60_000);
+});
