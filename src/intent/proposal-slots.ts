@@ -87,7 +87,8 @@ const wordsIn = (text: string | null, lang: Language): string[] => (text ? lang.
  */
 function findList(w: readonly string[], ow: ObjectWords): { list: string; at: number } | null {
   const i = w.findIndex((x) => ow.listWords.has(x));
-  if (i <= 0) return null;
+  // "order list" needs a name before the word; "lista de pedidos" may open the object.
+  if (i < 0 || (i === 0 && !ow.after)) return null;
   let name: string | null = null;
   let starts = i;
   if (ow.before) {
