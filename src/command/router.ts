@@ -237,6 +237,11 @@ export class CommandRouter {
     return frame instanceof QueryFrame ? frame.text : null;
   }
 
+  /** The language an open frame was opened in (its question is asked in it); undefined when it is not open. */
+  frameLang(name: string): string | undefined {
+    return this.frames.find((f) => f.name === name)?.lang;
+  }
+
   /**
    * Send what an open frame holds and close it now, as its silence timer would (the answer
    * is due 2 s after the person stopped, not after the frame's 4 s). False when the frame is not open,

@@ -83,7 +83,7 @@ export class Conversation {
               speech,
               prepare: () => {
                 const pass = this.commands.intent?.pass;
-                return pass ? (text, signal) => pass.prepare(text, signal) : null;
+                return pass ? (text, signal, frame) => pass.prepare(text, signal, this.commands.core.router.frameLang(frame)) : null;
               },
               submitHeld: (frame, signal) => (this.lineUp ? this.lineUp(() => this.submitHeld(frame, signal), frame) : this.submitHeld(frame, signal)),
             }),

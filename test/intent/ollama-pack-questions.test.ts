@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { simulate as runSimulate } from '../conversation/sim.js';
 import { startOllamaDouble, type OllamaDouble } from '../support/ollama-server.js';
+import { intentHarness } from './ollama-harness.js';
 
 /**
  * The built-in intents asked in the language the request was said in, through `hark simulate`
@@ -48,4 +49,13 @@ describe("the built-in intents in the request's language", () => {
     expect(said(r)).toEqual(['Set a pasta timer for 10 minutes? Say yes or no.', 'Pasta timer set for 10 minutes.']);
     expect(timerSet(r)).toEqual([expect.objectContaining({ seconds: 600, label: 'pasta' })]);
   }, 60_000);
+
+  it("what the cascade prepares ahead is worded in the open request's language, and is what the confirm frame then says", async () => {
+    const h = intentHarness({ host: ollama.url, config: { language: { languages: ['en', 'es'] } } });
+    const question = '¿Pongo un temporizador de pasta de 10 minutos? Di sí o no.';
+    expect(await h.pass.prepare('quiero la pasta al dente', new AbortController().signal, 'es')).toEqual({ spoken: question, lang: 'es' });
+    await h.script('oye computadora quiero la pasta al dente', 'envía');
+    expect(h.spoken()).toEqual([question]);
+    expect(ollama.chats).toHaveLength(1);
+  });
 });
