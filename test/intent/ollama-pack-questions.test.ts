@@ -27,7 +27,10 @@ const simulate = (lines: string[], languages: string[]) =>
   });
 const said = (r: Awaited<ReturnType<typeof simulate>>) => r.of('speak').map((l) => (l.lang ? `[${String(l.lang)}] ${String(l.text)}` : String(l.text)));
 const timerSet = (r: Awaited<ReturnType<typeof simulate>>) =>
-  r.of('action').filter((a) => a.name === 'timer.set').map((a) => (a as unknown as { args: { seconds: number; label?: string } }).args);
+  r
+    .of('action')
+    .filter((a) => a.name === 'timer.set')
+    .map((a) => (a as unknown as { args: { seconds: number; label?: string } }).args);
 
 describe("the built-in intents in the request's language", () => {
   it('Spanish: asked in Spanish, set on "sí", answered in Spanish', async () => {

@@ -33,7 +33,13 @@ describe('proposal slots in Spanish', () => {
     ['add_to_list', 'servilletas', 'no quedan servilletas', '¿Añado servilletas a la lista de compra?', { item: 'servilletas', list: 'shopping' }],
     ['remove_from_list', 'la leche', 'quita la leche de la lista de pedidos', '¿Quito leche de la lista de pedidos?', { item: 'leche', list: 'pedidos' }],
     ['read_list', 'lista de pedidos', 'qué hay en pedidos', '¿Leo la lista de pedidos?', { list: 'pedidos' }],
-    ['inventory_count', '12 cajas de guantes', 'tenemos doce cajas de guantes', '¿Anoto un recuento de doce cajas de guantes?', { item: 'guantes', quantity: 12 }],
+    [
+      'inventory_count',
+      '12 cajas de guantes',
+      'tenemos doce cajas de guantes',
+      '¿Anoto un recuento de doce cajas de guantes?',
+      { item: 'guantes', quantity: 12 },
+    ],
   ])('%s %j → %s', (name, target, said, question, slots) => {
     const r = ask('es', name, target, said);
     expect(r.question).toBe(question);

@@ -14,16 +14,23 @@ describe('the unclear reply names the thing in its own language', () => {
     ['a Spanish query, its words untagged', { text: 'oye computadora la pasta está de lado' }],
     ['a Spanish query, its words named Spanish', { text: 'oye computadora la pasta está de lado', language: 'es' }],
     ['a Spanish query naming the timer in Spanish', { text: 'oye computadora el temporizador de pasta está de lado' }],
-  ])('%s', async (_what, line) => {
-    const r = await simulate(script('computer set a pasta timer for ten minutes', { ...line, atMs: 10_000 }), { yaml, drainMs: 0 });
-    expect(lines(r)).toEqual(['Pasta timer set for 10 minutes.', '[es] No he entendido qué hacer con el temporizador de pasta.']);
-  }, 60_000);
+  ])(
+    '%s',
+    async (_what, line) => {
+      const r = await simulate(script('computer set a pasta timer for ten minutes', { ...line, atMs: 10_000 }), { yaml, drainMs: 0 });
+      expect(lines(r)).toEqual(['Pasta timer set for 10 minutes.', '[es] No he entendido qué hacer con el temporizador de pasta.']);
+    },
+    60_000,
+  );
 
   it('an English query about a timer set in Spanish is answered in English words', async () => {
-    const r = await simulate(script('oye computadora pon un temporizador de pasta de diez minutos', { text: 'computer the pasta timer sideways', atMs: 10_000 }), {
-      yaml,
-      drainMs: 0,
-    });
+    const r = await simulate(
+      script('oye computadora pon un temporizador de pasta de diez minutos', { text: 'computer the pasta timer sideways', atMs: 10_000 }),
+      {
+        yaml,
+        drainMs: 0,
+      },
+    );
     expect(lines(r)).toEqual(['[es] Temporizador de pasta puesto para 10 minutos.', "I didn't get what to do with the pasta timer."]);
   }, 60_000);
 

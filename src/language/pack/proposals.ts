@@ -45,12 +45,10 @@ const intentName = z.string().regex(/^[a-z][a-z0-9_]*$/, 'must be an intent name
 
 /** intent → text: each built-in intent required (named when missing), a config's own allowed. */
 function perIntent(value: z.ZodType<string>, what: string) {
-  return z
-    .record(intentName, value, { error: `must map intent names to ${what}` })
-    .superRefine((r, ctx) => {
-      for (const name of PROPOSAL_INTENTS)
-        if (!(name in r)) ctx.addIssue({ code: 'custom', path: [name], message: `is missing: every pack writes the ${what} of each built-in intent` });
-    });
+  return z.record(intentName, value, { error: `must map intent names to ${what}` }).superRefine((r, ctx) => {
+    for (const name of PROPOSAL_INTENTS)
+      if (!(name in r)) ctx.addIssue({ code: 'custom', path: [name], message: `is missing: every pack writes the ${what} of each built-in intent` });
+  });
 }
 
 /** A timer's name inside a question: a message reading only {name} (none: the timer has none). */
