@@ -229,17 +229,12 @@ export class CommandRouter {
   }
 
   /**
-   * What an open query frame has collected so far (the cascade asks the model about it
-   * before the frame submits). Null when no such frame is open or it is not a query.
+   * What an open query frame has collected so far and the language it was opened in (the cascade
+   * asks the model about it, in that language, before the frame submits). Null when no such frame is open or it is not a query.
    */
-  heldText(name: string): string | null {
+  held(name: string): { text: string; lang: string | undefined } | null {
     const frame = this.frames.find((f) => f.name === name);
-    return frame instanceof QueryFrame ? frame.text : null;
-  }
-
-  /** The language an open frame was opened in (its question is asked in it); undefined when it is not open. */
-  frameLang(name: string): string | undefined {
-    return this.frames.find((f) => f.name === name)?.lang;
+    return frame instanceof QueryFrame ? { text: frame.text, lang: frame.lang } : null;
   }
 
   /**
