@@ -110,7 +110,13 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
 
   attach(host: CoreHost): void {
     this.host = host;
-    registerIntentActions(host.actions, { lists: this.opts.lists, emit: host.emit, forwarded: this.opts.forwarded ?? (() => false), log: this.opts.log });
+    registerIntentActions(host.actions, {
+      lists: this.opts.lists,
+      emit: host.emit,
+      forwarded: this.opts.forwarded ?? (() => false),
+      log: this.opts.log,
+      language: (code) => this.langOf(code),
+    });
   }
   get busy(): boolean {
     return this.line.busy;

@@ -15,6 +15,9 @@ beforeEach(async () => {
   ollama.on('pasta al dente', { verb: 'set_timer', object: 'pasta para 10 minutos' });
   ollama.on('pasta bissfest', { verb: 'set_timer', object: 'Pasta für 10 Minuten' });
   ollama.on('pasta to be al dente', { verb: 'set_timer', object: 'pasta for 10 minutes' });
+  ollama.on('guantes', { verb: 'inventory_count', object: '12 cajas de guantes' });
+  ollama.on('cámara', { verb: 'report_issue', object: 'la cámara está a 10 grados' });
+  ollama.on('Schichtleiter', { verb: 'call_manager', object: null });
 });
 afterEach(() => ollama.close());
 
@@ -61,4 +64,22 @@ describe("the built-in intents in the request's language", () => {
     expect(h.spoken()).toEqual([question]);
     expect(ollama.chats).toHaveLength(1);
   });
+
+  it("the intents' own actions answer in the request's language too", async () => {
+    const es = await simulate(
+      ['oye computadora contamos doce cajas de guantes', 'envía', 'sí', 'oye computadora la cámara está a diez grados', 'envía', 'sí'],
+      ['en', 'es'],
+    );
+    expect(said(es)).toEqual([
+      '[es] ¿Anoto un recuento de doce cajas de guantes? Di sí o no.',
+      '[es] Anotado el recuento: doce cajas de guantes.',
+      '[es] ¿Aviso de esto: la cámara está a diez grados? Di sí o no.',
+      '[es] Avisado: la cámara está a diez grados.',
+    ]);
+    const de = await simulate(['hallo computer ich brauche den Schichtleiter', 'senden', 'ja'], ['en', 'de']);
+    expect(said(de)).toEqual([
+      '[de] Soll ich den Schichtleiter rufen? Sag ja oder nein.',
+      '[de] Ich habe notiert, dass du den Schichtleiter brauchst, aber es ist kein Pager eingerichtet.',
+    ]);
+  }, 60_000);
 });

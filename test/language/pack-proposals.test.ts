@@ -44,6 +44,10 @@ describe('proposals.yaml', () => {
       'packs/es/proposals.yaml: ask.set_timer: is missing: every pack writes the questions of each built-in intent',
     ]);
     expect(problems('de', (t) => t.replace(/^unclear: .*\n/m, ''))).toEqual(['packs/de/proposals.yaml: unclear: is missing: every pack says it']);
+    expect(problems('es', (t) => t.replace(/^ {2}reported: .*\n/m, ''))).toEqual(['packs/es/proposals.yaml: said.reported: is missing: every pack says it']);
+    expect(problems('en', (t) => t.replace("'Counted {what}.'", "'Counted {item}.'"))).toEqual([
+      'packs/en/proposals.yaml: said.counted: unknown slot {item}: hark gives this {what}',
+    ]);
   });
 
   it('an unknown slot, or a timer phrase that reads another argument or does not parse, is named', () => {

@@ -44,6 +44,8 @@ export interface Language {
   phrase(key: string, args?: MessageArgs): string;
   /** A timer inside the intent pass's question (proposals.yaml): "a pasta timer" (a_timer), "the timer" (the_timer, no name). */
   timerPhrase(which: 'a_timer' | 'the_timer', name: string | undefined): string;
+  /** What an intent action says once done (proposals.yaml `said`), as said (capital first). */
+  proposalSaid(key: keyof Pack['proposals']['said'], args?: MessageArgs): string;
 }
 
 export type ListFile = 'lists' | 'timers' | 'words' | 'durations';
@@ -73,5 +75,9 @@ export function languageOf(pack: Pack): Language {
     reply: (key, args) => reply(pack, key, args),
     phrase: (key, args) => phrase(pack, key, args),
     timerPhrase: (which, name) => formatMessage(pack.proposals[which], { name }, pluralRule(pack.meta.language), pack.meta.noun_slots),
+    proposalSaid: (key, args = {}) => {
+      const text = formatMessage(pack.proposals.said[key], args, pluralRule(pack.meta.language), pack.meta.noun_slots);
+      return text.charAt(0).toUpperCase() + text.slice(1);
+    },
   };
 }

@@ -65,12 +65,44 @@ const timerPhrase = text('a message, such as "{name, select, none {a timer} othe
   }
 });
 
+/** What the intent pass's own actions say once done, with the arguments each is given. */
+export const PROPOSAL_SAID = {
+  counted: ['what'],
+  located: ['item', 'where'],
+  not_located: ['item'],
+  reported: ['what'],
+  calling: [],
+  no_pager: [],
+} as const satisfies Record<string, readonly string[]>;
+
+const saidMessage = (args: readonly string[]) =>
+  text('a message, such as "Counted {what}."').transform((source, ctx): Message => {
+    try {
+      const m = parseMessage(source);
+      const stray = [...m.args].find((a) => !args.includes(a));
+      if (stray !== undefined)
+        ctx.addIssue({ code: 'custom', message: `unknown slot {${stray}}: hark gives this ${args.length ? args.map((a) => `{${a}}`).join(', ') : 'none'}` });
+      return m;
+    } catch (err) {
+      if (!(err instanceof MessageError)) throw err;
+      ctx.addIssue({ code: 'custom', message: `${err.message} in "${source}"` });
+      return z.NEVER;
+    }
+  });
+
 export const packProposals = z.strictObject({
   ask: perIntent(question, 'questions'),
   clarify: perIntent(text('a question, such as "For how long?"'), 'clarifications'),
   unclear: text('what hark says when the answer cannot be used'),
   a_timer: timerPhrase,
   the_timer: timerPhrase,
+  /** What the pass's own actions say (inventory.count, item.locate, issue.report, manager.call). */
+  said: z.strictObject(
+    Object.fromEntries(Object.entries(PROPOSAL_SAID).map(([k, args]) => [k, saidMessage(args)])) as Record<
+      keyof typeof PROPOSAL_SAID,
+      ReturnType<typeof saidMessage>
+    >,
+  ),
 });
 
 export type PackProposals = z.infer<typeof packProposals>;
