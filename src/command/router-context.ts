@@ -64,7 +64,9 @@ export function matchInput(
         !top.holds() &&
         hearing.plainTarget(top.spec.target ?? 'file') &&
         !opensAMessage(said, hearing.language.speaking(said.language));
-      return (unclear = ok ? ownedThing(said, now(), hearing.language.speaking(said.language)) : null);
+      // Read in the words' language (named, else the query's), named in the query's: the reply is said in it.
+      const words = hearing.language.speaking(said.language ?? top.lang);
+      return (unclear = ok ? ownedThing(said, now(), words, hearing.language.speaking(top.lang ?? said.language)) : null);
     },
     vocab,
   };

@@ -229,12 +229,12 @@ export class CommandRouter {
   }
 
   /**
-   * What an open query frame has collected so far (the cascade asks the model about it
-   * before the frame submits). Null when no such frame is open or it is not a query.
+   * What an open query frame has collected so far and the language it was opened in (the cascade
+   * asks the model about it, in that language, before the frame submits). Null when no such frame is open or it is not a query.
    */
-  heldText(name: string): string | null {
+  held(name: string): { text: string; lang: string | undefined } | null {
     const frame = this.frames.find((f) => f.name === name);
-    return frame instanceof QueryFrame ? frame.text : null;
+    return frame instanceof QueryFrame ? { text: frame.text, lang: frame.lang } : null;
   }
 
   /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { between, flag, intBetween, ms, nonEmpty } from '../core/config-fields.js';
 import { INTENT_ACTIONS } from './intent-actions.js';
-import { DEFAULT_INTENTS, DEFAULT_PROMPT, type IntentSpec } from './intent-spec.js';
+import { DEFAULT_INTENTS, DEFAULT_PROMPT, defaultAsk, type IntentSpec } from './intent-spec.js';
 import { checkPromptAndIntents } from './prompt.js';
 import { INTENT_TARGET } from '../command/actions/targets/intent.js';
 
@@ -30,7 +30,7 @@ const intentSpec = z
     description: text('one line telling the model what the intent is and what its object holds'),
     examples: z.array(example, { error: 'must be a list of example utterances' }).default([]),
     action: z.string({ error: 'must be an action name' }).regex(ACTION_NAME, 'must be an action name such as list.add (lower case, dots between parts)'),
-    /** The yes/no question; default "<name in words> {object}?". */
+    /** The yes/no question; default the English pack's for this name, else "<name in words> {object}?" (a request in another language: that pack's, where it has one). */
     ask: text('the question hark asks, e.g. "Add {object} to the {list} list?"').optional(),
     clarify: text('what hark asks when the object is missing').optional(),
     /** The question and the clarification in another of the device's languages, by its code ({es: "¿Añado {object} a la lista {list}?"}): a request said in it is asked so. */
@@ -48,11 +48,10 @@ const intentSpec = z
     list: text('a list name').optional(),
   })
   .transform((i): IntentSpec => {
-    const words = i.name.replace(/_/g, ' ');
     const { ask, clarify, list, ...rest } = i;
     return {
       ...rest,
-      ask: ask ?? `${words.charAt(0).toUpperCase()}${words.slice(1)} {object}?`,
+      ask: ask ?? defaultAsk(i.name),
       ...(clarify ? { clarify } : {}),
       ...(list ? { list } : {}),
     };
@@ -98,8 +97,8 @@ export const intentSection = z
     frames: z
       .array(z.string({ error: 'must be a frame name' }).regex(/^[a-z][a-z0-9-]*$/, 'must be a frame name'), { error: 'must be a list of frame names' })
       .default(['query']),
-    /** Said when the model's answer cannot be used (wake-word mode; always-listen stays quiet). */
-    clarify: nonEmpty("Sorry, I didn't get that. Say it another way?"),
+    /** Said when the model's answer cannot be used (wake-word mode; always-listen stays quiet); default the pack's `unclear`, in the request's language. */
+    clarify: text('what hark says when the answer cannot be used').optional(),
     /** Said at the first failure of an outage. */
     unavailable: nonEmpty("I can't reach the intent model."),
     /** Said for every later request in the same outage (wake-word mode): short, but never silence. */

@@ -49,4 +49,6 @@ export interface Heard {
 export interface PreparedProposal {
   /** The yes/no question or the clarifying question; null when nothing can be said ahead (the model is away). */
   spoken: string | null;
+  /** The language it is said in, when not the device's first (the voice that renders it ahead is that language's). */
+  lang?: string;
 }

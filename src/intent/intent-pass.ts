@@ -19,6 +19,7 @@ import { proposalFormat, renderPrompt } from './prompt.js';
 import { NOT_RECOGNISED, readProposal } from './proposal.js';
 import type { ModelReply } from './proposal-model.js';
 import { actionArgs, fillSlots, missingSlot, proposalSlots } from './proposal-slots.js';
+import { askOf, clarifyOf, type Worded } from './questions.js';
 import type { Heard, IntentPassOptions, Judged, PreparedProposal } from './intent-pass-io.js';
 
 export type { IntentPassOptions, IntentRecordStore, PreparedProposal } from './intent-pass-io.js';
@@ -64,6 +65,14 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
     const l = this.langOf(code);
     this.emit({ type: 'speak', text, ...(l !== this.lang ? { lang: l.code } : {}) });
   }
+  /** The question hark asks about a judged reply, as the confirm frame or the clarification will say it. */
+  private question(j: Judged, lang: Language): Worded {
+    if (j.status === 'PROPOSED') {
+      const ask = askOf(j.intent, lang);
+      return { ...ask, text: fillSlots(ask.text, j.slots, lang) };
+    }
+    return clarifyOf(j.intent, lang, this.cfg.clarify);
+  }
   constructor(private readonly opts: IntentPassOptions) {
     const { config: cfg, clock } = opts;
     this.cfg = cfg;
@@ -101,7 +110,13 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
 
   attach(host: CoreHost): void {
     this.host = host;
-    registerIntentActions(host.actions, { lists: this.opts.lists, emit: host.emit, forwarded: this.opts.forwarded ?? (() => false), log: this.opts.log });
+    registerIntentActions(host.actions, {
+      lists: this.opts.lists,
+      emit: host.emit,
+      forwarded: this.opts.forwarded ?? (() => false),
+      log: this.opts.log,
+      language: (code) => this.langOf(code),
+    });
   }
   get busy(): boolean {
     return this.line.busy;
@@ -136,7 +151,7 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
    * rendered ahead. Nothing is said or recorded here. `signal` aborts it while no submission has
    * taken it: the person went on speaking, and the request is not what was asked about.
    */
-  async prepare(text: string, signal: AbortSignal): Promise<PreparedProposal> {
+  async prepare(text: string, signal: AbortSignal, lang?: string): Promise<PreparedProposal> {
     const said = text.trim();
     if (!said || this.listening) return { spoken: null };
     // Exactly what fromRequest() will send: the conversation so far and this turn.
@@ -145,9 +160,13 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
     while (messages.length > 1 && messages[0]!.role === 'assistant') messages.shift();
     const r = await this.asker.ahead(said, [{ role: 'system', content: this.system }, ...messages], signal);
     if (!('reply' in r)) return { spoken: null };
-    const j = this.judge(r.reply.content, said);
-    if (j.status === 'PROPOSED') return { spoken: confirmQuestion(fillSlots(j.intent.ask, j.slots), this.lang) };
-    return { spoken: j.intent?.clarify ?? this.cfg.clarify };
+    const l = this.langOf(lang);
+    const j = this.judge(r.reply.content, said, l);
+    const q = this.question(j, l);
+    // The confirm frame asks in the request's language whoever wrote the question; a clarification
+    // written in the config is said as written, in the first language's voice.
+    if (j.status === 'PROPOSED') return { spoken: confirmQuestion(q.text, l), ...(l !== this.lang ? { lang: l.code } : {}) };
+    return { spoken: q.text, ...(q.inLanguage && l !== this.lang ? { lang: l.code } : {}) };
   }
 
   /** A frame's submission (the intent target). Resolves once the question is asked. */
@@ -168,7 +187,7 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
         this.memory.dropUnanswered();
         return null;
       }
-      const j = this.judge(r.reply.content, heard.text);
+      const j = this.judge(r.reply.content, heard.text, this.lang);
       if (j.status === 'PROPOSED')
         return { label: j.intent.name, slots: { intent: j.intent.name, target: j.target ?? '' }, after: () => this.propose(j, heard, r.reply) };
       return { label: 'ambiguous', slots: { reason: j.reason }, after: () => this.ambiguous(j, heard, r.reply, undefined) };
@@ -202,7 +221,7 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
       }
       return { unavailable: 'unavailable' in r ? r.unavailable : 'abandoned' };
     }
-    const j = this.judge(r.reply.content, heard.text);
+    const j = this.judge(r.reply.content, heard.text, this.langOf(heard.lang));
     if (j.status === 'PROPOSED') {
       this.propose(j, heard, r.reply);
       return { detail: `proposed ${j.intent.name}` };
@@ -234,7 +253,7 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
     ]);
     if (!('reply' in r)) return { unavailable: 'unavailable' in r ? r.unavailable : 'abandoned' };
     const heard: Heard = { text: batch.newText, ids: batch.ids, ...(this.listenedIn ? { lang: this.listenedIn } : {}) };
-    const j = this.judge(r.reply.content, batch.newText);
+    const j = this.judge(r.reply.content, batch.newText, this.langOf(heard.lang));
     if (j.status !== 'PROPOSED') {
       this.ambiguous(j, heard, r.reply, undefined);
       return { detail: `ambiguous: ${j.reason}` };
@@ -253,10 +272,10 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
   // ---- the model's reply ----
 
   /** Validate the reply and read the object's parts; anything short of a full proposal is ambiguous. */
-  private judge(content: string, text: string): Judged {
+  private judge(content: string, text: string, lang: Language): Judged {
     const p = readProposal(content, this.cfg.intents);
     if (p.status === 'AMBIGUOUS') return p;
-    const slots = proposalSlots(p.intent, p.target, text);
+    const slots = proposalSlots(p.intent, p.target, text, lang);
     const missing = missingSlot(p.intent, slots);
     if (missing)
       return {
@@ -283,13 +302,15 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
       this.record({ ...base, kind: 'discard', reason: reason === 'no' ? 'the person said no' : 'no answer in time' });
     };
     this.requireHost().router.confirm({
-      prompt: fillSlots((heard.lang ? intent.askIn?.[heard.lang] : undefined) ?? intent.ask, slots),
+      prompt: this.question(j, this.langOf(heard.lang)).text,
       ...(heard.lang ? { lang: heard.lang } : {}),
       onYes: () => {
         this.forget();
         this.emit({ type: 'commit', intent: intent.name, target, utteranceIds: [...heard.ids], model: reply.model, latencyMs: reply.latencyMs });
         this.record({ ...base, kind: 'commit', reason: null, slots: { ...slots } });
-        this.requireHost().actions.submit({ name: intent.action, args: actionArgs(intent, target, slots, heard.ids) });
+        // Said in another of the device's languages, the action answers in it ("Temporizador de pasta puesto …").
+        const lang = heard.lang && this.langOf(heard.lang) !== this.lang ? { lang: heard.lang } : {};
+        this.requireHost().actions.submit({ name: intent.action, args: { ...actionArgs(intent, target, slots, heard.ids), ...lang } });
       },
       onNo: () => {
         settle('no');
@@ -317,11 +338,10 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
     if (j.reason === NOT_RECOGNISED || j.intent) this.opts.log.info('intent ambiguous', fields);
     else this.opts.log.warn('intent reply unusable', fields);
     if (this.listening || !ask) return;
-    const own = heard.lang ? j.intent?.clarifyIn?.[heard.lang] : undefined;
-    const question = own ?? j.intent?.clarify ?? this.cfg.clarify;
-    if (own) this.sayIn(heard.lang, own);
-    else this.emit({ type: 'speak', text: question });
-    this.memory.add('assistant', question);
+    const question = this.question(j, this.langOf(heard.lang));
+    if (question.inLanguage) this.sayIn(heard.lang, question.text);
+    else this.emit({ type: 'speak', text: question.text });
+    this.memory.add('assistant', question.text);
     // The answer to a question must not need the wake word again.
     if (reopen) this.requireHost().router.open(reopen);
   }

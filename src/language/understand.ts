@@ -1,3 +1,4 @@
+import { listName } from './say.js';
 import type { Family, KitchenLanguage } from './kitchen.js';
 import { english } from './pack/english.js';
 import type { Language } from './pack/language.js';
@@ -167,9 +168,10 @@ function one(lang: KitchenLanguage, words: readonly string[], situation: Situati
  * Something hark owns, named in the words: a running timer ("the chips timer", "the brisket"), the
  * timers, a list ("the stores list"), the alarm while one rings. What a short reply names when the
  * words ask nothing hark can read ("I didn't get what to do with the chips timer"); null when they
- * name nothing of hark's.
+ * name nothing of hark's. The words are read in `lang`; the thing is named in `say`'s words (the
+ * language the reply is said in, when that is another: "el temporizador de pasta").
  */
-export function ownedThing(s: Said, situation: Situation, lang: Language = english()): string | null {
+export function ownedThing(s: Said, situation: Situation, lang: Language = english(), say: Language = lang): string | null {
   const w = wordsOf(s, false, lang).words;
   const notAName = lang.list('words', 'not_a_name');
   const alarm = lang.list('timers', 'alarm');
@@ -179,24 +181,24 @@ export function ownedThing(s: Said, situation: Situation, lang: Language = engli
   for (let i = 0; i < w.length; i++) {
     for (const t of situation.timers) {
       const label = t.label?.split(' ');
-      if (label && label.every((x, k) => w[i + k] === x)) return lang.phrase('owned.timer', { name: t.label });
+      if (label && label.every((x, k) => w[i + k] === x)) return say.phrase('owned.timer', { name: t.label });
     }
   }
-  if (situation.ringing && w.some((x) => alarm.has(x))) return lang.phrase('owned.alarm');
+  if (situation.ringing && w.some((x) => alarm.has(x))) return say.phrase('owned.alarm');
   const i = w.findIndex((x) => timerWord.has(x));
   if (i >= 0) {
     const before = w[i - 1];
     const named = before && !notAName.has(before) ? before : undefined;
-    if (!named && situation.timers.length === 1 && situation.timers[0]!.label) return lang.phrase('owned.timer', { name: situation.timers[0]!.label });
-    if (named) return lang.phrase('owned.timer', { name: named });
-    return lang.phrase(plural.has(w[i]) ? 'owned.timers' : 'owned.a_timer');
+    if (!named && situation.timers.length === 1 && situation.timers[0]!.label) return say.phrase('owned.timer', { name: situation.timers[0]!.label });
+    if (named) return say.phrase('owned.timer', { name: named });
+    return say.phrase(plural.has(w[i]) ? 'owned.timers' : 'owned.a_timer');
   }
   const l = w.findIndex((x) => listWord.has(x));
   if (l >= 0) {
     const name = situation.lists.map((x) => x.name).find((n) => n.split(' ').every((x, k, all) => w[l - all.length + k] === x));
-    if (name) return lang.phrase('owned.list', { name });
+    if (name) return say.phrase('owned.list', { name: listName(name, say) });
     const before = w[l - 1];
-    return before && !notAName.has(before) ? lang.phrase('owned.list', { name: before }) : lang.phrase('owned.a_list');
+    return before && !notAName.has(before) ? say.phrase('owned.list', { name: before }) : say.phrase('owned.a_list');
   }
   return null;
 }

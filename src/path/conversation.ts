@@ -83,7 +83,7 @@ export class Conversation {
               speech,
               prepare: () => {
                 const pass = this.commands.intent?.pass;
-                return pass ? (text, signal) => pass.prepare(text, signal) : null;
+                return pass ? (text, signal, frame) => pass.prepare(text, signal, this.commands.core.router.held(frame)?.lang) : null;
               },
               submitHeld: (frame, signal) => (this.lineUp ? this.lineUp(() => this.submitHeld(frame, signal), frame) : this.submitHeld(frame, signal)),
             }),
@@ -263,7 +263,7 @@ export class Conversation {
     const router = this.commands.core.router;
     const top = this.top;
     if (router.mode !== 'wake-word' || top === undefined || !this.d.config.intent.frames.includes(top)) return;
-    const text = router.heldText(top);
+    const text = router.held(top)?.text;
     if (text) cascade.start({ kind: 'proposal', frame: top, text }, { endOfSpeechAt });
   }
 

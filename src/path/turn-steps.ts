@@ -5,18 +5,27 @@ import type { Turn, Worked } from '../turn/turns.js';
 
 export interface TurnStepDeps {
   speech: Speech;
-  /** The intent pass's look-ahead (IntentPass.prepare), when the pass runs. */
-  prepare: () => ((text: string, signal: AbortSignal) => Promise<PreparedProposal>) | null;
+  /** The intent pass's look-ahead (IntentPass.prepare) for the request open in `frame`, when the pass runs. */
+  prepare: () => ((text: string, signal: AbortSignal, frame: string) => Promise<PreparedProposal>) | null;
   /** Hand the open request over now (SegmentPath.submitHeld): the pass answers it from the prepared reply. */
   submitHeld: (frame: string, signal: AbortSignal) => Promise<unknown>;
 }
 
+/** A turn worked out, with the language its words are in when not the device's first (the voice that renders them). */
+type WorkedIn = Worked & { lang?: string };
+
+const langOf = (w: Worked): { lang: string } | undefined => {
+  const lang = w.turn.kind === 'answer' ? w.turn.lang : (w as WorkedIn).lang;
+  return lang ? { lang } : undefined;
+};
+
 /**
- * The cascade's steps on the appliance. An answer: the text as is, rendered by espeak-ng, played as a
- * clip; with no voice to render with (simulate and replay, whose playback is modelled on the clock),
- * said through the queue at the moment the clip would play, so the cascade's timing is the device's. A proposal: the model asked at the first timer (the reply kept for the submission), the
- * question it leads to rendered at the second (espeak-ng's cache then has it when the confirm frame
- * says it), and at the third the request handed over, so the question is said at once.
+ * The cascade's steps on the appliance. An answer: the text as is, rendered by espeak-ng (or the
+ * language's voice), played as a clip; only a device with a voice to render with sends an answer
+ * here (applySpeechEffect), so there is always one. A proposal: the model asked at the first timer
+ * (the reply kept for the submission), the question it leads to, in the request's language,
+ * rendered at the second with that language's voice (the voice's cache then has it when the confirm
+ * frame says it), and at the third the request handed over, so the question is said at once.
  */
 export function turnSteps(d: TurnStepDeps): CascadeSteps<Turn, Worked, Int16Array | null> {
   const { speech } = d;
@@ -25,22 +34,21 @@ export function turnSteps(d: TurnStepDeps): CascadeSteps<Turn, Worked, Int16Arra
       if (turn.kind === 'answer') return { turn, spoken: turn.text };
       const prepare = d.prepare();
       if (!prepare) return { turn, spoken: null };
-      return { turn, spoken: (await prepare(turn.text, signal)).spoken };
+      const p = await prepare(turn.text, signal, turn.frame);
+      const worked: WorkedIn = { turn, spoken: p.spoken, ...(p.lang ? { lang: p.lang } : {}) };
+      return worked;
     },
     render: async (w) => {
       if (w.turn.kind === 'answer') {
-        if (!speech.tts) return null;
-        return speech.tts.render(w.spoken!, w.turn.lang ? { lang: w.turn.lang } : undefined);
+        if (!speech.tts) throw new Error('an answer reached the response cascade on a device with no voice to render it');
+        return speech.tts.render(w.spoken!, langOf(w));
       }
       // Rendering ahead is only a head start: without a voice, or on a failure, the question is rendered when said.
       if (!speech.tts || w.spoken === null) return null;
-      return speech.tts.render(w.spoken).catch(() => null);
+      return speech.tts.render(w.spoken, langOf(w)).catch(() => null);
     },
     play: async (pcm, w, signal) => {
-      if (w.turn.kind === 'answer') {
-        if (pcm) return speech.queue.clip(pcm, w.turn.text, { priority: 'readback' }).done;
-        return speech.tts ? undefined : speech.queue.say(w.turn.text, { priority: 'readback', ...(w.turn.lang ? { lang: w.turn.lang } : {}) }).done;
-      }
+      if (w.turn.kind === 'answer') return pcm ? speech.queue.clip(pcm, w.turn.text, { priority: 'readback' }).done : undefined;
       return d.submitHeld(w.turn.frame, signal);
     },
     stopPlayback: () => speech.queue.stop('barge-in'),

@@ -47,12 +47,13 @@ describe('the intent pass: the model proposes, the person confirms, then hark ac
   });
 
   it('on a device whose first language is Spanish, the question and its "Cancelled." are the Spanish pack\'s', async () => {
+    ollama.on('tres cajas de leche', { verb: 'add_to_list', object: '3 cajas de leche' });
     const h = intentHarness({ host: ollama.url, config: { language: { languages: ['es', 'en'] } } });
-    await h.request('we are short three cases of milk for the order list');
-    expect(h.spoken()).toEqual(['Add three cases of milk to the order list? Di sí o no.']);
+    await h.request('andamos cortos de tres cajas de leche');
+    expect(h.spoken()).toEqual(['¿Añado tres cajas de leche a la lista de compra? Di sí o no.']);
     // What the response cascade renders ahead is the same words the confirm frame says.
-    expect((await h.pass.prepare('we are short three cases of milk for the order list', new AbortController().signal)).spoken).toBe(
-      'Add three cases of milk to the order list? Di sí o no.',
+    expect((await h.pass.prepare('andamos cortos de tres cajas de leche', new AbortController().signal)).spoken).toBe(
+      '¿Añado tres cajas de leche a la lista de compra? Di sí o no.',
     );
     await h.script('no');
     expect(h.of('discard')).toEqual([expect.objectContaining({ intent: 'add_to_list', reason: 'no' })]);

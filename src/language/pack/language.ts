@@ -1,7 +1,7 @@
 import { said } from '../text.js';
 import { durationReader, type DurationReader } from './durations.js';
-import { phrase, reply, type Pack } from './load.js';
-import type { MessageArgs } from './message.js';
+import { phrase, pluralRule, reply, type Pack } from './load.js';
+import { formatMessage, type MessageArgs } from './message.js';
 import { numberReader, type NumberReader } from './numbers.js';
 
 /**
@@ -42,6 +42,10 @@ export interface Language {
   /** A reply as said (capital first), and a reply's words inside another one. */
   reply(key: string, args?: MessageArgs): string;
   phrase(key: string, args?: MessageArgs): string;
+  /** A timer inside the intent pass's question (proposals.yaml): "a pasta timer" (a_timer), "the timer" (the_timer, no name). */
+  timerPhrase(which: 'a_timer' | 'the_timer', name: string | undefined): string;
+  /** What an intent action says once done (proposals.yaml `said`), as said (capital first). */
+  proposalSaid(key: keyof Pack['proposals']['said'], args?: MessageArgs): string;
 }
 
 export type ListFile = 'lists' | 'timers' | 'words' | 'durations';
@@ -70,5 +74,10 @@ export function languageOf(pack: Pack): Language {
     },
     reply: (key, args) => reply(pack, key, args),
     phrase: (key, args) => phrase(pack, key, args),
+    timerPhrase: (which, name) => formatMessage(pack.proposals[which], { name }, pluralRule(pack.meta.language), pack.meta.noun_slots),
+    proposalSaid: (key, args = {}) => {
+      const text = formatMessage(pack.proposals.said[key], args, pluralRule(pack.meta.language), pack.meta.noun_slots);
+      return text.charAt(0).toUpperCase() + text.slice(1);
+    },
   };
 }

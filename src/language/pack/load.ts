@@ -92,6 +92,7 @@ export function readPack(files: ReadonlyMap<string, string>, where: string, expe
     replies: { ...base?.replies, ...(parts['replies.yaml'] as PackData['replies']) },
     picking: parts['picking.yaml'] as PackData['picking'],
     intents: parts['intents.yaml'] as PackData['intents'],
+    proposals: parts['proposals.yaml'] as PackData['proposals'],
   };
   if (expect !== undefined && data.meta.language !== expect)
     problems.push({ file: 'pack.yaml', path: ['language'], message: `is "${data.meta.language}", but the pack is read as "${expect}"` });
@@ -113,6 +114,7 @@ const SECTION: Record<PackFile, keyof PackData> = {
   'replies.yaml': 'replies',
   'picking.yaml': 'picking',
   'intents.yaml': 'intents',
+  'proposals.yaml': 'proposals',
 };
 
 function fallbackOf(meta: PackData['meta'] | undefined, get: ((language: string) => Pack) | undefined, problems: PackProblem[]): Pack | undefined {

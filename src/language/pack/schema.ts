@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { packIntents } from './intents.js';
 import { packPicking } from './picking.js';
+import { packProposals } from './proposals.js';
 
 /**
  * The shape of a language pack: one folder per language (packs/<lang>/), one YAML file per part.
@@ -344,6 +345,7 @@ export const PACK_FILES = {
   'replies.yaml': packReplies,
   'picking.yaml': packPicking,
   'intents.yaml': packIntents,
+  'proposals.yaml': packProposals,
 } as const;
 
 export type PackFile = keyof typeof PACK_FILES;
@@ -361,4 +363,5 @@ export interface PackData {
   replies: z.infer<typeof packReplies>;
   picking: z.infer<typeof packPicking>;
   intents: z.infer<typeof packIntents>;
+  proposals: z.infer<typeof packProposals>;
 }
