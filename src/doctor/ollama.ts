@@ -33,7 +33,7 @@ export const ollamaCheck: Check = {
       const why = err instanceof ModelUnavailable ? err.message : errorMessage(err);
       return {
         status: 'warn',
-        detail: `no Ollama at ${cfg.host} (${why}); requests will get "${cfg.unavailable}"`,
+        detail: `no Ollama at ${cfg.host} (${why}); requests will be told it cannot be reached`,
         fix: `install and start it: curl -fsSL https://ollama.com/install.sh | sh && sudo systemctl enable --now ollama; then ollama pull ${cfg.model} (or set intent.enabled: false)`,
       };
     }

@@ -99,10 +99,10 @@ export const intentSection = z
       .default(['query']),
     /** Said when the model's answer cannot be used (wake-word mode; always-listen stays quiet); default the pack's `unclear`, in the request's language. */
     clarify: text('what hark says when the answer cannot be used').optional(),
-    /** Said at the first failure of an outage. */
-    unavailable: nonEmpty("I can't reach the intent model."),
-    /** Said for every later request in the same outage (wake-word mode): short, but never silence. */
-    stillUnavailable: nonEmpty('The intent model is still away.'),
+    /** Said at the first failure of an outage; default the pack's `unavailable`, in the request's language. */
+    unavailable: text('what hark says when the intent model cannot be reached').optional(),
+    /** Said for every later request in the same outage (wake-word mode): short, but never silence; default the pack's `still_unavailable`. */
+    stillUnavailable: text('what hark says while the intent model is still away').optional(),
     /** Always-listen mode: the two-buffer window, deduplication and rate limit. */
     listen: z
       .strictObject({

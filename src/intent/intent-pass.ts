@@ -60,6 +60,14 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
   private langOf(code: string | undefined): Language {
     return (code !== undefined ? this.opts.languages?.find((l) => l.code === code) : undefined) ?? this.lang;
   }
+  /** The language of the request the model is being asked about now: an outage is said in it. */
+  private askingIn: string | undefined;
+  /** The outage line: intent.unavailable / stillUnavailable as written, else the pack's, in the request's language. */
+  private sayOutage(kind: 'unavailable' | 'still_unavailable'): void {
+    const written = kind === 'unavailable' ? this.cfg.unavailable : this.cfg.stillUnavailable;
+    if (written !== undefined) this.emit({ type: 'speak', text: written });
+    else this.sayIn(this.askingIn, this.langOf(this.askingIn).pack.proposals[kind]);
+  }
   /** A line said in a request's language, carrying it when it is not the first (the voice is that language's). */
   private sayIn(code: string | undefined, text: string): void {
     const l = this.langOf(code);
@@ -85,7 +93,7 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
       clock,
       log: opts.log,
       bus: opts.bus,
-      speak: (text) => this.emit({ type: 'speak', text }),
+      announceOutage: () => this.sayOutage('unavailable'),
     });
     const l = cfg.listen;
     this.dedup = new Deduper({ windowMs: l.dedupWindowMs, threshold: l.dedupThreshold, max: l.dedupMax, clock });
@@ -208,6 +216,7 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
 
   /** Wake-word mode: someone spoke to hark; the last N turns are the context. */
   private async fromRequest(heard: Heard, frame: string | undefined): Promise<IntentOutcome> {
+    this.askingIn = heard.lang;
     const ahead = this.asker.claim(heard.text);
     this.memory.add('user', heard.text);
     const r = ahead ? await this.asker.announced(await ahead) : await this.asker.ask([{ role: 'system', content: this.system }, ...this.memory.messages()]);
@@ -217,7 +226,7 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
       // only the first of an outage (that one was announced in full by consult), so nobody believes
       // a request went through when it only went to the file.
       if ('unavailable' in r && !r.announced) {
-        this.emit({ type: 'speak', text: this.asker.takeUnannounced() ? this.cfg.unavailable : this.cfg.stillUnavailable });
+        this.sayOutage(this.asker.takeUnannounced() ? 'unavailable' : 'still_unavailable');
       }
       return { unavailable: 'unavailable' in r ? r.unavailable : 'abandoned' };
     }
@@ -246,6 +255,7 @@ export class IntentPass implements CorePlugin, Classifier, IntentSink {
   }
 
   private async detect(batch: Batch): Promise<IntentOutcome> {
+    this.askingIn = this.listenedIn;
     const content = batch.context ? `Previous context:\n${batch.context}\n\nCurrent transcript to analyze:\n${batch.newText}` : batch.newText;
     const r = await this.asker.ask([
       { role: 'system', content: this.system },

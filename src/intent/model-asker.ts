@@ -30,8 +30,8 @@ export interface ModelAskerOptions {
   clock: Clock;
   log: Logger;
   bus?: Bus;
-  /** hark says this (the outage line). */
-  speak: (text: string) => void;
+  /** hark says the outage line (the pass words it, in the request's language). */
+  announceOutage: () => void;
 }
 
 /**
@@ -103,7 +103,7 @@ export class ModelAsker {
   async announced(r: Consulted): Promise<Consulted> {
     if (!('unavailable' in r) || !r.deferred) return r;
     this.unannounced = false;
-    this.opts.speak(this.opts.config.unavailable);
+    this.opts.announceOutage();
     this.opts.bus?.emit('intent.model', { state: 'down', reason: r.unavailable });
     return { unavailable: r.unavailable, announced: true };
   }
@@ -142,7 +142,7 @@ export class ModelAsker {
       }
       if (announce || this.unannounced) {
         this.unannounced = false;
-        this.opts.speak(this.opts.config.unavailable);
+        this.opts.announceOutage();
         this.opts.bus?.emit('intent.model', { state: 'down', reason });
       }
       return { unavailable: reason, announced: announce };

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { simulate as runSimulate } from '../conversation/sim.js';
 import { startOllamaDouble, type OllamaDouble } from '../support/ollama-server.js';
 import { intentHarness } from './ollama-harness.js';
+import { closedUrl } from '../support/http-double.js';
 
 /**
  * The built-in intents asked in the language the request was said in, through `hark simulate`
@@ -81,5 +82,31 @@ describe("the built-in intents in the request's language", () => {
       '[de] Soll ich den Schichtleiter rufen? Sag ja oder nein.',
       '[de] Ich habe notiert, dass du den Schichtleiter brauchst, aber es ist kein Pager eingerichtet.',
     ]);
+  }, 60_000);
+
+  it('Ollama down: a Spanish request is told so in Spanish (in full once, then briefly), an English one in English; a line the config writes is said as written', async () => {
+    const down = await closedUrl();
+    const run = (lines: string[], yaml = '') =>
+      runSimulate(`${lines.join('\n')}\n`, {
+        args: ['--ollama', down],
+        yaml: `language:\n  languages: [en, es]\nintent:\n  enabled: true\n${yaml}`,
+        drainMs: 0,
+        timeoutMs: 20_000,
+      });
+    const r = await run([
+      'oye computadora quiero la pasta al dente',
+      'envía',
+      'oye computadora quiero la pasta al dente',
+      'envía',
+      'computer i want the pasta to be al dente',
+      'go',
+    ]);
+    expect(said(r)).toEqual([
+      '[es] No puedo contactar con el modelo de intenciones.',
+      '[es] El modelo de intenciones sigue sin responder.',
+      'The intent model is still away.',
+    ]);
+    const own = await run(['oye computadora quiero la pasta al dente', 'envía'], '  unavailable: "Ollama is down, sorry."\n');
+    expect(said(own)).toEqual(['Ollama is down, sorry.']);
   }, 60_000);
 });

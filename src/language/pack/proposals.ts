@@ -94,6 +94,9 @@ export const packProposals = z.strictObject({
   ask: perIntent(question, 'questions'),
   clarify: perIntent(text('a question, such as "For how long?"'), 'clarifications'),
   unclear: text('what hark says when the answer cannot be used'),
+  /** Said at the first failure of an outage of the intent model, and for each later request in it. */
+  unavailable: text('what hark says when the intent model cannot be reached'),
+  still_unavailable: text('what hark says while the intent model is still away'),
   a_timer: timerPhrase,
   the_timer: timerPhrase,
   /** What the pass's own actions say (inventory.count, item.locate, issue.report, manager.call). */
