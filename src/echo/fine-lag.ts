@@ -90,3 +90,40 @@ function peakBetween(c: Float64Array, k: number): number {
   }
   return best;
 }
+
+/** Taps either side of the point a stretched reference is read at (a Hann-windowed sinc). */
+const STRETCH_TAPS = 16;
+
+/**
+ * The reference for fineLag, read on the microphone's clock as a skew `ppm` says it runs: sample j is
+ * the reference at `first + j + (j - centre)·ppm·1e-6`, by a Hann-windowed sinc (`read` fills integer
+ * positions). Why: over a second the echo slides ppm·16e-3 samples (3.2 at 200 ppm), and against the
+ * reference as played the peak found is the lag where the window's sound is loudest, not the lag at
+ * its middle. A whole second's lag then sat up to 1.6 samples off the line, and the skew it gave at
+ * +200 ppm was 5-12 ppm low for half a minute, a residual drift no filter follows. Read this way,
+ * the echo slides only by what the skew has wrong.
+ */
+export function stretchedReference(read: (position: number, out: Int16Array) => void, first: number, length: number, centre: number, ppm: number): Float32Array {
+  const out = new Float32Array(length);
+  const g = ppm * 1e-6;
+  const reach = Math.ceil(Math.abs(g) * length) + STRETCH_TAPS + 2;
+  const raw = new Int16Array(length + 2 * reach);
+  read(first - reach, raw);
+  for (let j = 0; j < length; j++) {
+    const x = j + (j - centre) * g + reach;
+    const k = Math.floor(x);
+    const f = x - k;
+    if (f === 0) {
+      out[j] = raw[k]!;
+      continue;
+    }
+    let v = 0;
+    for (let t = -STRETCH_TAPS + 1; t <= STRETCH_TAPS; t++) {
+      const d = t - f;
+      const w = 0.5 + 0.5 * Math.cos((Math.PI * d) / STRETCH_TAPS);
+      v += raw[k + t]! * w * (Math.sin(Math.PI * d) / (Math.PI * d));
+    }
+    out[j] = v;
+  }
+  return out;
+}
