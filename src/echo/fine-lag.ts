@@ -103,7 +103,13 @@ const STRETCH_TAPS = 16;
  * +200 ppm was 5-12 ppm low for half a minute, a residual drift no filter follows. Read this way,
  * the echo slides only by what the skew has wrong.
  */
-export function stretchedReference(read: (position: number, out: Int16Array) => void, first: number, length: number, centre: number, ppm: number): Float32Array {
+export function stretchedReference(
+  read: (position: number, out: Int16Array) => void,
+  first: number,
+  length: number,
+  centre: number,
+  ppm: number,
+): Float32Array {
   const out = new Float32Array(length);
   const g = ppm * 1e-6;
   const reach = Math.ceil(Math.abs(g) * length) + STRETCH_TAPS + 2;
