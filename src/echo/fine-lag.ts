@@ -93,6 +93,26 @@ function peakBetween(c: Float64Array, k: number): number {
 
 /** Taps either side of the point a stretched reference is read at (a Hann-windowed sinc). */
 const STRETCH_TAPS = 16;
+/** Points between two samples the sinc is tabled at: a read is placed to 1/512 of a sample at worst. */
+const STRETCH_PHASES = 256;
+/** Under this slide over the window (samples), the reference is read as played, sample for sample. */
+const STRETCH_MIN_SLIDE = 0.05;
+let stretchTable: Float32Array | null = null;
+
+/** The windowed sinc's taps for each phase: row p reads the point p / STRETCH_PHASES past a sample. */
+function sincTable(): Float32Array {
+  const n = 2 * STRETCH_TAPS;
+  const table = new Float32Array((STRETCH_PHASES + 1) * n);
+  for (let p = 0; p <= STRETCH_PHASES; p++) {
+    const f = p / STRETCH_PHASES;
+    for (let t = 0; t < n; t++) {
+      const d = t - STRETCH_TAPS + 1 - f;
+      const w = 0.5 + 0.5 * Math.cos((Math.PI * d) / STRETCH_TAPS);
+      table[p * n + t] = d === 0 ? 1 : (w * Math.sin(Math.PI * d)) / (Math.PI * d);
+    }
+  }
+  return table;
+}
 
 /**
  * The reference for fineLag, read on the microphone's clock as a skew `ppm` says it runs: sample j is
@@ -111,24 +131,25 @@ export function stretchedReference(
   ppm: number,
 ): Float32Array {
   const out = new Float32Array(length);
-  const g = ppm * 1e-6;
+  // A slide of a twentieth of a sample under the window (3 ppm) is as good as none.
+  const g = Math.abs(ppm * 1e-6 * length) < STRETCH_MIN_SLIDE ? 0 : ppm * 1e-6;
   const reach = Math.ceil(Math.abs(g) * length) + STRETCH_TAPS + 2;
   const raw = new Int16Array(length + 2 * reach);
   read(first - reach, raw);
+  if (g === 0) {
+    for (let j = 0; j < length; j++) out[j] = raw[j + reach]!;
+    return out;
+  }
+  const table = (stretchTable ??= sincTable());
+  const n = 2 * STRETCH_TAPS;
   for (let j = 0; j < length; j++) {
     const x = j + (j - centre) * g + reach;
     const k = Math.floor(x);
-    const f = x - k;
-    if (f === 0) {
-      out[j] = raw[k]!;
-      continue;
-    }
+    const p = Math.round((x - k) * STRETCH_PHASES);
+    const row = p * n;
+    const from = k - STRETCH_TAPS + 1;
     let v = 0;
-    for (let t = -STRETCH_TAPS + 1; t <= STRETCH_TAPS; t++) {
-      const d = t - f;
-      const w = 0.5 + 0.5 * Math.cos((Math.PI * d) / STRETCH_TAPS);
-      v += raw[k + t]! * w * (Math.sin(Math.PI * d) / (Math.PI * d));
-    }
+    for (let t = 0; t < n; t++) v += raw[from + t]! * table[row + t]!;
     out[j] = v;
   }
   return out;
