@@ -1,5 +1,5 @@
 import type { EchoReference } from './reference.js';
-import { fineLag } from './fine-lag.js';
+import { fineLag, stretchedReference } from './fine-lag.js';
 import { SkewEstimator, type SkewReading } from './skew.js';
 
 /**
@@ -167,9 +167,11 @@ export class ClockFollower {
     // had left a fixed reach and was never found again for 90 s).
     const quietSec = this.lastLag ? (mid - this.lastLag.q) / 16000 : 0;
     const reach = expectY !== null ? Math.min(FINE_LOCK_REACH, FINE_REACH + Math.ceil(quietSec * (guess === null ? 3.2 : 0.2))) : FINE_LOCK_REACH;
-    const ref = new Int16Array(FINE_WINDOW + 2 * reach + ORDER);
-    this.reference.render(zp - centre - reach - ORDER, ref);
-    const found = fineLag(Float32Array.from(raw), Float32Array.from(ref), centre, reach);
+    // Read on the clock the skew best known says (fine-lag.ts): the lag found is the one at `mid`.
+    const length = FINE_WINDOW + 2 * reach + ORDER;
+    const readAt = guess ?? this.ppm;
+    const ref = stretchedReference((p, out) => this.reference.render(p, out), zp - centre - reach - ORDER, length, FINE_WINDOW / 2 + reach + ORDER, readAt);
+    const found = fineLag(Float32Array.from(raw), ref, centre, reach);
     if (!found || found.strength < FINE_MIN_STRENGTH) return null;
     // mic[i] (position from + i, reference time z0 + i) holds the reference at zp + i − lag.
     const y = from - zp + found.lag;
@@ -180,7 +182,7 @@ export class ClockFollower {
     if (this.strays >= 3) this.breakRun();
     this.strays = 0;
     this.lastLag = { y, q: mid };
-    this.skew.lag(mid / 16, y / 16);
+    this.skew.lag(mid / 16, y / 16, readAt);
     return this.follow();
   }
 

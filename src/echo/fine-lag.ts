@@ -90,3 +90,67 @@ function peakBetween(c: Float64Array, k: number): number {
   }
   return best;
 }
+
+/** Taps either side of the point a stretched reference is read at (a Hann-windowed sinc). */
+const STRETCH_TAPS = 16;
+/** Points between two samples the sinc is tabled at: a read is placed to 1/512 of a sample at worst. */
+const STRETCH_PHASES = 256;
+/** Under this slide over the window (samples), the reference is read as played, sample for sample. */
+const STRETCH_MIN_SLIDE = 0.05;
+let stretchTable: Float32Array | null = null;
+
+/** The windowed sinc's taps for each phase: row p reads the point p / STRETCH_PHASES past a sample. */
+function sincTable(): Float32Array {
+  const n = 2 * STRETCH_TAPS;
+  const table = new Float32Array((STRETCH_PHASES + 1) * n);
+  for (let p = 0; p <= STRETCH_PHASES; p++) {
+    const f = p / STRETCH_PHASES;
+    for (let t = 0; t < n; t++) {
+      const d = t - STRETCH_TAPS + 1 - f;
+      const w = 0.5 + 0.5 * Math.cos((Math.PI * d) / STRETCH_TAPS);
+      table[p * n + t] = d === 0 ? 1 : (w * Math.sin(Math.PI * d)) / (Math.PI * d);
+    }
+  }
+  return table;
+}
+
+/**
+ * The reference for fineLag, read on the microphone's clock as a skew `ppm` says it runs: sample j is
+ * the reference at `first + j + (j - centre)·ppm·1e-6`, by a Hann-windowed sinc (`read` fills integer
+ * positions). Why: over a second the echo slides ppm·16e-3 samples (3.2 at 200 ppm), and against the
+ * reference as played the peak found is the lag where the window's sound is loudest, not the lag at
+ * its middle. A whole second's lag then sat up to 1.6 samples off the line, and the skew it gave at
+ * +200 ppm was 5-12 ppm low for half a minute, a residual drift no filter follows. Read this way,
+ * the echo slides only by what the skew has wrong.
+ */
+export function stretchedReference(
+  read: (position: number, out: Int16Array) => void,
+  first: number,
+  length: number,
+  centre: number,
+  ppm: number,
+): Float32Array {
+  const out = new Float32Array(length);
+  // A slide of a twentieth of a sample under the window (3 ppm) is as good as none.
+  const g = Math.abs(ppm * 1e-6 * length) < STRETCH_MIN_SLIDE ? 0 : ppm * 1e-6;
+  const reach = Math.ceil(Math.abs(g) * length) + STRETCH_TAPS + 2;
+  const raw = new Int16Array(length + 2 * reach);
+  read(first - reach, raw);
+  if (g === 0) {
+    for (let j = 0; j < length; j++) out[j] = raw[j + reach]!;
+    return out;
+  }
+  const table = (stretchTable ??= sincTable());
+  const n = 2 * STRETCH_TAPS;
+  for (let j = 0; j < length; j++) {
+    const x = j + (j - centre) * g + reach;
+    const k = Math.floor(x);
+    const p = Math.round((x - k) * STRETCH_PHASES);
+    const row = p * n;
+    const from = k - STRETCH_TAPS + 1;
+    let v = 0;
+    for (let t = 0; t < n; t++) v += raw[from + t]! * table[row + t]!;
+    out[j] = v;
+  }
+  return out;
+}

@@ -37,6 +37,8 @@ export interface FrameGate {
   mutes?(personsSegment?: boolean): boolean;
   /** hark's sound may be in the microphone now. */
   readonly active?: boolean;
+  /** adjust() has a use for the second hearing's score (`fresh`): absent or false, none is made. */
+  readonly hearsTalkOver?: boolean;
 }
 
 /**
@@ -128,6 +130,12 @@ export class EchoGate implements FrameGate {
 
   get threshold(): number {
     return effectiveThreshold(this.active, this.echo, this.vadThreshold, this.cancelling);
+  }
+
+  /** A talk-over lift is in force (cancel mode, echo.talkOverThreshold under the VAD's): adjust() reads `fresh`. */
+  get hearsTalkOver(): boolean {
+    const over = this.echo.talkOverThreshold;
+    return this.echo.mode === 'cancel' && over !== undefined && over < this.vadThreshold;
   }
 
   /** The frame is hark's own sound alone (adjust makes it 0): the VAD need not hear it. */

@@ -36,7 +36,17 @@ interface Point {
   t: number;
   y: number;
   run: number;
+  /** The skew (ppm) the lag was read at (fine-lag.ts, stretchedReference); absent: 0 (the counts). */
+  readAt?: number;
 }
+
+/**
+ * A lag read on a clock this far (ppm) from the skew now known is left out of the fit, once enough
+ * lags read nearer it are there: read against the reference as played at 200 ppm, a lag sat up to
+ * 1.6 samples off the line (the echo slid 3.2 samples under its second), and the first half minute
+ * of them held the skew 2-12 ppm low. At 20 ppm off, the slide under a second is 0.3 of a sample.
+ */
+const READ_AT_TOLERANCE_PPM = 20;
 
 /** A fitted slope (y per t) with its standard error, from points in runs that each have their own offset. */
 export interface Slope {
@@ -98,8 +108,8 @@ class Line {
 
   constructor(private readonly o: SkewOptions) {}
 
-  add(t: number, y: number): void {
-    this.points.push({ t, y, run: this.run });
+  add(t: number, y: number, readAt = 0): void {
+    this.points.push({ t, y, run: this.run, readAt });
     const from = t - this.o.windowMs;
     if (this.points.length > this.o.maxPoints || this.points[0]!.t < from)
       this.points = this.points.filter((p, i) => p.t >= from && i >= this.points.length - this.o.maxPoints);
@@ -110,9 +120,10 @@ class Line {
     this.run++;
   }
 
-  fit(minResidual: number): Slope | null {
-    if (this.points.length < this.o.minPoints) return null;
-    const s = pooledSlope(this.points, minResidual);
+  fit(minResidual: number, keep?: (p: Point) => boolean): Slope | null {
+    const points = keep ? this.points.filter(keep) : this.points;
+    if (points.length < this.o.minPoints) return null;
+    const s = pooledSlope(points, minResidual);
     return s && s.points >= this.o.minPoints && s.spanMs >= this.o.minSpanMs ? s : null;
   }
 }
@@ -150,9 +161,12 @@ export class SkewEstimator {
     this.playback = new Line({ ...this.o, maxPoints: 4 * this.o.maxPoints, minPoints: 20 });
   }
 
-  /** hark's sound was found `lagMs` after it was played, in the microphone at `atMs` (ms of its timeline). */
-  lag(atMs: number, lagMs: number): void {
-    this.lags.add(atMs, lagMs);
+  /**
+   * hark's sound was found `lagMs` after it was played, in the microphone at `atMs` (ms of its
+   * timeline), read against the reference on a clock `readAtPpm` off the microphone's.
+   */
+  lag(atMs: number, lagMs: number, readAtPpm = 0): void {
+    this.lags.add(atMs, lagMs, readAtPpm);
     this.dirty = true;
   }
 
@@ -193,7 +207,11 @@ export class SkewEstimator {
   reading(): SkewReading {
     if (this.dirty) {
       // A lag is good to a few hundredths of a sample; a residual under 0.01 ms is never an outlier.
-      this.cached = this.lags.fit(0.01);
+      const all = this.lags.fit(0.01);
+      // Again on the lags read near the skew it gives, if there are enough of them.
+      const ppm = all ? -all.slope * 1e6 : 0;
+      const near = all && this.lags.fit(0.01, (p) => Math.abs((p.readAt ?? 0) - ppm) <= READ_AT_TOLERANCE_PPM);
+      this.cached = near ?? all;
       this.dirty = false;
     }
     const s = this.cached;

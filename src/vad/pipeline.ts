@@ -80,8 +80,9 @@ export class SegmentPipeline extends EventEmitter<PipelineEvents> {
     this.segmenterOptions = opts.segmenter;
     this.segmenter = new Segmenter(opts.segmenter);
     this.resetFrames = Math.round(msToSamples(opts.segmenter.stateResetMs ?? 0) / FRAME_SAMPLES);
-    // Its state starts afresh on the same schedule as the VAD's own with hark silent (vad.stateResetMs).
-    if (opts.gate && opts.echo && this.resetFrames > 0 && opts.vad.twin) this.ear = new TalkOverEar(opts.vad.twin(), this.resetFrames);
+    // Its state starts afresh on the same schedule as the VAD's own with hark silent (vad.stateResetMs);
+    // none where the gate has no use for its score (no talk-over lift), so none is paid for.
+    if (opts.gate?.hearsTalkOver && opts.echo && this.resetFrames > 0 && opts.vad.twin) this.ear = new TalkOverEar(opts.vad.twin(), this.resetFrames);
   }
 
   get isOpen(): boolean {

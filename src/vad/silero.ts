@@ -42,7 +42,9 @@ export class SileroVad implements Vad {
   readonly name = 'silero' as const;
   readonly modelPath: string;
 
-  private session: ort.InferenceSession | null;
+  /** The loaded model, shared with twins: null once the VAD that loaded it is closed. */
+  private readonly model: { session: ort.InferenceSession | null };
+  private closed = false;
   // One window buffer, reused: [0, 64) is the context, [64, 576) the new frame. The input tensor
   // wraps it without copying, so filling the buffer is all a frame costs on the JS side.
   private readonly window = new Float32Array(WINDOW_SAMPLES);
@@ -57,12 +59,12 @@ export class SileroVad implements Vad {
   private resetPending = false;
 
   private constructor(
-    session: ort.InferenceSession,
+    model: { session: ort.InferenceSession | null },
     modelPath: string,
     /** A twin's session is its original's: only the original releases it. */
     private readonly ownsSession = true,
   ) {
-    this.session = session;
+    this.model = model;
     this.modelPath = modelPath;
     this.stateIn = new ort.Tensor('float32', new Float32Array(STATE_SIZE), [2, 1, 128]);
     this.stateOut = new ort.Tensor('float32', new Float32Array(STATE_SIZE), [2, 1, 128]);
@@ -97,15 +99,16 @@ export class SileroVad implements Vad {
       await session.release();
       throw new HarkError(`Silero VAD model ${modelPath} is not a Silero v5 model (has ${names}, expected input,state,sr -> output,stateN)`);
     }
-    return new SileroVad(session, modelPath);
+    return new SileroVad({ session }, modelPath);
   }
 
   async process(frame: Int16Array): Promise<number> {
     if (frame.length !== FRAME_SAMPLES) {
       throw new RangeError(`silero VAD: a frame must be ${FRAME_SAMPLES} samples (32 ms at 16 kHz), got ${frame.length}`);
     }
-    const session = this.session;
-    if (session === null) throw new Error('silero VAD: process() after close()');
+    const session = this.model.session;
+    if (this.closed) throw new Error('silero VAD: process() after close()');
+    if (session === null) throw new Error('silero VAD: process() after the VAD it was twinned from was closed');
     // The window buffer and state are shared: a second call before the first resolves would
     // overwrite the audio the first is about to score. Frames are a stream; await each one.
     if (this.inflight !== null) throw new Error('silero VAD: process() called again before the previous frame finished; await each frame');
@@ -130,8 +133,8 @@ export class SileroVad implements Vad {
 
   /** A second stream on the same loaded model, with its own state and window (Vad.twin). */
   twin(): SileroVad {
-    if (this.session === null) throw new Error('silero VAD: twin() after close()');
-    return new SileroVad(this.session, this.modelPath, false);
+    if (this.closed || this.model.session === null) throw new Error('silero VAD: twin() after close()');
+    return new SileroVad(this.model, this.modelPath, false);
   }
 
   /** Starts a new stream. Called while a frame is being scored, it takes effect once that frame is done. */
@@ -152,11 +155,13 @@ export class SileroVad implements Vad {
   }
 
   async close(): Promise<void> {
-    const session = this.session;
-    this.session = null;
-    if (session === null) return;
+    if (this.closed) return;
+    this.closed = true;
     // releasing the session under a scheduled run would fail that run; let it finish first
     await this.inflight?.catch(() => undefined);
-    if (this.ownsSession) await session.release();
+    const session = this.model.session;
+    if (!this.ownsSession || session === null) return;
+    this.model.session = null;
+    await session.release();
   }
 }

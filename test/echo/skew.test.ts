@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fineLag } from '../../src/echo/fine-lag.js';
+import { fineLag, stretchedReference } from '../../src/echo/fine-lag.js';
 import { SkewEstimator, pooledSlope } from '../../src/echo/skew.js';
 import { gaussian, sampleAt } from '../support/room-acoustics.js';
 import { rng } from '../support/prng.js';
@@ -71,6 +71,18 @@ describe("the two clocks' skew, from the echo's lag", () => {
     expect(e.reading().captureVsClockPpm).toBeLessThan(140);
   });
 
+  it('leaves out lags read on a clock far from the skew, once enough are read near it', () => {
+    const e = new SkewEstimator();
+    // Ten seconds read against the reference as played: each a sample or so off a line 200 ppm steep.
+    const off = [0.9, -0.4, 1.2, -1.1, 0.3, 1.5, -0.8, 0.6, -1.3, 1.0];
+    off.forEach((d, s) => e.lag(1000 + s * 1000, 80 - 200e-6 * (1000 + s * 1000) + d / 16, 0));
+    const early = e.reading().ppm!;
+    // Then read on the clock those gave (within 20 ppm of 200): a hundredth of a sample off.
+    for (let s = 10; s < 20; s++) e.lag(1000 + s * 1000, 80 - 200e-6 * (1000 + s * 1000) + ((s % 3) - 1) * 0.0006, early);
+    expect(Math.abs(early - 200)).toBeGreaterThan(2);
+    expect(Math.abs(e.reading().ppm! - 200)).toBeLessThan(0.3);
+  });
+
   it('pooledSlope takes one slope across runs with their own offsets', () => {
     const pts = [0, 1, 2, 3].flatMap((k) => [0, 1, 2].map((run) => ({ t: k * 10 + run * 100, y: run * 50 + 0.5 * (k * 10 + run * 100), run })));
     expect(pooledSlope(pts)!.slope).toBeCloseTo(0.5, 9);
@@ -102,6 +114,30 @@ describe('the fine lag', () => {
     expect(Math.abs(got.lag - lag)).toBeLessThan(0.05);
     expect(got.strength).toBeGreaterThan(0.5);
   });
+
+  it.each([
+    { readAt: 200, within: 0.05 },
+    { readAt: 190, within: 0.1 },
+  ])(
+    'an echo sliding at 200 ppm, its sound in the first third of the second: read at $readAt ppm, the lag at the middle within $within',
+    ({ readAt, within }) => {
+      const n = 16000;
+      const reach = 8;
+      const lagMid = 1280.4;
+      const src = white(40_000, 11);
+      const m0 = 20_000;
+      // The speaker 200 ppm fast: the lag shrinks by 3.2 samples over the second. The sound is loud
+      // only in its first third (a reply's word, then the room), as a second of hark often is.
+      const mic = Float32Array.from({ length: n }, (_, i) => (i < n / 3 ? 1 : 0.05) * sampleAt(src, m0 + i - (lagMid - 200e-6 * (i - n / 2))));
+      const centre = Math.round(lagMid);
+      const first = m0 - centre - reach - 16;
+      const read = (p: number, out: Int16Array) => out.forEach((_, j) => (out[j] = src[p + j] ?? 0));
+      const at = (ppm: number) => fineLag(mic, stretchedReference(read, first, n + 2 * reach + 16, n / 2 + reach + 16, ppm), centre, reach)!.lag;
+      expect(Math.abs(at(readAt) - lagMid)).toBeLessThan(within);
+      // Against the reference as played, the lag found is the first third's: a sample off.
+      expect(Math.abs(at(0) - lagMid)).toBeGreaterThan(0.8);
+    },
+  );
 
   it('null when the peak lies beyond the reach, or the reference is silent', () => {
     const src = white(40_000, 3);

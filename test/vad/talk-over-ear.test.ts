@@ -3,6 +3,8 @@ import { VirtualClock } from '../../src/core/clock.js';
 import { EchoGate } from '../../src/echo/gate.js';
 import { TalkOverEar } from '../../src/vad/talk-over-ear.js';
 import type { Vad } from '../../src/vad/vad.js';
+import type { EchoCleaner } from '../../src/echo/create.js';
+import { SegmentPipeline } from '../../src/vad/pipeline.js';
 
 const CANCEL = { mode: 'cancel' as const, raiseThreshold: 0.9, tailMs: 300, talkOverThreshold: 0.2 };
 
@@ -47,5 +49,24 @@ describe("the second hearing while hark plays (a state that never settles on a w
     // Not a vouched frame: neither lift.
     gate.setCanceller({ trusted: true, talkOver: false, echoOnly: false });
     expect(speech(0.1, 0.9)).toBe(false);
+  });
+
+  it('is made only where it can count: a canceller, a talk-over lift under the VAD threshold, vad.stateResetMs, a VAD that twins', () => {
+    const segmenter = { threshold: 0.5, releaseThreshold: 0.35, prerollMs: 500, minSpeechMs: 96, hangoverMs: 600, maxSegmentMs: 12_000, minSegmentMs: 120 };
+    const echo = {} as EchoCleaner;
+    const made = (o: { over?: number; mode?: 'cancel' | 'raise'; resetMs?: number; withEcho?: boolean; twins?: boolean }) => {
+      let twins = 0;
+      const vad: Vad = { name: 'silero', process: async () => 0, reset: () => {}, close: async () => {} };
+      if (o.twins !== false) vad.twin = () => (twins++, { ...vad });
+      const gate = new EchoGate({ ...CANCEL, mode: o.mode ?? 'cancel', talkOverThreshold: o.over ?? 0.2 }, 0.5, new VirtualClock(0));
+      new SegmentPipeline({ vad, segmenter: { ...segmenter, stateResetMs: o.resetMs ?? 2000 }, gate, ...(o.withEcho === false ? {} : { echo }) });
+      return twins;
+    };
+    expect(made({})).toBe(1);
+    expect(made({ over: 0.5 })).toBe(0);
+    expect(made({ mode: 'raise' })).toBe(0);
+    expect(made({ resetMs: 0 })).toBe(0);
+    expect(made({ withEcho: false })).toBe(0);
+    expect(made({ twins: false })).toBe(0);
   });
 });
