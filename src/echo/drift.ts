@@ -45,6 +45,13 @@ const FINE_WINDOW = 16000;
 const FINE_REACH = 6;
 /** The first fine lag after a move: this far either side of the delay tracker's estimate. */
 const FINE_LOCK_REACH = 48;
+/**
+ * After this many first locks found nothing there, the next look reaches FINE_WIDE_REACH (24 ms):
+ * the tracker can settle on a reflection or a near miss that the filter, 384 ms long, still cancels
+ * (at RT60 400 / 80 ms it took 70.9 ms for an echo at 82), and no skew was read for 35 s.
+ */
+const FINE_LOCK_MISSES = 3;
+const FINE_WIDE_REACH = 384;
 const FINE_MIN_STRENGTH = 0.2;
 const STRAY_SAMPLES = 1.5;
 const ORDER = 16;
@@ -71,6 +78,8 @@ export class ClockFollower {
   private unfollowable = false;
   /** Fine lags in a row found off the line. */
   private strays = 0;
+  /** First locks in a row (no lag to search near) that found nothing. */
+  private lockMisses = 0;
   /** Where the frame after the last rendered starts (pipeline position). */
   private q = 0;
 
@@ -166,13 +175,22 @@ export class ClockFollower {
     // 200 ppm moves it 3.2 samples a second (live at +150 ppm, after a few seconds of quiet the lag
     // had left a fixed reach and was never found again for 90 s).
     const quietSec = this.lastLag ? (mid - this.lastLag.q) / 16000 : 0;
-    const reach = expectY !== null ? Math.min(FINE_LOCK_REACH, FINE_REACH + Math.ceil(quietSec * (guess === null ? 3.2 : 0.2))) : FINE_LOCK_REACH;
+    const reach =
+      expectY !== null
+        ? Math.min(FINE_LOCK_REACH, FINE_REACH + Math.ceil(quietSec * (guess === null ? 3.2 : 0.2)))
+        : this.lockMisses >= FINE_LOCK_MISSES
+          ? FINE_WIDE_REACH
+          : FINE_LOCK_REACH;
     // Read on the clock the skew best known says (fine-lag.ts): the lag found is the one at `mid`.
     const length = FINE_WINDOW + 2 * reach + ORDER;
     const readAt = guess ?? this.ppm;
     const ref = stretchedReference((p, out) => this.reference.render(p, out), zp - centre - reach - ORDER, length, FINE_WINDOW / 2 + reach + ORDER, readAt);
     const found = fineLag(Float32Array.from(raw), ref, centre, reach);
-    if (!found || found.strength < FINE_MIN_STRENGTH) return null;
+    if (!found || found.strength < FINE_MIN_STRENGTH) {
+      if (expectY === null) this.lockMisses++;
+      return null;
+    }
+    this.lockMisses = 0;
     // mic[i] (position from + i, reference time z0 + i) holds the reference at zp + i − lag.
     const y = from - zp + found.lag;
     // A lag off the line by more than a sample locked onto another peak (a tone's next cycle, a

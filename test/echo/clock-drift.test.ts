@@ -28,7 +28,9 @@ const config = parseConfigText('', 'hark.yaml');
 const settings = { filterMs: config.echo.filterMs, residual: config.echo.residual };
 const KITCHENS = [kitchen(250, 30), kitchen(400, 80), kitchen(600, 30)];
 const PPMS = [0, 5, -5, 20, -20, 50, -50, 100, -100, 200, -200];
-const SAMPLE = [...PPMS.map((ppm, i) => drifted(KITCHENS[i % 3]!, ppm)), drifted(KITCHENS[2]!, 200), drifted(KITCHENS[2]!, -200)];
+// And −50 ppm in the RT60 400 / 80 ms kitchen, where the delay tracker first settles 11 ms short of
+// the echo (on a reflection the filter still cancels): the skew must be read from there all the same.
+const SAMPLE = [...PPMS.map((ppm, i) => drifted(KITCHENS[i % 3]!, ppm)), drifted(KITCHENS[2]!, 200), drifted(KITCHENS[2]!, -200), drifted(KITCHENS[1]!, -50)];
 
 /** None now; a miss goes here word for word, with its cause in docs/echo.md ("Two clocks"). */
 const KNOWN: Record<string, string[]> = {};
