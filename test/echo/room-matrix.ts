@@ -33,6 +33,8 @@ export interface RoomResult {
   /** Segments of the stop runs that opened on no word. */
   strayInStopRuns: number;
   erle: Record<'list' | 'ring', { erleDb: number; residualDbfs: number }>;
+  /** ERLE over each second of the list and the ring (from the echo's start; NaN where hark was quiet all that second). */
+  erlePerSecond: Record<'list' | 'ring', number[]>;
   echoDbfs: number;
   noiseDbfs: number;
   cpuMsPerFrame: number;
@@ -139,6 +141,13 @@ export function score(
   const lat = Math.round(mics.spec.latencyMs * 16);
   const part = (p: { start: number; end: number }) =>
     c.echoOut ? erle(mics.quiet.echo, c.echoOut, p.start + lat + 32000, p.end + lat) : { erleDb: NaN, residualDbfs: NaN };
+  const perSecond = (p: { start: number; end: number }): number[] => {
+    const out: number[] = [];
+    if (!c.echoOut) return out;
+    for (let a = p.start + lat; a + 16000 <= p.end + lat; a += 16000)
+      out.push(rms(mics.quiet.echo, a, a + 16000) < 1 ? NaN : erle(mics.quiet.echo, c.echoOut, a, a + 16000).erleDb);
+    return out;
+  };
   return {
     room: mics.spec.name,
     settings: c.label,
@@ -150,6 +159,7 @@ export function score(
     stops,
     strayInStopRuns: c.stopOpens.filter((o) => !stop.stops.some((s) => near(o, s.at))).length,
     erle: { list: part(list!), ring: part(ring!) },
+    erlePerSecond: { list: perSecond(list!), ring: perSecond(ring!) },
     echoDbfs: dbfs(rms(mics.quiet.echo, list!.start + lat, list!.end + lat)),
     noiseDbfs: dbfs(rms(mics.quiet.noise)),
     cpuMsPerFrame: c.cpuMsPerFrame,
