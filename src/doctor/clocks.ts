@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { errorMessage } from '../core/errors.js';
-import { cardPair, ONE_CLOCK_PPM } from '../store/echo-skew.js';
+import { cardPair, EchoSkewTable, ONE_CLOCK_PPM, type EchoSkewRow } from '../store/echo-skew.js';
 import type { Check } from './check.js';
 
 const MEASURE = 'sudo systemctl stop hark; sudo -u hark node /opt/hark/bin/hark.js clocks --config /etc/hark/hark.yaml; sudo systemctl start hark';
@@ -22,13 +22,13 @@ export const clocksCheck: Check = {
       return { status: 'ok', detail: 'not followed (echo.mode or echo.followSkew): nothing to measure' };
     const cards = cardPair(config.capture.device, config.speech.device);
     const path = config.store.path;
-    let row: { ppm: number; errorPpm: number; measuredAt: number } | undefined;
+    let row: EchoSkewRow | null = null;
     if (existsSync(path)) {
       let db: Database.Database | null = null;
       try {
         db = new Database(path, { readonly: true, fileMustExist: true });
         const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'echo_skew'").get();
-        if (table) row = db.prepare('SELECT ppm, error_ppm AS errorPpm, measured_at AS measuredAt FROM echo_skew WHERE cards = ?').get(cards) as typeof row;
+        if (table) row = new EchoSkewTable(db).get(cards);
       } catch (err) {
         return { status: 'warn', detail: `${path} cannot be read: ${errorMessage(err)}`, fix: 'see the segment log check' };
       } finally {
