@@ -1,7 +1,7 @@
 import type { SentenceSpec } from '../grammar.js';
 import { expand, parseTemplate } from '../template.js';
 import { INTENTS, REPLIES, REQUIRED_RULES, SLOTS } from './catalog.js';
-import { MessageError, parseMessage, type Message } from './message.js';
+import { readMessage, type Message } from './message.js';
 import type { PackData, PackFile } from './schema.js';
 
 /**
@@ -85,18 +85,9 @@ export function checkParts(d: PackData, problems: PackProblem[], partial = false
       problems.push({ file: 'replies.yaml', path: [key], message: `unknown reply "${key}" (replies: ${Object.keys(REPLIES).join(', ')})` });
       continue;
     }
-    let m: Message;
-    try {
-      m = parseMessage(source);
-    } catch (err) {
-      if (!(err instanceof MessageError)) throw err;
-      problems.push({ file: 'replies.yaml', path: [key], message: `${err.message} in "${source}"` });
-      continue;
-    }
-    const stray = [...m.args].filter((a) => !allowed.includes(a));
-    if (stray.length) {
-      const given = allowed.length ? allowed.map((a) => `{${a}}`).join(', ') : 'none';
-      problems.push({ file: 'replies.yaml', path: [key], message: `unknown slot {${stray[0]}}: hark gives this reply ${given}` });
+    const m = readMessage(source, allowed, 'this reply');
+    if (typeof m === 'string') {
+      problems.push({ file: 'replies.yaml', path: [key], message: m });
       continue;
     }
     const known = Object.keys(d.numbers.say?.cases ?? {});

@@ -137,6 +137,24 @@ export function parseMessage(source: string): Message {
   return { source, parts, args, cases };
 }
 
+/**
+ * A pack's message read and held to the slots hark gives it (`allowed`): the message, or what is
+ * wrong with it, in words a technician reads beside the file and path ("unknown slot {minutes}: hark
+ * gives this reply {name}, {duration}"). `what` names the message in that sentence.
+ */
+export function readMessage(source: string, allowed: readonly string[], what: string): Message | string {
+  let m: Message;
+  try {
+    m = parseMessage(source);
+  } catch (err) {
+    if (!(err instanceof MessageError)) throw err;
+    return `${err.message} in "${source}"`;
+  }
+  const stray = [...m.args].find((a) => !allowed.includes(a));
+  if (stray !== undefined) return `unknown slot {${stray}}: hark gives ${what} ${allowed.length ? allowed.map((a) => `{${a}}`).join(', ') : 'none'}`;
+  return m;
+}
+
 /** Words hark gives in every case a reply may ask for (`{items:acc}`); as plain text, the case a reply names none of. */
 export interface InCase {
   inCase(grammaticalCase: string | undefined): string;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MessageError, parseMessage, type Message } from './message.js';
+import { readMessage, type Message } from './message.js';
 
 /**
  * proposals.yaml: the words of the intent pass in a language, for what a language model proposed:
@@ -51,19 +51,17 @@ function perIntent(value: z.ZodType<string>, what: string) {
   });
 }
 
-/** A timer's name inside a question: a message reading only {name} (none: the timer has none). */
-const timerPhrase = text('a message, such as "{name, select, none {a timer} other {a {name} timer}}"').transform((source, ctx): Message => {
-  try {
-    const m = parseMessage(source);
-    const stray = [...m.args].find((a) => a !== 'name');
-    if (stray !== undefined) ctx.addIssue({ code: 'custom', message: `unknown slot {${stray}}: hark gives this {name}` });
-    return m;
-  } catch (err) {
-    if (!(err instanceof MessageError)) throw err;
-    ctx.addIssue({ code: 'custom', message: `${err.message} in "${source}"` });
+/** A message of the pack, such as `example`, reading only the slots hark gives it (`allowed`). */
+const message = (example: string, allowed: readonly string[]) =>
+  text(`a message, such as "${example}"`).transform((source, ctx): Message => {
+    const m = readMessage(source, allowed, 'this');
+    if (typeof m !== 'string') return m;
+    ctx.addIssue({ code: 'custom', message: m });
     return z.NEVER;
-  }
-});
+  });
+
+/** A timer's name inside a question: a message reading only {name} (none: the timer has none). */
+const timerPhrase = message('{name, select, none {a timer} other {a {name} timer}}', ['name']);
 
 /** What the intent pass's own actions say once done, with the arguments each is given. */
 export const PROPOSAL_SAID = {
@@ -75,20 +73,7 @@ export const PROPOSAL_SAID = {
   no_pager: [],
 } as const satisfies Record<string, readonly string[]>;
 
-const saidMessage = (args: readonly string[]) =>
-  text('a message, such as "Counted {what}."').transform((source, ctx): Message => {
-    try {
-      const m = parseMessage(source);
-      const stray = [...m.args].find((a) => !args.includes(a));
-      if (stray !== undefined)
-        ctx.addIssue({ code: 'custom', message: `unknown slot {${stray}}: hark gives this ${args.length ? args.map((a) => `{${a}}`).join(', ') : 'none'}` });
-      return m;
-    } catch (err) {
-      if (!(err instanceof MessageError)) throw err;
-      ctx.addIssue({ code: 'custom', message: `${err.message} in "${source}"` });
-      return z.NEVER;
-    }
-  });
+const saidMessage = (args: readonly string[]) => message('Counted {what}.', args);
 
 export const packProposals = z.strictObject({
   ask: perIntent(question, 'questions'),
