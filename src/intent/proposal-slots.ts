@@ -1,5 +1,5 @@
 import { english } from '../language/pack/english.js';
-import type { Language, Words } from '../language/pack/language.js';
+import { wordsOf, type Language, type Words } from '../language/pack/language.js';
 import type { IntentSpec } from './intent-spec.js';
 import { readItem, readItems, type ItemAmount } from '../language/items.js';
 import { listId } from '../language/readers.js';
@@ -55,23 +55,18 @@ const objectWords = new WeakMap<Language, ObjectWords>();
 function wordsOfLang(lang: Language): ObjectWords {
   let o = objectWords.get(lang);
   if (!o) {
-    const union = (...ws: Words[]): Words => {
-      const all = ws.flatMap((w) => w.phrases.filter((p) => p.length === 1).map((p) => p[0]!));
-      const set = new Set(all);
-      return { has: (w) => w !== undefined && set.has(w), phrases: all.map((w) => [w]), at: (words, i) => (set.has(words[i]!) ? 1 : 0) };
-    };
-    const articles = union(lang.list('lists', 'articles'), lang.list('lists', 'item_start'), lang.list('timers', 'determiners'));
-    const where = lang.pack.lists.list_name;
+    const { lists, timers } = lang.pack;
+    const articles = [...lists.articles, ...lists.item_start, ...timers.determiners];
     objectWords.set(
       lang,
       (o = {
-        articles,
-        nameStop: union(articles, lang.list('lists', 'name_never'), lang.list('lists', 'list_words')),
+        articles: wordsOf(articles),
+        nameStop: wordsOf([...articles, ...lists.name_never, ...lists.list_words]),
         listWords: lang.list('lists', 'list_words'),
-        before: where.includes('before'),
-        after: where.includes('after'),
+        before: lists.list_name.includes('before'),
+        after: lists.list_name.includes('after'),
         of: lang.list('lists', 'of'),
-        timerWords: union(lang.list('timers', 'words'), lang.list('timers', 'name_edge'), lang.list('timers', 'new_name_never')),
+        timerWords: wordsOf([...timers.words, ...timers.name_edge, ...timers.new_name_never]),
       }),
     );
   }

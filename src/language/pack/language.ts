@@ -1,7 +1,7 @@
 import { said } from '../text.js';
 import { durationReader, type DurationReader } from './durations.js';
-import { phrase, pluralRule, reply, type Pack } from './load.js';
-import { formatMessage, type MessageArgs } from './message.js';
+import { formatIn, phrase, reply, sentence, type Pack } from './load.js';
+import type { MessageArgs } from './message.js';
 import { numberReader, type NumberReader } from './numbers.js';
 
 /**
@@ -74,10 +74,7 @@ export function languageOf(pack: Pack): Language {
     },
     reply: (key, args) => reply(pack, key, args),
     phrase: (key, args) => phrase(pack, key, args),
-    timerPhrase: (which, name) => formatMessage(pack.proposals[which], { name }, pluralRule(pack.meta.language), pack.meta.noun_slots),
-    proposalSaid: (key, args = {}) => {
-      const text = formatMessage(pack.proposals.said[key], args, pluralRule(pack.meta.language), pack.meta.noun_slots);
-      return text.charAt(0).toUpperCase() + text.slice(1);
-    },
+    timerPhrase: (which, name) => formatIn(pack, pack.proposals[which], { name }),
+    proposalSaid: (key, args) => sentence(formatIn(pack, pack.proposals.said[key], args)),
   };
 }

@@ -136,13 +136,22 @@ export function phrase(pack: Pack, key: string, args: MessageArgs = {}): string 
   const m = pack.messages.get(key);
   // check.ts holds every pack to the catalog, so only a key outside it can be missing.
   if (!m) throw new Error(`${pack.where}: no reply "${key}"`);
+  return formatIn(pack, m, args);
+}
+
+/** Any of the pack's messages (a reply, a proposals.yaml line) in its language: its plural forms and nouns. */
+export function formatIn(pack: Pack, m: Message, args: MessageArgs = {}): string {
   return formatMessage(m, args, pluralRule(pack.meta.language), pack.meta.noun_slots);
 }
 
-/** A reply as hark says it: the first letter made capital, as a sentence starts. */
-export function reply(pack: Pack, key: string, args: MessageArgs = {}): string {
-  const text = phrase(pack, key, args);
+/** Text as hark says it: the first letter made capital, as a sentence starts. */
+export function sentence(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** A reply as hark says it (sentence()). */
+export function reply(pack: Pack, key: string, args: MessageArgs = {}): string {
+  return sentence(phrase(pack, key, args));
 }
 
 const rules = new Map<string, (n: number) => string>();
