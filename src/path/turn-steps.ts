@@ -11,13 +11,7 @@ export interface TurnStepDeps {
   submitHeld: (frame: string, signal: AbortSignal) => Promise<unknown>;
 }
 
-/** A turn worked out, with the language its words are in when not the device's first (the voice that renders them). */
-type WorkedIn = Worked & { lang?: string };
-
-const langOf = (w: Worked): { lang: string } | undefined => {
-  const lang = w.turn.kind === 'answer' ? w.turn.lang : (w as WorkedIn).lang;
-  return lang ? { lang } : undefined;
-};
+const langOf = (w: Worked): { lang: string } | undefined => (w.lang ? { lang: w.lang } : undefined);
 
 /**
  * The cascade's steps on the appliance. An answer: the text as is, rendered by espeak-ng (or the
@@ -31,12 +25,11 @@ export function turnSteps(d: TurnStepDeps): CascadeSteps<Turn, Worked, Int16Arra
   const { speech } = d;
   return {
     model: async (turn, signal) => {
-      if (turn.kind === 'answer') return { turn, spoken: turn.text };
+      if (turn.kind === 'answer') return { turn, spoken: turn.text, ...(turn.lang ? { lang: turn.lang } : {}) };
       const prepare = d.prepare();
       if (!prepare) return { turn, spoken: null };
       const p = await prepare(turn.text, signal, turn.frame);
-      const worked: WorkedIn = { turn, spoken: p.spoken, ...(p.lang ? { lang: p.lang } : {}) };
-      return worked;
+      return { turn, spoken: p.spoken, ...(p.lang ? { lang: p.lang } : {}) };
     },
     render: async (w) => {
       if (w.turn.kind === 'answer') {

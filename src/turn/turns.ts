@@ -12,6 +12,8 @@ export type Turn = { kind: 'answer'; text: string; lang?: string } | { kind: 'pr
 export interface Worked {
   turn: Turn;
   spoken: string | null;
+  /** The language `spoken` is in, when not the device's first (the voice that renders it); an answer's is its turn's. */
+  lang?: string;
 }
 
 export type TurnCascade = ResponseCascade<Turn, Worked, Int16Array | null>;
