@@ -43,7 +43,11 @@ describe("hark clocks: the speaker's clock measured at install", () => {
       } else {
         expect(r.out).toMatch(/ppm .* off the microphone's; kept for/);
         expect(kept).toHaveLength(1);
-        expect(Math.abs(kept[0]!.ppm - ppm)).toBeLessThan(1);
+        // Kept once its standard error is under 1 ppm (echo/create.ts), so the value itself can be a
+        // little more than 1 ppm off (151.13 at +150 in one CI run); a start from a skew up to 1-2 ppm
+        // off opens no segment (test/echo/known-skew.test.ts holds the same 2 ppm).
+        expect(Math.abs(kept[0]!.ppm - ppm)).toBeLessThan(2);
+        expect(kept[0]!.errorPpm).toBeLessThanOrEqual(1);
       }
     },
     200_000,
